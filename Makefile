@@ -1,0 +1,66 @@
+# wordstats: `make all` builds every dataset of the config, `make test` runs the tests.
+# Stage outputs are real files that depend on their inputs, the config and the stage's module,
+# so only stale stages rerun.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV ?= .venv
+CONFIG ?= configs/default.toml
+OUT ?= data/out
+INSTALLED := $(VENV)/.installed
+RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
+PY := $(VENV)/bin/python
+
+# Lexicons declared in the config, read with the standard library's TOML parser.
+LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("lexicons", {}))' $(CONFIG) 2>/dev/null)
+# Raw word lists the config reads (package sources change only with the install).
+RAW := $(wildcard data/raw/*.txt)
+# Modules every stage runs through.
+CORE := pipeline/config.py pipeline/tables.py pipeline/stages.py $(INSTALLED)
+
+# Files each lexicon gets; later stages add theirs here.
+TABLES := words.parquet ingest_report.json
+
+.PHONY: all test bench clean help install
+
+all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES))) ## build every dataset of the config (default)
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+install: $(INSTALLED) ## create .venv and install the project with pinned dependencies
+
+$(INSTALLED): pyproject.toml requirements.lock
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+# ---- stages (one pattern rule per stage; % is the lexicon) ---------------------------------------
+
+$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(RAW) $(CORE)
+	$(RUN) --lexicon $* ingest
+
+# indexes and stems (issues 3, 4)
+
+# boggle (issue 5)
+
+# hangman (issue 6)
+
+# scrabble (issue 8)
+
+# report (issue 7)
+
+# ---- checks -------------------------------------------------------------------------------------
+
+test: $(INSTALLED) ## run the test suite
+	$(VENV)/bin/pytest
+
+bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
+	$(PY) -m tests.bench --out $(OUT)/bench
+
+clean: ## remove generated data (keeps .venv)
+	rm -rf $(OUT)

@@ -1,0 +1,189 @@
+"""The `wordstats` command line: parse arguments, call the library, print. No logic lives here."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pipeline.errors import WordstatsError
+
+
+class App(typer.Typer):
+    """A Typer app whose commands turn a WordstatsError into one line on stderr and its exit code."""
+
+    def command(self, *args, **kwargs):
+        register = super().command(*args, **kwargs)
+
+        def decorator(fn):
+            @functools.wraps(fn)
+            def wrapper(*a, **k):
+                try:
+                    return fn(*a, **k)
+                except WordstatsError as exc:
+                    typer.echo(f"error: {exc}", err=True)
+                    raise typer.Exit(exc.exit_code) from None
+                except BrokenPipeError:
+                    sys.stderr.close()  # output piped into `head`: stop quietly
+                    raise typer.Exit(0) from None
+                except OSError as exc:
+                    where = f"{exc.filename}: " if exc.filename else ""
+                    typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
+                    raise typer.Exit(2) from None
+
+            register(wrapper)
+            return fn
+
+        return decorator
+
+
+app = App(
+    name="wordstats",
+    help="Datasets about word games from word lists: build them (run), then query them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Options shared by many commands.
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file [default: configs/default.toml].",
+                                                   envvar="WORDSTATS_CONFIG", show_default=False)]
+DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live [default: data/out].",
+                                                    envvar="WORDSTATS_DATA", show_default=False)]
+LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name [default: the config's].",
+                                                   show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]
+
+
+class Session:
+    """The config, data folder and lexicon a command works on."""
+
+    def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str]):
+        from pipeline.config import load_config
+        from pipeline.tables import Store, default_data_dir
+
+        self.config = load_config(config)
+        self.data_dir = data_dir or default_data_dir()
+        self.lexicon = lexicon or self.config.default_lexicon
+        self.store = Store(self.data_dir, self.lexicon)
+        if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
+            self.config.lexicon(self.lexicon)  # raises: unknown lexicon
+
+
+def _emit(df, as_json: bool, as_csv: bool) -> None:
+    from pipeline.display import choose_format, emit
+
+    emit(df, choose_format(as_json, as_csv))
+
+
+@app.command()
+def run(
+    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build [default: all].",
+                                                          show_default=False)] = None,
+    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) [default: all in config].",
+                                                         show_default=False)] = None,
+    source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
+                                                         show_default=False)] = None,
+    min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
+    max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    quiet: QuietOpt = False,
+):
+    """Build stages (ingest, indexes, ...) for lexicons; only the named stages and missing inputs run."""
+    from pipeline import stages as st
+    from pipeline.config import adhoc_lexicon, load_config
+    from pipeline.progress import Progress
+    from pipeline.tables import default_data_dir
+
+    cfg = load_config(config)
+    out = data_dir or default_data_dir()
+    for name in stages or []:
+        st.stage(name)
+    spec = None
+    if source:
+        if not lexicon or len(lexicon) != 1:
+            raise WordstatsError("--source needs exactly one --lexicon NAME for the ad hoc list")
+        spec = adhoc_lexicon(lexicon[0], source, min_length, max_length)
+    elif min_length is not None or max_length is not None:
+        raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
+    progress = Progress(quiet)
+    for name in lexicon or list(cfg.lexicons):
+        results = st.run(cfg, out, name, list(stages or []), spec=spec, progress=progress)
+        if not quiet:
+            for r in results:
+                files = ", ".join(f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f
+                                  for f, e in r["outputs"].items())
+                typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
+
+
+@app.command()
+def info(
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """List lexicons and their tables: rows, size, when built."""
+    from pipeline.info import tables_overview
+
+    s = Session(config, data_dir, None)
+    _emit(tables_overview(s.config, s.data_dir, [lexicon] if lexicon else None), as_json, as_csv)
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help='SQL over the lexicon\'s tables, e.g. "SELECT * FROM words LIMIT 5".')],
+    lexicon: LexiconOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the result to FILE (.parquet/.csv/.json/.md).")] = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Run a polars SQL query; each table is registered under its file's stem (words, anagrams, ...)."""
+    from pipeline.info import run_sql
+
+    s = Session(config, data_dir, lexicon)
+    result = run_sql(s.store, query)
+    if out:
+        from pipeline.display import save
+
+        save(result, out)
+        typer.echo(f"wrote {result.height:,} rows to {out}", err=True)
+    else:
+        _emit(result, as_json, as_csv)
+
+
+# ---- indexes and queries (issue 3) -------------------------------------------------------------
+
+
+# ---- stems (issue 4) ----------------------------------------------------------------------------
+
+
+# ---- boggle (issue 5) ---------------------------------------------------------------------------
+
+
+# ---- hangman (issue 6) --------------------------------------------------------------------------
+
+
+# ---- word lists for teachers, report (issue 7) --------------------------------------------------
+
+
+# ---- scrabble (issue 8) -------------------------------------------------------------------------
+
+
+def main() -> None:
+    """Entry point of the `wordstats` console script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
