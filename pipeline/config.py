@@ -137,6 +137,11 @@ class Source:
     format: str = "text"  # "text" (one word per line or whitespace-separated) or "pickle" (a set of str)
     sha256: str | None = None
 
+    @property
+    def where(self) -> str:
+        """How error messages name this source: the file path as given, or package:resource."""
+        return str(self.path) if self.path is not None else self.label
+
 
 @dataclass(frozen=True)
 class LexiconSpec:

@@ -57,7 +57,7 @@ def read_source(source: Source) -> SourceText:
             raise WordstatsError(f"{source.label}: no file {source.resource!r} in package {source.package!r}") from None
     text = SourceText(source, data)
     if source.sha256 and text.sha256 != source.sha256:
-        raise WordstatsError(f"{source.label}: sha256 is {text.sha256}, config expects {source.sha256}")
+        raise WordstatsError(f"{source.where}: sha256 is {text.sha256}, config expects {source.sha256}")
     return text
 
 
@@ -72,7 +72,7 @@ class _SetUnpickler(pickle.Unpickler):
 
 def source_lines(text: SourceText) -> list[bytes]:
     """The raw lines of a source (a pickled set gives one line per entry, sorted)."""
-    label, data = text.source.label, text.data
+    label, data = text.source.where, text.data
     if text.source.format == "pickle":
         try:
             entries = _SetUnpickler(io.BytesIO(data)).load()
@@ -187,7 +187,7 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
             "lines": len(lines),
             "entries": report.entries - entries_before,
         })
-    labels = ", ".join(t.source.label for t in texts)
+    labels = ", ".join(t.source.where for t in texts)
     if report.entries == 0:
         raise WordstatsError(f"{labels}: the word list is empty (no entries, only blank or comment lines)")
     if not seen:
