@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange, types
+from llvmlite import ir
+from numba.extending import intrinsic
 
 
 @njit(cache=True)
@@ -42,6 +44,427 @@ def trie_fill(codes, offsets, n_nodes, alphabet):
 
 
 # ---- Boggle (issue 5) ----
+# A Boggle dictionary is a compact trie: node i has a 26-bit child mask `mask[i]` and the index of its first
+# child `first[i]` (its children are stored together, in letter order), `points[i]` (> 0 when a countable word
+# ends there) and `wlen[i]` (that word's length in letters). A board is an array of letter codes (Q = the Qu
+# cube; the dictionary spells QU as Q). `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
+
+_U64 = np.uint64
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@intrinsic
+def _ctpop32(typingctx, x):
+    """The number of set bits of a uint32 (the CPU's popcount)."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def trie_compact(children, word_at):
+    """A trie's children table as (mask, first, word_at) in breadth-first order, children of a node adjacent."""
+    n = children.shape[0]
+    alphabet = children.shape[1]
+    order = np.empty(n, dtype=np.int32)  # new index -> old node
+    new_of = np.empty(n, dtype=np.int32)  # old node -> new index
+    order[0] = 0
+    new_of[0] = 0
+    tail = 1
+    mask = np.zeros(n, dtype=np.uint32)
+    first = np.zeros(n, dtype=np.int32)
+    out_word = np.empty(n, dtype=np.int32)
+    for head in range(n):
+        old = order[head]
+        first[head] = tail
+        m = np.uint32(0)
+        for c in range(alphabet):
+            child = children[old, c]
+            if child >= 0:
+                m |= np.uint32(1) << np.uint32(c)
+                order[tail] = child
+                new_of[child] = tail
+                tail += 1
+        mask[head] = m
+        out_word[head] = word_at[old]
+    return mask, first, out_word
+
+
+@njit(cache=True)
+def boggle_neighbours(rows, cols):
+    """Each cell's neighbours (8-connected) in a rows × cols grid, and how many it has."""
+    n = rows * cols
+    nbrs = np.full((n, 8), -1, dtype=np.int32)
+    ncount = np.zeros(n, dtype=np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            k = 0
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    rr, cc = r + dr, c + dc
+                    if (dr != 0 or dc != 0) and 0 <= rr < rows and 0 <= cc < cols:
+                        nbrs[r * cols + c, k] = rr * cols + cc
+                        k += 1
+            ncount[r * cols + c] = k
+    return nbrs, ncount
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _child(mask, first, node, letter):
+    """The child of `node` for `letter`, or -1."""
+    m = mask[node]
+    bit = np.uint32(1) << np.uint32(letter)
+    if (m & bit) == 0:
+        return -1
+    return first[node] + np.int32(_ctpop32(m & (bit - np.uint32(1))))
+
+
+@njit(cache=True)
+def boggle_cell_bits(nbrs, ncount):
+    """For each cell and neighbour slot, the neighbour's bit in a 64-bit cell set (0 for unused slots)."""
+    n = nbrs.shape[0]
+    bits = np.zeros((n, 8), dtype=np.uint64)
+    for cell in range(n):
+        for i in range(ncount[cell]):
+            bits[cell, i] = _U64(1) << _U64(nbrs[cell, i])
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _next_cells(children, near, bits, cell):
+    """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
+    out = _U64(0)
+    for i in range(8):
+        out |= (_U64(0) - _U64((children >> near[cell, i]) & np.uint32(1))) & bits[cell, i]
+    return out
+
+
+@njit(cache=True)
+def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, counts, found, scratch):
+    """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
+
+    A depth-first walk of paths and trie together: at each step the candidate next cells are the unused
+    neighbours whose letter continues the prefix, computed as a bit set, so dead ends cost no branch.
+    When counts has entries, counts[node] += 1 for each word found; when found has entries, the found word
+    nodes are written there in order of discovery.
+    """
+    near, cells, nodes, todo = scratch
+    n = board.shape[0]
+    for cell in range(n):  # the letter of each neighbour slot (31: no neighbour, never a child)
+        for i in range(8):
+            near[cell, i] = np.uint32(31)
+        for i in range(ncount[cell]):
+            near[cell, i] = np.uint32(board[nbrs[cell, i]])
+    extras = counts.shape[0] > 0 or found.shape[0] > 0
+    score = 0
+    words = 0
+    longest = -1
+    longest_len = 0
+    for start in range(n):
+        node = _child(mask, first, 0, board[start])
+        if node < 0:
+            continue
+        depth = -1
+        cell = start
+        used = _U64(0)
+        while True:
+            # visit `node`, reached at `cell`
+            p = points[node]
+            new = mark[node] != stamp
+            mark[node] = stamp
+            score += p * new
+            words += (p > 0) & new
+            if extras and new and p > 0:
+                if counts.shape[0] > 0:
+                    counts[node] += 1
+                if found.shape[0] > 0:
+                    found[words - 1] = node
+                if wlen[node] > longest_len:
+                    longest_len = wlen[node]
+                    longest = node
+            # go deeper when some unused neighbour continues the prefix (stack writes are unconditional)
+            deeper = used | (_U64(1) << _U64(cell))
+            nxt = _next_cells(mask[node], near, bits, cell) & ~deeper
+            go = nxt != 0
+            depth_next = depth + 1
+            nodes[depth_next] = node
+            todo[depth_next] = nxt
+            cells[depth_next] = cell
+            if go:
+                depth = depth_next
+                used = deeper
+            # next candidate: the lowest pending cell at the deepest level that has one
+            while depth >= 0 and todo[depth] == 0:
+                depth -= 1
+                if depth >= 0:
+                    used &= ~(_U64(1) << _U64(cells[depth + 1]))
+            if depth < 0:
+                break
+            pending = todo[depth]
+            cell = np.int64(_cttz64(pending))
+            todo[depth] = pending & (pending - _U64(1))
+            parent = nodes[depth]
+            node = first[parent] + np.int32(_ctpop32(mask[parent] & ((np.uint32(1) << np.uint32(board[cell])) - np.uint32(1))))
+    return score, words, longest
+
+
+@njit(cache=True)
+def _scratch(n_cells):
+    """Work space for one board walk: neighbour letters, and the stack of cells, nodes and pending cells."""
+    return (np.empty((n_cells, 8), dtype=np.uint32), np.empty(n_cells + 1, dtype=np.int64),
+            np.empty(n_cells + 1, dtype=np.int32), np.empty(n_cells + 1, dtype=np.uint64))
+
+
+@njit(cache=True)
+def boggle_solve(board, nbrs, ncount, bits, mask, first, points, wlen, n_word_nodes):
+    """The word nodes found on one board, in order of discovery."""
+    mark = np.zeros(mask.shape[0], dtype=np.int32)
+    found = np.empty(max(n_word_nodes, 1), dtype=np.int32)
+    _, words, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, 1,
+                             np.empty(0, np.int32), found, _scratch(board.shape[0]))
+    return found[:words].copy()
+
+
+@njit(cache=True, parallel=True)
+def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, wlen, n_chunks, count_words):
+    """Score many boards (one per row) on all threads: scores, word counts, longest word nodes, node counts.
+
+    Node counts (how many boards contain the word ending at each node) are returned when count_words.
+    """
+    n_boards = boards.shape[0]
+    n_nodes = mask.shape[0]
+    scores = np.zeros(n_boards, dtype=np.int32)
+    n_words = np.zeros(n_boards, dtype=np.int32)
+    longest = np.full(n_boards, -1, dtype=np.int32)
+    width = n_nodes if count_words else 0
+    counts = np.zeros((n_chunks, width), dtype=np.int32)
+    for chunk in prange(n_chunks):
+        mark = np.zeros(n_nodes, dtype=np.int32)
+        scratch = _scratch(boards.shape[1])
+        none = np.empty(0, dtype=np.int32)
+        lo = chunk * n_boards // n_chunks
+        hi = (chunk + 1) * n_boards // n_chunks
+        for b in range(lo, hi):
+            s, w, l = _board_dfs(boards[b], nbrs, ncount, bits, mask, first, points, wlen, mark, b - lo + 1,
+                                 counts[chunk], none, scratch)
+            scores[b] = s
+            n_words[b] = w
+            longest[b] = l
+    total = np.zeros(width, dtype=np.int64)
+    for chunk in range(n_chunks):
+        for i in range(width):
+            total[i] += counts[chunk, i]
+    return scores, n_words, longest, total
+
+
+@njit(cache=True, inline="always")
+def _next_random(state):
+    """splitmix64: the next state and a 64-bit random number."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return state, z ^ (z >> _U64(31))
+
+
+@njit(cache=True, inline="always")
+def _stream(seed, index):
+    """The starting state of random stream `index` under `seed`."""
+    state, z = _next_random(_U64(seed) ^ (_U64(index) * _GOLDEN))
+    state, z2 = _next_random(state ^ z)
+    return z2
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    """The next state and a random integer in [0, n)."""
+    state, z = _next_random(state)
+    return state, np.int64(z % _U64(n))
+
+
+@njit(cache=True, inline="always")
+def _uniform(state):
+    """The next state and a random float in [0, 1)."""
+    state, z = _next_random(state)
+    return state, np.float64(z >> _U64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _roll_into(faces, n_faces, state, out, perm):
+    """Shuffle the dice into the cells and roll each one; returns the new random state."""
+    n_dice = faces.shape[0]
+    for i in range(n_dice):
+        perm[i] = i
+    for i in range(n_dice - 1, 0, -1):  # Fisher-Yates
+        state, j = _below(state, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    for cell in range(out.shape[0]):
+        die = perm[cell]
+        state, f = _below(state, n_faces[die])
+        out[cell] = faces[die, f]
+    return state
+
+
+@njit(cache=True, parallel=True)
+def boggle_roll(faces, n_faces, n_cells, seed, start, count):
+    """Boards start .. start+count-1 of the random sequence `seed`: board k uses random stream k."""
+    boards = np.empty((count, n_cells), dtype=np.int8)
+    for k in prange(count):
+        perm = np.empty(faces.shape[0], dtype=np.int32)
+        _roll_into(faces, n_faces, _stream(seed, start + k), boards[k], perm)
+    return boards
+
+
+@njit(cache=True, inline="always")
+def _pick_letter(state, cumulative):
+    """The next state and a letter code drawn with the given cumulative weights."""
+    state, u = _uniform(state)
+    target = u * cumulative[cumulative.shape[0] - 1]
+    letter = 0
+    while letter < cumulative.shape[0] - 1 and cumulative[letter] <= target:
+        letter += 1
+    return state, letter
+
+
+@njit(cache=True)
+def _dice_board(faces, perm, face_of, board):
+    """Write the letters shown by the dice placed as perm (cell → die) with face_of[die] up."""
+    for cell in range(board.shape[0]):
+        die = perm[cell]
+        board[cell] = faces[die, face_of[die]]
+
+
+@njit(cache=True)
+def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
+                nbrs, ncount, bits, mask, first, points, wlen, mark, scratch, best):
+    """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
+    none = np.empty(0, dtype=np.int32)
+    board = np.empty(n_cells, dtype=np.int8)
+    n_dice = faces.shape[0]
+    perm = np.empty(max(n_dice, 1), dtype=np.int32)
+    face_of = np.zeros(max(n_dice, 1), dtype=np.int32)
+    if free:
+        for cell in range(n_cells):
+            state, letter = _pick_letter(state, cumulative)
+            board[cell] = letter
+    else:
+        state = _roll_into(faces, n_faces, state, board, perm)
+        for cell in range(n_cells):  # recover which face each placed die shows
+            die = perm[cell]
+            for f in range(n_faces[die]):
+                if faces[die, f] == board[cell]:
+                    face_of[die] = f
+                    break
+    stamp = 1
+    mark[:] = 0
+    current, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, none, none, scratch)
+    best[:] = board
+    best_score = current
+    ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
+    t = t_start
+    for step in range(steps):
+        # propose: kind 0 = change one cell's letter (free) or die face (dice), 1 = swap two cells
+        state, kind = _below(state, 2)
+        state, a = _below(state, n_cells)
+        b = a
+        old_a = board[a]
+        old_face = 0
+        swapped_out = -1
+        if kind == 0:
+            if free:
+                state, letter = _pick_letter(state, cumulative)
+                if letter == old_a:
+                    continue
+                board[a] = letter
+            else:
+                die = perm[a]
+                if n_dice > n_cells:  # sometimes trade the die for one off the board
+                    state, other = _below(state, n_dice)
+                    if other >= n_cells:
+                        swapped_out = other
+                        perm[a] = perm[other]
+                        perm[other] = die
+                        die = perm[a]
+                old_face = face_of[die]
+                state, f = _below(state, n_faces[die])
+                face_of[die] = f
+                board[a] = faces[die, f]
+                if board[a] == old_a and swapped_out < 0:
+                    face_of[die] = old_face
+                    continue
+        else:
+            state, b = _below(state, n_cells)
+            if board[a] == board[b]:
+                continue
+            board[a] = board[b]
+            board[b] = old_a
+            if not free:
+                t_ = perm[a]
+                perm[a] = perm[b]
+                perm[b] = t_
+        stamp += 1
+        if stamp == 2147483647:
+            mark[:] = 0
+            stamp = 1
+        score, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, none, none, scratch)
+        delta = score - current
+        accept = delta >= 0
+        if not accept:
+            state, u = _uniform(state)
+            accept = u < np.exp(delta / t)
+        if accept:
+            current = score
+            if score > best_score:
+                best_score = score
+                best[:] = board
+        else:  # undo
+            if kind == 0:
+                board[a] = old_a
+                if not free:
+                    die = perm[a]
+                    face_of[die] = old_face
+                    if swapped_out >= 0:
+                        perm[a] = perm[swapped_out]
+                        perm[swapped_out] = die
+            else:
+                board[b] = board[a]
+                board[a] = old_a
+                if not free:
+                    t_ = perm[a]
+                    perm[a] = perm[b]
+                    perm[b] = t_
+        t *= ratio
+    return best_score
+
+
+@njit(cache=True, parallel=True)
+def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
+                  nbrs, ncount, bits, mask, first, points, wlen):
+    """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
+    boards = np.empty((n_runs, n_cells), dtype=np.int8)
+    scores = np.zeros(n_runs, dtype=np.int32)
+    for r in prange(n_runs):
+        mark = np.zeros(mask.shape[0], dtype=np.int32)
+        scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
+                                t_start, t_end, nbrs, ncount, bits, mask, first, points, wlen, mark,
+                                _scratch(n_cells), boards[r])
+    return boards, scores
 
 
 # ---- Scrabble move generation (issue 8) ----
