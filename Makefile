@@ -49,6 +49,9 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 # boggle (issue 5)
 
 # hangman (issue 6)
+TABLES += hangman.parquet hangman_summary.json
+$(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/hangman.py pipeline/kernels.py $(CORE)
+	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
 

@@ -191,7 +191,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
         .sort(["length", "misses", "guesses", "word"], descending=[False, True, True, False])
         .with_columns(
             rank_in_length=(pl.int_range(1, pl.len() + 1).over("length")).cast(pl.UInt32),
-            percentile_in_length=(100.0 * easier / n),
+            percentile_in_length=(100.0 * easier / n).round(3),
             band=band,
             heuristic_band=thirds(pl.col("heuristic_score"), pl.col("heuristic_score").min().over("length"),
                                   pl.col("heuristic_score").max().over("length")),
@@ -235,8 +235,13 @@ def summary(table: pl.DataFrame, s: Settings) -> dict:
         "gallows": s.gallows,
         "mean_misses": round(float(table["misses"].mean()), 6) if table.height else None,
         "share_within_gallows": round(float((table["misses"] <= s.gallows).mean()), 6) if table.height else None,
-        "heuristic_spearman": "Spearman correlation of heuristic_score with misses among words of the length",
         "lengths": lengths,
+        "about": {
+            "share_within_gallows": f"share of the words the solver finds with at most {s.gallows} misses",
+            "heuristic_spearman": "Spearman rank correlation of heuristic_score with misses among the words of "
+                                  "the length (null under 3 words or when either is constant)",
+            "hardest": "the words of rank_in_length 1, 2, ... (most misses, then most guesses, then word)",
+        },
     }
 
 
