@@ -81,42 +81,58 @@ def letter_codes(words: list[str]) -> np.ndarray:
     return (data.reshape(len(words), length) - ord("A")).astype(np.int8)
 
 
-def solve_length(words: list[str], weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def solve_length(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Misses, guesses and guess sequence of the solver against each of these distinct same-length words."""
-    weights = np.ones(len(words), dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
-    if not words:
-        return np.zeros(0, np.int32), np.zeros(0, np.int32), []
-    if len(words[0]) > KERNEL_MAX_LENGTH:
-        plain = solve_plain(words, dict(zip(words, weights.tolist())))
-        return (np.array([plain[w][0] for w in words], np.int32), np.array([plain[w][1] for w in words], np.int32),
-                [plain[w][2] for w in words])
-    from pipeline.kernels import hangman_solve
-
-    misses, guesses, seq = hangman_solve(letter_codes(words), weights)
-    return misses, guesses, sequences_text(seq)
+    misses, guesses, letters = solve_codes(words, weights)
+    return misses, guesses, sequences(letters, guesses).to_list()
 
 
-def sequences_text(seq: np.ndarray) -> list[str]:
-    """Rows of letter codes (-1 = none) as strings of letters."""
-    chars = np.where(seq >= 0, seq.astype(np.int16) + ord("A"), 0).astype(np.uint8)
-    return [s.decode("ascii") for s in np.ascontiguousarray(chars).view(f"S{seq.shape[1]}").ravel()]
-
-
-def solve_lexicon(words: list[str], weights: np.ndarray | None = None) -> pl.DataFrame:
-    """The solver against every word of a lexicon (distinct words, any lengths): word, misses, guesses, sequence."""
-    weights = np.ones(len(words), dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
-    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-    parts = []
+def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The solver against distinct words of any lengths, aligned with `words`: misses, guesses, and the
+    guessed letters as an (n, 26) matrix of codes (-1 after the last guess)."""
+    n = len(words)
+    weights = np.ones(n, dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
+    misses, guesses = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    letters = np.full((n, 26), -1, dtype=np.int8)
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    text = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
     for length in np.unique(lengths):
         idx = np.flatnonzero(lengths == length)
-        group = [words[i] for i in idx]
-        misses, guesses, seqs = solve_length(group, weights[idx])
-        parts.append(pl.DataFrame({"word": group, "misses": misses, "guesses": guesses, "sequence": seqs},
-                                  schema={"word": pl.String, "misses": pl.UInt8, "guesses": pl.UInt8,
-                                          "sequence": pl.String}))
-    if not parts:
-        return pl.DataFrame(schema={"word": pl.String, "misses": pl.UInt8, "guesses": pl.UInt8, "sequence": pl.String})
-    return pl.concat(parts)
+        if length <= KERNEL_MAX_LENGTH:
+            from pipeline.kernels import hangman_solve
+
+            codes = (text[starts[idx, None] + np.arange(length)] - ord("A")).astype(np.int8)
+            misses[idx], guesses[idx], letters[idx] = hangman_solve(codes, weights[idx])
+        else:
+            group = [words[i] for i in idx.tolist()]
+            games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
+            for i, word in zip(idx, group):
+                misses[i], guesses[i], sequence = games[word]
+                letters[i, :len(sequence)] = [ord(ch) - ord("A") for ch in sequence]
+    return misses, guesses, letters
+
+
+def sequences(letters: np.ndarray, guesses: np.ndarray, name: str = "sequence") -> pl.Series:
+    """Rows of letter codes (the first guesses[i] of row i) as a string column."""
+    import pyarrow as pa
+
+    offsets = np.zeros(len(guesses) + 1, dtype=np.int32)
+    np.cumsum(guesses, out=offsets[1:])
+    data = (letters[letters >= 0].astype(np.uint8) + ord("A")).tobytes()  # each row's codes are a prefix
+    column = pa.StringArray.from_buffers(len(guesses), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
+    return pl.Series(name, column, dtype=pl.String)
+
+
+def solve_lexicon(words: list[str], weights=None) -> pl.DataFrame:
+    """The solver against every word of a lexicon (distinct words, any lengths): word, misses, guesses, sequence."""
+    misses, guesses, letters = solve_codes(words, weights)
+    return pl.DataFrame([
+        pl.Series("word", words, dtype=pl.String),
+        pl.Series("misses", misses, dtype=pl.UInt8),
+        pl.Series("guesses", guesses, dtype=pl.UInt8),
+        sequences(letters, guesses),
+    ])
 
 
 def solve_plain(words: list[str], weights: dict[str, int] | None = None) -> dict[str, tuple[int, int, str]]:
@@ -172,8 +188,13 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     """hangman.parquet: both solvers, rank, percentile and band within the length, and the heuristic."""
     words = words.sort("word")
     names = words["word"].to_list()
-    plain = solve_lexicon(names)
-    weighted = solve_lexicon(names, setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf))
+    weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
+    columns = {}
+    for suffix, prior in (("", None), ("_weighted", weights)):
+        misses, guesses, letters = solve_codes(names, prior)
+        columns[f"misses{suffix}"] = pl.Series(misses, dtype=pl.UInt8)
+        columns[f"guesses{suffix}"] = pl.Series(guesses, dtype=pl.UInt8)
+        columns[f"sequence{suffix}"] = sequences(letters, guesses)
     difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
     n = pl.len().over("length")
     easier = difficulty.rank("min").over("length").cast(pl.Int64) - 1  # words of the length strictly easier
@@ -183,20 +204,18 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     else:
         band = (pl.when(pl.col("misses") <= s.easy_max_misses).then(pl.lit("easy"))
                 .when(pl.col("misses") >= s.hard_min_misses).then(pl.lit("hard")).otherwise(pl.lit("medium")))
+    # hardest first: most misses, then most guesses, then word (the rows are in word order)
+    hardest_first = -difficulty * words.height + pl.int_range(pl.len(), dtype=pl.Int64)
     table = (
         words.select("word", "length", heuristic_score().alias("heuristic_score"))
-        .join(plain, on="word", how="left", maintain_order="left")
-        .join(weighted.select("word", misses_weighted="misses", guesses_weighted="guesses",
-                              sequence_weighted="sequence"), on="word", how="left", maintain_order="left")
-        .sort(["length", "misses", "guesses", "word"], descending=[False, True, True, False])
+        .with_columns(**columns)
         .with_columns(
-            rank_in_length=(pl.int_range(1, pl.len() + 1).over("length")).cast(pl.UInt32),
+            rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),
             band=band,
             heuristic_band=thirds(pl.col("heuristic_score"), pl.col("heuristic_score").min().over("length"),
                                   pl.col("heuristic_score").max().over("length")),
         )
-        .sort("word")
     )
     return table.select(
         "word", "length", "misses", "guesses", "sequence", "rank_in_length", "percentile_in_length", "band",

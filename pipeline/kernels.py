@@ -54,12 +54,16 @@ def hangman_solve(codes, weights):
     where that letter occurs. All words of the length walk the decision tree together.
     """
     n, length = codes.shape
-    masks = np.zeros(n, dtype=np.int64)
+    distinct = np.zeros((n, 26), dtype=np.int8)  # each word's distinct letters, then -1
+    n_distinct = np.zeros(n, dtype=np.int64)
     for w in range(n):
         m = 0
         for i in range(length):
-            m |= 1 << codes[w, i]
-        masks[w] = m
+            c = codes[w, i]
+            if not (m >> c) & 1:
+                m |= 1 << c
+                distinct[w, n_distinct[w]] = c
+                n_distinct[w] += 1
     misses = np.zeros(n, dtype=np.int32)
     guesses = np.zeros(n, dtype=np.int32)
     sequence = np.full((n, 26), -1, dtype=np.int8)
@@ -85,13 +89,11 @@ def hangman_solve(codes, weights):
         if hi - lo > 1:
             for k in range(lo, hi):
                 w = order[k]
-                m = masks[w] & ~guessed
-                for c in range(26):
-                    if (m >> c) & 1:
-                        mass[c] += weights[w]
+                for j in range(n_distinct[w]):
+                    mass[distinct[w, j]] += weights[w]
         best, best_mass = -1, 0
         for c in range(26):
-            if mass[c] > best_mass:
+            if mass[c] > best_mass and not (guessed >> c) & 1:
                 best, best_mass = c, mass[c]
         if best < 0:  # solved (one candidate left)
             for k in range(lo, hi):
@@ -109,9 +111,18 @@ def hangman_solve(codes, weights):
                 if codes[w, i] == best:
                     key |= 1 << i
             keys[k] = key
-        by_key = np.argsort(keys[lo:hi])
-        order[lo:hi] = order[lo:hi][by_key]
-        keys[lo:hi] = keys[lo:hi][by_key]
+        if hi - lo <= 32:  # small segment: insertion sort by key
+            for k in range(lo + 1, hi):
+                key, w = keys[k], order[k]
+                j = k - 1
+                while j >= lo and keys[j] > key:
+                    keys[j + 1], order[j + 1] = keys[j], order[j]
+                    j -= 1
+                keys[j + 1], order[j + 1] = key, w
+        else:
+            by_key = np.argsort(keys[lo:hi])
+            order[lo:hi] = order[lo:hi][by_key]
+            keys[lo:hi] = keys[lo:hi][by_key]
         start = lo
         for k in range(lo + 1, hi + 1):
             if k == hi or keys[k] != keys[start]:
