@@ -186,7 +186,8 @@ def hangman(
                                                    show_default=False)] = None,
     band: Annotated[Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.",
                                                 show_default=False)] = None,
-    common: Annotated[bool, typer.Option("--common", help="Only common words (zipf ≥ [hangman] common_zipf).")] = False,
+    common: Annotated[bool, typer.Option(
+        "--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")] = False,
     weighted: Annotated[bool, typer.Option("--weighted", help="Trace the frequency-weighted solver.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -216,15 +217,17 @@ def hangman(
         emit_json({**facts, "steps": steps})
         return
     if not as_csv:
-        solver = "frequency-weighted solver" if facts["weighted"] else "solver"
+        solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
         typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
                    f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
     _emit(table, False, as_csv)
     if not as_csv:
-        rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words (1 = hardest), "
+        by = " by the reference solver" if facts["weighted"] else ""
+        rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
                 f"band {facts['band']}" if "rank_in_length" in facts else "")
-        typer.echo(f"solved: {facts['misses']} misses in {facts['guesses']} guesses "
-                   f"({facts['sequence'] or 'no guess needed'}){rank}")
+        misses, guesses = facts["misses"], facts["guesses"]
+        typer.echo(f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
+                   f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}")
 
 
 # ---- word lists for teachers, report (issue 7) --------------------------------------------------

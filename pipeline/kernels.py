@@ -54,7 +54,7 @@ def hangman_solve(codes, weights):
     where that letter occurs. All words of the length walk the decision tree together.
     """
     n, length = codes.shape
-    distinct = np.zeros((n, 26), dtype=np.int8)  # each word's distinct letters, then -1
+    distinct = np.zeros((n, 26), dtype=np.int8)  # each word's distinct letters (the first n_distinct)
     n_distinct = np.zeros(n, dtype=np.int64)
     for w in range(n):
         m = 0

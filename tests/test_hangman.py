@@ -259,7 +259,7 @@ def test_cli_trace(cli, build):
         ["1", "E", "hit", "_", "E", "E", "_", "3", "0"],
         ["2", "D", "miss", "_", "E", "E", "_", "2", "1"],
         ["3", "H", "hit", "H", "E", "E", "_", "1", "1"]]
-    assert lines[6].startswith("solved: 1 misses in 3 guesses (EDH); rank 2 of the 4-letter words")
+    assert lines[6].startswith("solved: 1 miss in 3 guesses (EDH); rank 2 of the 4-letter words")
     doc = json.loads(cli("hangman", "PEEP", "--json", "--lexicon", "t", "--data-dir", data,
                          "--config", SMALL_CONFIG).stdout)
     assert (doc["misses"], doc["guesses"], doc["sequence"], doc["rank_in_length"]) == (2, 3, "EDH", 1)
