@@ -16,8 +16,9 @@ PY := $(VENV)/bin/python
 
 # Lexicons declared in the config, read with the standard library's TOML parser.
 LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("lexicons", {}))' $(CONFIG) 2>/dev/null)
-# Raw word lists the config reads (package sources change only with the install).
-RAW := $(wildcard data/raw/*.txt)
+# Each lexicon's ingest also depends on the word list files its config names (written to a small makefile;
+# package sources change only with the install).
+SOURCES_MK := $(OUT)/.sources.mk
 # Modules every stage runs through.
 CORE := pipeline/config.py pipeline/tables.py pipeline/stages.py $(INSTALLED)
 
@@ -41,7 +42,7 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # ---- stages (one pattern rule per stage; % is the lexicon) ---------------------------------------
 
-$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(RAW) $(CORE)
+$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(CORE)
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
@@ -53,6 +54,19 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 # scrabble (issue 8)
 
 # report (issue 7)
+
+# ---- word list files named in the config ---------------------------------------------------------
+
+$(SOURCES_MK): $(CONFIG)
+	@mkdir -p $(@D)
+	@$(PYTHON) -c 'import sys, tomllib, os.path as p; cfg, out = sys.argv[1:]; base = p.dirname(cfg);\
+	lex = tomllib.load(open(cfg, "rb")).get("lexicons", {});\
+	[print(f"{out}/{name}/words.parquet: " + " ".join(p.relpath(p.join(base, s["path"])) for s in spec.get("sources", []) if "path" in s))\
+	 for name, spec in lex.items()]' $(CONFIG) $(OUT) > $@.tmp && mv $@.tmp $@
+
+ifeq ($(filter clean help install,$(MAKECMDGOALS)),)
+-include $(SOURCES_MK)
+endif
 
 # ---- checks -------------------------------------------------------------------------------------
 
