@@ -14,6 +14,13 @@ INSTALLED := $(VENV)/.installed
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
+ifeq ($(shell $(PYTHON) -c 'import tomllib' 2>/dev/null && echo ok),)
+$(error wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. `make PYTHON=python3.12`)
+endif
+ifeq ($(wildcard $(CONFIG)),)
+$(error config file $(CONFIG) not found)
+endif
+
 # Lexicons declared in the config, read with the standard library's TOML parser.
 LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("lexicons", {}))' $(CONFIG) 2>/dev/null)
 # Each lexicon's ingest also depends on the word list files its config names (written to a small makefile;
