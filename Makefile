@@ -34,7 +34,9 @@ TABLES := words.parquet ingest_report.json
 
 .PHONY: all test bench clean help install
 
-all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES))) ## build every dataset of the config (default)
+# Prerequisites expand again after the whole file is read, so the stages' `TABLES +=` below count.
+.SECONDEXPANSION:
+all: $$(foreach L,$$(LEXICONS),$$(addprefix $$(OUT)/$$(L)/,$$(TABLES))) ## build every dataset of the config (default)
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
