@@ -330,3 +330,13 @@ def test_cli_list_errors(cli, build):
                          (["heel", "--length", "4"], "WORD"), (["--hardest", "0"], "at least 1")):
         res = cli("hangman", *bad, *args)
         assert res.exit_code == 2 and message in res.stderr, res
+
+
+def test_make_all_builds_the_hangman_tables(tmp_path):
+    from tests.test_make import make, tiny_config
+
+    config, out = tiny_config(tmp_path), tmp_path / "out"
+    res = make("all", config=config, out=out)
+    assert res.returncode == 0, res.stderr
+    assert (out / "tiny" / "hangman.parquet").is_file() and (out / "tiny" / "hangman_summary.json").is_file()
+    assert "wordstats run" not in make("all", config=config, out=out).stdout  # up to date
