@@ -345,5 +345,10 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     else:
         table = table.sort(["misses", "guesses", "word"], descending=[True, True, False])
         table = table.head(hardest) if hardest is not None else table
-    return table.select("word", "length", "misses", "guesses", "sequence", "rank_in_length",
-                        "percentile_in_length", "band", "misses_weighted", "heuristic_band", "zipf").collect()
+    found = table.select("word", "length", "misses", "guesses", "sequence", "rank_in_length",
+                         "percentile_in_length", "band", "misses_weighted", "heuristic_band", "zipf").collect()
+    if found.is_empty():
+        asked = [f"length {length}" if length is not None else "", f"band {band.lower()}" if band else "",
+                 "common" if common else ""]
+        raise NotFound(f"no words in lexicon {store.lexicon!r} match ({', '.join(a for a in asked if a) or 'all'})")
+    return found

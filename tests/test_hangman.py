@@ -330,6 +330,8 @@ def test_cli_list_errors(cli, build):
                          (["heel", "--length", "4"], "WORD"), (["--hardest", "0"], "at least 1")):
         res = cli("hangman", *bad, *args)
         assert res.exit_code == 2 and message in res.stderr, res
+    none = cli("hangman", "--length", "9", *args)
+    assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
 
 
 def test_make_all_builds_the_hangman_tables(tmp_path):
