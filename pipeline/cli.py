@@ -50,11 +50,11 @@ app = App(
 )
 
 # Options shared by many commands.
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file [default: configs/default.toml].",
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (default: configs/default.toml).",
                                                    envvar="WORDSTATS_CONFIG", show_default=False)]
-DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live [default: data/out].",
+DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live (default: data/out).",
                                                     envvar="WORDSTATS_DATA", show_default=False)]
-LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name [default: the config's].",
+LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).",
                                                    show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
@@ -84,9 +84,9 @@ def _emit(df, as_json: bool, as_csv: bool) -> None:
 
 @app.command()
 def run(
-    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build [default: all].",
+    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build (default: all).",
                                                           show_default=False)] = None,
-    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) [default: all in config].",
+    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).",
                                                          show_default=False)] = None,
     source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
                                                          show_default=False)] = None,
