@@ -383,7 +383,7 @@ def summarise(scores: np.ndarray, percentiles: Sequence[float]) -> dict:
         "std": round(float(values.std(ddof=1)) if values.size > 1 else 0.0, 4),
         "min": int(values.min()),
         "max": int(values.max()),
-        "percentiles": {f"p{p:g}": float(np.percentile(values, p)) for p in percentiles},
+        "percentiles": {f"p{p:02g}": round(float(np.percentile(values, p)), 4) for p in percentiles},
         "zero_share": round(float((values == 0).mean()), 6),
     }
 
@@ -438,3 +438,283 @@ def anneal(dictionary: Dictionary, rows: int, cols: int, seed: int, first_run: i
         params.steps, params.t_start, params.t_end, *neighbours(rows, cols), *dictionary.arrays)
     return [Run(first_run + i, Board(rows, cols, text), int(s))
             for i, (text, s) in enumerate(zip(board_texts(boards), scores))]
+
+
+def search(dictionary: Dictionary, rows: int, cols: int, seed: int, minutes: float, params: SearchParams,
+           dice: Dice | None = None, target: int | None = None, runs_per_round: int | None = None,
+           on_round: Callable[[int, Run, float], None] | None = None) -> dict:
+    """Annealing runs in rounds (one run per core each) until `minutes` pass or `target` is reached.
+
+    Returns the best run, when it was found (seconds since the start), and how much work was done.
+    """
+    import numba
+
+    per_round = runs_per_round or numba.get_num_threads()
+    started = time.perf_counter()
+    best: Run | None = None
+    found_after = 0.0
+    rounds = 0
+    while True:
+        runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice)
+        rounds += 1
+        elapsed = time.perf_counter() - started
+        top = max(runs, key=lambda r: (r.score, -r.run))
+        if best is None or top.score > best.score:
+            best, found_after = top, elapsed
+        if on_round:
+            on_round(rounds, best, elapsed)
+        if (target is not None and best.score >= target) or elapsed >= minutes * 60:
+            break
+    return {"best": best, "seconds_to_best": round(found_after, 2), "seconds": round(elapsed, 2),
+            "runs": rounds * per_round, "steps_per_run": params.steps,
+            "evaluations": rounds * per_round * params.steps}
+
+
+# ---- configuration ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BestConfig:
+    """The stage's best-board search: seed, runs per search, annealing settings, what to search."""
+
+    seed: int
+    runs: int
+    params: SearchParams
+    free: tuple[str, ...]  # grid sizes searched with free letters
+    dice_sets: tuple[str, ...]  # dice sets whose rollable boards are searched
+
+
+@dataclass(frozen=True)
+class BoggleConfig:
+    """The [boggle] section: rules per variant, dice sets, and the stage's sample sizes and seeds."""
+
+    variants: dict[str, Rules]
+    dice: dict[str, Dice]
+    seed: int
+    boards: int
+    dice_sets: tuple[str, ...]
+    percentiles: tuple[float, ...]
+    best: BestConfig
+
+    def rules(self, variant: str = "standard", min_length: int | None = None) -> Rules:
+        """The rules of a variant, with the shortest word overridden when given."""
+        if variant not in self.variants:
+            raise WordstatsError(f"unknown Boggle variant {variant!r} (variants: {', '.join(self.variants)})")
+        return self.variants[variant].with_min_length(min_length)
+
+    def dice_set(self, name: str) -> Dice:
+        """The dice set `name`."""
+        if name not in self.dice:
+            raise WordstatsError(f"unknown dice set {name!r} (dice sets: {', '.join(self.dice)})")
+        return self.dice[name]
+
+
+def dice_seed(seed: int, name: str) -> int:
+    """The seed of the random boards of one dice set: the stage seed mixed with the set's name."""
+    return seed ^ zlib.crc32(name.encode("utf-8"))
+
+
+def _rules(name: str, sec: Section) -> Rules:
+    sec.allow("min_length", "points")
+    min_length = sec.int("min_length", 3, lo=1)
+    points = sec.list("points", of=int)
+    if not points or any(p < 0 for p in points):
+        sec.fail("points", "expected a non-empty list of points (each >= 0) by word length")
+    return Rules(name, min_length, tuple(points))
+
+
+def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
+    sec.allow("size", "variant", "dice", "description")
+    sec.str("description", "")
+    try:
+        rows, cols = parse_size(sec.str("size"))
+    except WordstatsError as exc:
+        sec.fail("size", str(exc))
+    variant = sec.str("variant", "standard")
+    if variant not in variants:
+        sec.fail("variant", f"unknown variant {variant!r} (variants: {', '.join(variants)})")
+    faces = sec.list("dice", of=str)
+    for die in faces:
+        if not die or not all("A" <= ch <= "Z" for ch in die):
+            sec.fail("dice", f"die {die!r}: faces are upper-case letters A-Z (Q is the Qu face)")
+    if len(faces) < rows * cols:
+        sec.fail("dice", f"{len(faces)} dice cannot fill a {rows}x{cols} board")
+    return Dice(name, rows, cols, variant, tuple(faces))
+
+
+def boggle_config(config: Config) -> BoggleConfig:
+    """The validated [boggle] section of a config."""
+    sec = config.section("boggle")
+    sec.allow("seed", "boards", "dice_sets", "percentiles", "variants", "dice", "best")
+    variants = {name: _rules(name, s) for name, s in sec.sections("variants").items()}
+    if "standard" not in variants:
+        variants = {"standard": Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11)), **variants}
+    dice = {name: _dice(name, s, variants) for name, s in sec.sections("dice").items()}
+    dice_sets = tuple(sec.list("dice_sets", list(dice), of=str))
+    for name in dice_sets:
+        if name not in dice:
+            sec.fail("dice_sets", f"unknown dice set {name!r} (dice sets: {', '.join(dice) or 'none'})")
+    percentiles = sec.list("percentiles", [1, 5, 10, 25, 50, 75, 90, 95, 99], of=object)
+    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100 for p in percentiles):
+        sec.fail("percentiles", "expected a list of numbers between 0 and 100")
+    best_sec = sec.section("best", {})
+    best_sec.allow("seed", "runs", "steps", "t_start", "t_end", "free", "dice_sets")
+    t_start = best_sec.float("t_start", 100.0, lo=1e-6)
+    best = BestConfig(
+        seed=best_sec.int("seed", 7, lo=0),
+        runs=best_sec.int("runs", 4, lo=1),
+        params=SearchParams(best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start,
+                            best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)),
+        free=tuple(best_sec.list("free", ["4x4"], of=str)),
+        dice_sets=tuple(best_sec.list("dice_sets", list(dice_sets), of=str)),
+    )
+    for size in best.free:
+        try:
+            parse_size(size)
+        except WordstatsError as exc:
+            best_sec.fail("free", str(exc))
+    for name in best.dice_sets:
+        if name not in dice:
+            best_sec.fail("dice_sets", f"unknown dice set {name!r}")
+    return BoggleConfig(variants, dice, sec.int("seed", 0, lo=0), sec.int("boards", 100_000, lo=1),
+                        dice_sets, tuple(float(p) for p in percentiles), best)
+
+
+# ---- the stage ----------------------------------------------------------------------------------
+
+def params(config: Config, spec) -> dict:
+    """The stage's parameters (recorded in provenance)."""
+    bc = boggle_config(config)
+    return {
+        "seed": bc.seed,
+        "boards": bc.boards,
+        "dice_sets": {name: {"size": bc.dice[name].size, "variant": bc.dice[name].variant,
+                             "dice": list(bc.dice[name].faces), "seed": dice_seed(bc.seed, name)}
+                      for name in bc.dice_sets},
+        "variants": {name: {"min_length": r.min_length, "points": list(r.points)} for name, r in bc.variants.items()},
+        "percentiles": list(bc.percentiles),
+        "best": {"seed": bc.best.seed, "runs": bc.best.runs, "steps": bc.best.params.steps,
+                 "t_start": bc.best.params.t_start, "t_end": bc.best.params.t_end,
+                 "free": list(bc.best.free), "dice_sets": list(bc.best.dice_sets)},
+    }
+
+
+def word_of_nodes(dictionary: Dictionary, nodes: np.ndarray) -> list[str | None]:
+    """The word ending at each node (None for -1)."""
+    return [dictionary.words[dictionary.word_at[n]] if n >= 0 else None for n in nodes.tolist()]
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+    """Random boards per dice set with their scores, per-word findability, a summary, and the best boards."""
+    bc = boggle_config(ctx.config)
+    words = inputs["words"]["word"].to_list()
+    dictionaries: dict[str, Dictionary] = {}
+
+    def dictionary_for(variant: str) -> Dictionary:
+        if variant not in dictionaries:
+            dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
+        return dictionaries[variant]
+
+    board_frames, word_frames, summary = [], [], {}
+    with ctx.progress.task("boggle: rolling and scoring random boards", total=len(bc.dice_sets)) as task:
+        for name in bc.dice_sets:
+            dice = bc.dice[name]
+            dictionary = dictionary_for(dice.variant)
+            seed = dice_seed(bc.seed, name)
+            boards = roll(dice, seed, bc.boards)
+            result = score_boards(boards, dice.rows, dice.cols, dictionary, count_words=True)
+            board_frames.append(boards_frame(name, seed, boards, result, dictionary))
+            word_frames.append(findability(name, words, dictionary, result.node_counts, bc.boards))
+            summary[name] = dice_summary(dice, seed, bc, result, board_frames[-1], word_frames[-1])
+            task.advance()
+    best = best_boards(bc, dictionary_for, ctx.progress)
+    return {
+        "boggle_boards.parquet": pl.concat(board_frames),
+        "boggle_words.parquet": pl.concat(word_frames).sort("dice", "word"),
+        "boggle_summary.json": {"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
+        "boggle_best.parquet": best,
+    }
+
+
+def boards_frame(name: str, seed: int, boards: np.ndarray, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
+    """One row per random board: its dice set, seed, index, letters, score, words and longest word."""
+    n = boards.shape[0]
+    return pl.DataFrame({
+        "dice": pl.Series([name] * n, dtype=pl.String),
+        "seed": pl.Series([seed] * n, dtype=pl.Int64),
+        "index": pl.Series(np.arange(n, dtype=np.uint32)),
+        "board": pl.Series(board_texts(boards), dtype=pl.String),
+        "score": pl.Series(result.scores.astype(np.uint32)),
+        "n_words": pl.Series(result.n_words.astype(np.uint32)),
+        "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
+    })
+
+
+def findability(name: str, words: list[str], dictionary: Dictionary, node_counts: np.ndarray,
+                n_boards: int) -> pl.DataFrame:
+    """For every word of the lexicon: its points, on how many random boards it was found, and the rates."""
+    has = dictionary.word_at >= 0
+    found = np.zeros(len(dictionary.words), dtype=np.int64)
+    found[dictionary.word_at[has]] = node_counts[has]
+    points = np.zeros(len(dictionary.words), dtype=np.int32)
+    points[dictionary.word_at[has]] = dictionary.points[has]
+    playable = pl.DataFrame({
+        "word": pl.Series(dictionary.words, dtype=pl.String),
+        "points": pl.Series(points.astype(np.uint8)),
+        "boards_found": pl.Series(found.astype(np.uint32)),
+    })
+    return (
+        pl.DataFrame({"word": pl.Series(words, dtype=pl.String)})
+        .join(playable, on="word", how="left")
+        .select(
+            pl.col("word"),
+            pl.lit(name, dtype=pl.String).alias("dice"),
+            pl.col("points").fill_null(0),
+            pl.col("boards_found").fill_null(0),
+        )
+        .with_columns((pl.col("boards_found").cast(pl.Float64) / n_boards).alias("find_rate"))
+        .with_columns((pl.col("find_rate") * pl.col("points")).alias("expected_points"))
+    )
+
+
+def dice_summary(dice: Dice, seed: int, bc: BoggleConfig, result: Scores, boards: pl.DataFrame,
+                 words: pl.DataFrame) -> dict:
+    """Score statistics of one dice set's random boards, with its rules and the best board rolled."""
+    rules = bc.variants[dice.variant]
+    stats = summarise(result.scores, bc.percentiles)
+    top = int(np.argmax(result.scores))
+    return {
+        "size": dice.size,
+        "variant": dice.variant,
+        "min_length": rules.min_length,
+        "seed": seed,
+        **stats,
+        "max_board": boards["board"][top],
+        "mean_words": round(float(result.n_words.mean()), 4),
+        "distinct_words_found": int((words["boards_found"] > 0).sum()),
+    }
+
+
+def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], progress) -> pl.DataFrame:
+    """The best board of each seeded annealing run, for free letters and for each dice set."""
+    searches: list[tuple[str, Dice | None, int, int, str]] = []
+    for size in bc.best.free:
+        rows, cols = parse_size(size)
+        searches.append((f"free {rows}x{cols}", None, rows, cols, "standard"))
+    for name in bc.best.dice_sets:
+        dice = bc.dice[name]
+        searches.append((f"dice {name}", dice, dice.rows, dice.cols, dice.variant))
+    rows_out = []
+    with progress.task("boggle: best-board search", total=len(searches)) as task:
+        for label, dice, rows, cols, variant in searches:
+            dictionary = dictionary_for(variant)
+            seed = dice_seed(bc.best.seed, label)
+            runs = anneal(dictionary, rows, cols, seed, 0, bc.best.runs, bc.best.params, dice)
+            n_words = score_boards(np.stack([r.board.codes for r in runs]), rows, cols, dictionary).n_words
+            for r, w in zip(runs, n_words.tolist()):
+                rows_out.append({"search": label, "dice": dice.name if dice else None, "size": f"{rows}x{cols}",
+                                 "variant": variant, "seed": seed, "run": r.run, "board": r.board.letters,
+                                 "score": r.score, "n_words": w})
+            task.advance()
+    schema = {"search": pl.String, "dice": pl.String, "size": pl.String, "variant": pl.String, "seed": pl.Int64,
+              "run": pl.UInt32, "board": pl.String, "score": pl.UInt32, "n_words": pl.UInt32}
+    return pl.DataFrame(rows_out, schema=schema).sort(["search", "score", "run"], descending=[False, True, False])
