@@ -247,15 +247,28 @@ def _next_cells(children, near, bits, cell):
 
 
 @njit(cache=True)
+def _record(node, words, wlen, counts, found, longest):
+    """Extras for a newly found word: count it, list it, and return the longest word's node so far."""
+    if counts.shape[0] > 0:
+        counts[node] += 1
+    if found.shape[0] > 0:
+        found[words - 1] = node
+    if longest < 0 or wlen[node] > wlen[longest]:
+        return node
+    return longest
+
+
+@njit(cache=True)
 def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, counts, found, scratch):
     """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
 
-    A depth-first walk of paths and trie together: at each step the candidate next cells are the unused
-    neighbours whose letter continues the prefix, computed as a bit set, so dead ends cost no branch.
-    When counts has entries, counts[node] += 1 for each word found; when found has entries, the found word
-    nodes are written there in order of discovery.
+    A depth-first walk of paths and trie together. At each step the candidate next cells are the unused
+    neighbours whose letter continues the prefix, computed as a bit set, so dead ends cost no branch. A
+    stack level holds a node's pending cells; a level with none left is replaced by its child rather than
+    kept, so going back up is always one level. When counts has entries, counts[node] += 1 for each word
+    found; when found has entries, the found word nodes are written there in order of discovery.
     """
-    near, cells, nodes, todo = scratch
+    near, firsts, masks, todo, paths = scratch
     n = board.shape[0]
     for cell in range(n):  # the letter of each neighbour slot (31: no neighbour, never a child)
         for i in range(8):
@@ -266,60 +279,63 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp
     score = 0
     words = 0
     longest = -1
-    longest_len = 0
     for start in range(n):
         node = _child(mask, first, 0, board[start])
         if node < 0:
             continue
-        depth = -1
-        cell = start
-        used = _U64(0)
-        while True:
-            # visit `node`, reached at `cell`
+        # visit: count the word ending at `node` unless this board has it already (no branch)
+        p = points[node]
+        new = mark[node] != stamp
+        mark[node] = stamp
+        score += p * new
+        words += (p > 0) & new
+        if extras and new and p > 0:
+            longest = _record(node, words, wlen, counts, found, longest)
+        used = _U64(1) << _U64(start)
+        pending = _next_cells(mask[node], near, bits, start) & ~used
+        if pending == 0:
+            continue
+        depth = 0
+        firsts[0] = first[node]
+        masks[0] = mask[node]
+        todo[0] = pending
+        paths[0] = used
+        while depth >= 0:
+            pending = todo[depth]
+            cell = np.int64(_cttz64(pending))
+            rest = pending & (pending - _U64(1))
+            todo[depth] = rest
+            letter_bit = np.uint32(1) << np.uint32(board[cell])
+            node = firsts[depth] + np.int32(_ctpop32(masks[depth] & (letter_bit - np.uint32(1))))
             p = points[node]
             new = mark[node] != stamp
             mark[node] = stamp
             score += p * new
             words += (p > 0) & new
             if extras and new and p > 0:
-                if counts.shape[0] > 0:
-                    counts[node] += 1
-                if found.shape[0] > 0:
-                    found[words - 1] = node
-                if wlen[node] > longest_len:
-                    longest_len = wlen[node]
-                    longest = node
-            # go deeper when some unused neighbour continues the prefix (stack writes are unconditional)
-            deeper = used | (_U64(1) << _U64(cell))
-            nxt = _next_cells(mask[node], near, bits, cell) & ~deeper
-            go = nxt != 0
-            depth_next = depth + 1
-            nodes[depth_next] = node
-            todo[depth_next] = nxt
-            cells[depth_next] = cell
-            if go:
-                depth = depth_next
-                used = deeper
-            # next candidate: the lowest pending cell at the deepest level that has one
-            while depth >= 0 and todo[depth] == 0:
+                longest = _record(node, words, wlen, counts, found, longest)
+            used = paths[depth] | (_U64(1) << _U64(cell))
+            children = mask[node]
+            nxt = _next_cells(children, near, bits, cell) & ~used
+            if nxt != 0:
+                if rest != 0:
+                    depth += 1
+                firsts[depth] = first[node]
+                masks[depth] = children
+                todo[depth] = nxt
+                paths[depth] = used
+            elif rest == 0:
                 depth -= 1
-                if depth >= 0:
-                    used &= ~(_U64(1) << _U64(cells[depth + 1]))
-            if depth < 0:
-                break
-            pending = todo[depth]
-            cell = np.int64(_cttz64(pending))
-            todo[depth] = pending & (pending - _U64(1))
-            parent = nodes[depth]
-            node = first[parent] + np.int32(_ctpop32(mask[parent] & ((np.uint32(1) << np.uint32(board[cell])) - np.uint32(1))))
     return score, words, longest
 
 
 @njit(cache=True)
 def _scratch(n_cells):
-    """Work space for one board walk: neighbour letters, and the stack of cells, nodes and pending cells."""
-    return (np.empty((n_cells, 8), dtype=np.uint32), np.empty(n_cells + 1, dtype=np.int64),
-            np.empty(n_cells + 1, dtype=np.int32), np.empty(n_cells + 1, dtype=np.uint64))
+    """Work space for one board walk: neighbour letters; per stack level the node's first child, child mask,
+    pending cells and path."""
+    return (np.empty((n_cells, 8), dtype=np.uint32), np.empty(n_cells + 1, dtype=np.int32),
+            np.empty(n_cells + 1, dtype=np.uint32), np.empty(n_cells + 1, dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.uint64))
 
 
 @njit(cache=True)
