@@ -238,14 +238,14 @@ class Dictionary:
     mask: np.ndarray  # uint32: bit c set when the node has a child for letter c
     first: np.ndarray  # int32: the node's first child (its children are adjacent, in letter order)
     points: np.ndarray  # int32: points of the word ending at the node, 0 when none
-    wlen: np.ndarray  # int32: that word's length in letters
+    rank: np.ndarray  # int32: the word's place, longest first then alphabetical (picks a board's longest word)
     word_at: np.ndarray  # int32: that word's index in `words`, -1 when none
     letter_weights: np.ndarray  # float64 cumulative counts of each cube letter in the words (+1 each)
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """(mask, first, points, wlen): what the kernels walk."""
-        return self.mask, self.first, self.points, self.wlen
+        """(mask, first, points, rank): what the kernels walk."""
+        return self.mask, self.first, self.points, self.rank
 
     @property
     def n_nodes(self) -> int:
@@ -268,12 +268,16 @@ def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
     word_points = np.where(lengths >= rules.min_length, table[np.minimum(lengths, len(table) - 1)], 0)
     has = word_at >= 0
     points = np.zeros(mask.shape[0], dtype=np.int32)
-    wlen = np.zeros(mask.shape[0], dtype=np.int32)
     points[has] = word_points[word_at[has]]
-    wlen[has] = lengths[word_at[has]]
+    word_rank = np.empty(len(ordered), dtype=np.int32)
+    alphabetical = np.empty(len(ordered), dtype=np.int64)
+    alphabetical[sorted(range(len(ordered)), key=ordered.__getitem__)] = np.arange(len(ordered))
+    word_rank[np.lexsort((alphabetical, -lengths))] = np.arange(len(ordered), dtype=np.int32)
+    rank = np.full(mask.shape[0], np.iinfo(np.int32).max, dtype=np.int32)
+    rank[has] = word_rank[word_at[has]]
     codes, _ = encode(trie.words)
     letter_counts = np.bincount(codes, minlength=26).astype(np.float64) + 1.0  # every letter stays possible
-    return Dictionary(rules, ordered, mask, first, points, wlen, word_at, np.cumsum(letter_counts))
+    return Dictionary(rules, ordered, mask, first, points, rank, word_at, np.cumsum(letter_counts))
 
 
 # ---- solving and scoring ------------------------------------------------------------------------

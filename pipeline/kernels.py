@@ -139,7 +139,7 @@ def hangman_solve(codes, weights):
 # ---- Boggle (issue 5) ----
 # A Boggle dictionary is a compact trie: node i has a 26-bit child mask `mask[i]` and the index of its first
 # child `first[i]` (its children are stored together, in letter order), `points[i]` (> 0 when a countable word
-# ends there) and `wlen[i]` (that word's length in letters). A board is an array of letter codes (Q = the Qu
+# ends there) and `rank[i]` (that word's place, longest first then alphabetical). A board is an array of letter codes (Q = the Qu
 # cube; the dictionary spells QU as Q). `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
 
 _U64 = np.uint64
@@ -247,19 +247,19 @@ def _next_cells(children, near, bits, cell):
 
 
 @njit(cache=True)
-def _record(node, words, wlen, counts, found, longest):
-    """Extras for a newly found word: count it, list it, and return the longest word's node so far."""
+def _record(node, words, rank, counts, found, longest):
+    """Extras for a newly found word: count it, list it, and return the best-ranked (longest) word's node."""
     if counts.shape[0] > 0:
         counts[node] += 1
     if found.shape[0] > 0:
         found[words - 1] = node
-    if longest < 0 or wlen[node] > wlen[longest]:
+    if longest < 0 or rank[node] < rank[longest]:
         return node
     return longest
 
 
 @njit(cache=True)
-def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, counts, found, scratch):
+def _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, counts, found, scratch):
     """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
 
     A depth-first walk of paths and trie together. At each step the candidate next cells are the unused
@@ -290,7 +290,7 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp
         score += p * new
         words += (p > 0) & new
         if extras and new and p > 0:
-            longest = _record(node, words, wlen, counts, found, longest)
+            longest = _record(node, words, rank, counts, found, longest)
         used = _U64(1) << _U64(start)
         pending = _next_cells(mask[node], near, bits, start) & ~used
         if pending == 0:
@@ -313,7 +313,7 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp
             score += p * new
             words += (p > 0) & new
             if extras and new and p > 0:
-                longest = _record(node, words, wlen, counts, found, longest)
+                longest = _record(node, words, rank, counts, found, longest)
             used = paths[depth] | (_U64(1) << _U64(cell))
             children = mask[node]
             nxt = _next_cells(children, near, bits, cell) & ~used
@@ -339,17 +339,17 @@ def _scratch(n_cells):
 
 
 @njit(cache=True)
-def boggle_solve(board, nbrs, ncount, bits, mask, first, points, wlen, n_word_nodes):
+def boggle_solve(board, nbrs, ncount, bits, mask, first, points, rank, n_word_nodes):
     """The word nodes found on one board, in order of discovery."""
     mark = np.zeros(mask.shape[0], dtype=np.int32)
     found = np.empty(max(n_word_nodes, 1), dtype=np.int32)
-    _, words, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, 1,
+    _, words, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, 1,
                              np.empty(0, np.int32), found, _scratch(board.shape[0]))
     return found[:words].copy()
 
 
 @njit(cache=True, parallel=True)
-def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, wlen, n_chunks, count_words):
+def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, rank, n_chunks, count_words):
     """Score many boards (one per row) on all threads: scores, word counts, longest word nodes, node counts.
 
     Node counts (how many boards contain the word ending at each node) are returned when count_words.
@@ -368,7 +368,7 @@ def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, wlen, n
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
-            s, w, l = _board_dfs(boards[b], nbrs, ncount, bits, mask, first, points, wlen, mark, b - lo + 1,
+            s, w, l = _board_dfs(boards[b], nbrs, ncount, bits, mask, first, points, rank, mark, b - lo + 1,
                                  counts[chunk], none, scratch)
             scores[b] = s
             n_words[b] = w
@@ -461,7 +461,7 @@ def _dice_board(faces, perm, face_of, board):
 
 @njit(cache=True)
 def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                nbrs, ncount, bits, mask, first, points, wlen, mark, scratch, best):
+                nbrs, ncount, bits, mask, first, points, rank, mark, scratch, best):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
@@ -482,7 +482,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
                     break
     stamp = 1
     mark[:] = 0
-    current, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, none, none, scratch)
+    current, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, none, none, scratch)
     best[:] = board
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
@@ -531,7 +531,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
         if stamp == 2147483647:
             mark[:] = 0
             stamp = 1
-        score, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, wlen, mark, stamp, none, none, scratch)
+        score, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, none, none, scratch)
         delta = score - current
         accept = delta >= 0
         if not accept:
@@ -564,14 +564,14 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
 
 @njit(cache=True, parallel=True)
 def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                  nbrs, ncount, bits, mask, first, points, wlen):
+                  nbrs, ncount, bits, mask, first, points, rank):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     for r in prange(n_runs):
         mark = np.zeros(mask.shape[0], dtype=np.int32)
         scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
-                                t_start, t_end, nbrs, ncount, bits, mask, first, points, wlen, mark,
+                                t_start, t_end, nbrs, ncount, bits, mask, first, points, rank, mark,
                                 _scratch(n_cells), boards[r])
     return boards, scores
 

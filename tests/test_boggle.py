@@ -195,7 +195,7 @@ def test_many_boards_scored_at_once_match_one_at_a_time(moby):
     assert by_word == counts
     longest = bg.word_of_nodes(moby, result.longest)
     for s, w in zip(singles, longest):
-        assert (len(w) if w else 0) == max((len(f.word) for f in s), default=0)
+        assert w == min((f.word for f in s), key=lambda x: (-len(x), x), default=None)
 
 
 # ---- rules ------------------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ def test_stage_tables(stage_out, moby, moby_words):
     for row in new.iter_rows(named=True):
         found = bg.solve(bg.Board(4, 4, row["board"]), moby)
         assert row["score"] == sum(f.points for f in found) and row["n_words"] == len(found)
-        assert (len(row["longest"]) if row["longest"] else 0) == max((len(f.word) for f in found), default=0)
+        assert row["longest"] == min((f.word for f in found), key=lambda x: (-len(x), x), default=None)
     assert best["search"].unique().sort().to_list() == ["dice big", "dice classic", "dice new", "free 4x4"]
     for row in best.iter_rows(named=True):
         rows, cols = bg.parse_size(row["size"])
