@@ -209,12 +209,11 @@ def load_board(arg: str, size: str | None = None) -> Board:
 
 
 @functools.lru_cache(maxsize=None)
-def neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each cell's 8-connected neighbours (cells × 8, -1 padded), their counts and their cell-set bits."""
+def neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's 8-connected neighbours (cells × 8, -1 padded) and their counts, for one grid size."""
     from pipeline import kernels
 
-    nbrs, ncount = kernels.boggle_neighbours(rows, cols)
-    return nbrs, ncount, kernels.boggle_cell_bits(nbrs, ncount)
+    return kernels.boggle_neighbours(rows, cols)
 
 
 # ---- the dictionary -----------------------------------------------------------------------------
@@ -309,7 +308,7 @@ def solve(board: Board, dictionary: Dictionary, paths: bool = False) -> list[Fou
 def word_path(board: Board, word: str) -> tuple[int, ...]:
     """One path of cells (row-order indices) spelling `word` on the board, or () when there is none."""
     target = cube_spelling(word)
-    nbrs, ncount, _ = neighbours(board.rows, board.cols)
+    nbrs, ncount = neighbours(board.rows, board.cols)
 
     def extend(path: list[int]) -> bool:
         if len(path) == len(target):

@@ -216,6 +216,17 @@ def _cttz64(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def _cttz32(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint32."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def _child(mask, first, node, letter):
     """The child of `node` for `letter`, or -1."""
@@ -226,23 +237,14 @@ def _child(mask, first, node, letter):
     return first[node] + np.int32(_ctpop32(m & (bit - np.uint32(1))))
 
 
-@njit(cache=True)
-def boggle_cell_bits(nbrs, ncount):
-    """For each cell and neighbour slot, the neighbour's bit in a 64-bit cell set (0 for unused slots)."""
-    n = nbrs.shape[0]
-    bits = np.zeros((n, 8), dtype=np.uint64)
-    for cell in range(n):
-        for i in range(ncount[cell]):
-            bits[cell, i] = _U64(1) << _U64(nbrs[cell, i])
-    return bits
-
-
 @njit(cache=True, inline="always")
-def _next_cells(children, near, bits, cell):
+def _next_cells(children, cell, near_letters, near_cells):
     """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
     out = _U64(0)
-    for i in range(8):
-        out |= (_U64(0) - _U64((children >> near[cell, i]) & np.uint32(1))) & bits[cell, i]
+    common = children & near_letters[cell]
+    while common:
+        out |= near_cells[cell, _cttz32(common)]
+        common &= common - np.uint32(1)
     return out
 
 
@@ -259,22 +261,25 @@ def _record(node, words, rank, counts, found, longest):
 
 
 @njit(cache=True)
-def _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, counts, found, scratch):
+def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, counts, found, scratch):
     """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
 
-    A depth-first walk of paths and trie together. At each step the candidate next cells are the unused
-    neighbours whose letter continues the prefix, computed as a bit set, so dead ends cost no branch. A
-    stack level holds a node's pending cells; a level with none left is replaced by its child rather than
-    kept, so going back up is always one level. When counts has entries, counts[node] += 1 for each word
-    found; when found has entries, the found word nodes are written there in order of discovery.
+    A depth-first walk of paths and trie together. Per board, each cell gets the set of letters around it
+    and, per letter, the set of neighbours showing it; the candidate next cells of a step (unused neighbours
+    whose letter continues the prefix) are then a union of a few 64-bit cell sets. A stack level holds a
+    node's pending cells; a level with none left is replaced by its child rather than kept, so going back
+    up is always one level. When counts has entries, counts[node] += 1 for each word found; when found has
+    entries, the found word nodes are written there in order of discovery.
     """
-    near, firsts, masks, todo, paths = scratch
+    near_letters, near_cells, firsts, masks, todo, paths = scratch
     n = board.shape[0]
-    for cell in range(n):  # the letter of each neighbour slot (31: no neighbour, never a child)
-        for i in range(8):
-            near[cell, i] = np.uint32(31)
+    for cell in range(n):
+        letters = np.uint32(0)
         for i in range(ncount[cell]):
-            near[cell, i] = np.uint32(board[nbrs[cell, i]])
+            nb = nbrs[cell, i]
+            letters |= np.uint32(1) << np.uint32(board[nb])
+            near_cells[cell, board[nb]] |= _U64(1) << _U64(nb)
+        near_letters[cell] = letters
     extras = counts.shape[0] > 0 or found.shape[0] > 0
     score = 0
     words = 0
@@ -292,7 +297,7 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp
         if extras and new and p > 0:
             longest = _record(node, words, rank, counts, found, longest)
         used = _U64(1) << _U64(start)
-        pending = _next_cells(mask[node], near, bits, start) & ~used
+        pending = _next_cells(mask[node], start, near_letters, near_cells) & ~used
         if pending == 0:
             continue
         depth = 0
@@ -316,7 +321,7 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp
                 longest = _record(node, words, rank, counts, found, longest)
             used = paths[depth] | (_U64(1) << _U64(cell))
             children = mask[node]
-            nxt = _next_cells(children, near, bits, cell) & ~used
+            nxt = _next_cells(children, cell, near_letters, near_cells) & ~used
             if nxt != 0:
                 if rest != 0:
                     depth += 1
@@ -326,30 +331,34 @@ def _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp
                 paths[depth] = used
             elif rest == 0:
                 depth -= 1
+    for cell in range(n):  # leave near_cells all zero for the next board
+        for i in range(ncount[cell]):
+            near_cells[cell, board[nbrs[cell, i]]] = _U64(0)
     return score, words, longest
 
 
 @njit(cache=True)
 def _scratch(n_cells):
-    """Work space for one board walk: neighbour letters; per stack level the node's first child, child mask,
-    pending cells and path."""
-    return (np.empty((n_cells, 8), dtype=np.uint32), np.empty(n_cells + 1, dtype=np.int32),
+    """Work space for one board walk: letters around each cell, neighbours by letter (all zero between
+    boards); per stack level the node's first child, child mask, pending cells and path."""
+    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 26), dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.int32),
             np.empty(n_cells + 1, dtype=np.uint32), np.empty(n_cells + 1, dtype=np.uint64),
             np.empty(n_cells + 1, dtype=np.uint64))
 
 
 @njit(cache=True)
-def boggle_solve(board, nbrs, ncount, bits, mask, first, points, rank, n_word_nodes):
+def boggle_solve(board, nbrs, ncount, mask, first, points, rank, n_word_nodes):
     """The word nodes found on one board, in order of discovery."""
     mark = np.zeros(mask.shape[0], dtype=np.int32)
     found = np.empty(max(n_word_nodes, 1), dtype=np.int32)
-    _, words, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, 1,
+    _, words, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, 1,
                              np.empty(0, np.int32), found, _scratch(board.shape[0]))
     return found[:words].copy()
 
 
 @njit(cache=True, parallel=True)
-def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, rank, n_chunks, count_words):
+def boggle_score_boards(boards, nbrs, ncount, mask, first, points, rank, n_chunks, count_words):
     """Score many boards (one per row) on all threads: scores, word counts, longest word nodes, node counts.
 
     Node counts (how many boards contain the word ending at each node) are returned when count_words.
@@ -368,7 +377,7 @@ def boggle_score_boards(boards, nbrs, ncount, bits, mask, first, points, rank, n
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
-            s, w, l = _board_dfs(boards[b], nbrs, ncount, bits, mask, first, points, rank, mark, b - lo + 1,
+            s, w, l = _board_dfs(boards[b], nbrs, ncount, mask, first, points, rank, mark, b - lo + 1,
                                  counts[chunk], none, scratch)
             scores[b] = s
             n_words[b] = w
@@ -461,7 +470,7 @@ def _dice_board(faces, perm, face_of, board):
 
 @njit(cache=True)
 def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                nbrs, ncount, bits, mask, first, points, rank, mark, scratch, best):
+                nbrs, ncount, mask, first, points, rank, mark, scratch, best):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
@@ -482,7 +491,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
                     break
     stamp = 1
     mark[:] = 0
-    current, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, none, none, scratch)
+    current, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
     best[:] = board
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
@@ -531,7 +540,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
         if stamp == 2147483647:
             mark[:] = 0
             stamp = 1
-        score, _, _ = _board_dfs(board, nbrs, ncount, bits, mask, first, points, rank, mark, stamp, none, none, scratch)
+        score, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
         delta = score - current
         accept = delta >= 0
         if not accept:
@@ -564,14 +573,14 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
 
 @njit(cache=True, parallel=True)
 def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                  nbrs, ncount, bits, mask, first, points, rank):
+                  nbrs, ncount, mask, first, points, rank):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     for r in prange(n_runs):
         mark = np.zeros(mask.shape[0], dtype=np.int32)
         scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
-                                t_start, t_end, nbrs, ncount, bits, mask, first, points, rank, mark,
+                                t_start, t_end, nbrs, ncount, mask, first, points, rank, mark,
                                 _scratch(n_cells), boards[r])
     return boards, scores
 

@@ -81,7 +81,7 @@ def run() -> dict:
     scores = bg.score_boards(boards, 4, 4, dictionary).scores
 
     texts = bg.board_texts(boards[:PLAIN_SAMPLE])
-    nbrs, ncount, _ = bg.neighbours(4, 4)
+    nbrs, ncount = bg.neighbours(4, 4)
     neighbours = [list(nbrs[c, : ncount[c]]) for c in range(16)]
     trie = plain_trie(words)
     plain_scores: list[int] = []
