@@ -19,11 +19,10 @@ from typing import Callable, Sequence
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS, Config, Section
+from pipeline.config import Config, Section
 from pipeline.errors import WordstatsError
 
 MAX_CELLS = 64  # a board's used-cube set is one 64-bit mask
-QU = LETTERS.index("Q")
 SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 
 

@@ -461,14 +461,6 @@ def _pick_letter(state, cumulative):
 
 
 @njit(cache=True)
-def _dice_board(faces, perm, face_of, board):
-    """Write the letters shown by the dice placed as perm (cell → die) with face_of[die] up."""
-    for cell in range(board.shape[0]):
-        die = perm[cell]
-        board[cell] = faces[die, face_of[die]]
-
-
-@njit(cache=True)
 def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
                 nbrs, ncount, mask, first, points, rank, mark, scratch, best):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""

@@ -337,6 +337,12 @@ def test_annealing_is_seeded_and_scores_are_true(moby):
         assert rollable(r.board.letters, dice) and r.score == bg.score(r.board, moby)
 
 
+def test_annealing_climbs_far_above_random_boards(moby):
+    random_mean = bg.score_boards(bg.roll(CONFIG.dice["new"], 1, 2000), 4, 4, moby).scores.mean()
+    best = max(r.score for r in bg.anneal(moby, 4, 4, 1, 0, 2, bg.SearchParams(3000, 100.0, 1.0)))
+    assert random_mean < 200 and best > 1000
+
+
 # ---- the stage --------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
