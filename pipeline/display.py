@@ -26,6 +26,8 @@ def _cell(value: Any) -> str:
     """One value as table text: lists joined by spaces, floats without noise, None as blank."""
     if value is None:
         return ""
+    if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
+        value = value.to_list()
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
