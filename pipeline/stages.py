@@ -39,6 +39,10 @@ STAGES: tuple[Stage, ...] = (
           description="read and normalise the word list"),
 
     # -- indexes and stems (issues 3, 4)
+    Stage("indexes", "pipeline.indexes", ("words",), ("anagrams.parquet", "prefixes.parquet", "hooks.parquet"),
+          description="anagram families with probabilities, prefixes, hooks"),
+    Stage("stems", "pipeline.stems", ("anagrams",), ("stems.parquet",),
+          description="6- and 7-letter bingo stems"),
 
     # -- boggle (issue 5)
 
