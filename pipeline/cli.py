@@ -164,8 +164,192 @@ def sql(
 
 # ---- indexes and queries (issue 3) -------------------------------------------------------------
 
+RackArg = Annotated[str, typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).",
+                                        show_default=False)]
+WordArg = Annotated[str, typer.Argument(help="A word (letters A-Z, any case).", show_default=False)]
+
+
+@app.command()
+def anagram(
+    rack: RackArg,
+    plus: Annotated[bool, typer.Option("--plus", help="Also use one board letter: for each A-Z, the words "
+                                                      "of the rack plus that letter.")] = False,
+    through: Annotated[Optional[str], typer.Option("--through", help="With --plus, only these board letters "
+                                                   "(implies --plus).", show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
+    from pipeline import queries
+
+    queries.parse_rack(rack)
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    if plus or through:
+        _emit(queries.anagram_plus(index, rack, through), as_json, as_csv)
+    else:
+        _emit(queries.anagram(index, rack), as_json, as_csv)
+
+
+@app.command()
+def words(
+    hand: Annotated[str, typer.Argument(help="Tiles in hand: letters, ? for a blank.", show_default=False)],
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1,
+                                                      show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words made from some of the tiles of HAND (subanagrams), longest then highest-scoring first."""
+    from pipeline import queries
+
+    queries.parse_rack(hand, "hand")
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.subanagrams(index, hand, min_length, max_length), as_json, as_csv)
+
+
+@app.command()
+def hunt(
+    letters: Annotated[str, typer.Argument(help="The letters; each may be used any number of times.",
+                                           show_default=False)],
+    center: Annotated[Optional[str], typer.Option("--center", help="A letter every word must use "
+                                                  "(the Spelling Bee form).", show_default=False)] = None,
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Word hunt: words spelled only with LETTERS, reusing them; pangrams (all letters used) first."""
+    from pipeline import queries
+
+    queries.parse_letters(letters, "letters")
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.hunt(index, letters, center, min_length), as_json, as_csv)
+
+
+@app.command()
+def pattern(
+    text: Annotated[str, typer.Argument(metavar="PATTERN", help="? one letter, * any run, [ABC] one of, "
+                                        "[^ABC] none of; or a regex with --regex.", show_default=False)],
+    regex: Annotated[bool, typer.Option("--regex", help="PATTERN is a regular expression matched against "
+                                                        "the whole word, ignoring case.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words matching a pattern such as ?A?E[^S] or QU*Z."""
+    from pipeline import queries
+
+    if not regex:
+        queries.pattern_regex(text)
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.pattern(index, text, regex), as_json, as_csv)
+
+
+@app.command()
+def hooks(
+    word: WordArg,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """The letters that make a word in front of / behind WORD, and whether it stays a word minus an end."""
+    from pipeline import queries
+
+    queries.parse_letters(word, "word")
+    s = Session(config, data_dir, lexicon)
+    _emit(queries.hooks(s.store, word), as_json, as_csv)
+
+
+@app.command()
+def word(
+    text: Annotated[str, typer.Argument(metavar="WORD", help="A word (letters A-Z, any case).",
+                                        show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Everything the lexicon's tables know about WORD: one line per table, row and column."""
+    from pipeline import queries
+    from pipeline.display import choose_format, emit, emit_json
+
+    fmt = choose_format(as_json, as_csv)
+    queries.parse_letters(text, "word")
+    s = Session(config, data_dir, lexicon)
+    facts = queries.word_facts(s.store, text)
+    if fmt == "json":
+        emit_json({"word": text.strip().upper(), "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+    else:
+        emit(queries.facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
+
 
 # ---- stems (issue 4) ----------------------------------------------------------------------------
+
+
+@app.command()
+def stems(
+    length: Annotated[Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.",
+                                                  show_default=False)] = None,
+    order: Annotated[str, typer.Option("--order", help="Rank by: letters, bingos or usefulness.")] = "usefulness",
+    top: Annotated[int, typer.Option("--top", help="How many stems (0 = all).", min=0)] = 50,
+    min_letters: Annotated[int, typer.Option("--min-letters", help="Only stems with at least K combining "
+                                             "letters.", min=1, metavar="K")] = 1,
+    export: Annotated[Optional[Path], typer.Option("--export", help="Write a study list (stem, letters, "
+                                                   "bingos) to FILE.csv or FILE.md.", show_default=False,
+                                                   metavar="FILE")] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Bingo stems: 6 or 7 tiles that combine with many letters to make 7- or 8-letter words."""
+    from pipeline import queries
+
+    if export is not None:
+        queries.check_export(export)
+    s = Session(config, data_dir, lexicon)
+    found = queries.top_stems(s.store, length, order, top, min_letters)
+    if export is not None:
+        from pipeline.display import save
+
+        save(queries.study_list(found), export)
+        typer.echo(f"wrote {found.height:,} stems to {export}", err=True)
+    else:
+        _emit(found.drop("bingos"), as_json, as_csv)
+
+
+@app.command()
+def stem(
+    text: Annotated[str, typer.Argument(metavar="STEM", help="6 or 7 letters, in any order.", show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """For each letter that makes STEM a bingo, the bingos."""
+    from pipeline import queries
+
+    s = Session(config, data_dir, lexicon)
+    _emit(queries.stem(s.store, text), as_json, as_csv)
 
 
 # ---- boggle (issue 5) ---------------------------------------------------------------------------

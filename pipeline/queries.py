@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -60,89 +59,83 @@ def parse_letters(text: str, what: str) -> str:
 
 
 class WordIndex:
-    """A lexicon's anagram families (anagrams.parquet) with letter counts, grouped by length for rack lookups.
+    """A lexicon's anagram families (anagrams.parquet) in memory, with letter counts per word length.
 
-    Families are addressed by position in length order (shortest first); counts[letter, position] is how
-    many times the letter occurs in that alphagram.
+    Families are addressed by their row in the file; the letter counts of the alphagrams of one length
+    are computed the first time a query needs that length.
     """
 
     COLUMNS = ["alphagram", "length", "words", "probability_order"]
 
     def __init__(self, families: pl.DataFrame, values: np.ndarray):
-        from pipeline.indexes import alphagram_counts
-
         self.values = np.asarray(values, dtype=np.int64)  # tile value of each letter A–Z
-        length = families["length"].to_numpy().astype(np.int64)
-        self.by_length = np.argsort(length, kind="stable")  # family (file row) at each position
-        self.length = length[self.by_length]
-        self.bounds = np.searchsorted(self.length, np.arange(int(self.length.max(initial=0)) + 2))
-        counts = alphagram_counts(families["alphagram"])
-        self.counts = np.ascontiguousarray(counts[self.by_length].T)
-        self.order = families["probability_order"].to_numpy()[self.by_length]
-        self.words = families["words"].explode()  # every word, family after family in file order
+        self.alphagrams = families["alphagram"]
+        self.length = families["length"].to_numpy().astype(np.int64)
+        self.order = families["probability_order"].to_numpy()
+        self.words = families["words"].explode()  # every word, family after family
         sizes = families["words"].list.len().to_numpy().astype(np.int64)
-        self.first_word = (np.cumsum(sizes) - sizes)[self.by_length]  # index in self.words, per position
-        self.n_words = sizes[self.by_length]
+        self.first_word = np.cumsum(sizes) - sizes  # index in self.words of each family's first word
+        self.n_words = sizes
+        self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def load(cls, path: Path, values: np.ndarray) -> WordIndex:
         """Read the index from an anagrams.parquet file."""
         return cls(pl.read_parquet(path, columns=cls.COLUMNS), values)
 
-    def span(self, lo: int, hi: int) -> tuple[int, int]:
-        """The positions of the alphagrams with lo ≤ length ≤ hi."""
-        top = len(self.bounds) - 2  # the longest length
-        lo, hi = max(lo, 0), min(hi, top)
-        if lo > hi:
-            return 0, 0
-        return int(self.bounds[lo]), int(self.bounds[hi + 1])
+    def block(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the alphagrams of this length and their letter counts (26 × rows)."""
+        if length not in self._blocks:
+            from pipeline.indexes import alphagram_counts
 
-    def fitting(self, letters: np.ndarray, blanks: int, lo: int, hi: int) -> np.ndarray:
-        """Positions of the alphagrams of length lo..hi made of some of `letters` plus at most `blanks` others."""
-        start, stop = self.span(lo, hi)
-        covered = np.zeros(stop - start, dtype=np.int64)
-        for letter in np.flatnonzero(letters):
-            covered += np.minimum(self.counts[letter, start:stop], letters[letter])
-        return start + np.flatnonzero(self.length[start:stop] - covered <= blanks)
+            rows = np.flatnonzero(self.length == length)
+            self._blocks[length] = rows, np.ascontiguousarray(alphagram_counts(self.alphagrams.gather(rows)).T)
+        return self._blocks[length]
 
-    def spread(self, positions: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """The words of the alphagrams at `positions`, and for each word the index of its position."""
-        sizes = self.n_words[positions]
-        owner = np.repeat(np.arange(len(positions)), sizes)
+    def fitting(self, letters: np.ndarray, blanks: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the alphagrams of length lo..hi made of some of `letters` plus at most `blanks` others,
+        and their letter counts (rows × 26)."""
+        found_rows, found_counts = [np.zeros(0, dtype=np.int64)], [np.zeros((0, 26), dtype=np.uint8)]
+        for length in range(max(lo, 1), min(hi, int(self.length.max(initial=0))) + 1):
+            rows, counts = self.block(length)
+            covered = np.zeros(len(rows), dtype=np.int64)
+            for letter in np.flatnonzero(letters):
+                covered += np.minimum(counts[letter], letters[letter])
+            keep = np.flatnonzero(length - covered <= blanks)
+            found_rows.append(rows[keep])
+            found_counts.append(counts[:, keep].T)
+        return np.concatenate(found_rows), np.concatenate(found_counts)
+
+    def spread(self, rows: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The words of the families at `rows`, and for each word the index of its family in `rows`."""
+        sizes = self.n_words[rows]
+        owner = np.repeat(np.arange(len(rows)), sizes)
         rank = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        return self.words.gather(self.first_word[positions][owner] + rank).to_list(), owner
+        return self.words.gather(self.first_word[rows][owner] + rank).to_list(), owner
 
-    def plays(self, positions: np.ndarray, letters: np.ndarray) -> pl.DataFrame:
-        """The words at `positions` spelled from `letters` plus blanks: word (blanks lower-case), plain, length,
-        score (blanks score 0), blanks (the letters they stand for), probability_order."""
-        counts = self.counts[:, positions].T.astype(np.int64)
+    def plays(self, rows: np.ndarray, counts: np.ndarray, letters: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows` (letter counts `counts`) spelled from `letters` plus blanks:
+        word (blanks lower-case), plain, length, score (blanks score 0), blanks (the letters they stand
+        for), probability_order."""
+        counts = counts.astype(np.int64)
         stand_ins = np.clip(counts - letters[None, :], 0, None)  # per letter, how many blanks stand for it
         blank_text = _spell_out(stand_ins)
-        words, owner = self.spread(positions)
+        words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
         return pl.DataFrame({
             "word": [_lower_first(w, b) for w, b in zip(words, blanks)],
             "plain": words,
-            "length": pl.Series(self.length[positions][owner], dtype=pl.UInt32),
+            "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
             "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
             "blanks": pl.Series(blanks, dtype=pl.String),
-            "probability_order": pl.Series(self.order[positions][owner], dtype=pl.UInt32),
+            "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
         })
 
-    @cached_property
-    def masks(self) -> np.ndarray:
-        """The letter set of each alphagram (by position) as a bit mask, bit i for letter i."""
-        bits = (np.uint32(1) << np.arange(26, dtype=np.uint32))[:, None]
-        return ((self.counts > 0) * bits).sum(axis=0, dtype=np.uint32)
-
-    def words_at(self, positions: np.ndarray) -> pl.DataFrame:
-        """The words of the alphagrams at `positions`, one row each: word, length, mask."""
-        words, owner = self.spread(positions)
-        return pl.DataFrame({
-            "word": pl.Series(words, dtype=pl.String),
-            "length": pl.Series(self.length[positions][owner], dtype=pl.UInt32),
-            "mask": pl.Series(self.masks[positions][owner], dtype=pl.UInt32),
-        })
+    def words_at(self, rows: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows`, one row each: word, length."""
+        words, owner = self.spread(rows)
+        return pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
+                             "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)})
 
 
 def _spell_out(stand_ins: np.ndarray) -> list[str]:
@@ -175,6 +168,15 @@ def load_index(store, values: np.ndarray) -> WordIndex:
     return _INDEXES[key]
 
 
+def open_index(store, config) -> WordIndex:
+    """The lexicon's WordIndex, scoring with the values of the tile set of [indexes] tiles."""
+    from pipeline.indexes import index_tiles
+    from pipeline.tiles import letter_values
+
+    _, tiles = index_tiles(config)
+    return load_index(store, letter_values(tiles))
+
+
 # ---- the word-finding queries ----------------------------------------------------------------------
 
 
@@ -182,7 +184,7 @@ def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
     """Every word that uses all the tiles of the rack (? = blank), blank-played letters in lower case."""
     letters, blanks = parse_rack(rack)
     size = int(letters.sum()) + blanks
-    found = index.plays(index.fitting(letters, blanks, size, size), letters)
+    found = index.plays(*index.fitting(letters, blanks, size, size), letters)
     return found.sort("plain").drop("plain", "length")
 
 
@@ -195,7 +197,7 @@ def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.
     for letter in board:
         with_board = letters.copy()
         with_board[LETTERS.index(letter)] += 1
-        found = index.plays(index.fitting(with_board, blanks, size, size), with_board)
+        found = index.plays(*index.fitting(with_board, blanks, size, size), with_board)
         parts.append(found.sort("plain").select(pl.lit(letter).alias("through"), pl.all()))
     return pl.concat(parts).drop("plain", "length")
 
@@ -205,23 +207,29 @@ def subanagrams(index: WordIndex, hand: str, min_length: int = 1, max_length: in
     letters, blanks = parse_rack(hand, "hand")
     size = int(letters.sum()) + blanks
     top = size if max_length is None else min(size, max_length)
-    found = index.plays(index.fitting(letters, blanks, max(min_length, 1), top), letters)
+    found = index.plays(*index.fitting(letters, blanks, min_length, top), letters)
     return found.sort(["length", "score", "plain"], descending=[True, True, False]).drop("plain")
 
 
 def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: int = 1) -> pl.DataFrame:
     """Words spelled only with these letters, each usable any number of times; pangrams use them all."""
-    allowed = set(parse_letters(letters, "letters"))
-    mask = sum(1 << LETTERS.index(c) for c in allowed)
-    keep = (index.masks & ~np.uint32(mask)) == 0
+    allowed = "".join(sorted(set(parse_letters(letters, "letters"))))
+    alphagram = pl.col("alphagram")
+    keep = alphagram.str.contains(f"^[{allowed}]+$")
     if center:
         middle = parse_letters(center, "--center letter")
         if len(middle) != 1 or middle not in allowed:
-            raise WordstatsError(f"--center {center!r} must be one letter among {''.join(sorted(allowed))}")
-        keep &= (index.masks & np.uint32(1 << LETTERS.index(middle))) != 0
-    keep &= index.length >= min_length
-    found = index.words_at(np.flatnonzero(keep))
-    return (found.with_columns((pl.col("mask") == mask).alias("pangram")).drop("mask")
+            raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
+        keep &= alphagram.str.contains(middle, literal=True)
+    uses_all = pl.all_horizontal(alphagram.str.contains(c, literal=True) for c in allowed)
+    found = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})
+             .with_row_index("row").filter(keep & (pl.col("length") >= min_length))
+             .select("row", uses_all.alias("pangram")))
+    rows = found["row"].to_numpy()
+    words, owner = index.spread(rows)
+    return (pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
+                          "length": pl.Series(index.length[rows][owner], dtype=pl.UInt32),
+                          "pangram": found["pangram"].to_numpy()[owner]})
             .sort(["pangram", "length", "word"], descending=[True, True, False]))
 
 
@@ -236,8 +244,7 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
         tokens = _PATTERN_TOKEN.findall(text.strip().upper())
         lo = sum(token != "*" for token in tokens)
         hi = 10**9 if "*" in tokens else lo
-    start, stop = index.span(lo, hi)
-    words = index.words_at(np.arange(start, stop)).drop("mask")
+    words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
     try:
         return words.filter(pl.col("word").str.contains(expr)).sort("word")
     except pl.exceptions.PolarsError as exc:
@@ -290,13 +297,16 @@ def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
     return facts
 
 
-def facts_table(facts: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    """word_facts as one long table: table, row, column, value (as text)."""
+def facts_table(facts: dict[str, pl.DataFrame], max_chars: int | None = None) -> pl.DataFrame:
+    """word_facts as one long table: table, row, column, value (as text, cut to max_chars when given)."""
     from pipeline.display import flatten
 
     parts = []
     for name, rows in facts.items():
         text = flatten(rows).with_columns(pl.all().cast(pl.String))
+        if max_chars:
+            cut = pl.all().str.slice(0, max_chars - 1) + "…"
+            text = text.with_columns(pl.when(pl.all().str.len_chars() > max_chars).then(cut).otherwise(pl.all()))
         parts.append(text.with_row_index("row", offset=1)
                      .unpivot(index="row", variable_name="column", value_name="value")
                      .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value"))
@@ -329,6 +339,16 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
     if top:
         stems = stems.head(top)
     return stems.select(pl.col(f"rank_{order}").alias("rank"), *STEM_COLUMNS, "bingos").collect()
+
+
+STUDY_FORMATS = (".csv", ".md")
+
+
+def check_export(path: Path) -> Path:
+    """The study-list file, if its extension is one we write (.csv or .md)."""
+    if Path(path).suffix.lower() not in STUDY_FORMATS:
+        raise WordstatsError(f"--export {path}: give a .csv or .md file")
+    return Path(path)
 
 
 def study_list(stems: pl.DataFrame) -> pl.DataFrame:
