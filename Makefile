@@ -26,7 +26,7 @@ TABLES := words.parquet ingest_report.json
 
 .PHONY: all test bench clean help install
 
-all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES))) ## build every dataset of the config (default)
+all: ## build every dataset of the config (default)
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -64,3 +64,7 @@ bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 
 clean: ## remove generated data (keeps .venv)
 	rm -rf $(OUT)
+
+# Every file of every lexicon. This comes last: prerequisites are expanded when a rule is read, and the
+# stage sections above add their files to TABLES.
+all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES)))
