@@ -45,6 +45,12 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
+TABLES += anagrams.parquet prefixes.parquet hooks.parquet stems.parquet
+$(OUT)/%/anagrams.parquet $(OUT)/%/prefixes.parquet $(OUT)/%/hooks.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/indexes.py pipeline/tiles.py $(CORE)
+	$(RUN) --lexicon $* indexes
+
+$(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/stems.py pipeline/indexes.py pipeline/tiles.py $(CORE)
+	$(RUN) --lexicon $* stems
 
 # boggle (issue 5)
 
