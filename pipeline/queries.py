@@ -123,8 +123,8 @@ class WordIndex:
         words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
         return pl.DataFrame({
-            "word": [_lower_first(w, b) for w, b in zip(words, blanks)],
-            "plain": words,
+            "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
+            "plain": pl.Series(words, dtype=pl.String),
             "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
             "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
             "blanks": pl.Series(blanks, dtype=pl.String),
