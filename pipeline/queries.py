@@ -326,7 +326,7 @@ STEM_COLUMNS = ["stem", "stem_length", "letters", "n_letters", "n_bingos", "has_
 
 def top_stems(store, length: int | None = None, order: str = "usefulness", top: int | None = 50,
               min_letters: int = 1) -> pl.DataFrame:
-    """The best stems by `order` (letters, bingos or usefulness), with their rank within their length."""
+    """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
     if order not in STEM_ORDERS:
         raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
     if length is not None and length not in (6, 7):
@@ -338,7 +338,7 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
     stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
     if top:
         stems = stems.head(top)
-    return stems.select(pl.col(f"rank_{order}").alias("rank"), *STEM_COLUMNS, "bingos").collect()
+    return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
 
 
 STUDY_FORMATS = (".csv", ".md")
