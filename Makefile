@@ -52,7 +52,15 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 
 # scrabble (issue 8)
 
-# report (issue 7)
+# report (issue 7): last, so that it can depend on every table listed above it
+REPORT_INPUTS := $(filter %.parquet,$(TABLES))
+TABLES += report.html
+.PHONY: report
+
+report: $(foreach L,$(LEXICONS),$(OUT)/$(L)/report.html) ## build data/out/<lexicon>/report.html (and the tables it shows)
+
+$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) pipeline/report.py $(CORE)
+	$(RUN) --lexicon $* report
 
 # ---- checks -------------------------------------------------------------------------------------
 
