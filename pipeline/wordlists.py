@@ -374,7 +374,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
             df = df[picked]
         else:
             note = f"only {df.height:,} words match, fewer than --count {k}: all are listed"
-        described.append(f"{min(k, df.height):,} picked at random (seed {seed})")
+        described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
     described.append({"alpha": "in alphabetical order", "frequency": "most common first",
                       "difficulty": "easiest Hangman words first"}[sort])
