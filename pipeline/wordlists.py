@@ -568,13 +568,15 @@ def _pdf_columns(pdf, words: list[str], title: str, size: int = 22, row: float =
 
 def _pdf_puzzles(pdf, words: list[str], row: float = 13.0) -> None:
     """One Hangman board per line: the blanks and the number of letters."""
+    pdf.set_font("Courier", "B", 22)
+    board_w = max(pdf.get_string_width(blank(w)) for w in words) + 12
     for i, word in enumerate(words, 1):
         if pdf.get_y() + row > pdf.h - pdf.b_margin:
             _pdf_header(pdf, "Hangman (continued)", [])
         pdf.set_font("Helvetica", "", 12)
         pdf.cell(12, row, f"{i}.", align="R")
         pdf.set_font("Courier", "B", 22)
-        pdf.cell(pdf.get_string_width(blank(word)) + 6, row, " " + blank(word))
+        pdf.cell(board_w, row, " " + blank(word))
         pdf.set_font("Helvetica", "", 11)
         pdf.cell(0, row, f"({len(word)} letters)", new_x="LMARGIN", new_y="NEXT")
 
