@@ -209,10 +209,13 @@ def openings_section(t: Tables, p: dict) -> Section:
     stats = ", ".join(f"round(avg({c}), 1) AS mean_{c}, max({c}) AS best_{c}" for c in columns)
     s.parts.append(t.part("summary", "Key numbers", f"SELECT count(*) AS words, {stats} FROM openings",
                           show="figures"))
-    scores = " UNION ALL ".join(f"SELECT '{c}' AS game, {c} AS score, count(*) AS words FROM openings "
-                                f"WHERE {c} IS NOT NULL GROUP BY {c}" for c in columns)
-    s.parts.append(t.part("histogram", "Best opening scores", f"SELECT * FROM ({scores}) ORDER BY game, score",
-                          show="plot", plot=plot_openings))
+    width = 5
+    scores = " UNION ALL ".join(
+        f"SELECT '{c.replace('_score', '').replace('score_', '')}' AS game, "
+        f"CAST(floor({c} / {width}) * {width} AS INTEGER) AS score_from, count(*) AS words FROM openings "
+        f"WHERE {c} IS NOT NULL GROUP BY score_from" for c in columns)
+    s.parts.append(t.part("histogram", f"Best opening scores (bins of {width} points)",
+                          f"SELECT * FROM ({scores}) ORDER BY game, score_from", show="plot", plot=plot_openings))
     first = columns[0]
     s.parts.append(t.part("top", f"The best openings ({first})", f"""
         SELECT word, {', '.join(columns)} FROM openings ORDER BY {first} DESC, word LIMIT {min(p['top'], 10)}"""))
@@ -329,10 +332,10 @@ def plot_openings(df: pl.DataFrame):
     ax = fig.subplots()
     for game in df["game"].unique(maintain_order=True):
         part = df.filter(pl.col("game") == game)
-        ax.step(part["score"], part["words"], where="mid", label=str(game))
+        ax.step(part["score_from"], part["words"], where="post", label=str(game))
     ax.set_xlabel("best opening score (points)")
     ax.set_ylabel("words")
-    ax.set_title("Scrabble opening scores")
+    ax.set_title("Best opening scores per game")
     ax.legend(frameon=False)
     return fig
 
