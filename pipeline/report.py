@@ -169,11 +169,18 @@ def boggle_words_section(t: Tables, p: dict) -> Section:
     t.need("boggle_words", "word", "boards_found", "find_rate")
     s = Section("boggle_words", "Findable Boggle words", "boggle_words.parquet",
                 "The share of random boards on which each word can be traced.")
-    s.parts.append(t.part("summary", "Key numbers", """
-        SELECT count(*) AS words, sum(CASE WHEN boards_found > 0 THEN 1 ELSE 0 END) AS words_ever_found,
-               max(find_rate) AS best_find_rate FROM boggle_words""", show="figures"))
+    per_dice = "dice" in t.frames["boggle_words"].columns  # one rate per word and dice set
+    stats = ("count(*) AS words, sum(CASE WHEN boards_found > 0 THEN 1 ELSE 0 END) AS words_ever_found, "
+             "max(find_rate) AS best_find_rate")
+    if per_dice:
+        s.parts.append(t.part("summary", "Key numbers per dice set",
+                              f"SELECT dice, {stats} FROM boggle_words GROUP BY dice ORDER BY dice"))
+    else:
+        s.parts.append(t.part("summary", "Key numbers", f"SELECT {stats} FROM boggle_words", show="figures"))
+    dice = "dice, " if per_dice else ""
     s.parts.append(t.part("top", "The most findable words", f"""
-        SELECT word, find_rate, boards_found FROM boggle_words ORDER BY find_rate DESC, word LIMIT {p['top']}""",
+        SELECT {dice}word, find_rate, boards_found FROM boggle_words
+        ORDER BY find_rate DESC, word{', dice' if per_dice else ''} LIMIT {p['top']}""",
                           show="plot", plot=plot_findable))
     return s
 
@@ -305,7 +312,8 @@ def plot_findable(df: pl.DataFrame):
     """Horizontal bars: find rate of the most findable words."""
     fig = new_figure(0.9 + 0.28 * max(df.height, 1))
     ax = fig.subplots()
-    ax.barh(df["word"].to_list()[::-1], df["find_rate"].to_list()[::-1], color="#7a4f9a")
+    labels = [f"{w} ({d})" for w, d in zip(df["word"], df["dice"])] if "dice" in df.columns else df["word"].to_list()
+    ax.barh(labels[::-1], df["find_rate"].to_list()[::-1], color="#7a4f9a")
     ax.set_xlabel("share of random boards that contain the word")
     ax.set_title("The most findable Boggle words")
     return fig
