@@ -109,7 +109,7 @@ def openings(words: pl.DataFrame) -> pl.DataFrame:
 def add_tables(cli, data: Path, lexicon: str, tables: tuple[str, ...], config: Path) -> dict[str, str]:
     """Give the lexicon in `data` each table: built by its real stage if registered, else a stand-in.
 
-    Returns table → "stage" or "stand-in".
+    Returns table → the stage that built it, or "stand-in".
     """
     store = data / lexicon
     words_df = pl.read_parquet(store / "words.parquet")
@@ -118,9 +118,12 @@ def add_tables(cli, data: Path, lexicon: str, tables: tuple[str, ...], config: P
     for table in tables:
         stage = PRODUCERS[table]
         if registered(stage):
+            if stage in how.values() or (store / f"{table}.parquet").exists():
+                how[table] = stage
+                continue  # one stage builds several tables
             res = cli("run", stage, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet")
             assert res.exit_code == 0, res
-            how[table] = "stage"
+            how[table] = stage
             continue
         how[table] = "stand-in"
         if table == "anagrams":
