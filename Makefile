@@ -65,7 +65,15 @@ $(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet
 
 # scrabble (issue 8)
 
-# report (issue 7)
+# report (issue 7): last, so that it can depend on every table listed above it
+REPORT_INPUTS := $(filter %.parquet,$(TABLES))
+TABLES += report.html
+.PHONY: report
+
+report: $(foreach L,$(LEXICONS),$(OUT)/$(L)/report.html) ## build data/out/<lexicon>/report.html (and the tables it shows)
+
+$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) pipeline/report.py $(CORE)
+	$(RUN) --lexicon $* report
 
 # ---- word list files named in the config ---------------------------------------------------------
 

@@ -49,6 +49,9 @@ STAGES: tuple[Stage, ...] = (
     # -- scrabble (issue 8)
 
     # -- report (issue 7): last, it reads every table that exists
+    Stage("report", "pipeline.report", ("words",), ("report.html",),
+          optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
+          description="the HTML report of every table that exists"),
 )
 
 
