@@ -18,6 +18,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
+_STR = str  # Section defines a method named str; its default arguments need the type
 
 
 class Section:
@@ -101,7 +102,7 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: str, default=_MISSING, of=str) -> list:
+    def list(self, key: str, default=_MISSING, of=_STR) -> list:
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
         if not isinstance(value, list) or not all(
