@@ -8,6 +8,7 @@ A = 0 ... Z = 25 inside, upper-case text outside; a blank played as a letter is 
 from __future__ import annotations
 
 import re
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -560,3 +561,273 @@ def plays_table(plays: list[Play], rack: str) -> pl.DataFrame:
         "leave": [leave(rack, p.tiles) for p in plays],
     }, schema={"position": pl.String, "word": pl.String, "score": pl.Int32, "tiles": pl.UInt8,
                "bingo": pl.Boolean, "cross_words": pl.List(pl.String), "leave": pl.String})
+
+
+# ---- openings ------------------------------------------------------------------------------------
+
+
+def opening_placements(variant: Variant, length: int) -> list[tuple[int, int, int]]:
+    """(row, col, direction) of every first play of `length` tiles: across the centre row, then down the
+    centre column, each from its leftmost (topmost) start."""
+    cr, cc = variant.centre
+    across = [(cr, c, ACROSS) for c in range(max(0, cc - length + 1), min(cc, SIZE - length) + 1)]
+    down = [(r, cc, DOWN) for r in range(max(0, cr - length + 1), min(cr, SIZE - length) + 1)]
+    return across + down
+
+
+def blanks_needed(word: str, variant: Variant) -> dict[str, int]:
+    """Per letter, how many of the word's tiles must be blanks because the bag has too few of it."""
+    need = Counter(word)
+    return {ch: n - variant.counts[ch] for ch, n in need.items() if n > variant.counts[ch]}
+
+
+def opening_score(word: str, row: int, col: int, direction: int, variant: Variant) -> tuple[int, int]:
+    """The score of `word` as a first play from (row, col), and the blanks it needs; the blanks go on
+    the squares with the smallest letter premium."""
+    dr, dc = _step(direction)
+    squares = [(row + i * dr, col + i * dc) for i in range(len(word))]
+    blank_at = set()
+    for ch, extra in blanks_needed(word, variant).items():
+        spots = sorted((variant.letter_mult[sq], i) for i, sq in enumerate(squares) if word[i] == ch)
+        blank_at.update(i for _, i in spots[:extra])
+    letter_sum = sum(0 if i in blank_at else variant.values[ch] * int(variant.letter_mult[sq])
+                     for i, (ch, sq) in enumerate(zip(word, squares)))
+    mult = int(np.prod([variant.word_mult[sq] for sq in squares]))
+    bingo = variant.bingo_bonus if len(word) == variant.rack_size else 0
+    return letter_sum * mult + bingo, len(blank_at)
+
+
+def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
+    """For each word of 2 to rack_size letters: its best opening score, where (standard notation), with
+    how many blanks, and whether it is a bingo; score null when the bag (blanks included) cannot spell it."""
+    by_length: dict[int, list[str]] = {}
+    for w in sorted(set(words)):
+        if 2 <= len(w) <= variant.rack_size:
+            by_length.setdefault(len(w), []).append(w)
+    out_words, scores, places, blanks = [], [], [], []
+    values = variant.letter_values
+    for length, group in sorted(by_length.items()):
+        placements = opening_placements(variant, length)
+        codes = np.frombuffer("".join(group).encode("ascii"), dtype=np.uint8).reshape(-1, length) - 65
+        letter_values = values[codes]  # (n, length)
+        totals = np.stack([
+            (letter_values * _line(variant.letter_mult, p, length)).sum(axis=1)
+            * int(np.prod(_line(variant.word_mult, p, length)))
+            for p in placements], axis=1)
+        best = totals.argmax(axis=1)  # first best: across before down, leftmost first
+        bingo = variant.bingo_bonus if length == variant.rack_size else 0
+        for i, word in enumerate(group):
+            extra = blanks_needed(word, variant)
+            if not extra:
+                score, p, used = int(totals[i, best[i]]) + bingo, placements[best[i]], 0
+            elif sum(extra.values()) > variant.counts.get(BLANK, 0):
+                score, p, used = None, None, None
+            else:
+                options = [(opening_score(word, *q, variant), k) for k, q in enumerate(placements)]
+                (score, used), k = max(options, key=lambda o: (o[0][0], -o[1]))
+                p = placements[k]
+            out_words.append(word)
+            scores.append(score)
+            places.append(position(*p) if p else None)
+            blanks.append(used)
+    return pl.DataFrame({"word": out_words, "score": scores, "position": places, "blanks": blanks,
+                         "bingo": [len(w) == variant.rack_size for w in out_words]},
+                        schema={"word": pl.String, "score": pl.UInt16, "position": pl.String,
+                                "blanks": pl.UInt8, "bingo": pl.Boolean})
+
+
+def _line(grid: np.ndarray, placement: tuple[int, int, int], length: int) -> np.ndarray:
+    """The `length` squares of `grid` a placement covers."""
+    row, col, direction = placement
+    return grid[row, col:col + length] if direction == ACROSS else grid[row:row + length, col]
+
+
+# ---- self-play ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Turn:
+    """One turn of a game: who, the board and rack before it, and what they did."""
+
+    player: int
+    board: Board
+    rack: str
+    action: str  # "play", "exchange" or "pass"
+    play: Play | None = None
+
+    @property
+    def score(self) -> int:
+        """Points the turn scored."""
+        return self.play.score if self.play else 0
+
+
+@dataclass
+class Game:
+    """A finished game: its turns, final scores (end-of-game rack adjustments included)."""
+
+    variant: str
+    turns: list[Turn]
+    scores: list[int]
+    went_out: int | None  # the player who used their last tile, if any
+
+
+def rack_value(rack: str, variant: Variant) -> int:
+    """The face value of the tiles on a rack (blanks 0)."""
+    return sum(variant.values.get(ch, 0) for ch in rack)
+
+
+def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
+              max_scoreless: int = 6) -> Game:
+    """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack
+    (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
+    (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
+    in a row (each player loses their rack value)."""
+    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.counts.get(ch, 0))]
+    rng.shuffle(bag)
+    racks = [""] * players
+
+    def draw(rack: str) -> str:
+        while len(rack) < variant.rack_size and bag:
+            rack += bag.pop()
+        return "".join(sorted(rack))
+
+    racks = [draw(r) for r in racks]
+    board, scores, turns, scoreless, player = Board(), [0] * players, [], 0, 0
+    while True:
+        records, _ = generate(board, racks[player], variant, lexicon, keep=1)
+        turn = Turn(player, board.copy(), racks[player], "pass")
+        if len(records):
+            tiles, direction = record_tiles(records[0])
+            turn.play = evaluate(board, tiles, variant, lexicon, direction)
+            if turn.play.score != records[0][0]:
+                raise RuntimeError(f"move generator scored {turn.play} {records[0][0]}, rules say {turn.play.score}")
+            turn.action = "play"
+            board.put(tiles)
+            scores[player] += turn.play.score
+            racks[player] = draw(leave(racks[player], tiles))
+            scoreless = 0
+        else:
+            if len(bag) >= variant.rack_size:
+                turn.action = "exchange"
+                old = racks[player]
+                racks[player] = draw("")
+                bag.extend(old)
+                rng.shuffle(bag)
+            scoreless += 1
+        turns.append(turn)
+        if not racks[player] and not bag:
+            for other in range(players):
+                if other != player:
+                    left = rack_value(racks[other], variant)
+                    scores[other] -= left
+                    scores[player] += left
+            return Game(variant.name, turns, scores, player)
+        if scoreless >= max_scoreless:
+            for p in range(players):
+                scores[p] -= rack_value(racks[p], variant)
+            return Game(variant.name, turns, scores, None)
+        player = (player + 1) % players
+
+
+def game_rng(seed: int, variant: str, game: int) -> np.random.Generator:
+    """The random stream of one game: seed, variant name and game number."""
+    return np.random.default_rng([seed, zlib.crc32(variant.encode()), game])
+
+
+def game_row(game: Game, number: int) -> dict:
+    """One game as a selfplay.parquet row."""
+    plays = [t for t in game.turns if t.play]
+    best = max(game.scores)
+    winners = [p for p, s in enumerate(game.scores) if s == best]
+    return {
+        "variant": game.variant,
+        "game": number,
+        "score_1": game.scores[0],
+        "score_2": game.scores[1],
+        "winner": winners[0] + 1 if len(winners) == 1 else 0,
+        "moves": len(plays),
+        "move_points": sum(t.score for t in plays),
+        "bingos": sum(1 for t in plays if t.play.bingo),
+        "exchanges": sum(1 for t in game.turns if t.action == "exchange"),
+        "passes": sum(1 for t in game.turns if t.action == "pass"),
+        "plays": [f"{t.player + 1}: {t.play} {t.score}" if t.play else f"{t.player + 1}: {t.action}"
+                  for t in game.turns],
+    }
+
+
+SELFPLAY_SCHEMA = {"variant": pl.String, "game": pl.UInt32, "score_1": pl.Int32, "score_2": pl.Int32,
+                   "winner": pl.UInt8, "moves": pl.UInt32, "move_points": pl.Int32, "bingos": pl.UInt32,
+                   "exchanges": pl.UInt32, "passes": pl.UInt32, "plays": pl.List(pl.String)}
+
+
+def selfplay_summary(games: pl.DataFrame) -> dict:
+    """Per variant: games, moves, average score per move, average final and winning scores, bingos."""
+    out = {}
+    for (name,), g in games.group_by(["variant"], maintain_order=True):
+        finals = g["score_1"].to_list() + g["score_2"].to_list()
+        winning = [max(a, b) for a, b in zip(g["score_1"], g["score_2"])]
+        moves = int(g["moves"].sum())
+        out[name] = {
+            "games": g.height,
+            "moves": moves,
+            "average_score_per_move": round(int(g["move_points"].sum()) / moves, 3) if moves else None,
+            "average_moves_per_game": round(moves / g.height, 3),
+            "average_final_score": round(sum(finals) / len(finals), 3),
+            "average_winning_score": round(sum(winning) / len(winning), 3),
+            "bingos_per_game": round(int(g["bingos"].sum()) / g.height, 3),
+        }
+    return out
+
+
+# ---- the stage: openings.parquet, selfplay.parquet, selfplay_summary.json ----------------------
+
+
+def params(config: Config, spec: LexiconSpec | None) -> dict:
+    """The variants and the openings / self-play settings (validated)."""
+    known = variants(config)
+    sec = config.section("scrabble")
+
+    def chosen(sub: Section) -> list[str]:
+        names = sub.list("variants", list(known))
+        for name in names:
+            if name not in known:
+                sub.fail("variants", f"unknown variant {name!r} (declared: {', '.join(known)})")
+        return names
+
+    opening_sec, selfplay_sec = sec.section("openings", {}), sec.section("selfplay", {})
+    opening_sec.allow("variants")
+    selfplay_sec.allow("variants", "games", "seed")
+    return {
+        "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
+                            "centre_doubles_word": v.centre_doubles_word, "values": v.values,
+                            "counts": v.counts} for name, v in known.items()},
+        "openings": {"variants": chosen(opening_sec)},
+        "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
+                     "seed": selfplay_sec.int("seed", 0)},
+    }
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+    """Best opening scores of every short word, and seeded greedy self-play games."""
+    known = variants(ctx.config)
+    words = inputs["words"]["word"].to_list()
+    lexicon = Lexicon(words)
+    table = None
+    for name in ctx.params["openings"]["variants"]:
+        part = openings(lexicon.words, known[name])
+        part = part.rename({c: f"{name}_{c}" for c in part.columns if c != "word"})
+        table = part if table is None else table.join(part, on="word", how="full", coalesce=True)
+    if table is None:
+        table = pl.DataFrame({"word": []}, schema={"word": pl.String})
+    table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
+    table = table.select("word", "length", pl.exclude("word", "length"))
+    sp = ctx.params["selfplay"]
+    rows = []
+    with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
+        for name in sp["variants"]:
+            for number in range(1, sp["games"] + 1):
+                game = self_play(known[name], lexicon, game_rng(sp["seed"], name, number))
+                rows.append(game_row(game, number))
+                task.advance()
+    games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
+    return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}

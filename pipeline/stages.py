@@ -45,6 +45,9 @@ STAGES: tuple[Stage, ...] = (
     # -- hangman (issue 6)
 
     # -- scrabble (issue 8)
+    Stage("scrabble", "pipeline.scrabble", ("words",),
+          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+          description="best opening scores, greedy self-play games"),
 
     # -- report (issue 7): last, it reads every table that exists
 )
