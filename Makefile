@@ -26,7 +26,9 @@ TABLES := words.parquet ingest_report.json
 
 .PHONY: all test bench clean help install
 
-all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES))) ## build every dataset of the config (default)
+# Second expansion: `all` sees the TABLES that stage sections below add.
+.SECONDEXPANSION:
+all: $$(foreach L,$$(LEXICONS),$$(addprefix $$(OUT)/$$(L)/,$$(TABLES))) ## build every dataset of the config (default)
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
