@@ -53,6 +53,9 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 # hangman (issue 6)
 
 # scrabble (issue 8)
+TABLES += openings.parquet selfplay.parquet selfplay_summary.json
+$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/scrabble.py pipeline/kernels.py pipeline/trie.py $(CORE)
+	$(RUN) --lexicon $* scrabble
 
 # report (issue 7)
 
