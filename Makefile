@@ -14,10 +14,18 @@ INSTALLED := $(VENV)/.installed
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
+ifeq ($(shell $(PYTHON) -c 'import tomllib' 2>/dev/null && echo ok),)
+$(error wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. `make PYTHON=python3.12`)
+endif
+ifeq ($(wildcard $(CONFIG)),)
+$(error config file $(CONFIG) not found)
+endif
+
 # Lexicons declared in the config, read with the standard library's TOML parser.
 LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("lexicons", {}))' $(CONFIG) 2>/dev/null)
-# Raw word lists the config reads (package sources change only with the install).
-RAW := $(wildcard data/raw/*.txt)
+# Each lexicon's ingest also depends on the word list files its config names (written to a small makefile;
+# package sources change only with the install).
+SOURCES_MK := $(OUT)/.sources.mk
 # Modules every stage runs through.
 CORE := pipeline/config.py pipeline/tables.py pipeline/stages.py $(INSTALLED)
 
@@ -26,7 +34,7 @@ TABLES := words.parquet ingest_report.json
 
 .PHONY: all test bench clean help install
 
-# Second expansion: `all` sees the TABLES that stage sections below add.
+# Prerequisites expand again after the whole file is read, so the stages' `TABLES +=` below count.
 .SECONDEXPANSION:
 all: $$(foreach L,$$(LEXICONS),$$(addprefix $$(OUT)/$$(L)/,$$(TABLES))) ## build every dataset of the config (default)
 
@@ -43,7 +51,7 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # ---- stages (one pattern rule per stage; % is the lexicon) ---------------------------------------
 
-$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(RAW) $(CORE)
+$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(CORE)
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
@@ -51,6 +59,9 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 # boggle (issue 5)
 
 # hangman (issue 6)
+TABLES += hangman.parquet hangman_summary.json
+$(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/hangman.py pipeline/kernels.py $(CORE)
+	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
 TABLES += openings.parquet selfplay.parquet selfplay_summary.json
@@ -58,6 +69,19 @@ $(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.js
 	$(RUN) --lexicon $* scrabble
 
 # report (issue 7)
+
+# ---- word list files named in the config ---------------------------------------------------------
+
+$(SOURCES_MK): $(CONFIG)
+	@mkdir -p $(@D)
+	@$(PYTHON) -c 'import sys, tomllib, os.path as p; cfg, out = sys.argv[1:]; base = p.dirname(cfg);\
+	lex = tomllib.load(open(cfg, "rb")).get("lexicons", {});\
+	[print(f"{out}/{name}/words.parquet: " + " ".join(p.relpath(p.join(base, s["path"])) for s in spec.get("sources", []) if "path" in s))\
+	 for name, spec in lex.items()]' $(CONFIG) $(OUT) > $@.tmp && mv $@.tmp $@
+
+ifeq ($(filter clean help install,$(MAKECMDGOALS)),)
+-include $(SOURCES_MK)
+endif
 
 # ---- checks -------------------------------------------------------------------------------------
 

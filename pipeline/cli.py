@@ -50,11 +50,11 @@ app = App(
 )
 
 # Options shared by many commands.
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file [default: configs/default.toml].",
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (default: configs/default.toml).",
                                                    envvar="WORDSTATS_CONFIG", show_default=False)]
-DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live [default: data/out].",
+DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live (default: data/out).",
                                                     envvar="WORDSTATS_DATA", show_default=False)]
-LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name [default: the config's].",
+LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).",
                                                    show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
@@ -84,9 +84,9 @@ def _emit(df, as_json: bool, as_csv: bool) -> None:
 
 @app.command()
 def run(
-    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build [default: all].",
+    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build (default: all).",
                                                           show_default=False)] = None,
-    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) [default: all in config].",
+    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).",
                                                          show_default=False)] = None,
     source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
                                                          show_default=False)] = None,
@@ -172,6 +172,62 @@ def sql(
 
 
 # ---- hangman (issue 6) --------------------------------------------------------------------------
+
+
+@app.command()
+def hangman(
+    word: Annotated[Optional[str], typer.Argument(help="Trace the solver's game against WORD.",
+                                                  show_default=False)] = None,
+    length: Annotated[Optional[int], typer.Option("--length", help="Only words of this length.",
+                                                  show_default=False)] = None,
+    hardest: Annotated[Optional[int], typer.Option("--hardest", help="The N hardest words.",
+                                                   show_default=False)] = None,
+    easiest: Annotated[Optional[int], typer.Option("--easiest", help="The N easiest words.",
+                                                   show_default=False)] = None,
+    band: Annotated[Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.",
+                                                show_default=False)] = None,
+    common: Annotated[bool, typer.Option(
+        "--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")] = False,
+    weighted: Annotated[bool, typer.Option("--weighted", help="Trace the frequency-weighted solver.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
+    from pipeline import hangman as hm
+
+    s = Session(config, data_dir, lexicon)
+    if word is None:
+        if weighted:
+            raise WordstatsError("--weighted applies to a traced WORD")
+        _emit(hm.select(s.store, s.config, length, hardest, easiest, band, common), as_json, as_csv)
+        return
+    if any(v is not None for v in (length, hardest, easiest, band)) or common:
+        raise WordstatsError("give a WORD to trace, or --length/--hardest/--easiest/--band/--common to list")
+    import polars as pl
+
+    steps, facts = hm.trace_word(s.store, s.config, word, weighted)
+    table = pl.DataFrame(steps, schema={"step": pl.Int64, "guess": pl.String, "result": pl.String,
+                                        "pattern": pl.String, "candidates": pl.Int64, "misses": pl.Int64})
+    if as_json:
+        from pipeline.display import emit_json
+
+        emit_json({**facts, "steps": steps})
+        return
+    if not as_csv:
+        solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
+        typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
+                   f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
+    _emit(table, False, as_csv)
+    if not as_csv:
+        by = " by the reference solver" if facts["weighted"] else ""
+        rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
+                f"band {facts['band']}" if "rank_in_length" in facts else "")
+        misses, guesses = facts["misses"], facts["guesses"]
+        typer.echo(f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
+                   f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}")
 
 
 # ---- word lists for teachers, report (issue 7) --------------------------------------------------

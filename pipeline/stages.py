@@ -43,6 +43,8 @@ STAGES: tuple[Stage, ...] = (
     # -- boggle (issue 5)
 
     # -- hangman (issue 6)
+    Stage("hangman", "pipeline.hangman", ("words",), ("hangman.parquet", "hangman_summary.json"),
+          description="Hangman difficulty of every word (two solvers)"),
 
     # -- scrabble (issue 8)
     Stage("scrabble", "pipeline.scrabble", ("words",),
