@@ -9,6 +9,8 @@ from itertools import combinations
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline import scrabble as sc
 from pipeline.config import load_config
@@ -304,6 +306,22 @@ def test_board_errors_name_line_and_column(text, where):
     with pytest.raises(WordstatsError, match=where) as info:
         sc.parse_board(text, "b.txt")
     assert "\n" not in str(info.value) and str(info.value).startswith("b.txt")
+
+
+SQUARES = st.sampled_from(".....ABCXYZqz")
+ROWS = st.lists(st.text(SQUARES, min_size=15, max_size=15), min_size=15, max_size=15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=ROWS, row=st.integers(0, 14), col=st.integers(0, 14), bad=st.sampled_from("#1 _-*é"))
+def test_board_parse_property(rows, row, col, bad):
+    text = "\n".join(rows) + "\n"
+    board = sc.parse_board(text)
+    assert board.text() == text
+    assert int((board.tiles >= 0).sum()) == sum(ch != "." for r in rows for ch in r)
+    broken = rows[:row] + [rows[row][:col] + bad + rows[row][col + 1:]] + rows[row + 1:]
+    with pytest.raises(WordstatsError, match=f"line {row + 1}, column {col + 1}:"):
+        sc.parse_board("\n".join(broken))
 
 
 @pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty")])
