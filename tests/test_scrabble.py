@@ -444,6 +444,11 @@ def test_cli_best_on_a_board(cli, lexicon_dir, tmp_path):
                             sc.variants(load_config(SMALL_CONFIG))["scrabble"])
     assert [p["score"] for p in plays] == sorted(reference.values(), reverse=True)[:10]
     assert lines[2].split()[:3] == [plays[0]["position"], plays[0]["word"], str(plays[0]["score"])]
+    csv = cli("scrabble", "best", "--board", board, "--rack", "XAE", "--lexicon", "t", "--csv", "--top", "1",
+              "--data-dir", lexicon_dir, "--config", SMALL_CONFIG).stdout.splitlines()
+    best = plays[0]
+    assert csv[1] == (f"{best['position']},{best['word']},{best['score']},{best['tiles']},false,"
+                      f"{' '.join(best['cross_words'])},{best['leave']}")
 
 
 def test_cli_score_breakdown_and_illegal(cli, lexicon_dir, tmp_path):
