@@ -64,6 +64,9 @@ $(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet
 	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
+TABLES += openings.parquet selfplay.parquet selfplay_summary.json
+$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/scrabble.py pipeline/kernels.py pipeline/trie.py $(CORE)
+	$(RUN) --lexicon $* scrabble
 
 # report (issue 7): last, so that it can depend on every table listed above it
 REPORT_INPUTS := $(filter %.parquet,$(TABLES))

@@ -47,6 +47,9 @@ STAGES: tuple[Stage, ...] = (
           description="Hangman difficulty of every word (two solvers)"),
 
     # -- scrabble (issue 8)
+    Stage("scrabble", "pipeline.scrabble", ("words",),
+          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+          description="best opening scores, greedy self-play games"),
 
     # -- report (issue 7): last, it reads every table that exists
     Stage("report", "pipeline.report", ("words",), ("report.html",),
