@@ -14,10 +14,18 @@ INSTALLED := $(VENV)/.installed
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
+ifeq ($(shell $(PYTHON) -c 'import tomllib' 2>/dev/null && echo ok),)
+$(error wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. `make PYTHON=python3.12`)
+endif
+ifeq ($(wildcard $(CONFIG)),)
+$(error config file $(CONFIG) not found)
+endif
+
 # Lexicons declared in the config, read with the standard library's TOML parser.
 LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("lexicons", {}))' $(CONFIG) 2>/dev/null)
-# Raw word lists the config reads (package sources change only with the install).
-RAW := $(wildcard data/raw/*.txt)
+# Each lexicon's ingest also depends on the word list files its config names (written to a small makefile;
+# package sources change only with the install).
+SOURCES_MK := $(OUT)/.sources.mk
 # Modules every stage runs through.
 CORE := pipeline/config.py pipeline/tables.py pipeline/stages.py $(INSTALLED)
 
@@ -26,7 +34,9 @@ TABLES := words.parquet ingest_report.json
 
 .PHONY: all test bench clean help install
 
-all: ## build every dataset of the config (default)
+# Prerequisites expand again after the whole file is read, so the stages' `TABLES +=` below count.
+.SECONDEXPANSION:
+all: $$(foreach L,$$(LEXICONS),$$(addprefix $$(OUT)/$$(L)/,$$(TABLES))) ## build every dataset of the config (default)
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -41,7 +51,7 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # ---- stages (one pattern rule per stage; % is the lexicon) ---------------------------------------
 
-$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(RAW) $(CORE)
+$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(CORE)
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
@@ -55,10 +65,37 @@ $(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/stems.py 
 # boggle (issue 5)
 
 # hangman (issue 6)
+TABLES += hangman.parquet hangman_summary.json
+$(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/hangman.py pipeline/kernels.py $(CORE)
+	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
+TABLES += openings.parquet selfplay.parquet selfplay_summary.json
+$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/scrabble.py pipeline/kernels.py pipeline/trie.py $(CORE)
+	$(RUN) --lexicon $* scrabble
 
-# report (issue 7)
+# report (issue 7): last, so that it can depend on every table listed above it
+REPORT_INPUTS := $(filter %.parquet,$(TABLES))
+TABLES += report.html
+.PHONY: report
+
+report: $(foreach L,$(LEXICONS),$(OUT)/$(L)/report.html) ## build data/out/<lexicon>/report.html (and the tables it shows)
+
+$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) pipeline/report.py $(CORE)
+	$(RUN) --lexicon $* report
+
+# ---- word list files named in the config ---------------------------------------------------------
+
+$(SOURCES_MK): $(CONFIG)
+	@mkdir -p $(@D)
+	@$(PYTHON) -c 'import sys, tomllib, os.path as p; cfg, out = sys.argv[1:]; base = p.dirname(cfg);\
+	lex = tomllib.load(open(cfg, "rb")).get("lexicons", {});\
+	[print(f"{out}/{name}/words.parquet: " + " ".join(p.relpath(p.join(base, s["path"])) for s in spec.get("sources", []) if "path" in s))\
+	 for name, spec in lex.items()]' $(CONFIG) $(OUT) > $@.tmp && mv $@.tmp $@
+
+ifeq ($(filter clean help install,$(MAKECMDGOALS)),)
+-include $(SOURCES_MK)
+endif
 
 # ---- checks -------------------------------------------------------------------------------------
 
@@ -70,7 +107,3 @@ bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 
 clean: ## remove generated data (keeps .venv)
 	rm -rf $(OUT)
-
-# Every file of every lexicon. This comes last: prerequisites are expanded when a rule is read, and the
-# stage sections above add their files to TABLES.
-all: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(TABLES)))

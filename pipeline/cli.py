@@ -50,11 +50,11 @@ app = App(
 )
 
 # Options shared by many commands.
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file [default: configs/default.toml].",
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (default: configs/default.toml).",
                                                    envvar="WORDSTATS_CONFIG", show_default=False)]
-DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live [default: data/out].",
+DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live (default: data/out).",
                                                     envvar="WORDSTATS_DATA", show_default=False)]
-LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name [default: the config's].",
+LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).",
                                                    show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
@@ -84,9 +84,9 @@ def _emit(df, as_json: bool, as_csv: bool) -> None:
 
 @app.command()
 def run(
-    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build [default: all].",
+    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build (default: all).",
                                                           show_default=False)] = None,
-    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) [default: all in config].",
+    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).",
                                                          show_default=False)] = None,
     source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
                                                          show_default=False)] = None,
@@ -358,10 +358,217 @@ def stem(
 # ---- hangman (issue 6) --------------------------------------------------------------------------
 
 
+@app.command()
+def hangman(
+    word: Annotated[Optional[str], typer.Argument(help="Trace the solver's game against WORD.",
+                                                  show_default=False)] = None,
+    length: Annotated[Optional[int], typer.Option("--length", help="Only words of this length.",
+                                                  show_default=False)] = None,
+    hardest: Annotated[Optional[int], typer.Option("--hardest", help="The N hardest words.",
+                                                   show_default=False)] = None,
+    easiest: Annotated[Optional[int], typer.Option("--easiest", help="The N easiest words.",
+                                                   show_default=False)] = None,
+    band: Annotated[Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.",
+                                                show_default=False)] = None,
+    common: Annotated[bool, typer.Option(
+        "--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")] = False,
+    weighted: Annotated[bool, typer.Option("--weighted", help="Trace the frequency-weighted solver.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
+    from pipeline import hangman as hm
+
+    s = Session(config, data_dir, lexicon)
+    if word is None:
+        if weighted:
+            raise WordstatsError("--weighted applies to a traced WORD")
+        _emit(hm.select(s.store, s.config, length, hardest, easiest, band, common), as_json, as_csv)
+        return
+    if any(v is not None for v in (length, hardest, easiest, band)) or common:
+        raise WordstatsError("give a WORD to trace, or --length/--hardest/--easiest/--band/--common to list")
+    import polars as pl
+
+    steps, facts = hm.trace_word(s.store, s.config, word, weighted)
+    table = pl.DataFrame(steps, schema={"step": pl.Int64, "guess": pl.String, "result": pl.String,
+                                        "pattern": pl.String, "candidates": pl.Int64, "misses": pl.Int64})
+    if as_json:
+        from pipeline.display import emit_json
+
+        emit_json({**facts, "steps": steps})
+        return
+    if not as_csv:
+        solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
+        typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
+                   f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
+    _emit(table, False, as_csv)
+    if not as_csv:
+        by = " by the reference solver" if facts["weighted"] else ""
+        rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
+                f"band {facts['band']}" if "rank_in_length" in facts else "")
+        misses, guesses = facts["misses"], facts["guesses"]
+        typer.echo(f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
+                   f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}")
+
+
 # ---- word lists for teachers, report (issue 7) --------------------------------------------------
 
 
+@app.command()
+def wordlist(
+    preset: Annotated[Optional[str], typer.Option("--preset", "-p", show_default=False,
+                                                  help="A named filter set (spelling-k2, spelling-35, hangman-easy, "
+                                                       "hangman-hard; see --presets).")] = None,
+    length: Annotated[Optional[str], typer.Option(help='Letters: "5" or a range "4-6".', show_default=False)] = None,
+    common: Annotated[bool, typer.Option("--common", help="Only common words (Zipf frequency >= 3.0).")] = False,
+    min_zipf: Annotated[Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).",
+                                                      show_default=False)] = None,
+    top_frequent: Annotated[Optional[int], typer.Option(help="Only words among the N most frequent of the lexicon.",
+                                                        show_default=False)] = None,
+    contains: Annotated[Optional[str], typer.Option(help="Letters the word contains, in order.",
+                                                    show_default=False)] = None,
+    starts_with: Annotated[Optional[str], typer.Option(help="Letters the word starts with.", show_default=False)] = None,
+    ends_with: Annotated[Optional[str], typer.Option(help="Letters the word ends with.", show_default=False)] = None,
+    pattern: Annotated[Optional[str], typer.Option(help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.",
+                                                   show_default=False)] = None,
+    hangman: Annotated[Optional[str], typer.Option(help="Hangman difficulty: easy, medium or hard.",
+                                                   show_default=False)] = None,
+    boggle_findable: Annotated[bool, typer.Option("--boggle-findable",
+                                                  help="Only words often found on random Boggle boards.")] = False,
+    min_find_rate: Annotated[Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).",
+                                                           show_default=False)] = None,
+    count: Annotated[Optional[int], typer.Option(help="Pick N words at random (reproducible with --seed).",
+                                                 show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Which random pick (default 0).", show_default=False)] = None,
+    sort: Annotated[Optional[str], typer.Option(help="alpha (default), frequency or difficulty.",
+                                                show_default=False)] = None,
+    allow_all: Annotated[bool, typer.Option("--allow-all", help="Do not leave out offensive and adult words.")] = False,
+    title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
+    blanks: Annotated[Optional[bool], typer.Option("--blanks/--no-blanks", show_default=False,
+                                                   help="Add numbered blank lines for a spelling test.")] = None,
+    upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write list.csv, list.md, list.html or list.pdf.",
+                                                show_default=False)] = None,
+    presets: Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Word lists for teachers: filters that combine, presets, no offensive words; print, CSV, Markdown, PDF."""
+    from pipeline import wordlists
+
+    s = Session(config, data_dir, lexicon)
+    if presets:
+        _emit(wordlists.presets_table(s.config), as_json, as_csv)
+        return
+    given = dict(length=length, common=common, min_zipf=min_zipf, top_frequent=top_frequent, contains=contains,
+                 starts_with=starts_with, ends_with=ends_with, pattern=pattern, hangman=hangman,
+                 boggle_findable=boggle_findable, min_find_rate=min_find_rate, count=count, seed=seed, sort=sort,
+                 title=title, blanks=blanks)
+    wl = wordlists.word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
+    if wl.note:
+        typer.echo(f"note: {wl.note}", err=True)
+    if out:
+        wordlists.save(wl, out, s.config)
+        typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
+        return
+    if not (as_json or as_csv):
+        typer.echo(f"{wl.title}: {wl.table.height:,} words, " + "; ".join(wl.filters), err=True)
+    _emit(wl.table, as_json, as_csv)
+
+
+
 # ---- scrabble (issue 8) -------------------------------------------------------------------------
+
+scrabble_app = App(name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.",
+                   no_args_is_help=True)
+app.add_typer(scrabble_app, name="scrabble")
+
+BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
+                                                  "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
+VariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
+
+
+def _scrabble_board(board: Optional[Path], empty: bool):
+    from pipeline.errors import WordstatsError
+    from pipeline.scrabble import read_board
+
+    if board is None and not empty:
+        raise WordstatsError("give --board FILE, or --empty for an opening move")
+    if board is not None and empty:
+        raise WordstatsError("give either --board FILE or --empty, not both")
+    return read_board(board)
+
+
+@scrabble_app.command("best")
+def scrabble_best(
+    rack: Annotated[str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).",
+                                      show_default=False)],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    variant: VariantOpt = "scrabble",
+    top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
+    from pipeline import scrabble as sc
+    from pipeline.errors import NotFound
+
+    s = Session(config, data_dir, lexicon)
+    game = sc.variant(s.config, variant)
+    tiles = sc.parse_rack(rack, game.rack_size)
+    position = _scrabble_board(board, empty)
+    plays = sc.best_plays(position, tiles, game, sc.load_lexicon(s.store), top)
+    if not plays:
+        raise NotFound(f"no legal play for rack {tiles} on this board")
+    _emit(sc.plays_table(plays, tiles), as_json, as_csv)
+
+
+@scrabble_app.command("score")
+def scrabble_score(
+    play: Annotated[str, typer.Option("--play", help='The play in notation: "8H WORD" across, "H8 WORD" down; '
+                                      "lower case = blank, board tiles may be in parentheses.",
+                                      show_default=False)],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
+                                                show_default=False)] = None,
+    variant: VariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
+    from pipeline import scrabble as sc
+
+    s = Session(config, data_dir, lexicon)
+    game = sc.variant(s.config, variant)
+    tiles = sc.parse_rack(rack, game.rack_size) if rack is not None else None
+    position = _scrabble_board(board, empty)
+    try:
+        result = sc.score_play(position, play, game, sc.load_lexicon(s.store), tiles)
+    except sc.IllegalPlay as exc:
+        if as_json:
+            from pipeline.display import emit_json
+
+            emit_json([{"play": play, "legal": False, "reason": str(exc)}])
+        else:
+            typer.echo(f"illegal: {play}: {exc}")
+        raise typer.Exit(exc.exit_code) from None
+    _emit(sc.breakdown(result), as_json, as_csv)
+
 
 
 def main() -> None:

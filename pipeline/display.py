@@ -26,14 +26,14 @@ def _cell(value: Any) -> str:
     """One value as table text: lists joined by spaces, floats without noise, None as blank."""
     if value is None:
         return ""
-    if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
-        value = value.to_list()
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         if math.isnan(value):
             return ""
         return f"{value:.6g}" if abs(value) < 1e-3 and value != 0 else f"{value:,.4f}".rstrip("0").rstrip(".")
+    if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
+        value = value.to_list()
     if isinstance(value, (list, tuple)):
         return " ".join(_cell(v) for v in value)
     if isinstance(value, dict):

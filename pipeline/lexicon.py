@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import math
 import pickle
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
@@ -91,57 +92,28 @@ def source_lines(text: SourceText) -> list[bytes]:
     return lines
 
 
-@dataclass
-class IngestReport:
-    """Counts of what happened to each line and entry of a lexicon's sources."""
-
-    lexicon: str
-    sources: list[dict] = field(default_factory=list)
-    lines_read: int = 0
-    blank_or_comment_lines: int = 0
-    entries: int = 0
-    kept: int = 0
-    duplicates: int = 0
-    dropped: dict[str, int] = field(default_factory=lambda: {r: 0 for r in REASONS})
-    examples: dict[str, list[str]] = field(default_factory=lambda: {r: [] for r in REASONS})
-
-    def drop(self, reason: str, entry: str) -> None:
-        """Count one dropped entry and keep it as an example if there is room."""
-        self.dropped[reason] += 1
-        if len(self.examples[reason]) < MAX_EXAMPLES:
-            shown = entry if len(entry) <= EXAMPLE_CHARS else entry[:EXAMPLE_CHARS] + f"… ({len(entry):,} chars)"
-            self.examples[reason].append(shown)
-
-    def as_dict(self) -> dict:
-        """The JSON form of the report."""
-        return {
-            "lexicon": self.lexicon,
-            "sources": self.sources,
-            "lines_read": self.lines_read,
-            "blank_or_comment_lines": self.blank_or_comment_lines,
-            "entries": self.entries,
-            "kept": self.kept,
-            "duplicates": self.duplicates,
-            "dropped_total": sum(self.dropped.values()),
-            "dropped": {r: {"count": self.dropped[r], "examples": self.examples[r]} for r in REASONS},
-        }
-
-
 def fold_accents(entry: str) -> str:
     """Strip diacritics: NFKD, then drop combining marks (café → cafe)."""
     return "".join(c for c in unicodedata.normalize("NFKD", entry) if not unicodedata.combining(c))
 
 
+def letters_only(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
+    """The entry as ASCII letters (accents folded when the rules allow), or None and the reason."""
+    if entry.isascii() and entry.isalpha():
+        return entry, None
+    folded = fold_accents(entry)
+    if not (folded.isascii() and folded.isalpha()):
+        return None, "non_letter"
+    if not spec.fold_accents:
+        return None, "accented"
+    return folded, None
+
+
 def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
     """An entry as an upper-case A–Z word, or None and the reason it is dropped."""
-    word = entry
-    if not (word.isascii() and word.isalpha()):
-        folded = fold_accents(word)
-        if not (folded.isascii() and folded.isalpha()):
-            return None, "non_letter"
-        if not spec.fold_accents:
-            return None, "accented"
-        word = folded
+    word, reason = letters_only(entry, spec)
+    if reason:
+        return None, reason
     if spec.drop_capitalised and word[0].isupper():
         return None, "capitalised"
     if len(word) < spec.min_length:
@@ -151,53 +123,99 @@ def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
     return word.upper(), None
 
 
-def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], IngestReport]:
+@dataclass
+class SourceEntries:
+    """A source split into entries, with the lines that held none."""
+
+    entries: list[str]
+    undecodable: list[str]
+    lines: int
+    blank_or_comment_lines: int
+
+
+def split_entries(text: SourceText) -> SourceEntries:
+    """The white-space separated entries of a source; `#` starts a comment; bad UTF-8 lines set aside."""
+    lines = source_lines(text)
+    entries: list[str] = []
+    undecodable: list[str] = []
+    blank = 0
+    for raw in lines:
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            undecodable.append(raw.decode("utf-8", "backslashreplace"))
+            continue
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            blank += 1
+            continue
+        if "#" in line:
+            tokens = tokens[: next((i for i, t in enumerate(tokens) if t.startswith("#")), len(tokens))]
+        entries.extend(tokens)
+    return SourceEntries(entries, undecodable, len(lines), blank)
+
+
+def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
+    """Each entry with its normalised `word`, or the `reason` it is dropped (`normalise`, vectorised)."""
+    frame = pl.DataFrame({"entry": pl.Series(entries, dtype=pl.String)})
+    simple = frame["entry"].str.contains(r"^[A-Za-z]+$")
+    word = frame["entry"].to_list() if simple.all() else None
+    reason: list[str | None] | None = None
+    if word is None:  # the slow path, for the few entries that are not plain ASCII letters
+        word, reason = [], []
+        for entry, plain in zip(entries, simple):
+            w, r = (entry, None) if plain else letters_only(entry, spec)
+            word.append(w)
+            reason.append(r)
+    frame = frame.with_columns(word=pl.Series(word, dtype=pl.String),
+                               reason=pl.Series(reason, dtype=pl.String) if reason else pl.lit(None, pl.String))
+    w, n = pl.col("word"), pl.col("word").str.len_chars()
+    checks = [(w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
+              (n < spec.min_length, "too_short"),
+              (n > spec.max_length if spec.max_length is not None else pl.lit(False), "too_long")]
+    rule = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
+    for cond, name in checks:
+        rule = rule.when(cond).then(pl.lit(name))
+    frame = frame.with_columns(reason=rule.otherwise(None))
+    return frame.with_columns(word=pl.when(pl.col("reason").is_null()).then(w.str.to_uppercase()))
+
+
+def _example(entry: str) -> str:
+    return entry if len(entry) <= EXAMPLE_CHARS else entry[:EXAMPLE_CHARS] + f"… ({len(entry):,} chars)"
+
+
+def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], dict]:
     """The lexicon's distinct words, sorted, and the report of what was dropped and why."""
-    report = IngestReport(spec.name)
-    seen: set[str] = set()
-    for text in texts:
-        lines = source_lines(text)
-        entries_before = report.entries
-        for raw in lines:
-            report.lines_read += 1
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                report.entries += 1
-                report.drop("undecodable", raw.decode("utf-8", "backslashreplace"))
-                continue
-            tokens = line.split()
-            if not tokens or tokens[0].startswith("#"):
-                report.blank_or_comment_lines += 1
-                continue
-            for token in tokens:
-                if token.startswith("#"):
-                    break
-                report.entries += 1
-                word, reason = normalise(token, spec)
-                if reason:
-                    report.drop(reason, token)
-                elif word in seen:
-                    report.duplicates += 1
-                else:
-                    seen.add(word)
-        report.sources.append({
-            "source": text.source.label,
-            "sha256": text.sha256,
-            "lines": len(lines),
-            "entries": report.entries - entries_before,
-        })
-    labels = ", ".join(t.source.where for t in texts)
-    if report.entries == 0:
-        raise WordstatsError(f"{labels}: the word list is empty (no entries, only blank or comment lines)")
-    if not seen:
-        top = max(REASONS, key=lambda r: report.dropped[r])
-        raise WordstatsError(
-            f"{labels}: no word kept out of {report.entries:,} entries "
-            f"(most dropped as {top}: {report.dropped[top]:,}); check the lexicon rules"
-        )
-    report.kept = len(seen)
-    return sorted(seen), report
+    parts = [split_entries(t) for t in texts]
+    frame = classify([e for p in parts for e in p.entries], spec)
+    undecodable = [u for p in parts for u in p.undecodable]
+    dropped = {r: {"count": 0, "examples": []} for r in REASONS}
+    dropped["undecodable"] = {"count": len(undecodable), "examples": [_example(u) for u in undecodable[:MAX_EXAMPLES]]}
+    for reason, group in frame.filter(pl.col("reason").is_not_null()).group_by("reason", maintain_order=True):
+        dropped[reason[0]] = {"count": group.height,
+                              "examples": [_example(e) for e in group["entry"].head(MAX_EXAMPLES)]}
+    valid = frame["word"].drop_nulls()
+    words = valid.unique().sort()
+    report = {
+        "lexicon": spec.name,
+        "sources": [{"source": t.source.label, "sha256": t.sha256, "lines": p.lines,
+                     "entries": len(p.entries) + len(p.undecodable)} for t, p in zip(texts, parts)],
+        "lines_read": sum(p.lines for p in parts),
+        "blank_or_comment_lines": sum(p.blank_or_comment_lines for p in parts),
+        "entries": frame.height + len(undecodable),
+        "kept": words.len(),
+        "duplicates": valid.len() - words.len(),
+        "dropped_total": sum(d["count"] for d in dropped.values()),
+        "dropped": dropped,
+    }
+    where = ", ".join(t.source.where for t in texts)
+    if report["entries"] == 0:
+        raise WordstatsError(f"{where}: the word list is empty (no entries, only blank or comment lines)")
+    if report["kept"] == 0:
+        top = max(REASONS, key=lambda r: dropped[r]["count"])
+        raise WordstatsError(f"{where}: no word kept out of {report['entries']:,} entries "
+                             f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules")
+    return words.to_list(), report
 
 
 def letter_counts(words: list[str]) -> np.ndarray:
@@ -209,18 +227,40 @@ def letter_counts(words: list[str]) -> np.ndarray:
     return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 
 
-def zipf_frequencies(words: list[str]) -> np.ndarray:
-    """English Zipf frequency of each word from wordfreq (same rounding as zipf_frequency), 0.0 if unknown."""
+def zipf_table() -> pl.DataFrame:
+    """wordfreq's English list as (lower-case word, zipf), with zipf_frequency's exact rounding."""
     import wordfreq
 
-    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
-    out = np.zeros(len(words), dtype=np.float64)
-    for i, word in enumerate(words):
-        f = freqs.get(word.lower())
-        if f:
-            f = round(f, math.floor(-math.log(f, 10)) + 3)
-            out[i] = round(math.log(f, 10) + 9, 2)
-    return out
+    pack = wordfreq.get_frequency_list("en", wordlist="best")
+    zipf_of_bucket = []
+    for index in range(len(pack)):  # wordfreq stores frequencies in centibel buckets: 10 ** (-index / 100)
+        f = 10 ** (-index / 100)
+        f = round(f, math.floor(-math.log(f, 10)) + 3)
+        zipf_of_bucket.append(round(math.log(f, 10) + 9, 2))
+    sizes = np.fromiter(map(len, pack), dtype=np.int64, count=len(pack))
+    return pl.DataFrame({
+        "key": pl.Series(list(itertools.chain.from_iterable(pack)), dtype=pl.String),
+        "zipf": pl.Series(np.repeat(np.array(zipf_of_bucket), sizes), dtype=pl.Float64),
+    }).unique("key", keep="last", maintain_order=True)  # a word in two buckets: the later one wins, as in wordfreq
+
+
+def zipf_frequencies(words: pl.Series) -> pl.Series:
+    """English Zipf frequency of each word from wordfreq (as zipf_frequency gives it), 0.0 when unknown."""
+    keys = pl.DataFrame({"key": words.str.to_lowercase()})
+    return keys.join(zipf_table(), on="key", how="left", maintain_order="left")["zipf"].fill_null(0.0)
+
+
+def alphagrams(counts: np.ndarray) -> pl.Series:
+    """Each word's letters in alphabetical order, built from its letter counts."""
+    n = counts.shape[0]
+    letters = np.tile(np.frombuffer(LETTERS.encode(), dtype=np.uint8), n)
+    data = np.repeat(letters, counts.ravel())
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts.sum(axis=1), out=offsets[1:])
+    import pyarrow as pa
+
+    array = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data.tobytes()))
+    return pl.Series("alphagram", pl.from_arrow(array), dtype=pl.String)
 
 
 def word_table(words: list[str], values: TileSet) -> pl.DataFrame:
@@ -230,22 +270,23 @@ def word_table(words: list[str], values: TileSet) -> pl.DataFrame:
     bits = (1 << np.arange(26, dtype=np.uint64)).astype(np.uint64)
     letter_values = np.array([values.values[c] for c in LETTERS], dtype=np.int64)
     vowel_idx = [LETTERS.index(v) for v in VOWELS]
+    word = pl.Series("word", words, dtype=pl.String)
     return pl.DataFrame({
-        "word": pl.Series(words, dtype=pl.String),
+        "word": word,
         "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
-        "alphagram": pl.Series(["".join(sorted(w)) for w in words], dtype=pl.String),
+        "alphagram": alphagrams(counts),
         "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
         "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
         "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
         "scrabble_value": pl.Series(counts @ letter_values, dtype=pl.UInt32),
-        "zipf": pl.Series(zipf_frequencies(words), dtype=pl.Float64),
+        "zipf": zipf_frequencies(word),
     })
 
 
 def ingest(texts: list[SourceText], spec: LexiconSpec, values: TileSet) -> tuple[pl.DataFrame, dict]:
     """The ingest stage: raw sources → (words table, ingest report)."""
     words, report = parse_words(texts, spec)
-    return word_table(words, values), report.as_dict()
+    return word_table(words, values), report
 
 
 def params(config, spec: LexiconSpec | None) -> dict:

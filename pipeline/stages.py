@@ -47,10 +47,18 @@ STAGES: tuple[Stage, ...] = (
     # -- boggle (issue 5)
 
     # -- hangman (issue 6)
+    Stage("hangman", "pipeline.hangman", ("words",), ("hangman.parquet", "hangman_summary.json"),
+          description="Hangman difficulty of every word (two solvers)"),
 
     # -- scrabble (issue 8)
+    Stage("scrabble", "pipeline.scrabble", ("words",),
+          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+          description="best opening scores, greedy self-play games"),
 
     # -- report (issue 7): last, it reads every table that exists
+    Stage("report", "pipeline.report", ("words",), ("report.html",),
+          optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
+          description="the HTML report of every table that exists"),
 )
 
 

@@ -1,0 +1,110 @@
+"""The CLI: run, info, sql, output formats, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+from tests.conftest import ROOT, SMALL_CONFIG
+
+WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
+
+
+@pytest.fixture
+def data(build):
+    return build(WORDS, "ingest")
+
+
+def test_sql_json_csv_and_table(cli, data):
+    query = "SELECT alphagram, count(*) AS n FROM words GROUP BY alphagram HAVING count(*) > 1 ORDER BY alphagram"
+    res = cli("sql", query, "--lexicon", "t", "--data-dir", data, "--json")
+    assert res.exit_code == 0, res
+    assert json.loads(res.stdout) == [{"alphagram": "ACT", "n": 3}, {"alphagram": "DGO", "n": 2}]
+    res = cli("sql", query, "--lexicon", "t", "--data-dir", data, "--csv")
+    assert list(csv.DictReader(io.StringIO(res.stdout))) == [{"alphagram": "ACT", "n": "3"},
+                                                              {"alphagram": "DGO", "n": "2"}]
+    res = cli("sql", query, "--lexicon", "t", "--data-dir", data)
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == ["alphagram", "n"] and lines[2].split() == ["ACT", "3"]
+
+
+def test_sql_out_files(cli, data, tmp_path):
+    for suffix in ("parquet", "csv", "json", "md"):
+        target = tmp_path / f"r.{suffix}"
+        res = cli("sql", "SELECT word FROM words ORDER BY word", "-l", "t", "--data-dir", data, "--out", target)
+        assert res.exit_code == 0, res
+        assert target.stat().st_size > 0
+    assert pl.read_parquet(tmp_path / "r.parquet")["word"].to_list() == sorted(w.upper() for w in WORDS)
+    assert "| word |" in (tmp_path / "r.md").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sql", "SELECT nope FROM words", "-l", "t"], "SQL error"),
+    (["sql", "SELECT * FROM words", "--lexicon", "nope"], "unknown lexicon 'nope'"),
+    (["sql", "SELECT * FROM words", "--lexicon", "../etc"], "invalid lexicon name"),
+    (["run", "nosuchstage", "--lexicon", "t"], "unknown stage 'nosuchstage'"),
+    (["run", "--source", "x.txt"], "--source needs exactly one --lexicon"),
+    (["sql", "SELECT 1", "-l", "t", "--json", "--csv"], "choose one of --json and --csv"),
+    (["sql", "SELECT * FROM words", "-l", "t", "--out", "r.xlsx"], "unknown output format"),
+])
+def test_bad_arguments_are_one_line_errors(cli, data, args, message):
+    res = cli(*args, "--data-dir", data)
+    assert res.exit_code == 2, res
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_unbuilt_lexicon_says_how_to_build(cli, tmp_path):
+    res = cli("sql", "SELECT * FROM words", "--data-dir", tmp_path, "--config", SMALL_CONFIG)
+    assert res.exit_code == 2 and "wordstats run --lexicon moby" in res.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("default_lexicon = 3\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field default_lexicon: expected a string"),
+    ("[lexicons.a]\nsources = [{path = 'x'}]\nmin_length = 'x'\n", "field lexicons.a.min_length: expected an integer"),
+    ("[lexicons.a]\nsources = [{path = 'x'}]\nmax_lenght = 4\n", "field lexicons.a.max_lenght: unknown field"),
+    ("[lexicons.a]\nsources = []\n", "field lexicons.a.sources: expected a non-empty list"),
+    ("[lexicons.a]\nsources = [{path = 'x', format = 'xml'}]\n", "field lexicons.a.sources[0].format"),
+    ("lexicons = [\n", "invalid TOML"),
+    ("[tiles.s]\ncounts = {A = 1}\nvalues = {}\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field tiles.s.counts.B: missing"),
+])
+def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    res = cli("info", "--config", path, "--data-dir", tmp_path)
+    assert res.exit_code == 2, res
+    assert str(path) in res.stderr and message in res.stderr
+
+
+def test_missing_config(cli, tmp_path):
+    res = cli("info", "--config", tmp_path / "none.toml")
+    assert res.exit_code == 2 and "none.toml: config file not found" in res.stderr
+
+
+def test_info_lists_tables(cli, data):
+    res = cli("info", "--data-dir", data, "--config", SMALL_CONFIG, "--json")
+    rows = json.loads(res.stdout)
+    mine = {r["file"]: r for r in rows if r["lexicon"] == "t"}
+    assert mine["words.parquet"]["rows"] == len(WORDS)
+    assert {r["lexicon"] for r in rows} >= {"moby", "web2", "t"}
+
+
+def test_quiet_and_progress(cli, tmp_path, word_file):
+    path = word_file(WORDS)
+    loud = cli("run", "ingest", "--source", path, "-l", "t", "--data-dir", tmp_path / "a", env={"WORDSTATS_QUIET": ""})
+    assert "ingest" in loud.stderr and "rows" in loud.stderr
+    quiet = cli("run", "ingest", "--source", path, "-l", "t", "--data-dir", tmp_path / "b", "--quiet")
+    assert quiet.stderr == ""
+
+
+def test_console_script_and_module_entry_points(tmp_path):
+    for cmd in ([str(ROOT / ".venv/bin/wordstats")], [sys.executable, "-m", "pipeline"]):
+        res = subprocess.run(cmd + ["sql", "SELECT 1", "--data-dir", str(tmp_path), "--lexicon", "nope"],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert res.returncode == 2 and res.stderr.startswith("error: unknown lexicon 'nope'"), res
+        assert "Traceback" not in res.stderr

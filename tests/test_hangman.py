@@ -1,0 +1,344 @@
+"""Hangman: the reference solver, the weighted solver, the difficulty table, its summary and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from string import ascii_uppercase
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline import hangman as hm
+from tests.conftest import SMALL_CONFIG, corpus
+
+SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
+SEVEN_SOLVED = [(0, 1, "MERE", "E"), (0, 2, "DEED", "ED"), (0, 2, "EVEN", "EN"), (1, 1, "STAR", "E"),
+                (1, 2, "EYES", "EN"), (1, 3, "HEEL", "EDH"), (2, 3, "PEEP", "EDH")]
+
+
+def replay(secret: str, lexicon: list[str], weight=lambda word: 1) -> tuple[int, int, str]:
+    """One game played the slow, obvious way: count each letter's miss weight, guess, filter the candidates."""
+    candidates = [w for w in lexicon if len(w) == len(secret)]
+    guessed, sequence, misses = set(), "", 0
+    while len(candidates) > 1:
+        def miss_weight(letter):
+            return sum(weight(w) for w in candidates if letter not in w)
+
+        guess = min((c for c in ascii_uppercase if c not in guessed), key=lambda c: (miss_weight(c), c))
+        guessed.add(guess)
+        sequence += guess
+        misses += guess not in secret
+        candidates = [w for w in candidates if all((a == guess) == (b == guess) for a, b in zip(w, secret))]
+    return misses, len(sequence), sequence
+
+
+def heuristic(word: str, vowels="AEIOU", order="ETAOINSHRDLCUMWFGYPBVKJXQZ") -> int:
+    """The issue's heuristic, spelled out."""
+    distinct = set(word)
+    return len(distinct) * (7 - sum(ch in vowels for ch in word)) * sum(order.index(ch) + 1 for ch in distinct)
+
+
+def spearman(xs, ys) -> float:
+    """Spearman's rho by hand: Pearson correlation of average ranks."""
+    def ranks(values):
+        ordered = sorted(range(len(values)), key=lambda i: values[i])
+        out, i = [0.0] * len(values), 0
+        while i < len(ordered):
+            j = i
+            while j + 1 < len(ordered) and values[ordered[j + 1]] == values[ordered[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[ordered[k]] = (i + j) / 2 + 1
+            i = j + 1
+        return out
+
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    return cov / (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+
+
+@pytest.fixture(scope="module")
+def words4k(tmp_path_factory):
+    """Norvig's words4k built through ingest and hangman with the small config: (data dir, words, table)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    path = corpus("norvig-words4k/words4k.txt")
+    data = tmp_path_factory.mktemp("hangman") / "out"
+    res = CliRunner().invoke(app, ["run", "hangman", "--source", str(path), "--lexicon", "w4k",
+                                   "--data-dir", str(data), "--config", str(SMALL_CONFIG), "--quiet"])
+    assert res.exit_code == 0, res.output
+    words = pl.read_parquet(data / "w4k" / "words.parquet")
+    table = pl.read_parquet(data / "w4k" / "hangman.parquet")
+    return data, words, table
+
+
+# ---- the solver ------------------------------------------------------------------------------------------
+
+
+def test_seven_word_example_exactly():
+    words = sorted(w.upper() for w in SEVEN)
+    misses, guesses, sequences = hm.solve_length(words)
+    assert sorted(zip(misses.tolist(), guesses.tolist(), words, sequences)) == SEVEN_SOLVED
+    plain = hm.solve_plain(words)
+    assert sorted((m, g, w, s) for w, (m, g, s) in plain.items()) == SEVEN_SOLVED
+    assert sorted((*replay(w, words)[:2], w, replay(w, words)[2]) for w in words) == SEVEN_SOLVED
+
+
+def test_first_guess_of_the_deed_dead_dare_example():
+    # D and E cost no miss (ties go to the first letter), A would cost one (DEED), R two
+    steps = hm.trace("DARE", ["DARE", "DEAD", "DEED"])
+    assert steps[0]["guess"] == "D" and steps[0]["result"] == "hit"
+    weighted = hm.trace("DARE", ["DARE", "DEAD", "DEED"], np.array([1, 1, 5]))
+    assert weighted[0]["guess"] == "D"
+
+
+def test_a_word_alone_in_its_length_needs_no_guess():
+    table = hm.solve_lexicon(["CAT", "DOG", "ZEBRAS"])
+    assert table.filter(pl.col("word") == "ZEBRAS").row(0) == ("ZEBRAS", 0, 0, "")
+    assert table.filter(pl.col("word") == "CAT").row(0) == ("CAT", 0, 1, "A")
+    assert table.filter(pl.col("word") == "DOG").row(0) == ("DOG", 1, 1, "A")
+
+
+def test_every_word_replays_on_a_real_lexicon(words4k):
+    _, words, table = words4k
+    lexicon = words["word"].to_list()
+    got = {w: (m, g, s) for w, m, g, s in table.select("word", "misses", "guesses", "sequence").iter_rows()}
+    assert hm.solve_plain(lexicon) == got  # the plain recursive solver, every word
+    for word in random.Random(6).sample(lexicon, 600):  # the obvious per-word game, a sample
+        assert replay(word, lexicon) == got[word], word
+
+
+def test_weighted_solver_replays_with_the_setter_prior(words4k):
+    _, words, table = words4k
+    lexicon = words["word"].to_list()
+    zipf = dict(zip(lexicon, words["zipf"].to_list()))
+    weight = {w: round(10 ** ((z if z > 0 else 0.0) + 3)) for w, z in zipf.items()}
+    assert hm.setter_weights(words["zipf"].to_numpy()).tolist() == [weight[w] for w in lexicon]
+    got = {w: (m, g, s) for w, m, g, s in
+           table.select("word", "misses_weighted", "guesses_weighted", "sequence_weighted").iter_rows()}
+    assert hm.solve_plain(lexicon, weight) == got
+    for word in random.Random(7).sample(lexicon, 150):
+        assert replay(word, lexicon, weight.get) == got[word], word
+    differ = sum(got[w][2] != s for w, s in table.select("word", "sequence").iter_rows())
+    assert differ > 100  # the prior changes many games
+
+
+def test_setter_weights():
+    assert hm.setter_weights(np.array([0.0, 1.0, 3.5])).tolist() == [1000, 10000, round(10 ** 6.5)]
+    assert hm.setter_weights(np.array([0.0, 2.0]), unknown_zipf=1.0).tolist() == [10000, 100000]
+    assert hm.setter_weights(np.array([0.0, 7.0]), prior="uniform").tolist() == [1, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.text("ABCDE", min_size=4, max_size=4), min_size=1, max_size=40),
+       st.lists(st.integers(1, 1000), min_size=40, max_size=40))
+def test_solver_matches_replay_on_random_lexicons(words, raw_weights):
+    words = sorted(words)
+    weights = dict(zip(words, raw_weights))
+    for prior in (None, weights):
+        misses, guesses, sequences = hm.solve_length(words, None if prior is None else [prior[w] for w in words])
+        for word, m, g, s in zip(words, misses.tolist(), guesses.tolist(), sequences):
+            assert (m, g, s) == replay(word, words, prior.get if prior else (lambda w: 1))
+
+
+def test_words_longer_than_the_kernel_takes():
+    base = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 3
+    words = sorted({base[:70], base[1:71], "Z" * 70, "Q" + base[:69]})
+    misses, guesses, sequences = hm.solve_length(words)
+    assert [(m, g, s) for m, g, s in zip(misses.tolist(), guesses.tolist(), sequences)] == \
+        [replay(w, words) for w in words]
+
+
+# ---- the table and the summary -------------------------------------------------------------------------
+
+
+def test_seven_word_table_through_the_stage(build):
+    data = build(SEVEN, "hangman")
+    table = pl.read_parquet(data / "t" / "hangman.parquet").sort("rank_in_length")
+    assert table.select("word", "misses", "guesses", "sequence", "rank_in_length").rows() == [
+        ("PEEP", 2, 3, "EDH", 1), ("HEEL", 1, 3, "EDH", 2), ("EYES", 1, 2, "EN", 3), ("STAR", 1, 1, "E", 4),
+        ("DEED", 0, 2, "ED", 5), ("EVEN", 0, 2, "EN", 6), ("MERE", 0, 1, "E", 7)]
+    # strictly easier words of the length, as a share: PEEP beats the 6 others
+    assert table["percentile_in_length"].to_list() == pytest.approx(
+        [100 * 6 / 7, 100 * 5 / 7, 100 * 4 / 7, 100 * 3 / 7, 100 * 1 / 7, 100 * 1 / 7, 0.0], abs=1e-3)
+    assert table["band"].to_list() == ["hard", "hard", "medium", "medium", "easy", "easy", "easy"]
+    assert table["heuristic_score"].to_list() == [heuristic(w) for w in table["word"]]
+    assert dict(zip(table["word"], table["heuristic_score"]))["MERE"] == 3 * 5 * (14 + 1 + 9)
+    summary = json.loads((data / "t" / "hangman_summary.json").read_text())
+    four = summary["lengths"][0]
+    assert four["length"] == 4 and four["words"] == 7
+    assert four["mean_misses"] == pytest.approx(5 / 7, abs=1e-6)
+    assert four["share_within_gallows"] == 1.0
+    assert [h["word"] for h in four["hardest"]] == ["PEEP", "HEEL", "EYES", "STAR", "DEED", "EVEN", "MERE"]
+    assert four["heuristic_spearman"] == pytest.approx(
+        spearman(table["heuristic_score"].to_list(), table["misses"].to_list()), abs=1e-6)
+
+
+def test_ranks_percentiles_and_bands_within_each_length(words4k):
+    _, _, table = words4k
+    for (length,), group in table.group_by("length"):
+        n = group.height
+        assert sorted(group["rank_in_length"].to_list()) == list(range(1, n + 1))  # a permutation
+        rows = group.sort("rank_in_length").select("word", "misses", "guesses").rows()
+        assert rows == sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
+        lo, hi = group["heuristic_score"].min(), group["heuristic_score"].max()
+        for word, m, g, pct, band, score, hband in group.select(
+                "word", "misses", "guesses", "percentile_in_length", "band", "heuristic_score",
+                "heuristic_band").iter_rows():
+            easier = sum((m2, g2) < (m, g) for m2, g2 in group.select("misses", "guesses").iter_rows())
+            assert pct == pytest.approx(100 * easier / n, abs=1e-3)
+            assert band == ("easy" if easier / n < 1 / 3 else "medium" if easier / n < 2 / 3 else "hard")
+            assert score == heuristic(word)
+            third = (score - lo) / (hi - lo) if hi > lo else 0.5
+            assert hband == ("easy" if third < 1 / 3 else "medium" if third < 2 / 3 else "hard")
+
+
+def test_summary_per_length(words4k):
+    data, _, table = words4k
+    summary = json.loads((data / "w4k" / "hangman_summary.json").read_text())
+    assert summary["words"] == table.height
+    assert [s["length"] for s in summary["lengths"]] == sorted(set(table["length"]))
+    for entry in summary["lengths"]:
+        group = table.filter(pl.col("length") == entry["length"])
+        misses = group["misses"].to_list()
+        assert entry["words"] == len(misses)
+        assert entry["mean_misses"] == pytest.approx(sum(misses) / len(misses), abs=1e-6)
+        assert entry["share_within_gallows"] == pytest.approx(sum(m <= 6 for m in misses) / len(misses), abs=1e-6)
+        top = group.sort("rank_in_length").head(10)
+        assert [h["word"] for h in entry["hardest"]] == top["word"].to_list()
+        if len(misses) >= 3 and len(set(misses)) > 1:
+            assert entry["heuristic_spearman"] == pytest.approx(
+                spearman(group["heuristic_score"].to_list(), misses), abs=1e-6)
+
+
+def test_bands_by_config_thresholds():
+    words = pl.DataFrame({"word": [w.upper() for w in SEVEN]}).with_columns(
+        length=pl.lit(4, pl.UInt32), letter_mask=pl.lit(0, pl.UInt32), vowels=pl.lit(0, pl.UInt32),
+        distinct_letters=pl.lit(0, pl.UInt8), zipf=pl.lit(0.0))
+    table = hm.difficulty_table(words, hm.Settings(bands="misses", easy_max_misses=0, hard_min_misses=2))
+    bands = dict(zip(table["word"], table["band"]))
+    assert bands == {"MERE": "easy", "DEED": "easy", "EVEN": "easy", "STAR": "medium", "EYES": "medium",
+                     "HEEL": "medium", "PEEP": "hard"}
+
+
+def test_stage_output_is_byte_identical_on_rebuild(build, tmp_path):
+    first = build(SEVEN + ["cat", "dog", "cow"], "hangman")
+    saved = (first / "t" / "hangman.parquet").read_bytes()
+    shutil.rmtree(first / "t")
+    again = build(SEVEN + ["cat", "dog", "cow"], "hangman")
+    assert (again / "t" / "hangman.parquet").read_bytes() == saved
+
+
+def test_bad_config_field_is_named(cli, tmp_path, word_file):
+    config = tmp_path / "bad.toml"
+    text = SMALL_CONFIG.read_text().replace('bands = "tertiles"', 'bands = "quartiles"')
+    config.write_text(text.replace("../../data/raw", str(SMALL_CONFIG.parents[2] / "data" / "raw")))
+    res = cli("run", "hangman", "--source", word_file(SEVEN), "--lexicon", "t", "--data-dir", tmp_path / "out",
+              "--config", config, "--quiet")
+    assert res.exit_code == 2 and "hangman.bands" in res.stderr and "quartiles" in res.stderr
+
+
+# ---- the CLI ----------------------------------------------------------------------------------------------
+
+
+def test_cli_trace(cli, build):
+    data = build(SEVEN, "hangman")
+    res = cli("hangman", "heel", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("HEEL: 4 letters, 7 candidates")
+    assert [line.split() for line in lines[3:6]] == [
+        ["1", "E", "hit", "_", "E", "E", "_", "3", "0"],
+        ["2", "D", "miss", "_", "E", "E", "_", "2", "1"],
+        ["3", "H", "hit", "H", "E", "E", "_", "1", "1"]]
+    assert lines[6].startswith("solved: 1 miss in 3 guesses (EDH); rank 2 of the 4-letter words")
+    doc = json.loads(cli("hangman", "PEEP", "--json", "--lexicon", "t", "--data-dir", data,
+                         "--config", SMALL_CONFIG).stdout)
+    assert (doc["misses"], doc["guesses"], doc["sequence"], doc["rank_in_length"]) == (2, 3, "EDH", 1)
+    assert [s["result"] for s in doc["steps"]] == ["hit", "miss", "miss"]
+    csv = cli("hangman", "mere", "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG).stdout
+    assert csv.splitlines() == ["step,guess,result,pattern,candidates,misses", "1,E,hit,_ E _ E,1,0"]
+
+
+def test_cli_trace_agrees_with_the_table(cli, words4k):
+    data, words, table = words4k
+    sequences = dict(table.select("word", "sequence").iter_rows())
+    weighted = dict(table.select("word", "sequence_weighted").iter_rows())
+    for word in random.Random(8).sample(words["word"].to_list(), 15):
+        doc = json.loads(cli("hangman", word.lower(), "--json", "--lexicon", "w4k", "--data-dir", data,
+                             "--config", SMALL_CONFIG).stdout)
+        assert doc["sequence"] == sequences[word]
+        for step in doc["steps"]:  # what is revealed is the word's, and the game ends at one candidate
+            assert all(p in ("_", ch) for p, ch in zip(step["pattern"].split(), word))
+        ones = [s["candidates"] == 1 for s in doc["steps"]]
+        assert ones == ([False] * (len(ones) - 1) + [True] if ones else [])
+        doc = json.loads(cli("hangman", word, "--weighted", "--json", "--lexicon", "w4k", "--data-dir", data,
+                             "--config", SMALL_CONFIG).stdout)
+        assert doc["sequence"] == weighted[word]
+
+
+def test_cli_unknown_word_says_so(cli, build):
+    data = build(SEVEN, "hangman")
+    res = cli("hangman", "boat", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 1
+    assert "BOAT is not in lexicon 't'" in res.stderr and "only knows the lexicon" in res.stderr
+    bad = cli("hangman", "bo-at", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert bad.exit_code == 2 and "letters A-Z" in bad.stderr
+
+
+def test_cli_lists(cli, words4k):
+    data, words, table = words4k
+    common = dict(words.select("word", "zipf").iter_rows())
+
+    def listed(*args):
+        res = cli("hangman", *args, "--json", "--lexicon", "w4k", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert res.exit_code == 0, res
+        return json.loads(res.stdout)
+
+    six = table.filter(pl.col("length") == 6)
+    hardest = listed("--length", "6", "--hardest", "20")
+    assert [r["word"] for r in hardest] == six.sort("rank_in_length").head(20)["word"].to_list()
+    assert [r["rank_in_length"] for r in hardest] == list(range(1, 21))
+    easiest = listed("--length", "6", "--easiest", "20")
+    keyed = sorted(six.select("misses", "guesses", "word").rows())
+    assert [r["word"] for r in easiest] == [w for _, _, w in keyed[:20]]
+    hard_common = listed("--band", "hard", "--common")
+    expected = {w for w, b in table.select("word", "band").iter_rows() if b == "hard" and common[w] >= 3.0}
+    assert {r["word"] for r in hard_common} == expected and len(expected) > 50
+    assert [(r["misses"], r["guesses"]) for r in hard_common] == sorted(
+        ((r["misses"], r["guesses"]) for r in hard_common), reverse=True)
+    csv = cli("hangman", "--length", "3", "--hardest", "2", "--csv", "--lexicon", "w4k", "--data-dir", data,
+              "--config", SMALL_CONFIG).stdout.splitlines()
+    assert csv[0].startswith("word,length,misses,guesses,sequence,rank_in_length") and len(csv) == 3
+
+
+def test_cli_list_errors(cli, build):
+    data = build(SEVEN, "ingest")
+    args = ("--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    missing = cli("hangman", "--hardest", "3", *args)
+    assert missing.exit_code == 2 and "hangman.parquet not found" in missing.stderr
+    data = build(SEVEN, "hangman")
+    for bad, message in ((["--band", "tricky"], "--band"), (["--hardest", "2", "--easiest", "2"], "one of"),
+                         (["heel", "--length", "4"], "WORD"), (["--hardest", "0"], "at least 1")):
+        res = cli("hangman", *bad, *args)
+        assert res.exit_code == 2 and message in res.stderr, res
+    none = cli("hangman", "--length", "9", *args)
+    assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
+
+
+def test_make_all_builds_the_hangman_tables(tmp_path):
+    from tests.test_make import make, tiny_config
+
+    config, out = tiny_config(tmp_path), tmp_path / "out"
+    res = make("all", config=config, out=out)
+    assert res.returncode == 0, res.stderr
+    assert (out / "tiny" / "hangman.parquet").is_file() and (out / "tiny" / "hangman_summary.json").is_file()
+    assert "wordstats run" not in make("all", config=config, out=out).stdout  # up to date

@@ -1,0 +1,70 @@
+"""Atomic writes, provenance in Parquet footers, the manifest, and byte-identical rebuilds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import polars as pl
+import pytest
+
+from pipeline.tables import Store, read_provenance, write_parquet
+from tests.conftest import SMALL_CONFIG
+
+WORDS = ["listen", "silent", "enlist", "tinsel", "inlets", "stone", "notes", "onset"]
+
+
+def test_same_inputs_give_byte_identical_parquet_anywhere(cli, tmp_path, word_file):
+    path = word_file(WORDS)
+    for where in ("one", "deeper/two"):
+        res = cli("run", "ingest", "--source", path, "-l", "t", "--data-dir", tmp_path / where, "--config", SMALL_CONFIG)
+        assert res.exit_code == 0, res
+    one, two = (tmp_path / "one/t/words.parquet").read_bytes(), (tmp_path / "deeper/two/t/words.parquet").read_bytes()
+    assert one == two
+    assert str(tmp_path).encode() not in one  # no absolute paths inside
+
+
+def test_provenance_in_footer(build, word_file):
+    data = build(WORDS, "ingest")
+    meta = read_provenance(data / "t/words.parquet")
+    assert meta["stage"] == "ingest" and meta["lexicon"] == "t"
+    assert meta["config_sha256"] == hashlib.sha256(SMALL_CONFIG.read_bytes()).hexdigest()
+    source_sha = hashlib.sha256(("\n".join(WORDS) + "\n").encode()).hexdigest()
+    assert meta["inputs"] == {"t.txt": source_sha}
+    assert meta["params"]["min_length"] == 1 and meta["params"]["tile_values"]["Z"] == 10
+    assert meta["version"]
+
+
+def test_manifest_matches_files(build):
+    data = build(WORDS, "ingest")
+    manifest = json.loads((data / "t/manifest.json").read_text())
+    entry = manifest["tables"]["words.parquet"]
+    assert entry["rows"] == len(WORDS) and entry["stage"] == "ingest"
+    assert entry["sha256"] == hashlib.sha256((data / "t/words.parquet").read_bytes()).hexdigest()
+    assert "ingest_report.json" in manifest["tables"]
+
+
+def test_failed_write_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
+    target = tmp_path / "x.parquet"
+    write_parquet(target, pl.DataFrame({"a": [1, 2]}), {"stage": "t"})
+    before = target.read_bytes()
+
+    def explode(self, file, **kwargs):
+        with open(file, "wb") as fh:
+            fh.write(b"half a file")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", explode)
+    with pytest.raises(OSError):
+        write_parquet(target, pl.DataFrame({"a": [3]}), {"stage": "t"})
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]
+
+
+def test_store_writes_json_text_and_records_each(tmp_path):
+    store = Store(tmp_path, "lex")
+    store.write({"a.parquet": pl.DataFrame({"w": ["A"]}), "b.json": {"k": 1}, "c.html": "<p>hi</p>"},
+                {"stage": "demo"})
+    assert store.read("a")["w"].to_list() == ["A"]
+    assert store.read_json("b.json") == {"k": 1}
+    assert set(store.manifest()["tables"]) == {"a.parquet", "b.json", "c.html"}
