@@ -225,7 +225,7 @@ def small(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("small")
     path = tmp / "small.txt"
     path.write_text("\n".join(SMALL) + "\n")
-    run(CONFIG, tmp / "out", "t", [], spec=adhoc_lexicon("t", [path]), progress=SILENT)
+    run(CONFIG, tmp / "out", "t", ["indexes", "stems"], spec=adhoc_lexicon("t", [path]), progress=SILENT)
     return tmp / "out"
 
 
@@ -292,18 +292,19 @@ def test_cli_hunt_pattern_hooks(cli, small):
 
 
 def test_cli_word_reads_every_table_keyed_by_word(cli, small):
-    extra = pl.DataFrame({"word": ["SATIRE", "QI"], "misses": [3, 5]})
-    extra.write_parquet(small / "t" / "hangman.parquet")
+    extra = small / "t" / "notes.parquet"  # any later table keyed by `word` (hangman, boggle_words, ...)
+    pl.DataFrame({"word": ["SATIRE", "QI"], "misses": [3, 5]}).write_parquet(extra)
     try:
         facts = json.loads(ask(cli, small, "word", "satire", "--json").stdout)
         assert facts["word"] == "SATIRE"
-        assert set(facts["tables"]) == {"words", "anagrams", "hooks", "prefixes", "stems", "hangman"}
-        assert facts["tables"]["hangman"] == [{"word": "SATIRE", "misses": 3}]
+        assert set(facts["tables"]) == {"words", "anagrams", "hooks", "prefixes", "stems", "notes"}
+        assert facts["tables"]["notes"] == [{"word": "SATIRE", "misses": 3}]
         assert facts["tables"]["anagrams"][0]["words"] == ["AIREST", "SATIRE", "STRIAE", "TERAIS"]
+        assert facts["tables"]["stems"][0]["letters"] == "BNT"  # BAITERS, RETAINS..., TASTIER ATTIRES
         lines = ask(cli, small, "word", "SATIRE", "--csv").stdout.splitlines()
-        assert lines[0] == "table,row,column,value" and "hangman,1,misses,3" in lines
+        assert lines[0] == "table,row,column,value" and "notes,1,misses,3" in lines
     finally:
-        (small / "t" / "hangman.parquet").unlink()
+        extra.unlink()
     assert ask(cli, small, "word", "SATIRES").exit_code == 1
 
 
