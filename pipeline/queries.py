@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.config import BLANK, LETTERS
+from pipeline.config import LETTERS
 from pipeline.errors import NotFound, WordstatsError
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
