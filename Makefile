@@ -55,6 +55,12 @@ $(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
+TABLES += anagrams.parquet prefixes.parquet hooks.parquet stems.parquet
+$(OUT)/%/anagrams.parquet $(OUT)/%/prefixes.parquet $(OUT)/%/hooks.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/indexes.py pipeline/tiles.py $(CORE)
+	$(RUN) --lexicon $* indexes
+
+$(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/stems.py pipeline/indexes.py pipeline/tiles.py $(CORE)
+	$(RUN) --lexicon $* stems
 
 # boggle (issue 5)
 TABLES += boggle_boards.parquet boggle_words.parquet boggle_summary.json boggle_best.parquet
@@ -67,8 +73,19 @@ $(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet
 	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
+TABLES += openings.parquet selfplay.parquet selfplay_summary.json
+$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/scrabble.py pipeline/kernels.py pipeline/trie.py $(CORE)
+	$(RUN) --lexicon $* scrabble
 
-# report (issue 7)
+# report (issue 7): last, so that it can depend on every table listed above it
+REPORT_INPUTS := $(filter %.parquet,$(TABLES))
+TABLES += report.html
+.PHONY: report
+
+report: $(foreach L,$(LEXICONS),$(OUT)/$(L)/report.html) ## build data/out/<lexicon>/report.html (and the tables it shows)
+
+$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) pipeline/report.py $(CORE)
+	$(RUN) --lexicon $* report
 
 # ---- word list files named in the config ---------------------------------------------------------
 

@@ -164,8 +164,192 @@ def sql(
 
 # ---- indexes and queries (issue 3) -------------------------------------------------------------
 
+RackArg = Annotated[str, typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).",
+                                        show_default=False)]
+WordArg = Annotated[str, typer.Argument(help="A word (letters A-Z, any case).", show_default=False)]
+
+
+@app.command()
+def anagram(
+    rack: RackArg,
+    plus: Annotated[bool, typer.Option("--plus", help="Also use one board letter: for each A-Z, the words "
+                                                      "of the rack plus that letter.")] = False,
+    through: Annotated[Optional[str], typer.Option("--through", help="With --plus, only these board letters "
+                                                   "(implies --plus).", show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
+    from pipeline import queries
+
+    queries.parse_rack(rack)
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    if plus or through:
+        _emit(queries.anagram_plus(index, rack, through), as_json, as_csv)
+    else:
+        _emit(queries.anagram(index, rack), as_json, as_csv)
+
+
+@app.command()
+def words(
+    hand: Annotated[str, typer.Argument(help="Tiles in hand: letters, ? for a blank.", show_default=False)],
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1,
+                                                      show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words made from some of the tiles of HAND (subanagrams), longest then highest-scoring first."""
+    from pipeline import queries
+
+    queries.parse_rack(hand, "hand")
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.subanagrams(index, hand, min_length, max_length), as_json, as_csv)
+
+
+@app.command()
+def hunt(
+    letters: Annotated[str, typer.Argument(help="The letters; each may be used any number of times.",
+                                           show_default=False)],
+    center: Annotated[Optional[str], typer.Option("--center", help="A letter every word must use "
+                                                  "(the Spelling Bee form).", show_default=False)] = None,
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Word hunt: words spelled only with LETTERS, reusing them; pangrams (all letters used) first."""
+    from pipeline import queries
+
+    queries.parse_letters(letters, "letters")
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.hunt(index, letters, center, min_length), as_json, as_csv)
+
+
+@app.command()
+def pattern(
+    text: Annotated[str, typer.Argument(metavar="PATTERN", help="? one letter, * any run, [ABC] one of, "
+                                        "[^ABC] none of; or a regex with --regex.", show_default=False)],
+    regex: Annotated[bool, typer.Option("--regex", help="PATTERN is a regular expression matched against "
+                                                        "the whole word, ignoring case.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words matching a pattern such as ?A?E[^S] or QU*Z."""
+    from pipeline import queries
+
+    if not regex:
+        queries.pattern_regex(text)
+    s = Session(config, data_dir, lexicon)
+    index = queries.open_index(s.store, s.config)
+    _emit(queries.pattern(index, text, regex), as_json, as_csv)
+
+
+@app.command()
+def hooks(
+    word: WordArg,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """The letters that make a word in front of / behind WORD, and whether it stays a word minus an end."""
+    from pipeline import queries
+
+    queries.parse_letters(word, "word")
+    s = Session(config, data_dir, lexicon)
+    _emit(queries.hooks(s.store, word), as_json, as_csv)
+
+
+@app.command()
+def word(
+    text: Annotated[str, typer.Argument(metavar="WORD", help="A word (letters A-Z, any case).",
+                                        show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Everything the lexicon's tables know about WORD: one line per table, row and column."""
+    from pipeline import queries
+    from pipeline.display import choose_format, emit, emit_json
+
+    fmt = choose_format(as_json, as_csv)
+    queries.parse_letters(text, "word")
+    s = Session(config, data_dir, lexicon)
+    facts = queries.word_facts(s.store, text)
+    if fmt == "json":
+        emit_json({"word": text.strip().upper(), "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+    else:
+        emit(queries.facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
+
 
 # ---- stems (issue 4) ----------------------------------------------------------------------------
+
+
+@app.command()
+def stems(
+    length: Annotated[Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.",
+                                                  show_default=False)] = None,
+    order: Annotated[str, typer.Option("--order", help="Rank by: letters, bingos or usefulness.")] = "usefulness",
+    top: Annotated[int, typer.Option("--top", help="How many stems (0 = all).", min=0)] = 50,
+    min_letters: Annotated[int, typer.Option("--min-letters", help="Only stems with at least K combining "
+                                             "letters.", min=1, metavar="K")] = 1,
+    export: Annotated[Optional[Path], typer.Option("--export", help="Write a study list (stem, letters, "
+                                                   "bingos) to FILE.csv or FILE.md.", show_default=False,
+                                                   metavar="FILE")] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Bingo stems: 6 or 7 tiles that combine with many letters to make 7- or 8-letter words."""
+    from pipeline import queries
+
+    if export is not None:
+        queries.check_export(export)
+    s = Session(config, data_dir, lexicon)
+    found = queries.top_stems(s.store, length, order, top, min_letters)
+    if export is not None:
+        from pipeline.display import save
+
+        save(queries.study_list(found), export)
+        typer.echo(f"wrote {found.height:,} stems to {export}", err=True)
+    else:
+        _emit(found.drop("bingos"), as_json, as_csv)
+
+
+@app.command()
+def stem(
+    text: Annotated[str, typer.Argument(metavar="STEM", help="6 or 7 letters, in any order.", show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """For each letter that makes STEM a bingo, the bingos."""
+    from pipeline import queries
+
+    s = Session(config, data_dir, lexicon)
+    _emit(queries.stem(s.store, text), as_json, as_csv)
 
 
 # ---- boggle (issue 5) ---------------------------------------------------------------------------
@@ -412,7 +596,158 @@ def hangman(
 # ---- word lists for teachers, report (issue 7) --------------------------------------------------
 
 
+@app.command()
+def wordlist(
+    preset: Annotated[Optional[str], typer.Option("--preset", "-p", show_default=False,
+                                                  help="A named filter set (spelling-k2, spelling-35, hangman-easy, "
+                                                       "hangman-hard; see --presets).")] = None,
+    length: Annotated[Optional[str], typer.Option(help='Letters: "5" or a range "4-6".', show_default=False)] = None,
+    common: Annotated[bool, typer.Option("--common", help="Only common words (Zipf frequency >= 3.0).")] = False,
+    min_zipf: Annotated[Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).",
+                                                      show_default=False)] = None,
+    top_frequent: Annotated[Optional[int], typer.Option(help="Only words among the N most frequent of the lexicon.",
+                                                        show_default=False)] = None,
+    contains: Annotated[Optional[str], typer.Option(help="Letters the word contains, in order.",
+                                                    show_default=False)] = None,
+    starts_with: Annotated[Optional[str], typer.Option(help="Letters the word starts with.", show_default=False)] = None,
+    ends_with: Annotated[Optional[str], typer.Option(help="Letters the word ends with.", show_default=False)] = None,
+    pattern: Annotated[Optional[str], typer.Option(help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.",
+                                                   show_default=False)] = None,
+    hangman: Annotated[Optional[str], typer.Option(help="Hangman difficulty: easy, medium or hard.",
+                                                   show_default=False)] = None,
+    boggle_findable: Annotated[bool, typer.Option("--boggle-findable",
+                                                  help="Only words often found on random Boggle boards.")] = False,
+    min_find_rate: Annotated[Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).",
+                                                           show_default=False)] = None,
+    count: Annotated[Optional[int], typer.Option(help="Pick N words at random (reproducible with --seed).",
+                                                 show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Which random pick (default 0).", show_default=False)] = None,
+    sort: Annotated[Optional[str], typer.Option(help="alpha (default), frequency or difficulty.",
+                                                show_default=False)] = None,
+    allow_all: Annotated[bool, typer.Option("--allow-all", help="Do not leave out offensive and adult words.")] = False,
+    title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
+    blanks: Annotated[Optional[bool], typer.Option("--blanks/--no-blanks", show_default=False,
+                                                   help="Add numbered blank lines for a spelling test.")] = None,
+    upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write list.csv, list.md, list.html or list.pdf.",
+                                                show_default=False)] = None,
+    presets: Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Word lists for teachers: filters that combine, presets, no offensive words; print, CSV, Markdown, PDF."""
+    from pipeline import wordlists
+
+    s = Session(config, data_dir, lexicon)
+    if presets:
+        _emit(wordlists.presets_table(s.config), as_json, as_csv)
+        return
+    given = dict(length=length, common=common, min_zipf=min_zipf, top_frequent=top_frequent, contains=contains,
+                 starts_with=starts_with, ends_with=ends_with, pattern=pattern, hangman=hangman,
+                 boggle_findable=boggle_findable, min_find_rate=min_find_rate, count=count, seed=seed, sort=sort,
+                 title=title, blanks=blanks)
+    wl = wordlists.word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
+    if wl.note:
+        typer.echo(f"note: {wl.note}", err=True)
+    if out:
+        wordlists.save(wl, out, s.config)
+        typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
+        return
+    if not (as_json or as_csv):
+        typer.echo(f"{wl.title}: {wl.table.height:,} words, " + "; ".join(wl.filters), err=True)
+    _emit(wl.table, as_json, as_csv)
+
+
+
 # ---- scrabble (issue 8) -------------------------------------------------------------------------
+
+scrabble_app = App(name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.",
+                   no_args_is_help=True)
+app.add_typer(scrabble_app, name="scrabble")
+
+BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
+                                                  "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
+VariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
+
+
+def _scrabble_board(board: Optional[Path], empty: bool):
+    from pipeline.errors import WordstatsError
+    from pipeline.scrabble import read_board
+
+    if board is None and not empty:
+        raise WordstatsError("give --board FILE, or --empty for an opening move")
+    if board is not None and empty:
+        raise WordstatsError("give either --board FILE or --empty, not both")
+    return read_board(board)
+
+
+@scrabble_app.command("best")
+def scrabble_best(
+    rack: Annotated[str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).",
+                                      show_default=False)],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    variant: VariantOpt = "scrabble",
+    top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
+    from pipeline import scrabble as sc
+    from pipeline.errors import NotFound
+
+    s = Session(config, data_dir, lexicon)
+    game = sc.variant(s.config, variant)
+    tiles = sc.parse_rack(rack, game.rack_size)
+    position = _scrabble_board(board, empty)
+    plays = sc.best_plays(position, tiles, game, sc.load_lexicon(s.store), top)
+    if not plays:
+        raise NotFound(f"no legal play for rack {tiles} on this board")
+    _emit(sc.plays_table(plays, tiles), as_json, as_csv)
+
+
+@scrabble_app.command("score")
+def scrabble_score(
+    play: Annotated[str, typer.Option("--play", help='The play in notation: "8H WORD" across, "H8 WORD" down; '
+                                      "lower case = blank, board tiles may be in parentheses.",
+                                      show_default=False)],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
+                                                show_default=False)] = None,
+    variant: VariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
+    from pipeline import scrabble as sc
+
+    s = Session(config, data_dir, lexicon)
+    game = sc.variant(s.config, variant)
+    tiles = sc.parse_rack(rack, game.rack_size) if rack is not None else None
+    position = _scrabble_board(board, empty)
+    try:
+        result = sc.score_play(position, play, game, sc.load_lexicon(s.store), tiles)
+    except sc.IllegalPlay as exc:
+        if as_json:
+            from pipeline.display import emit_json
+
+            emit_json([{"play": play, "legal": False, "reason": str(exc)}])
+        else:
+            typer.echo(f"illegal: {play}: {exc}")
+        raise typer.Exit(exc.exit_code) from None
+    _emit(sc.breakdown(result), as_json, as_csv)
+
 
 
 def main() -> None:

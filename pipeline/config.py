@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import os
 import re
@@ -101,7 +102,7 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: str, default=_MISSING, of=str) -> list:
+    def list(self, key: str, default=_MISSING, of=builtins.str) -> list:  # `str` here would be the method
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
         if not isinstance(value, list) or not all(

@@ -32,6 +32,8 @@ def _cell(value: Any) -> str:
         if math.isnan(value):
             return ""
         return f"{value:.6g}" if abs(value) < 1e-3 and value != 0 else f"{value:,.4f}".rstrip("0").rstrip(".")
+    if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
+        value = value.to_list()
     if isinstance(value, (list, tuple)):
         return " ".join(_cell(v) for v in value)
     if isinstance(value, dict):

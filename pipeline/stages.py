@@ -39,6 +39,10 @@ STAGES: tuple[Stage, ...] = (
           description="read and normalise the word list"),
 
     # -- indexes and stems (issues 3, 4)
+    Stage("indexes", "pipeline.indexes", ("words",), ("anagrams.parquet", "prefixes.parquet", "hooks.parquet"),
+          description="anagram families with probabilities, prefixes, hooks"),
+    Stage("stems", "pipeline.stems", ("anagrams",), ("stems.parquet",),
+          description="6- and 7-letter bingo stems"),
 
     # -- boggle (issue 5)
     Stage("boggle", "pipeline.boggle", ("words",),
@@ -50,8 +54,14 @@ STAGES: tuple[Stage, ...] = (
           description="Hangman difficulty of every word (two solvers)"),
 
     # -- scrabble (issue 8)
+    Stage("scrabble", "pipeline.scrabble", ("words",),
+          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+          description="best opening scores, greedy self-play games"),
 
     # -- report (issue 7): last, it reads every table that exists
+    Stage("report", "pipeline.report", ("words",), ("report.html",),
+          optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
+          description="the HTML report of every table that exists"),
 )
 
 

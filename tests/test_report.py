@@ -1,0 +1,227 @@
+"""The report: builds on a small lexicon, embeds every image, and every number matches a query on the tables."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import struct
+import subprocess
+from collections import Counter, defaultdict
+from html.parser import HTMLParser
+
+import polars as pl
+import pytest
+
+from pipeline.report import OPTIONAL_TABLES, fmt
+from pipeline.stages import STAGES
+from tests.conftest import ROOT, SMALL_CONFIG
+from tests.standin_tables import add_tables, sample_words
+from tests.test_wordlists import Cli, call
+
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+SECTIONS = ("overview", "words", "anagrams", "stems", "boggle", "boggle_words", "hangman", "openings")
+
+
+class Page(HTMLParser):
+    """What the tests read from the report: numbers with data attributes, images, sections, the JSON."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.numbers, self.images, self.sections, self.links = [], [], [], []
+        self._open, self._script, self.data = None, False, None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "data-value" in a:
+            self._open = {**a, "text": ""}
+        if tag == "img":
+            self.images.append(a)
+        if tag == "section":
+            self.sections.append(a.get("id"))
+        if tag in ("link", "script", "iframe") and ("href" in a or "src" in a):
+            self.links.append(a)
+        if tag == "script" and a.get("id") == "report-data":
+            self._script = True
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open["text"] += data
+        if self._script:
+            self.data = json.loads(data)
+
+    def handle_endtag(self, tag):
+        if self._open is not None and tag in ("td", "span"):
+            self.numbers.append(self._open)
+            self._open = None
+        self._script = False
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A lexicon of every 8th Moby word with every table (real stage or stand-in), then its report."""
+    root = tmp_path_factory.mktemp("report")
+    source = root / "r.txt"
+    source.write_text("\n".join(sample_words(MOBY, 8)) + "\n")
+    data = root / "out"
+    code, _, err = call("run", "ingest", "--source", source, "--lexicon", "r", "--data-dir", data,
+                        "--config", SMALL_CONFIG, "--quiet")
+    assert code == 0, err
+    add_tables(Cli(), data, "r", OPTIONAL_TABLES, SMALL_CONFIG)
+    code, _, err = call("run", "report", "--lexicon", "r", "--data-dir", data, "--config", SMALL_CONFIG, "--quiet")
+    assert code == 0, err
+    return data
+
+
+@pytest.fixture(scope="module")
+def page(built):
+    return Page((built / "r" / "report.html").read_text(encoding="utf-8"))
+
+
+def tables(built) -> dict[str, pl.DataFrame]:
+    return {p.stem: pl.read_parquet(p) for p in (built / "r").glob("*.parquet")}
+
+
+def test_every_section_is_there(page):
+    assert page.sections == list(SECTIONS)
+    assert page.data["left_out"] == {}
+    assert set(page.data["sections"]) == set(SECTIONS)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_every_image_is_embedded_and_not_empty(page, built):
+    html_text = (built / "r" / "report.html").read_text()
+    assert len(page.images) == 8  # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, misses, openings
+    for img in page.images:
+        assert img["src"].startswith("data:image/png;base64,")
+        data = base64.b64decode(img["src"].split(",", 1)[1], validate=True)
+        width, height = png_size(data)
+        assert len(data) > 2000 and width >= 300 and height >= 100
+        assert img["alt"]
+    assert page.links == []  # opens offline: no external scripts, styles or frames
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", html_text) and "url(" not in html_text
+
+
+def test_every_number_shown_is_a_query_result(page):
+    assert len(page.numbers) > 100
+    for n in page.numbers:
+        section, part = n["data-ref"].split(".")
+        result = page.data["sections"][section]["parts"][part]
+        value = result["rows"][int(n["data-row"])][result["columns"].index(n["data-column"])]
+        assert repr(value) == n["data-value"]
+        assert n["text"] == fmt(value)
+
+
+def duckdb_rows(built, sql: str) -> list[list]:
+    """The rows of `sql` run by DuckDB (a second engine) over the Parquet files."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    for path in (built / "r").glob("*.parquet"):
+        con.execute(f"CREATE VIEW {path.stem} AS SELECT * FROM read_parquet('{path}')")
+    return [list(r) for r in con.execute(sql).fetchall()]
+
+
+def same(a, b) -> bool:
+    """Equal values, floats to within rounding noise."""
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_every_query_reproduces_its_numbers_in_duckdb(page, built):
+    checked = 0
+    for section in page.data["sections"].values():
+        for part in section["parts"].values():
+            rows = duckdb_rows(built, part["sql"])
+            assert len(rows) == len(part["rows"]), part["sql"]
+            for got, shown in zip(rows, part["rows"]):
+                assert same(got, shown), (part["sql"], got, shown)
+            checked += 1
+    assert checked >= 18
+
+
+def test_key_numbers_match_a_plain_python_count(page, built):
+    t = tables(built)
+    s = page.data["sections"]
+    words = t["words"].rows(named=True)
+    lengths = Counter(r["length"] for r in words)
+    common = Counter(r["length"] for r in words if r["zipf"] >= 3.0)
+    assert s["words"]["parts"]["summary"]["rows"] == [
+        [len(words), round(sum(r["length"] for r in words) / len(words), 2), max(lengths), sum(common.values())]]
+    assert s["words"]["parts"]["lengths"]["rows"] == [[n, lengths[n], common[n]] for n in sorted(lengths)]
+
+    families = defaultdict(set)
+    for r in words:
+        families["".join(sorted(r["word"]))].add(r["word"])
+    sizes = Counter(len(f) for f in families.values())
+    assert s["anagrams"]["parts"]["sizes"]["rows"] == [[k, sizes[k]] for k in sorted(sizes)]
+    assert s["anagrams"]["parts"]["summary"]["rows"][0][:2] == [len(families), sum(len(f) >= 2 for f in families.values())]
+
+    misses = defaultdict(list)
+    for r in t["hangman"].rows(named=True):
+        misses[r["length"]].append(r["misses"])
+    for length, n, mean, most, share in s["hangman"]["parts"]["by_length"]["rows"]:
+        m = misses[length]
+        assert n == len(m) and most == max(m) and math.isclose(mean, round(sum(m) / len(m), 2))
+        assert math.isclose(share, round(sum(x <= 6 for x in m) / len(m), 4))
+
+    scores = defaultdict(list)
+    for r in t["boggle_boards"].rows(named=True):
+        scores[r["dice"]].append(r["score"])
+    for dice, boards, mean, _median, best, *_ in s["boggle"]["parts"]["summary"]["rows"]:
+        assert boards == len(scores[dice]) and best == max(scores[dice])
+        assert math.isclose(mean, round(sum(scores[dice]) / boards, 1))
+    histogram = s["boggle"]["parts"]["histogram"]["rows"]
+    assert sum(n for _, _, n in histogram) == sum(map(len, scores.values()))
+
+
+def test_sections_for_missing_tables_are_left_out(build, cli):
+    data = build(["cat", "act", "dog", "god", "tac", "retains", "nastier"], "ingest", "report")
+    text = (data / "t" / "report.html").read_text()
+    page = Page(text)
+    assert page.sections == ["overview", "words", "left-out"]
+    assert set(page.data["left_out"]) == {"anagrams", "stems", "boggle", "boggle_words", "hangman", "openings"}
+    assert len(page.images) == 1 and base64.b64decode(page.images[0]["src"].split(",", 1)[1])[:4] == b"\x89PNG"
+    assert page.data["sections"]["words"]["parts"]["summary"]["rows"][0][0] == 7
+
+
+def test_table_without_expected_columns_is_left_out_not_broken(build, cli):
+    data = build(["cat", "act", "dog"], "ingest")
+    pl.DataFrame({"word": ["CAT", "ACT", "DOG"]}).write_parquet(data / "t" / "hangman.parquet")
+    res = cli("run", "report", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--quiet")
+    assert res.exit_code == 0, res
+    page = Page((data / "t" / "report.html").read_text())
+    assert "hangman" not in page.sections and "has no column" in page.data["left_out"]["hangman"]
+
+
+def test_report_is_byte_identical_when_rebuilt(built):
+    path = built / "r" / "report.html"
+    first = path.read_bytes()
+    code, _, err = call("run", "report", "--lexicon", "r", "--data-dir", built, "--config", SMALL_CONFIG, "--quiet")
+    assert code == 0, err
+    assert path.read_bytes() == first
+    assert not re.search(rb"\d{4}-\d\d-\d\d[T ]\d\d:\d\d", first)  # no timestamps
+    assert b"Software" not in first
+
+
+def test_report_stage_is_last_and_reads_every_table():
+    last = STAGES[-1]
+    assert last.name == "report" and last.inputs == ("words",) and last.outputs == ("report.html",)
+    assert set(last.optional_inputs) == set(OPTIONAL_TABLES)
+
+
+def test_make_report_target_builds_report_html_of_each_lexicon(tmp_path):
+    out = subprocess.run(["make", "-n", "report", f"OUT={tmp_path}"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "--lexicon moby report" in out.stdout and "--lexicon web2 report" in out.stdout
+    everything = subprocess.run(["make", "-n", "all", f"OUT={tmp_path}"], cwd=ROOT, capture_output=True, text=True)
+    assert "--lexicon moby report" in everything.stdout

@@ -1,0 +1,486 @@
+"""Scrabble: the move generator against a brute-force reference, known scores, parsing, stage and CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from itertools import combinations
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline import scrabble as sc
+from pipeline.config import load_config
+from pipeline.errors import WordstatsError
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG
+
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+
+
+@pytest.fixture(scope="module")
+def games():
+    """The variants of the default config."""
+    return sc.variants(load_config(DEFAULT_CONFIG))
+
+
+@pytest.fixture(scope="module")
+def small_words():
+    """A small real lexicon: every two-letter Moby word and a seeded sample of longer ones."""
+    words = MOBY.read_text().upper().split()
+    rng = random.Random(8)
+    short = [w for w in words if len(w) == 2]
+    longer = rng.sample([w for w in words if 3 <= len(w) <= 8], 500)
+    return sorted(set(short + longer))
+
+
+def board_of(rows: list[str]) -> sc.Board:
+    """A board from up to 15 text rows (missing rows and columns empty)."""
+    rows = [r.ljust(15, ".") for r in rows] + ["." * 15] * (15 - len(rows))
+    return sc.parse_board("\n".join(rows))
+
+
+# ---- the brute-force reference --------------------------------------------------------------------
+
+
+def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) -> dict:
+    """{placed tiles: score} of every legal play: every word at every square in both directions, checked
+    against the rules one by one, with every way of using the rack's blanks."""
+    grid = board.text().splitlines()
+    lexicon = set(words)
+    centre = game.centre
+    empty = all(ch == "." for row in grid for ch in row)
+
+    def tile(r, c):
+        return grid[r][c] if 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != "." else None
+
+    def value(ch):
+        return 0 if ch.islower() else game.values[ch]
+
+    def word_score(squares, new):
+        total, mult = 0, 1
+        for sq in squares:
+            if sq in new:
+                total += value(new[sq]) * int(game.letter_mult[sq])
+                mult *= int(game.word_mult[sq])
+            else:
+                total += value(tile(*sq))
+        return total * mult
+
+    def run(r, c, dr, dc, new):
+        while tile(r - dr, c - dc) or (r - dr, c - dc) in new:
+            r, c = r - dr, c - dc
+        squares = []
+        while tile(r, c) or (r, c) in new:
+            squares.append((r, c))
+            r, c = r + dr, c + dc
+        return squares
+
+    plays = {}
+    rack_letters, rack_blanks = Counter(rack.replace("?", "")), rack.count("?")
+    lines = {(0, 1): grid, (1, 0): ["".join(row[c] for row in grid) for c in range(15)]}
+    near = {(r, c) for r in range(15) for c in range(15)
+            if any(tile(r + x, c + y) for x, y in ((0, 1), (0, -1), (1, 0), (-1, 0)))}
+    by_length = {n: [w for w in words if len(w) == n] for n in range(2, 16)}
+    for (dr, dc), texts in lines.items():
+        for k, text in enumerate(texts):
+            for n, same_length in by_length.items():
+                for start in range(16 - n):
+                    segment = text[start:start + n]
+                    spot = {(k, start + i) if dr == 0 else (start + i, k) for i in range(n)}
+                    if "." not in segment or not (centre in spot if empty else spot & near):
+                        continue  # quick skip: no square to fill, or none that could touch a tile
+                    if (start > 0 and text[start - 1] != ".") or (start + n < 15 and text[start + n] != "."):
+                        continue
+                    for word in same_length:
+                        if not all(s == "." or s.upper() == w for s, w in zip(segment, word)):
+                            continue
+                        r, c = (k, start) if dr == 0 else (start, k)
+                        squares = [(r + i * dr, c + i * dc) for i in range(n)]
+                        new_squares = [(sq, ch) for sq, ch, s in zip(squares, word, segment) if s == "."]
+                        if len(new_squares) > len(rack):
+                            continue
+                        if empty and centre not in squares:
+                            continue
+                        if not empty and len(new_squares) == n and not any(
+                                tile(a + x, b + y) for (a, b), _ in new_squares
+                                for x, y in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+                            continue
+                        new = dict(new_squares)
+                        crosses = [run(a, b, dc, dr, new) for (a, b) in new]
+                        crosses = [sqs for sqs in crosses if len(sqs) > 1]
+                        if any("".join((tile(*q) or new[q]).upper() for q in sqs) not in lexicon for sqs in crosses):
+                            continue
+                        for n_blanks in range(min(rack_blanks, len(new_squares)) + 1):
+                            for blank_at in combinations(range(len(new_squares)), n_blanks):
+                                real = Counter(ch for i, (_, ch) in enumerate(new_squares) if i not in blank_at)
+                                if real - rack_letters:
+                                    continue
+                                placed = {sq: ch.lower() if i in blank_at else ch
+                                          for i, (sq, ch) in enumerate(new_squares)}
+                                score = word_score(squares, placed) + sum(word_score(s, placed) for s in crosses)
+                                score += game.bingo_bonus if len(placed) == game.rack_size else 0
+                                plays[frozenset((a, b, ch) for (a, b), ch in placed.items())] = score
+    return plays
+
+
+def fast(board: sc.Board, rack: str, lexicon: sc.Lexicon, game: sc.Variant) -> dict:
+    """{placed tiles: score} of every play the move generator finds (each exactly once)."""
+    records, total = sc.generate(board, rack, game, lexicon)
+    assert total == len(records)
+    plays = {}
+    for record in records:
+        tiles, _ = sc.record_tiles(record)
+        key = frozenset((t.row, t.col, t.letter) for t in tiles)
+        assert key not in plays, f"play generated twice: {sorted(key)}"
+        plays[key] = int(record[0])
+    return plays
+
+
+def random_rack(rng: random.Random, game: sc.Variant, blanks: int) -> str:
+    """Seven tiles from the bag: two vowels, then any, then `blanks` blanks."""
+    bag = [ch for ch, n in game.counts.items() for _ in range(n) if ch != "?"]
+    return "".join(rng.sample("AEIOU", 2) + rng.sample(bag, 5 - blanks)) + "?" * blanks
+
+
+def random_position(seed: int, lexicon: sc.Lexicon, game: sc.Variant) -> tuple[sc.Board, random.Random]:
+    """A board after 0 to 8 random legal plays from random racks, and the random stream that made it."""
+    rng = random.Random(seed)
+    board = sc.Board()
+    for _ in range(seed % 9):
+        records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+        if len(records):
+            board.put(sc.record_tiles(records[rng.randrange(len(records))])[0])
+    return board, rng
+
+
+@pytest.mark.parametrize("variant", ["scrabble", "wwf"])
+@pytest.mark.parametrize("seed", range(16))
+def test_generator_matches_brute_force(seed, variant, games, small_words):
+    game = games[variant]
+    lexicon = sc.Lexicon(small_words)
+    board, rng = random_position(seed, lexicon, game)
+    for _ in range(5):  # racks with 0, 1 or 2 blanks, until one has a legal play
+        rack = random_rack(rng, game, seed % 3)
+        expected = brute_force(board, rack, small_words, game)
+        assert fast(board, rack, lexicon, game) == expected
+        if expected:
+            break
+    assert expected, "a test position without legal plays proves little"
+    best = sorted(expected.values(), reverse=True)[:5]
+    assert [p.score for p in sc.best_plays(board, rack, game, lexicon, top=5)] == best
+
+
+def test_generator_matches_brute_force_on_a_crowded_board(games, small_words):
+    game = games["scrabble"]
+    lexicon = sc.Lexicon(small_words)
+    board, rng = random_position(6, lexicon, game)
+    for _ in range(40):
+        records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+        if len(records):
+            board.put(sc.record_tiles(records[rng.randrange(len(records))])[0])
+    assert (board.tiles >= 0).sum() > 30
+    expected = brute_force(board, "AEIRST?", small_words, game)
+    assert fast(board, "AEIRST?", lexicon, game) == expected
+
+
+def test_generated_plays_obey_the_rules_checker(games, small_words):
+    game = games["wwf"]
+    lexicon = sc.Lexicon(small_words)
+    board, rng = random_position(5, lexicon, game)
+    records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+    assert len(records) > 20
+    for record in records:
+        tiles, direction = sc.record_tiles(record)
+        assert sc.evaluate(board, tiles, game, lexicon, direction).score == record[0]
+
+
+# ---- known scores -------------------------------------------------------------------------------
+
+
+LEX = sc.Lexicon(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT", "ZA", "ZAX"])
+
+
+@pytest.mark.parametrize("variant, play, score", [
+    ("scrabble", "8H QI", 22),            # centre doubles the word
+    ("wwf", "8H QI", 11),                 # the WWF centre does not
+    ("scrabble", "8D QUIRES", 50),        # Q on the double letter 8D: (20 + 5) × 2
+    ("scrabble", "8H RETAINS", 66),       # I on 8L doubled: (1+1+1+1+2+1+1) × 2 + 50
+    ("scrabble", "8H RETAiNS", 62),       # the blank I scores 0 even on 8L: 6 × 2 + 50
+    ("wwf", "8H RETAINS", 51),            # 8L is a double word in WWF; N is worth 2: 8 × 2 + 35
+    ("scrabble", "H8 QI", 22),            # down through the centre
+])
+def test_opening_scores(variant, play, score, games):
+    result = sc.score_play(sc.Board(), play, games[variant], LEX)
+    assert result.score == score
+
+
+def test_cross_words_and_premiums_only_under_new_tiles(games):
+    board = board_of([""] * 7 + ["......CAT"])  # CAT on 8G-8I, its A on the centre square
+    play = sc.score_play(board, "9G AX", games["scrabble"], LEX)
+    # AX: A on the double letter 9G (2) + X 8 = 10; CA: C 3 + A 1×2 = 5; AX down: A on the old centre
+    # square earns no premium: 1 + 8 = 9.
+    assert [(w.word, w.score) for w in (play.main, *play.cross)] == [("AX", 10), ("CA", 5), ("AX", 9)]
+    assert play.score == 24
+
+
+def test_blank_on_the_board_scores_zero(games):
+    board = board_of([""] * 7 + ["......CaT"])
+    play = sc.score_play(board, "8G (CaT)S", games["scrabble"], LEX)
+    assert play.score == 3 + 0 + 1 + 1
+    assert play.display == "(CaT)S"
+
+
+def test_bingo_bonus_needs_all_seven_tiles(games):
+    rack = "AEINRST"
+    best = sc.best_plays(sc.Board(), rack, games["scrabble"], LEX, top=1)[0]
+    assert (best.display, best.score, best.bingo) == ("RETAINS", 66, 50)
+    assert sc.plays_table([best], rack)["leave"].to_list() == [""]
+
+
+def test_one_tile_play_is_reported_once(games):
+    board = board_of([""] * 7 + ["......Z", ".......T"])  # Z on 8G, T on 9H
+    lexicon = sc.Lexicon(["ZA", "AT", "TA"])
+    plays = fast(board, "A", lexicon, games["scrabble"])
+    assert plays == brute_force(board, "A", ["ZA", "AT", "TA"], games["scrabble"])
+    assert plays == {
+        frozenset({(7, 7, "A")}): 22 + 4,  # ZA across and AT down, both doubled by the centre
+        frozenset({(8, 6, "A")}): 3 + 12,  # AT across, A on 9G's double letter; ZA down
+        frozenset({(9, 7, "A")}): 2,       # TA down
+        frozenset({(8, 8, "A")}): 3,       # TA across, A on 9I's double letter
+    }
+    positions = {p.position for p in sc.best_plays(board, "A", games["scrabble"], lexicon)}
+    assert positions == {"8G", "9G", "H9", "9H"}  # a tile making an across word is written across
+
+
+@pytest.mark.parametrize("play, reason", [
+    ("8A QUIRES", "centre"),
+    ("8H QUIRE", "not a word"),
+    ("8H Q", "one letter"),
+    ("8K QUIRES", "off the board"),
+])
+def test_illegal_openings(play, reason, games):
+    with pytest.raises(sc.IllegalPlay, match=reason):
+        sc.score_play(sc.Board(), play, games["scrabble"], LEX)
+
+
+def test_illegal_later_plays(games):
+    board = board_of([""] * 7 + ["......CAT"])
+    game = games["scrabble"]
+    with pytest.raises(sc.IllegalPlay, match="does not touch"):
+        sc.score_play(board, "1A QI", game, LEX)
+    with pytest.raises(sc.IllegalPlay, match="holds A"):
+        sc.score_play(board, "8G CXT", game, LEX)
+    with pytest.raises(sc.IllegalPlay, match="continues into"):
+        sc.score_play(board, "8H (AT)S", game, LEX)
+    with pytest.raises(sc.IllegalPlay, match="rack"):
+        sc.score_play(board, "9G AX", game, LEX, rack="AAB")
+    with pytest.raises(sc.IllegalPlay, match="CX is not a word"):  # a cross-word
+        sc.score_play(board, "9G XA", game, sc.Lexicon(["XA", "AA"]))
+    # XA: X on 9G's double letter 16 + A 1; CX: C 3 + X 16 (the premium counts in both words); AA: 2
+    assert sc.score_play(board, "9G XA", game, sc.Lexicon(["XA", "AA", "CX"])).score == 17 + 19 + 2
+
+
+# ---- boards and racks ----------------------------------------------------------------------------
+
+
+def test_board_round_trip_and_empty_file():
+    board = board_of([""] * 7 + ["......CaT"])
+    assert sc.parse_board(board.text()).text() == board.text()
+    assert sc.parse_board(board.text().replace("\n", "\r\n")).text() == board.text()
+    assert sc.parse_board("").is_empty and sc.parse_board("\n\n").is_empty
+    assert board.letter(7, 7) == "a" and board.letter(7, 6) == "C"
+
+
+@pytest.mark.parametrize("text, where", [
+    ("." * 15 + "\n" + "....#" + "." * 10 + "\n" + ("." * 15 + "\n") * 13, "line 2, column 5"),
+    (("." * 15 + "\n") * 3 + "." * 14 + "\n" + ("." * 15 + "\n") * 11, "line 4, column 15"),
+    (("." * 15 + "\n") * 3 + "." * 16 + "\n" + ("." * 15 + "\n") * 11, "line 4, column 16"),
+    (("." * 15 + "\n") * 14, "line 15"),
+    (("." * 15 + "\n") * 16, "line 16"),
+    ("." * 14 + "1\n" + ("." * 15 + "\n") * 14, "line 1, column 15"),
+])
+def test_board_errors_name_line_and_column(text, where):
+    with pytest.raises(WordstatsError, match=where) as info:
+        sc.parse_board(text, "b.txt")
+    assert "\n" not in str(info.value) and str(info.value).startswith("b.txt")
+
+
+SQUARES = st.sampled_from(".....ABCXYZqz")
+ROWS = st.lists(st.text(SQUARES, min_size=15, max_size=15), min_size=15, max_size=15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=ROWS, row=st.integers(0, 14), col=st.integers(0, 14), bad=st.sampled_from("#1 _-*é"))
+def test_board_parse_property(rows, row, col, bad):
+    text = "\n".join(rows) + "\n"
+    board = sc.parse_board(text)
+    assert board.text() == text
+    assert int((board.tiles >= 0).sum()) == sum(ch != "." for r in rows for ch in r)
+    broken = rows[:row] + [rows[row][:col] + bad + rows[row][col + 1:]] + rows[row + 1:]
+    with pytest.raises(WordstatsError, match=f"line {row + 1}, column {col + 1}:"):
+        sc.parse_board("\n".join(broken))
+
+
+@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty")])
+def test_rack_errors(rack, message):
+    with pytest.raises(WordstatsError, match=message):
+        sc.parse_rack(rack)
+
+
+def test_rack_and_leave():
+    assert sc.parse_rack("ab?c") == "AB?C"
+    assert sc.leave("AB?CE?", [sc.Tile(0, 0, "B"), sc.Tile(0, 1, "x")]) == "ACE?"
+
+
+# ---- openings and self-play -----------------------------------------------------------------------
+
+
+def test_openings_match_the_move_generator(games, small_words):
+    sample = random.Random(3).sample([w for w in small_words if len(w) <= 7], 25) + ["ZZZ", "PIZZA"]
+    for name, game in games.items():
+        table = {r["word"]: r for r in sc.openings(sample, game).iter_rows(named=True)}
+        for word in sample:
+            blanks = sum(sc.blanks_needed(word, game).values())
+            rack = "".join(sorted((Counter(word) - Counter(
+                {ch: n for ch, n in sc.blanks_needed(word, game).items()})).elements())) + "?" * blanks
+            records, _ = sc.generate(sc.Board(), rack, game, sc.Lexicon(small_words + [word]))
+            scores = [int(r[0]) for r in records
+                      if "".join(sc.LETTERS[c] for c in r[7:7 + int(r[4])]) == word and int(r[4]) == len(word)]
+            assert table[word]["score"] == max(scores), (name, word)
+            assert table[word]["bingo"] == (len(word) == 7)
+    assert table["ZZZ"]["blanks"] == 2 and table["PIZZA"]["blanks"] == 1
+
+
+def test_openings_known_values(games):
+    table = sc.openings(["QI", "MUZJIKS", "ZZZZ", "A"], games["scrabble"])
+    rows = {r["word"]: r for r in table.iter_rows(named=True)}
+    assert set(rows) == {"QI", "MUZJIKS", "ZZZZ"}
+    assert (rows["QI"]["score"], rows["QI"]["position"]) == (22, "8G")
+    # MUZJIKS from 8B: M3 U1 Z10×2 (8D) J8 I1 K5 S1 = 38, × 2 + 50
+    assert (rows["MUZJIKS"]["score"], rows["MUZJIKS"]["position"], rows["MUZJIKS"]["bingo"]) == (128, "8B", True)
+    assert rows["ZZZZ"]["score"] is None  # one Z and two blanks cannot spell it
+
+
+def test_self_play_is_seeded_and_keeps_every_tile(games, small_words):
+    game = games["scrabble"]
+    lexicon = sc.Lexicon(small_words)
+    one = sc.self_play(game, lexicon, sc.game_rng(5, "scrabble", 1))
+    two = sc.self_play(game, lexicon, sc.game_rng(5, "scrabble", 1))
+    assert sc.game_row(one, 1) == sc.game_row(two, 1)
+    row = sc.game_row(one, 1)
+    assert row["moves"] > 3
+    last = one.turns[-1]
+    board = last.board.copy()
+    if last.play:
+        board.put(last.play.tiles)
+    assert (board.tiles >= 0).sum() == sum(len(t.play.tiles) for t in one.turns if t.play)
+    adjustments = sum(one.scores) - row["move_points"]
+    assert adjustments <= 0  # going out moves points between players; passing out only loses them
+
+
+# ---- the stage and the CLI ------------------------------------------------------------------------
+
+
+def test_stage_tables(build, small_words):
+    data = build(small_words, "scrabble")
+    openings = pl.read_parquet(data / "t" / "openings.parquet")
+    assert openings.columns[:2] == ["word", "length"]
+    assert {"scrabble_score", "scrabble_position", "wwf_score", "wwf_bingo"} <= set(openings.columns)
+    assert openings["word"].to_list() == sorted(w for w in small_words if len(w) <= 7)
+    games = pl.read_parquet(data / "t" / "selfplay.parquet")
+    assert games.height == 4 and games["variant"].to_list() == ["scrabble"] * 2 + ["wwf"] * 2
+    summary = json.loads((data / "t" / "selfplay_summary.json").read_text())
+    moves = games.filter(pl.col("variant") == "scrabble")["moves"].sum()
+    points = games.filter(pl.col("variant") == "scrabble")["move_points"].sum()
+    assert summary["scrabble"]["average_score_per_move"] == round(points / moves, 3)
+    first = (data / "t" / "selfplay.parquet").read_bytes()
+    build(small_words, "scrabble")
+    assert (data / "t" / "selfplay.parquet").read_bytes() == first
+
+
+@pytest.fixture(scope="module")
+def lexicon_dir(tmp_path_factory):
+    """A data folder with a tiny lexicon's words.parquet."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    base = tmp_path_factory.mktemp("scrabble")
+    words = base / "w.txt"
+    words.write_text("\n".join(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"]) + "\n")
+    res = CliRunner().invoke(app, ["run", "ingest", "--source", str(words), "--lexicon", "t",
+                                   "--data-dir", str(base / "out"), "--config", str(SMALL_CONFIG), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return base / "out"
+
+
+def test_cli_best_opening(cli, lexicon_dir):
+    res = cli("scrabble", "best", "--empty", "--rack", "AEINRST", "--top", "3", "--json",
+              "--lexicon", "t", "--data-dir", lexicon_dir, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    plays = json.loads(res.stdout)
+    # RETAINS scores 66 from 12 starts (a premium letter doubled, × 2, + 50); ties keep board order
+    assert plays[0] == {"position": "8B", "word": "RETAINS", "score": 66, "tiles": 7, "bingo": True,
+                        "cross_words": [], "leave": ""}
+    assert [(p["position"], p["word"], p["score"]) for p in plays[1:]] == [("8C", "RETAINS", 66),
+                                                                           ("8D", "RETAINS", 66)]
+
+
+def test_cli_best_on_a_board(cli, lexicon_dir, tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text(board_of([""] * 7 + ["......CAT"]).text())
+    res = cli("scrabble", "best", "--board", board, "--rack", "XAE", "--lexicon", "t",
+              "--data-dir", lexicon_dir, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == ["position", "word", "score", "tiles", "bingo", "cross_words", "leave"]
+    plays = json.loads(cli("scrabble", "best", "--board", board, "--rack", "XAE", "--lexicon", "t", "--json",
+                           "--data-dir", lexicon_dir, "--config", SMALL_CONFIG).stdout)
+    reference = brute_force(board_of([""] * 7 + ["......CAT"]), "XAE",
+                            ["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"],
+                            sc.variants(load_config(SMALL_CONFIG))["scrabble"])
+    assert [p["score"] for p in plays] == sorted(reference.values(), reverse=True)[:10]
+    assert lines[2].split()[:3] == [plays[0]["position"], plays[0]["word"], str(plays[0]["score"])]
+    csv = cli("scrabble", "best", "--board", board, "--rack", "XAE", "--lexicon", "t", "--csv", "--top", "1",
+              "--data-dir", lexicon_dir, "--config", SMALL_CONFIG).stdout.splitlines()
+    best = plays[0]
+    assert csv[1] == (f"{best['position']},{best['word']},{best['score']},{best['tiles']},false,"
+                      f"{' '.join(best['cross_words'])},{best['leave']}")
+
+
+def test_cli_score_breakdown_and_illegal(cli, lexicon_dir, tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text(board_of([""] * 7 + ["......CAT"]).text())
+    common = ["--lexicon", "t", "--data-dir", lexicon_dir, "--config", SMALL_CONFIG]
+    res = cli("scrabble", "score", "--board", board, "--play", "9G AX", "--json", *common)
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    assert [(r["part"], r["word"], r["score"]) for r in rows] == [
+        ("main", "AX", 10), ("cross", "CA", 5), ("cross", "AX", 9), ("total", "9G AX", 24)]
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", *common)
+    assert res.exit_code == 1 and "does not touch" in res.stdout
+    res = cli("scrabble", "score", "--board", board, "--play", "9G", *common)
+    assert res.exit_code == 2 and "expected a position and a word" in res.stderr
+    res = cli("scrabble", "score", "--empty", "--play", "8H RETAINS", "--variant", "wwf", *common)
+    assert res.exit_code == 0 and res.stdout.splitlines()[-1].split()[-1] == "51"
+
+
+def test_cli_user_errors(cli, lexicon_dir, tmp_path):
+    common = ["--lexicon", "t", "--data-dir", lexicon_dir, "--config", SMALL_CONFIG]
+    bad = tmp_path / "bad.txt"
+    bad.write_text(("." * 15 + "\n") * 2 + "..3" + "." * 12 + "\n" + ("." * 15 + "\n") * 12)
+    res = cli("scrabble", "best", "--board", bad, "--rack", "AB", *common)
+    assert res.exit_code == 2 and "line 3, column 3" in res.stderr and len(res.stderr.splitlines()) == 1
+    res = cli("scrabble", "best", "--empty", "--rack", "ABCDEFGH", *common)
+    assert res.exit_code == 2 and "at most 7" in res.stderr
+    res = cli("scrabble", "best", "--rack", "AB", *common)
+    assert res.exit_code == 2 and "--empty" in res.stderr
+    res = cli("scrabble", "best", "--empty", "--rack", "AB", "--variant", "nope", *common)
+    assert res.exit_code == 2 and "unknown variant" in res.stderr
+    res = cli("scrabble", "best", "--board", tmp_path / "missing.txt", "--rack", "AB", *common)
+    assert res.exit_code == 2 and "not found" in res.stderr
+    res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)
+    assert res.exit_code == 1 and "no legal play" in res.stderr

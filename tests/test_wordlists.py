@@ -1,0 +1,412 @@
+"""Teacher word lists: filters against a slow reference, the block list, presets, errors and printable output."""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from pipeline.config import load_config
+from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import Store
+from pipeline.wordlists import blocked_words, load_settings, presets_table, word_list
+from tests.conftest import ROOT, SMALL_CONFIG
+from tests.standin_tables import add_tables, sample_words
+
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+ORDINARY = ("god", "kill", "drunk", "class", "assist", "butter", "spicy", "spices", "titer", "scat", "snatch",
+            "suck", "bass", "cocktail", "grass")
+OFFENSIVE = ("fuck", "fucks", "shit", "shits", "whore", "cunts", "goddamn", "nigger", "bitch", "bitches", "ass",
+             "asses", "sex", "sexes", "dyke")
+
+
+def call(*args) -> tuple[int, str, str]:
+    """The real CLI in-process: (exit code, stdout, stderr)."""
+    from pipeline.cli import app
+
+    res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1"}, catch_exceptions=True)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res.exit_code, res.stdout, res.stderr
+
+
+class Cli:
+    """The shape of the conftest `cli` fixture, usable from a module-scoped fixture."""
+
+    def __call__(self, *args):
+        code, out, err = call(*args)
+        return type("Result", (), {"exit_code": code, "stdout": out, "stderr": err})()
+
+
+@pytest.fixture(scope="module")
+def lex(tmp_path_factory):
+    """A third of the Moby list plus known ordinary and offensive words, with Hangman and Boggle tables."""
+    root = tmp_path_factory.mktemp("wordlists")
+    source = root / "t.txt"
+    source.write_text("\n".join(sample_words(MOBY, 3, ORDINARY + OFFENSIVE)) + "\n")
+    data = root / "out"
+    code, _, err = call("run", "ingest", "--source", source, "--lexicon", "t", "--data-dir", data,
+                        "--config", SMALL_CONFIG, "--quiet")
+    assert code == 0, err
+    add_tables(Cli(), data, "t", ("hangman", "boggle_words"), SMALL_CONFIG)
+    return data
+
+
+@pytest.fixture(scope="module")
+def store(lex):
+    return Store(lex, "t")
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config(SMALL_CONFIG)
+
+
+@pytest.fixture(scope="module")
+def rows(store):
+    """(word, length, zipf) for every word of the test lexicon."""
+    return store.read("words", ["word", "length", "zipf"]).rows()
+
+
+def wl(lex, *args):
+    """Run `wordstats wordlist` on the test lexicon; returns (exit code, stdout, stderr)."""
+    return call("wordlist", *args, "--lexicon", "t", "--data-dir", lex, "--config", SMALL_CONFIG)
+
+
+def listed(lex, *args) -> list[str]:
+    """The words `wordstats wordlist ARGS --json` prints, in order."""
+    code, out, err = wl(lex, *args, "--json")
+    assert code == 0, err
+    return [r["word"] for r in json.loads(out)]
+
+
+# ---- a slow, obviously correct reference -----------------------------------------------------------
+
+def reference_regex(pattern: str) -> str:
+    """The pattern syntax spelled out: ? one letter, * any letters, [..] a class as written."""
+    out, i, p = "", 0, pattern.upper()
+    while i < len(p):
+        if p[i] == "[":
+            j = p.index("]", i)
+            out += p[i:j + 1]
+            i = j + 1
+            continue
+        out += {"?": "[A-Z]", "*": "[A-Z]*"}.get(p[i], p[i])
+        i += 1
+    return out
+
+
+def reference(rows, opts: dict, blocked: frozenset[str], allow_all: bool) -> list[str]:
+    """Each word checked against each filter in plain Python."""
+    top = None
+    if "top_frequent" in opts:
+        ranked = sorted((r for r in rows if r[2] > 0), key=lambda r: (-r[2], r[0]))
+        top = {r[0] for r in ranked[:opts["top_frequent"]]}
+    out = []
+    for word, length, zipf in rows:
+        if not allow_all and word in blocked:
+            continue
+        if "length" in opts:
+            lo, hi = map(int, opts["length"].split("-"))
+            if not lo <= length <= hi:
+                continue
+        if opts.get("common") and zipf < 3.0:
+            continue
+        if "min_zipf" in opts and zipf < opts["min_zipf"]:
+            continue
+        if top is not None and word not in top:
+            continue
+        if "contains" in opts and opts["contains"] not in word:
+            continue
+        if "starts_with" in opts and not word.startswith(opts["starts_with"]):
+            continue
+        if "ends_with" in opts and not word.endswith(opts["ends_with"]):
+            continue
+        if "pattern" in opts and not re.fullmatch(reference_regex(opts["pattern"]), word):
+            continue
+        out.append(word)
+    return sorted(out)
+
+
+filters = st.fixed_dictionaries({}, optional={
+    "length": st.tuples(st.integers(1, 12), st.integers(0, 4)).map(lambda t: f"{t[0]}-{t[0] + t[1]}"),
+    "min_zipf": st.sampled_from([0.0, 1.5, 3.0, 4.2]),
+    "top_frequent": st.sampled_from([50, 800, 6000]),
+    "contains": st.sampled_from(["A", "IGH", "QU", "ST", "SS"]),
+    "starts_with": st.sampled_from(["S", "TH", "UN", "C", "GOD"]),
+    "ends_with": st.sampled_from(["S", "ING", "Y", "ED", "K"]),
+    "pattern": st.sampled_from(["*IGHT", "?A?E", "[BC]AT*", "*[^AEIOU]Y", "S*S", "*Q[^U]*", "??CK"]),
+})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(opts=filters, allow_all=st.booleans())
+def test_filters_match_slow_reference(store, config, rows, opts, allow_all):
+    blocked = blocked_words(load_settings(config))
+    expected = reference(rows, opts, blocked, allow_all)
+    try:
+        got = word_list(store, config, None, dict(opts), allow_all=allow_all, upper=True).words
+    except NotFound:
+        got = []
+    assert got == expected
+
+
+def test_common_flag_is_zipf_3(store, config, rows):
+    got = word_list(store, config, None, {"common": True, "length": "5-5"}, upper=True).words
+    assert got == reference(rows, {"common": True, "length": "5-5"}, blocked_words(load_settings(config)), False)
+    assert got
+
+
+# ---- the block list ---------------------------------------------------------------------------------
+
+def test_block_list_blocks_slurs_and_vulgarity_not_ordinary_words(config):
+    blocked = blocked_words(load_settings(config))
+    for word in OFFENSIVE:
+        assert word.upper() in blocked, word
+    for word in ORDINARY:
+        assert word.upper() not in blocked, word
+    assert "GOD" not in blocked and "KILL" not in blocked and "DRUNK" not in blocked
+
+
+def test_blocked_words_never_listed_by_default_and_listed_with_allow_all(lex):
+    default = set(listed(lex, "--length", "3-7"))
+    everything = set(listed(lex, "--length", "3-7", "--allow-all"))
+    for word in OFFENSIVE:
+        assert word not in default, word
+        assert word in everything, word
+    for word in ("god", "kill", "drunk", "class", "butter", "spicy"):
+        assert word in default, word
+
+
+def test_block_list_file_is_ldnoobw_verbatim(config):
+    s = load_settings(config)
+    assert s.blocklist.name == "ldnoobw-en.lst"
+    text = s.blocklist.read_text()
+    assert "rosy palm and her 5 sisters" in text and "god damn" in text  # phrases kept as published
+    assert re.search(r"^god$|^kill$|^drunk$", text, re.M) is None
+
+
+def settings_file(tmp_path: Path, body: str) -> Path:
+    """A config whose [wordlists] file is a settings file with `body` (and the real block list)."""
+    lst = ROOT / "data" / "raw" / "ldnoobw-en.lst"
+    (tmp_path / "wl.toml").write_text(f'[blocklist]\nfile = "{lst}"\n' + body)
+    cfg = SMALL_CONFIG.read_text().replace('file = "../../configs/wordlists.toml"', 'file = "wl.toml"')
+    cfg = cfg.replace('"../../data/raw/', f'"{ROOT}/data/raw/')
+    (tmp_path / "c.toml").write_text(cfg)
+    return tmp_path / "c.toml"
+
+
+def test_allow_entry_must_be_on_the_list(tmp_path, lex):
+    cfg = settings_file(tmp_path, 'allow = ["kitten"]\n')
+    code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "'kitten' is not on the block list" in err and len(err.strip().splitlines()) == 1
+
+
+def test_block_list_hash_is_checked(tmp_path, lex):
+    cfg = settings_file(tmp_path, 'sha256 = "' + "0" * 64 + '"\n')
+    code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "sha256" in err
+
+
+# ---- count, seed, sort ------------------------------------------------------------------------------
+
+def test_count_and_seed_pick_reproducibly(lex, store, config, rows):
+    pool = set(reference(rows, {"length": "5-6", "min_zipf": 3.0}, blocked_words(load_settings(config)), False))
+    a = listed(lex, "--length", "5-6", "--min-zipf", "3", "--count", "25", "--seed", "7", "--upper")
+    b = listed(lex, "--length", "5-6", "--min-zipf", "3", "--count", "25", "--seed", "7", "--upper")
+    c = listed(lex, "--length", "5-6", "--min-zipf", "3", "--count", "25", "--seed", "8", "--upper")
+    assert a == b and a != c
+    assert len(a) == len(set(a)) == 25 and set(a) <= pool and set(c) <= pool
+    assert a == sorted(a)
+
+
+def test_count_larger_than_matches_lists_all(lex):
+    code, out, err = wl(lex, "--pattern", "*IGHT", "--length", "5", "--count", "100000", "--json")
+    assert code == 0 and "fewer than --count" in err
+    assert all(w.endswith("ight") and len(w) == 5 for w in (r["word"] for r in json.loads(out)))
+
+
+def test_sort_frequency_and_alpha(lex):
+    out = json.loads(wl(lex, "--length", "4", "--common", "--sort", "frequency", "--json")[1])
+    keys = [(-r["zipf"], r["word"]) for r in out]
+    assert keys == sorted(keys) and len(out) > 100
+    assert listed(lex, "--length", "4", "--common") == sorted(r["word"] for r in out)
+
+
+# ---- tables from other stages -------------------------------------------------------------------------
+
+def test_hangman_band_filter_matches_table(lex, store, config, rows):
+    table = store.read("hangman")
+    for band in ("easy", "medium", "hard"):
+        expected = sorted(set(table.filter(pl.col("band") == band)["word"])
+                          & set(reference(rows, {"length": "4-6"}, blocked_words(load_settings(config)), False)))
+        got = listed(lex, "--hangman", band, "--length", "4-6", "--upper")
+        assert got == expected and got
+
+
+def test_sort_difficulty_orders_by_misses(lex, store):
+    out = json.loads(wl(lex, "--length", "5", "--common", "--sort", "difficulty", "--json")[1])
+    misses = dict(zip(*store.read("hangman", ["word", "misses"]).to_dict(as_series=False).values()))
+    order = [misses[r["word"].upper()] for r in out]
+    assert order == sorted(order) and [r["misses"] for r in out] == order
+
+
+def test_boggle_findable_uses_find_rate(lex, store, config, rows):
+    table = store.read("boggle_words")
+    if "dice" in table.columns:
+        table = table.filter(pl.col("dice") == "new")
+    for rate, args in ((0.01, ()), (0.2, ("--min-find-rate", "0.2"))):
+        findable = set(table.filter(pl.col("find_rate") >= rate)["word"])
+        expected = sorted(findable & set(reference(rows, {"length": "3-5"}, blocked_words(load_settings(config)),
+                                                       False)))
+        assert listed(lex, "--boggle-findable", "--length", "3-5", "--upper", *args) == expected
+
+
+@pytest.mark.parametrize("args, table, stage", [
+    (("--hangman", "easy"), "hangman.parquet", "hangman"),
+    (("--sort", "difficulty"), "hangman.parquet", "hangman"),
+    (("--boggle-findable",), "boggle_words.parquet", "boggle"),
+])
+def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, table, stage):
+    data = build(["cat", "dog", "bird"], "ingest")
+    res = cli("wordlist", *args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert table in res.stderr and f"wordstats run {stage} --lexicon t" in res.stderr
+
+
+# ---- bad filters and empty results ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, says", [
+    (("--length", "6-4"), "backwards"),
+    (("--length", "four"), "--length"),
+    (("--length", "0"), "at least 1 letter"),
+    (("--preset", "spelling-k9"), "unknown preset 'spelling-k9'"),
+    (("--pattern", "???"), "no letters"),
+    (("--pattern", "*"), "no letters"),
+    (("--pattern", "*IGHT!"), "bad pattern"),
+    (("--contains", "a1"), "bad character '1'"),
+    (("--starts-with", "é"), "letters only"),
+    (("--hangman", "extreme"), "easy, medium or hard"),
+    (("--sort", "random"), "alpha, frequency or difficulty"),
+    (("--common", "--min-zipf", "4"), "not both"),
+    (("--count", "0"), "at least 1"),
+    (("--min-find-rate", "2", "--boggle-findable"), "between 0 and 1"),
+    (("--out", "list.docx"), "unknown output format"),
+])
+def test_bad_filters_are_one_line_exit_2(lex, tmp_path, args, says):
+    args = tuple(str(tmp_path / a) if a == "list.docx" else a for a in args)
+    code, out, err = wl(lex, *args)
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error:") and says in err
+    assert "Traceback" not in err
+
+
+def test_no_words_says_which_filter_to_loosen(lex):
+    code, out, err = wl(lex, "--length", "4", "--common", "--starts-with", "QX")
+    assert code == 1 and out == ""
+    assert "no words match" in err and "loosen --starts-with" in err and len(err.strip().splitlines()) == 1
+
+
+# ---- presets ------------------------------------------------------------------------------------------
+
+def test_presets_load(config):
+    table = presets_table(config)
+    assert table["preset"].to_list() == ["spelling-k2", "spelling-35", "hangman-easy", "hangman-hard"]
+    assert all(table["title"])
+
+
+def test_preset_spelling_k2(lex, store):
+    words = listed(lex, "--preset", "spelling-k2", "--upper")
+    zipf = dict(store.read("words", ["word", "zipf"]).rows())
+    assert len(words) == 20 and all(3 <= len(w) <= 4 and zipf[w] >= 4.5 for w in words)
+    assert words == listed(lex, "--preset", "spelling-k2", "--upper")
+
+
+def test_command_line_overrides_preset(lex):
+    words = listed(lex, "--preset", "spelling-k2", "--length", "5")
+    assert len(words) == 20 and all(len(w) == 5 for w in words)
+
+
+@pytest.mark.parametrize("name", ["spelling-35", "hangman-easy", "hangman-hard"])
+def test_other_presets_give_lists(lex, store, name):
+    words = listed(lex, "--preset", name, "--upper")
+    assert 1 <= len(words) <= 20
+    if name.startswith("hangman"):
+        band = dict(store.read("hangman", ["word", "band"]).rows())
+        assert {band[w] for w in words} == {name.removeprefix("hangman-")}
+
+
+def test_bad_preset_field_names_file_and_field(tmp_path, lex):
+    cfg = settings_file(tmp_path, '[presets.mine]\nlength = "6-4"\n')
+    code, _, err = call("wordlist", "--preset", "mine", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "wl.toml" in err and "presets.mine.length" in err
+
+
+# ---- output files ----------------------------------------------------------------------------------------
+
+def pdf_text(data: bytes) -> str:
+    """The text of a PDF's content streams (inflated), enough to find the words it prints."""
+    out = []
+    for match in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            out.append(zlib.decompress(match.group(1)).decode("latin-1"))
+        except zlib.error:
+            out.append(match.group(1).decode("latin-1"))
+    return "\n".join(out)
+
+
+def test_outputs_csv_md_html_pdf(lex, tmp_path):
+    words = listed(lex, "--preset", "spelling-k2")
+    for ext in ("csv", "md", "html", "pdf"):
+        path = tmp_path / f"list.{ext}"
+        code, out, err = wl(lex, "--preset", "spelling-k2", "--out", path)
+        assert code == 0 and f"wrote 20 words to {path}" in err
+        data = path.read_bytes()
+        assert len(data) > 200
+        if ext == "csv":
+            assert pl.read_csv(path)["word"].to_list() == words
+        elif ext == "md":
+            text = data.decode()
+            assert text.startswith("# Spelling words (kindergarten to grade 2)") and "## Spelling test" in text
+            assert all(re.search(rf"\d+\. {w}\b", text) for w in words)
+        elif ext == "html":
+            text = data.decode()
+            assert "<title>Spelling words" in text and all(f"<li>{w}</li>" in text for w in words)
+            assert "Spelling test" in text and "3 to 4 letters" in text
+        else:
+            assert data.startswith(b"%PDF")
+            text = pdf_text(data)
+            assert all(w in text for w in words) and "Spelling test" in text and "3 to 4 letters" in text
+
+
+def test_hangman_pdf_has_puzzles_and_answer_key(lex, tmp_path):
+    path = tmp_path / "hang.pdf"
+    code, _, err = wl(lex, "--preset", "hangman-hard", "--out", path)
+    assert code == 0, err
+    text = pdf_text(path.read_bytes())
+    words = listed(lex, "--preset", "hangman-hard")
+    assert "Answer key" in text and all(w in text for w in words)
+    assert all(" ".join("_" * len(w)) in text for w in words)
+    assert text.index("Answer key") > max(text.index(" ".join("_" * len(w))) for w in words)
+
+
+def test_screen_output_names_filters(lex):
+    code, out, err = wl(lex, "--length", "4-5", "--ends-with", "ing", "--common")
+    assert code == 0
+    assert "4 to 5 letters" in err and "ending with ing" in err and "offensive and adult words left out" in err
+    assert out.splitlines()[0].split() == ["word", "length", "zipf"]
+    body = [line.split() for line in out.splitlines()[2:]]
+    assert body and all(w.endswith("ing") and int(n) in (4, 5) and float(z) >= 3.0 for w, n, z in body)
+
+
+def test_word_list_rejects_unknown_option(store, config):
+    with pytest.raises(WordstatsError):
+        word_list(store, config, None, {"colour": "red"})
