@@ -306,26 +306,27 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
         todo[0] = pending
         paths[0] = used
         while depth >= 0:
-            pending = todo[depth]
-            cell = np.int64(_cttz64(pending))
+            d = np.uint64(depth)  # unsigned indices: no negative-index checks
+            pending = todo[d]
+            here = _cttz64(pending)
             rest = pending & (pending - _U64(1))
-            todo[depth] = rest
-            letter_bit = np.uint32(1) << np.uint32(board[cell])
-            node = firsts[depth] + np.int32(_ctpop32(masks[depth] & (letter_bit - np.uint32(1))))
-            p = points[node]
-            new = mark[node] != stamp
-            mark[node] = stamp
+            todo[d] = rest
+            letter_bit = np.uint32(1) << np.uint32(board[here])
+            child = np.uint32(firsts[d]) + _ctpop32(masks[d] & (letter_bit - np.uint32(1)))
+            p = points[child]
+            new = mark[child] != stamp
+            mark[child] = stamp
             score += p * new
             words += (p > 0) & new
             if extras and new and p > 0:
-                longest = _record(node, words, rank, counts, found, longest)
-            used = paths[depth] | (_U64(1) << _U64(cell))
-            children = mask[node]
-            nxt = _next_cells(children, cell, near_letters, near_cells) & ~used
+                longest = _record(np.int64(child), words, rank, counts, found, longest)
+            used = paths[d] | (_U64(1) << here)
+            children = mask[child]
+            nxt = _next_cells(children, here, near_letters, near_cells) & ~used
             if nxt != 0:
                 if rest != 0:
                     depth += 1
-                firsts[depth] = first[node]
+                firsts[depth] = first[child]
                 masks[depth] = children
                 todo[depth] = nxt
                 paths[depth] = used
