@@ -179,10 +179,33 @@ def test_kernel_agrees_with_reference_on_rolled_boards(dice_name, seed, index, m
         assert {f.word for f in bg.solve(bg.Board(dice.rows, dice.cols, letters), big)} == expected
 
 
-def test_many_boards_scored_at_once_match_one_at_a_time(moby):
+@pytest.fixture
+def one_thread():
+    """A context in which numba runs on one thread."""
+    import contextlib
+
+    import numba
+
+    @contextlib.contextmanager
+    def single():
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            yield
+        finally:
+            numba.set_num_threads(before)
+
+    return single
+
+
+def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
     dice = CONFIG.dice["new"]
     boards = bg.roll(dice, 11, 400)
     result = bg.score_boards(boards, 4, 4, moby, count_words=True)
+    with one_thread():
+        alone = bg.score_boards(boards, 4, 4, moby, count_words=True)
+    for a, b in zip(vars(result).values(), vars(alone).values()):
+        assert np.array_equal(a, b)  # the same on any number of threads
     texts = bg.board_texts(boards)
     singles = [bg.solve(bg.Board(4, 4, t), moby) for t in texts]
     assert result.scores.tolist() == [sum(f.points for f in s) for s in singles]
@@ -325,11 +348,13 @@ def test_score_summary():
 
 # ---- search -----------------------------------------------------------------------------------------
 
-def test_annealing_is_seeded_and_scores_are_true(moby):
+def test_annealing_is_seeded_and_scores_are_true(moby, one_thread):
     params = bg.SearchParams(300, 50.0, 1.0)
     runs = bg.anneal(moby, 4, 4, 3, 0, 2, params)
     again = bg.anneal(moby, 4, 4, 3, 1, 1, params)
     assert runs[1] == again[0]
+    with one_thread():
+        assert bg.anneal(moby, 4, 4, 3, 0, 2, params) == runs
     for r in runs:
         assert r.score == bg.score(r.board, moby) > 0
     dice = CONFIG.dice["new"]
