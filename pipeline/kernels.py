@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 from llvmlite import ir
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -237,15 +238,82 @@ def _child(mask, first, node, letter):
     return first[node] + np.int32(_ctpop32(m & (bit - np.uint32(1))))
 
 
-@njit(cache=True, inline="always")
-def _next_cells(children, cell, near_letters, near_cells):
-    """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
-    out = _U64(0)
-    common = children & near_letters[cell]
-    while common:
-        out |= near_cells[cell, _cttz32(common)]
-        common &= common - np.uint32(1)
+def _fast_pext() -> bool:
+    """Whether the CPU numba compiles for has a fast PEXT instruction (BMI2, and not the microcoded AMD Zen 1/2)."""
+    import llvmlite.binding as llvm
+    import numba
+
+    if numba.config.CPU_NAME not in (None, "host"):
+        return False
+    return bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_name() not in ("znver1", "znver2")
+
+
+_FAST_PEXT = _fast_pext()
+
+
+@intrinsic
+def _pext32_cpu(typingctx, x, m):
+    """The bits of uint32 `x` selected by mask `m`, packed into the low bits (the CPU's PEXT)."""
+    sig = types.uint32(types.uint32, types.uint32)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), ir.IntType(32)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.32")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _pext32_loop(x, m):
+    """The bits of uint32 `x` selected by mask `m`, packed into the low bits (a loop over the mask's bits)."""
+    out = np.uint32(0)
+    k = np.uint32(0)
+    while m:
+        low = m & (~m + np.uint32(1))
+        if x & low:
+            out |= np.uint32(1) << k
+        k += np.uint32(1)
+        m ^= low
     return out
+
+
+_pext32 = _pext32_cpu if _FAST_PEXT else _pext32_loop
+
+
+@njit(cache=True, inline="always")
+def _subset_unions(sets, start, count, out):
+    """out[x] = the union of sets[start + j] over the bits j of x, for x < 2**count."""
+    out[0] = 0
+    for x in range(1, 1 << count):
+        out[x] = out[x & (x - 1)] | sets[start + _cttz32(np.uint32(x))]
+
+
+@njit(cache=True)
+def _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets):
+    """Per cell: the set of letters around it, and the cells showing any subset of those letters as two
+    16-entry tables (subsets of its first four letters in alphabetical order, and of the next four);
+    `sets` (8 entries) is work space."""
+    for cell in range(board.shape[0]):
+        letters = np.uint32(0)
+        for i in range(ncount[cell]):
+            letters |= np.uint32(1) << np.uint32(board[nbrs[cell, i]])
+        near_letters[cell] = letters
+        sets[:] = 0
+        for i in range(ncount[cell]):
+            nb = nbrs[cell, i]
+            bit = np.uint32(1) << np.uint32(board[nb])
+            sets[_ctpop32(letters & (bit - np.uint32(1)))] |= _U64(1) << _U64(nb)
+        k = np.int64(_ctpop32(letters))
+        _subset_unions(sets, 0, min(k, 4), low_cells[cell])
+        _subset_unions(sets, 4, max(k, 4) - 4, high_cells[cell])
+
+
+@njit(cache=True, inline="always")
+def _next_cells(children, cell, near_letters, low_cells, high_cells):
+    """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
+    x = _pext32(children, near_letters[cell])
+    return low_cells[cell, x & np.uint32(15)] | high_cells[cell, x >> np.uint32(4)]
 
 
 @njit(cache=True)
@@ -265,21 +333,16 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
     """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
 
     A depth-first walk of paths and trie together. Per board, each cell gets the set of letters around it
-    and, per letter, the set of neighbours showing it; the candidate next cells of a step (unused neighbours
-    whose letter continues the prefix) are then a union of a few 64-bit cell sets. A stack level holds a
+    and tables of the neighbours showing any subset of them; the candidate next cells of a step (unused
+    neighbours whose letter continues the prefix) are then two table look-ups, indexed by the node's child
+    mask with the letters absent around the cell squeezed out (PEXT), with no branch. A stack level holds a
     node's pending cells; a level with none left is replaced by its child rather than kept, so going back
     up is always one level. When counts has entries, counts[node] += 1 for each word found; when found has
     entries, the found word nodes are written there in order of discovery.
     """
-    near_letters, near_cells, firsts, masks, todo, paths = scratch
+    near_letters, low_cells, high_cells, sets, firsts, masks, todo, paths = scratch
     n = board.shape[0]
-    for cell in range(n):
-        letters = np.uint32(0)
-        for i in range(ncount[cell]):
-            nb = nbrs[cell, i]
-            letters |= np.uint32(1) << np.uint32(board[nb])
-            near_cells[cell, board[nb]] |= _U64(1) << _U64(nb)
-        near_letters[cell] = letters
+    _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets)
     extras = counts.shape[0] > 0 or found.shape[0] > 0
     score = 0
     words = 0
@@ -297,7 +360,7 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
         if extras and new and p > 0:
             longest = _record(node, words, rank, counts, found, longest)
         used = _U64(1) << _U64(start)
-        pending = _next_cells(mask[node], start, near_letters, near_cells) & ~used
+        pending = _next_cells(mask[node], start, near_letters, low_cells, high_cells) & ~used
         if pending == 0:
             continue
         depth = 0
@@ -322,7 +385,7 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
                 longest = _record(np.int64(child), words, rank, counts, found, longest)
             used = paths[d] | (_U64(1) << here)
             children = mask[child]
-            nxt = _next_cells(children, here, near_letters, near_cells) & ~used
+            nxt = _next_cells(children, here, near_letters, low_cells, high_cells) & ~used
             if nxt != 0:
                 if rest != 0:
                     depth += 1
@@ -332,17 +395,16 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
                 paths[depth] = used
             elif rest == 0:
                 depth -= 1
-    for cell in range(n):  # leave near_cells all zero for the next board
-        for i in range(ncount[cell]):
-            near_cells[cell, board[nbrs[cell, i]]] = _U64(0)
     return score, words, longest
 
 
 @njit(cache=True)
 def _scratch(n_cells):
-    """Work space for one board walk: letters around each cell, neighbours by letter (all zero between
-    boards); per stack level the node's first child, child mask, pending cells and path."""
-    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 26), dtype=np.uint64),
+    """Work space for one board walk: letters around each cell, its two tables of neighbours by letter
+    subset (and room to build them); per stack level the node's first child, child mask, pending cells and
+    path."""
+    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 16), dtype=np.uint64),
+            np.zeros((n_cells, 16), dtype=np.uint64), np.zeros(8, dtype=np.uint64),
             np.empty(n_cells + 1, dtype=np.int32),
             np.empty(n_cells + 1, dtype=np.uint32), np.empty(n_cells + 1, dtype=np.uint64),
             np.empty(n_cells + 1, dtype=np.uint64))

@@ -221,6 +221,30 @@ def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
         assert w == min((f.word for f in s), key=lambda x: (-len(x), x), default=None)
 
 
+def plain_pext(x: int, mask: int) -> int:
+    """The bits of x where mask has ones, packed to the low end (the reference for the kernel's PEXT)."""
+    selected = [x >> i & 1 for i in range(32) if mask >> i & 1]
+    return sum(bit << k for k, bit in enumerate(selected))
+
+
+@pytest.fixture(scope="module")
+def pext_kernels():
+    """The kernels' bit extraction as used (the CPU instruction where fast) and its portable loop."""
+    from numba import njit
+
+    from pipeline import kernels
+
+    return njit(lambda a, b: kernels._pext32(a, b)), kernels._pext32_loop
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(x=st.integers(0, 2**32 - 1), mask=st.integers(0, 2**32 - 1))
+def test_bit_extraction_matches_plain_version(x, mask, pext_kernels):
+    want = plain_pext(x, mask)
+    for pext in pext_kernels:
+        assert pext(np.uint32(x), np.uint32(mask)) == want
+
+
 # ---- rules ------------------------------------------------------------------------------------------
 
 def test_points_by_length_and_min_length():
