@@ -294,8 +294,7 @@ def solve(board: Board, dictionary: Dictionary, paths: bool = False) -> list[Fou
     from pipeline import kernels
 
     grid = neighbours(board.rows, board.cols)
-    n_word_nodes = int((dictionary.word_at >= 0).sum())
-    nodes = kernels.boggle_solve(board.codes, *grid, *dictionary.arrays, n_word_nodes)
+    nodes = kernels.boggle_solve(board.codes, *grid, *dictionary.arrays)
     found = []
     for node in nodes:
         word = dictionary.words[dictionary.word_at[node]]

@@ -316,57 +316,84 @@ def _next_cells(children, cell, near_letters, low_cells, high_cells):
     return low_cells[cell, x & np.uint32(15)] | high_cells[cell, x >> np.uint32(4)]
 
 
+@njit(cache=True, inline="always")
+def _visit(node, points, mark, stamp, fresh, score, words):
+    """Count the word ending at `node` unless this board has it already (no branch): the new (score, words).
+    fresh[:words] lists the board's words so far, in order of discovery."""
+    p = points[node]
+    new = mark[node] != stamp
+    mark[node] = stamp
+    fresh[words] = node  # kept only when it is a new word: then `words` moves past it
+    return score + p * new, words + ((p > 0) & new)
+
+
+@njit(cache=True, inline="always")
+def _expand(node, cells, used, board, mask, first, points, mark, stamp, fresh,
+            near_letters, low_cells, high_cells, kids, nexts, level, score, words):
+    """Visit the children of `node` reached through `cells` (the path so far is `used`): count their words,
+    and for each cell store its child node in kids[level, cell] and that child's own candidate cells in
+    nexts[level, cell]. Returns the cells whose child goes on (has candidates), and the new (score, words).
+    """
+    base = np.uint32(first[node])
+    children = mask[node]
+    going_on = _U64(0)
+    while cells:
+        here = _cttz64(cells)
+        cells &= cells - _U64(1)
+        letter_bit = np.uint32(1) << np.uint32(board[here])
+        child = base + _ctpop32(children & (letter_bit - np.uint32(1)))
+        score, words = _visit(child, points, mark, stamp, fresh, score, words)
+        nxt = _next_cells(mask[child], here, near_letters, low_cells, high_cells) & ~(used | (_U64(1) << here))
+        kids[level, here] = child
+        nexts[level, here] = nxt
+        going_on |= _U64(nxt != 0) << here
+    return going_on, score, words
+
+
 @njit(cache=True)
-def _record(node, words, rank, counts, found, longest):
-    """Extras for a newly found word: count it, list it, and return the best-ranked (longest) word's node."""
-    if counts.shape[0] > 0:
+def _tally(fresh, words, rank, counts):
+    """counts[node] += 1 for each word node in fresh[:words]; returns the best-ranked (longest) one, or -1."""
+    longest = -1
+    for i in range(words):
+        node = fresh[i]
         counts[node] += 1
-    if found.shape[0] > 0:
-        found[words - 1] = node
-    if longest < 0 or rank[node] < rank[longest]:
-        return node
+        if longest < 0 or rank[node] < rank[longest]:
+            longest = node
     return longest
 
 
 @njit(cache=True)
-def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, counts, found, scratch):
-    """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
+def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, counts, scratch):
+    """Score one board: (points, words, longest word's node or -1); marks visited nodes with `stamp`.
 
     A depth-first walk of paths and trie together. Per board, each cell gets the set of letters around it
-    and tables of the neighbours showing any subset of them; the candidate next cells of a step (unused
+    and tables of the neighbours showing any subset of them; the candidate next cells of a node (unused
     neighbours whose letter continues the prefix) are then two table look-ups, indexed by the node's child
-    mask with the letters absent around the cell squeezed out (PEXT), with no branch. A stack level holds a
-    node's pending cells; a level with none left is replaced by its child rather than kept, so going back
-    up is always one level. When counts has entries, counts[node] += 1 for each word found; when found has
-    entries, the found word nodes are written there in order of discovery.
+    mask with the letters absent around the cell squeezed out (PEXT), with no branch. A node's children are
+    visited together (their trie loads are independent), and only those with candidates of their own are
+    stepped into. A stack level holds such pending cells, with each one's child node and candidates; a level
+    with none left is replaced by the next rather than kept, so going back up is always one level.
+    The word nodes found are left in scratch's `fresh` list, in order of discovery. When counts has entries,
+    counts[node] += 1 for each of them and the longest word is picked (else longest is -1).
     """
-    near_letters, low_cells, high_cells, sets, firsts, masks, todo, paths = scratch
+    near_letters, low_cells, high_cells, sets, kids, nexts, todo, paths, fresh = scratch
     n = board.shape[0]
     _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets)
-    extras = counts.shape[0] > 0 or found.shape[0] > 0
     score = 0
     words = 0
-    longest = -1
     for start in range(n):
         node = _child(mask, first, 0, board[start])
         if node < 0:
             continue
-        # visit: count the word ending at `node` unless this board has it already (no branch)
-        p = points[node]
-        new = mark[node] != stamp
-        mark[node] = stamp
-        score += p * new
-        words += (p > 0) & new
-        if extras and new and p > 0:
-            longest = _record(node, words, rank, counts, found, longest)
+        score, words = _visit(node, points, mark, stamp, fresh, score, words)
         used = _U64(1) << _U64(start)
-        pending = _next_cells(mask[node], start, near_letters, low_cells, high_cells) & ~used
-        if pending == 0:
+        cells = _next_cells(mask[node], start, near_letters, low_cells, high_cells) & ~used
+        going_on, score, words = _expand(node, cells, used, board, mask, first, points, mark, stamp, fresh,
+                                         near_letters, low_cells, high_cells, kids, nexts, _U64(0), score, words)
+        if going_on == 0:
             continue
         depth = 0
-        firsts[0] = first[node]
-        masks[0] = mask[node]
-        todo[0] = pending
+        todo[0] = going_on
         paths[0] = used
         while depth >= 0:
             d = np.uint64(depth)  # unsigned indices: no negative-index checks
@@ -374,50 +401,41 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
             here = _cttz64(pending)
             rest = pending & (pending - _U64(1))
             todo[d] = rest
-            letter_bit = np.uint32(1) << np.uint32(board[here])
-            child = np.uint32(firsts[d]) + _ctpop32(masks[d] & (letter_bit - np.uint32(1)))
-            p = points[child]
-            new = mark[child] != stamp
-            mark[child] = stamp
-            score += p * new
-            words += (p > 0) & new
-            if extras and new and p > 0:
-                longest = _record(np.int64(child), words, rank, counts, found, longest)
             used = paths[d] | (_U64(1) << here)
-            children = mask[child]
-            nxt = _next_cells(children, here, near_letters, low_cells, high_cells) & ~used
-            if nxt != 0:
-                if rest != 0:
-                    depth += 1
-                firsts[depth] = first[child]
-                masks[depth] = children
-                todo[depth] = nxt
-                paths[depth] = used
+            level = d + _U64(rest != 0)
+            going_on, score, words = _expand(kids[d, here], nexts[d, here], used, board, mask, first, points,
+                                             mark, stamp, fresh, near_letters, low_cells, high_cells, kids,
+                                             nexts, level, score, words)
+            if going_on != 0:
+                depth = np.int64(level)
+                todo[level] = going_on
+                paths[level] = used
             elif rest == 0:
                 depth -= 1
+    longest = _tally(fresh, words, rank, counts) if counts.shape[0] > 0 else -1
     return score, words, longest
 
 
 @njit(cache=True)
-def _scratch(n_cells):
+def _scratch(n_cells, points):
     """Work space for one board walk: letters around each cell, its two tables of neighbours by letter
-    subset (and room to build them); per stack level the node's first child, child mask, pending cells and
-    path."""
+    subset (and room to build them); per stack level and cell the child node and its candidate cells, per
+    level the pending cells and the path; the list of a board's words (room for all the dictionary's)."""
     return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 16), dtype=np.uint64),
             np.zeros((n_cells, 16), dtype=np.uint64), np.zeros(8, dtype=np.uint64),
-            np.empty(n_cells + 1, dtype=np.int32),
-            np.empty(n_cells + 1, dtype=np.uint32), np.empty(n_cells + 1, dtype=np.uint64),
-            np.empty(n_cells + 1, dtype=np.uint64))
+            np.zeros((n_cells + 1, n_cells), dtype=np.int32), np.zeros((n_cells + 1, n_cells), dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
+            np.empty(np.count_nonzero(points) + 1, dtype=np.int32))
 
 
 @njit(cache=True)
-def boggle_solve(board, nbrs, ncount, mask, first, points, rank, n_word_nodes):
+def boggle_solve(board, nbrs, ncount, mask, first, points, rank):
     """The word nodes found on one board, in order of discovery."""
     mark = np.zeros(mask.shape[0], dtype=np.int32)
-    found = np.empty(max(n_word_nodes, 1), dtype=np.int32)
-    _, words, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, 1,
-                             np.empty(0, np.int32), found, _scratch(board.shape[0]))
-    return found[:words].copy()
+    scratch = _scratch(board.shape[0], points)
+    _, words, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, 1, np.empty(0, np.int32),
+                             scratch)
+    return scratch[-1][:words].copy()
 
 
 @njit(cache=True, parallel=True)
@@ -435,13 +453,12 @@ def boggle_score_boards(boards, nbrs, ncount, mask, first, points, rank, n_chunk
     counts = np.zeros((n_chunks, width), dtype=np.int32)
     for chunk in prange(n_chunks):
         mark = np.zeros(n_nodes, dtype=np.int32)
-        scratch = _scratch(boards.shape[1])
-        none = np.empty(0, dtype=np.int32)
+        scratch = _scratch(boards.shape[1], points)
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
             s, w, l = _board_dfs(boards[b], nbrs, ncount, mask, first, points, rank, mark, b - lo + 1,
-                                 counts[chunk], none, scratch)
+                                 counts[chunk], scratch)
             scores[b] = s
             n_words[b] = w
             longest[b] = l
@@ -546,7 +563,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
                     break
     stamp = 1
     mark[:] = 0
-    current, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
+    current, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, scratch)
     best[:] = board
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
@@ -595,7 +612,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
         if stamp == 2147483647:
             mark[:] = 0
             stamp = 1
-        score, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
+        score, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, scratch)
         delta = score - current
         accept = delta >= 0
         if not accept:
@@ -636,7 +653,7 @@ def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_c
         mark = np.zeros(mask.shape[0], dtype=np.int32)
         scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
                                 t_start, t_end, nbrs, ncount, mask, first, points, rank, mark,
-                                _scratch(n_cells), boards[r])
+                                _scratch(n_cells, points), boards[r])
     return boards, scores
 
 
