@@ -233,8 +233,8 @@ class Dictionary:
 
     rules: Rules
     words: tuple[str, ...]  # usual spellings, indexed by word_at
-    mask: np.ndarray  # uint32: bit c set when the node has a child for letter c
-    first: np.ndarray  # int32: the node's first child (its children are adjacent, in letter order)
+    nodes: np.ndarray  # uint64 per node, see pack_nodes: child letters, points class, first child
+    values: np.ndarray  # int32: the points of each points class (class 0 = no word, 0 points)
     points: np.ndarray  # int32: points of the word ending at the node, 0 when none
     rank: np.ndarray  # int32: the word's place, longest first then alphabetical (picks a board's longest word)
     word_at: np.ndarray  # int32: that word's index in `words`, -1 when none
@@ -242,13 +242,28 @@ class Dictionary:
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """(mask, first, points, rank): what the kernels walk."""
-        return self.mask, self.first, self.points, self.rank
+        """(nodes, values, rank): what the kernels walk."""
+        return self.nodes, self.values, self.rank
 
     @property
     def n_nodes(self) -> int:
         """Trie nodes, root included."""
-        return int(self.mask.shape[0])
+        return int(self.nodes.shape[0])
+
+
+MAX_POINT_VALUES = 63  # a node's points class has 6 bits, class 0 is "no word"
+
+
+def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each trie node as one uint64 (its child letters in bits 0-25, the class of its points in bits 26-31,
+    its first child in bits 32-63: what a step of the walk reads, in one load), and the points of each class."""
+    values = np.unique(np.concatenate([[0], points])).astype(np.int32)
+    if values.size > MAX_POINT_VALUES + 1 or values[0] < 0:
+        raise WordstatsError(f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
+                             f"different values, got {values.size - 1} positive ones")
+    classes = np.searchsorted(values, points).astype(np.uint64)
+    nodes = mask.astype(np.uint64) | (classes << np.uint64(26)) | (first.astype(np.uint64) << np.uint64(32))
+    return nodes, values
 
 
 def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
@@ -275,7 +290,8 @@ def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
     rank[has] = word_rank[word_at[has]]
     codes, _ = encode(trie.words)
     letter_counts = np.bincount(codes, minlength=26).astype(np.float64) + 1.0  # every letter stays possible
-    return Dictionary(rules, ordered, mask, first, points, rank, word_at, np.cumsum(letter_counts))
+    nodes, values = pack_nodes(mask, first, points, f"rules {rules.name!r}")
+    return Dictionary(rules, ordered, nodes, values, points, rank, word_at, np.cumsum(letter_counts))
 
 
 # ---- solving and scoring ------------------------------------------------------------------------
@@ -520,6 +536,8 @@ def _rules(name: str, sec: Section) -> Rules:
     points = sec.list("points", of=int)
     if not points or any(p < 0 for p in points):
         sec.fail("points", "expected a non-empty list of points (each >= 0) by word length")
+    if len(set(points) - {0}) > MAX_POINT_VALUES:
+        sec.fail("points", f"at most {MAX_POINT_VALUES} different point values are supported")
     return Rules(name, min_length, tuple(points))
 
 

@@ -138,10 +138,12 @@ def hangman_solve(codes, weights):
 
 
 # ---- Boggle (issue 5) ----
-# A Boggle dictionary is a compact trie: node i has a 26-bit child mask `mask[i]` and the index of its first
-# child `first[i]` (its children are stored together, in letter order), `points[i]` (> 0 when a countable word
-# ends there) and `rank[i]` (that word's place, longest first then alphabetical). A board is an array of letter codes (Q = the Qu
-# cube; the dictionary spells QU as Q). `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
+# A Boggle dictionary is a compact trie (built as `mask`, `first` by trie_compact): node i is one uint64
+# `nodes[i]` holding its child letters (bits 0-25), the class of its points (bits 26-31; the points are
+# `values[class]`, > 0 when a countable word ends there) and the index of its first child (bits 32-63; its
+# children are stored together, in letter order); `rank[i]` is that word's place, longest first then
+# alphabetical. A board is an array of letter codes (Q = the Qu cube; the dictionary spells QU as Q).
+# `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
 
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -228,14 +230,27 @@ def _cttz32(typingctx, x):
     return sig, codegen
 
 
+_LETTERS = _U64((1 << 26) - 1)
+
+
 @njit(cache=True, inline="always")
-def _child(mask, first, node, letter):
-    """The child of `node` for `letter`, or -1."""
-    m = mask[node]
-    bit = np.uint32(1) << np.uint32(letter)
-    if (m & bit) == 0:
-        return -1
-    return first[node] + np.int32(_ctpop32(m & (bit - np.uint32(1))))
+def _children(record):
+    """A packed node's child letters, as a 26-bit mask."""
+    return np.uint32(record & _LETTERS)
+
+
+@njit(cache=True, inline="always")
+def _points(record, values):
+    """A packed node's points (0 when no countable word ends there)."""
+    return values[(record >> _U64(26)) & _U64(63)]
+
+
+@njit(cache=True, inline="always")
+def _child_of(record, letter):
+    """The index of a packed node's child for `letter`, which must be one of its child letters."""
+    children = _children(record)
+    letter_bit = np.uint32(1) << np.uint32(letter)
+    return np.uint32(record >> _U64(32)) + _ctpop32(children & (letter_bit - np.uint32(1)))
 
 
 def _fast_pext() -> bool:
@@ -317,33 +332,31 @@ def _next_cells(children, cell, near_letters, low_cells, high_cells):
 
 
 @njit(cache=True, inline="always")
-def _visit(node, points, mark, stamp, fresh, score, words):
-    """Count the word ending at `node` unless this board has it already (no branch): the new (score, words).
-    fresh[:words] lists the board's words so far, in order of discovery."""
-    p = points[node]
+def _visit(node, nodes, values, mark, stamp, fresh, score, words):
+    """Count the word ending at `node` unless this board has it already (no branch): the node's record and
+    the new (score, words). fresh[:words] lists the board's words so far, in order of discovery."""
+    record = nodes[node]
+    p = _points(record, values)
     new = mark[node] != stamp
     mark[node] = stamp
     fresh[words] = node  # kept only when it is a new word: then `words` moves past it
-    return score + p * new, words + ((p > 0) & new)
+    return record, score + p * new, words + ((p > 0) & new)
 
 
 @njit(cache=True, inline="always")
-def _expand(node, cells, used, board, mask, first, points, mark, stamp, fresh,
+def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
             near_letters, low_cells, high_cells, kids, nexts, level, score, words):
-    """Visit the children of `node` reached through `cells` (the path so far is `used`): count their words,
-    and for each cell store its child node in kids[level, cell] and that child's own candidate cells in
-    nexts[level, cell]. Returns the cells whose child goes on (has candidates), and the new (score, words).
-    """
-    base = np.uint32(first[node])
-    children = mask[node]
+    """Visit the children of the node `record` reached through `cells` (the path so far is `used`): count
+    their words, and for each cell store its child's record in kids[level, cell] and that child's own
+    candidate cells in nexts[level, cell]. Returns the cells whose child goes on (has candidates), and the
+    new (score, words)."""
     going_on = _U64(0)
     while cells:
         here = _cttz64(cells)
         cells &= cells - _U64(1)
-        letter_bit = np.uint32(1) << np.uint32(board[here])
-        child = base + _ctpop32(children & (letter_bit - np.uint32(1)))
-        score, words = _visit(child, points, mark, stamp, fresh, score, words)
-        nxt = _next_cells(mask[child], here, near_letters, low_cells, high_cells) & ~(used | (_U64(1) << here))
+        child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh,
+                                     score, words)
+        nxt = _next_cells(_children(child), here, near_letters, low_cells, high_cells) & ~(used | (_U64(1) << here))
         kids[level, here] = child
         nexts[level, here] = nxt
         going_on |= _U64(nxt != 0) << here
@@ -363,15 +376,16 @@ def _tally(fresh, words, rank, counts):
 
 
 @njit(cache=True)
-def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, counts, scratch):
+def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, scratch):
     """Score one board: (points, words, longest word's node or -1); marks visited nodes with `stamp`.
 
     A depth-first walk of paths and trie together. Per board, each cell gets the set of letters around it
     and tables of the neighbours showing any subset of them; the candidate next cells of a node (unused
     neighbours whose letter continues the prefix) are then two table look-ups, indexed by the node's child
     mask with the letters absent around the cell squeezed out (PEXT), with no branch. A node's children are
-    visited together (their trie loads are independent), and only those with candidates of their own are
-    stepped into. A stack level holds such pending cells, with each one's child node and candidates; a level
+    visited together (their trie loads are independent, one packed uint64 each), and only those with
+    candidates of their own are stepped into. A stack level holds such pending cells, with each one's child
+    record and candidates; a level
     with none left is replaced by the next rather than kept, so going back up is always one level.
     The word nodes found are left in scratch's `fresh` list, in order of discovery. When counts has entries,
     counts[node] += 1 for each of them and the longest word is picked (else longest is -1).
@@ -381,14 +395,15 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
     _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets)
     score = 0
     words = 0
+    root = nodes[0]
     for start in range(n):
-        node = _child(mask, first, 0, board[start])
-        if node < 0:
+        if not (_children(root) >> np.uint32(board[start])) & np.uint32(1):
             continue
-        score, words = _visit(node, points, mark, stamp, fresh, score, words)
+        record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh,
+                                      score, words)
         used = _U64(1) << _U64(start)
-        cells = _next_cells(mask[node], start, near_letters, low_cells, high_cells) & ~used
-        going_on, score, words = _expand(node, cells, used, board, mask, first, points, mark, stamp, fresh,
+        cells = _next_cells(_children(record), start, near_letters, low_cells, high_cells) & ~used
+        going_on, score, words = _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
                                          near_letters, low_cells, high_cells, kids, nexts, _U64(0), score, words)
         if going_on == 0:
             continue
@@ -403,9 +418,9 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
             todo[d] = rest
             used = paths[d] | (_U64(1) << here)
             level = d + _U64(rest != 0)
-            going_on, score, words = _expand(kids[d, here], nexts[d, here], used, board, mask, first, points,
-                                             mark, stamp, fresh, near_letters, low_cells, high_cells, kids,
-                                             nexts, level, score, words)
+            going_on, score, words = _expand(kids[d, here], nexts[d, here], used, board, nodes, values, mark,
+                                             stamp, fresh, near_letters, low_cells, high_cells, kids, nexts,
+                                             level, score, words)
             if going_on != 0:
                 depth = np.int64(level)
                 todo[level] = going_on
@@ -417,35 +432,43 @@ def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, coun
 
 
 @njit(cache=True)
-def _scratch(n_cells, points):
-    """Work space for one board walk: letters around each cell, its two tables of neighbours by letter
-    subset (and room to build them); per stack level and cell the child node and its candidate cells, per
-    level the pending cells and the path; the list of a board's words (room for all the dictionary's)."""
-    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 16), dtype=np.uint64),
-            np.zeros((n_cells, 16), dtype=np.uint64), np.zeros(8, dtype=np.uint64),
-            np.zeros((n_cells + 1, n_cells), dtype=np.int32), np.zeros((n_cells + 1, n_cells), dtype=np.uint64),
-            np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
-            np.empty(np.count_nonzero(points) + 1, dtype=np.int32))
+def _word_nodes(nodes, values):
+    """How many nodes end a countable word."""
+    count = 0
+    for i in range(nodes.shape[0]):
+        count += _points(nodes[i], values) > 0
+    return count
 
 
 @njit(cache=True)
-def boggle_solve(board, nbrs, ncount, mask, first, points, rank):
+def _scratch(n_cells, nodes, values):
+    """Work space for one board walk: letters around each cell, its two tables of neighbours by letter
+    subset (and room to build them); per stack level and cell the child record and its candidate cells, per
+    level the pending cells and the path; the list of a board's words (room for all the dictionary's)."""
+    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 16), dtype=np.uint64),
+            np.zeros((n_cells, 16), dtype=np.uint64), np.zeros(8, dtype=np.uint64),
+            np.zeros((n_cells + 1, n_cells), dtype=np.uint64), np.zeros((n_cells + 1, n_cells), dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
+            np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32))
+
+
+@njit(cache=True)
+def boggle_solve(board, nbrs, ncount, nodes, values, rank):
     """The word nodes found on one board, in order of discovery."""
-    mark = np.zeros(mask.shape[0], dtype=np.int32)
-    scratch = _scratch(board.shape[0], points)
-    _, words, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, 1, np.empty(0, np.int32),
-                             scratch)
+    mark = np.zeros(nodes.shape[0], dtype=np.int32)
+    scratch = _scratch(board.shape[0], nodes, values)
+    _, words, _ = _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, 1, np.empty(0, np.int32), scratch)
     return scratch[-1][:words].copy()
 
 
 @njit(cache=True, parallel=True)
-def boggle_score_boards(boards, nbrs, ncount, mask, first, points, rank, n_chunks, count_words):
+def boggle_score_boards(boards, nbrs, ncount, nodes, values, rank, n_chunks, count_words):
     """Score many boards (one per row) on all threads: scores, word counts, longest word nodes, node counts.
 
     Node counts (how many boards contain the word ending at each node) are returned when count_words.
     """
     n_boards = boards.shape[0]
-    n_nodes = mask.shape[0]
+    n_nodes = nodes.shape[0]
     scores = np.zeros(n_boards, dtype=np.int32)
     n_words = np.zeros(n_boards, dtype=np.int32)
     longest = np.full(n_boards, -1, dtype=np.int32)
@@ -453,12 +476,12 @@ def boggle_score_boards(boards, nbrs, ncount, mask, first, points, rank, n_chunk
     counts = np.zeros((n_chunks, width), dtype=np.int32)
     for chunk in prange(n_chunks):
         mark = np.zeros(n_nodes, dtype=np.int32)
-        scratch = _scratch(boards.shape[1], points)
+        scratch = _scratch(boards.shape[1], nodes, values)
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
-            s, w, l = _board_dfs(boards[b], nbrs, ncount, mask, first, points, rank, mark, b - lo + 1,
-                                 counts[chunk], scratch)
+            s, w, l = _board_dfs(boards[b], nbrs, ncount, nodes, values, rank, mark, b - lo + 1, counts[chunk],
+                                 scratch)
             scores[b] = s
             n_words[b] = w
             longest[b] = l
@@ -542,7 +565,7 @@ def _pick_letter(state, cumulative):
 
 @njit(cache=True)
 def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                nbrs, ncount, mask, first, points, rank, mark, scratch, best):
+                nbrs, ncount, nodes, values, rank, mark, scratch, best):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
@@ -563,7 +586,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
                     break
     stamp = 1
     mark[:] = 0
-    current, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, scratch)
+    current, _, _ = _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, none, scratch)
     best[:] = board
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
@@ -612,7 +635,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
         if stamp == 2147483647:
             mark[:] = 0
             stamp = 1
-        score, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, scratch)
+        score, _, _ = _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, none, scratch)
         delta = score - current
         accept = delta >= 0
         if not accept:
@@ -645,15 +668,15 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
 
 @njit(cache=True, parallel=True)
 def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                  nbrs, ncount, mask, first, points, rank):
+                  nbrs, ncount, nodes, values, rank):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     for r in prange(n_runs):
-        mark = np.zeros(mask.shape[0], dtype=np.int32)
+        mark = np.zeros(nodes.shape[0], dtype=np.int32)
         scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
-                                t_start, t_end, nbrs, ncount, mask, first, points, rank, mark,
-                                _scratch(n_cells, points), boards[r])
+                                t_start, t_end, nbrs, ncount, nodes, values, rank, mark,
+                                _scratch(n_cells, nodes, values), boards[r])
     return boards, scores
 
 

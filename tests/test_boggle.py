@@ -253,6 +253,22 @@ def test_points_by_length_and_min_length():
     assert CONFIG.rules("standard", min_length=5).word_points(4) == 0
 
 
+def test_any_points_table_with_up_to_63_values_scores_exactly():
+    alphabet = "ABCDEFGHIJKLMNOPRSTUVWXYZ"  # no Q: its cube spells QU
+    snake = [r * 8 + (c if r % 2 == 0 else 7 - c) for r in range(8) for c in range(8)]  # a path through all cells
+    cells = [""] * 64
+    for t, cell in enumerate(snake):
+        cells[cell] = alphabet[t % len(alphabet)]
+    board = bg.Board(8, 8, "".join(cells))
+    words = ["".join(alphabet[t % len(alphabet)] for t in range(n)) for n in range(1, 65)]
+    rules = bg.Rules("many", 1, tuple(range(1000, 1064)))  # 63 different points for 1..63 letters and more
+    found = {f.word: f.points for f in bg.solve(board, bg.compile_dictionary(words, rules))}
+    assert found == {w: 1000 + min(len(w), 63) for w in words}
+    too_many = bg.Rules("too_many", 1, tuple(range(1000, 1065)))
+    with pytest.raises(WordstatsError, match="at most 63 different"):
+        bg.compile_dictionary(words, too_many)
+
+
 def test_qu_cube_spells_qu_and_counts_two_letters():
     words = ["QUA", "QUARK", "ARK", "QAT", "QI", "AQUA", "QUQU", "SUQ"]
     dictionary = bg.compile_dictionary([w for w in words], STANDARD)
