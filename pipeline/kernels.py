@@ -297,18 +297,18 @@ _pext32 = _pext32_cpu if _FAST_PEXT else _pext32_loop
 
 
 @njit(cache=True, inline="always")
-def _subset_unions(sets, start, count, out):
-    """out[x] = the union of sets[start + j] over the bits j of x, for x < 2**count."""
-    out[0] = 0
+def _subset_unions(sets, start, count, out, at):
+    """out[at + x] = the union of sets[start + j] over the bits j of x, for x < 2**count."""
+    out[at] = 0
     for x in range(1, 1 << count):
-        out[x] = out[x & (x - 1)] | sets[start + _cttz32(np.uint32(x))]
+        out[at + x] = out[at + (x & (x - 1))] | sets[start + _cttz32(np.uint32(x))]
 
 
 @njit(cache=True)
-def _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets):
+def _board_tables(board, nbrs, ncount, near_letters, cell_sets, sets):
     """Per cell: the set of letters around it, and the cells showing any subset of those letters as two
-    16-entry tables (subsets of its first four letters in alphabetical order, and of the next four);
-    `sets` (8 entries) is work space."""
+    16-entry tables at cell_sets[32 * cell:] (subsets of its first four letters in alphabetical order, then
+    subsets of the next four); `sets` (8 entries) is work space."""
     for cell in range(board.shape[0]):
         letters = np.uint32(0)
         for i in range(ncount[cell]):
@@ -320,15 +320,22 @@ def _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets
             bit = np.uint32(1) << np.uint32(board[nb])
             sets[_ctpop32(letters & (bit - np.uint32(1)))] |= _U64(1) << _U64(nb)
         k = np.int64(_ctpop32(letters))
-        _subset_unions(sets, 0, min(k, 4), low_cells[cell])
-        _subset_unions(sets, 4, max(k, 4) - 4, high_cells[cell])
+        _subset_unions(sets, 0, min(k, 4), cell_sets, 32 * cell)
+        _subset_unions(sets, 4, max(k, 4) - 4, cell_sets, 32 * cell + 16)
 
 
 @njit(cache=True, inline="always")
-def _next_cells(children, cell, near_letters, low_cells, high_cells):
+def _next_cells(children, cell, near_letters, cell_sets):
     """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
-    x = _pext32(children, near_letters[cell])
-    return low_cells[cell, x & np.uint32(15)] | high_cells[cell, x >> np.uint32(4)]
+    x = _U64(_pext32(children, near_letters[cell]))
+    at = _U64(cell) << _U64(5)
+    return cell_sets[at | (x & _U64(15))] | cell_sets[at | _U64(16) | (x >> _U64(4))]
+
+
+@njit(cache=True, inline="always")
+def _slot(level, cell):
+    """Where a stack level keeps a cell's entry: 64 slots a level (MAX_CELLS), so no multiplication."""
+    return (_U64(level) << _U64(6)) | _U64(cell)
 
 
 @njit(cache=True, inline="always")
@@ -339,16 +346,16 @@ def _visit(node, nodes, values, mark, stamp, fresh, score, words):
     p = _points(record, values)
     new = mark[node] != stamp
     mark[node] = stamp
-    fresh[words] = node  # kept only when it is a new word: then `words` moves past it
+    fresh[_U64(words)] = node  # kept only when it is a new word: then `words` moves past it
     return record, score + p * new, words + ((p > 0) & new)
 
 
 @njit(cache=True, inline="always")
 def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-            near_letters, low_cells, high_cells, kids, nexts, level, score, words):
+            near_letters, cell_sets, kids, nexts, level, score, words):
     """Visit the children of the node `record` reached through `cells` (the path so far is `used`): count
-    their words, and for each cell store its child's record in kids[level, cell] and that child's own
-    candidate cells in nexts[level, cell]. Returns the cells whose child goes on (has candidates), and the
+    their words, and for each cell store its child's record in kids[_slot(level, cell)] and that child's own
+    candidate cells in nexts[_slot(level, cell)]. Returns the cells whose child goes on (has candidates), and the
     new (score, words)."""
     going_on = _U64(0)
     while cells:
@@ -356,9 +363,9 @@ def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
         cells &= cells - _U64(1)
         child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh,
                                      score, words)
-        nxt = _next_cells(_children(child), here, near_letters, low_cells, high_cells) & ~(used | (_U64(1) << here))
-        kids[level, here] = child
-        nexts[level, here] = nxt
+        nxt = _next_cells(_children(child), here, near_letters, cell_sets) & ~(used | (_U64(1) << here))
+        kids[_slot(level, here)] = child
+        nexts[_slot(level, here)] = nxt
         going_on |= _U64(nxt != 0) << here
     return going_on, score, words
 
@@ -390,9 +397,9 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
     The word nodes found are left in scratch's `fresh` list, in order of discovery. When counts has entries,
     counts[node] += 1 for each of them and the longest word is picked (else longest is -1).
     """
-    near_letters, low_cells, high_cells, sets, kids, nexts, todo, paths, fresh = scratch
+    near_letters, cell_sets, sets, kids, nexts, todo, paths, fresh = scratch
     n = board.shape[0]
-    _board_tables(board, nbrs, ncount, near_letters, low_cells, high_cells, sets)
+    _board_tables(board, nbrs, ncount, near_letters, cell_sets, sets)
     score = 0
     words = 0
     root = nodes[0]
@@ -402,9 +409,9 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
         record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh,
                                       score, words)
         used = _U64(1) << _U64(start)
-        cells = _next_cells(_children(record), start, near_letters, low_cells, high_cells) & ~used
+        cells = _next_cells(_children(record), start, near_letters, cell_sets) & ~used
         going_on, score, words = _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-                                         near_letters, low_cells, high_cells, kids, nexts, _U64(0), score, words)
+                                         near_letters, cell_sets, kids, nexts, _U64(0), score, words)
         if going_on == 0:
             continue
         depth = 0
@@ -418,8 +425,8 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
             todo[d] = rest
             used = paths[d] | (_U64(1) << here)
             level = d + _U64(rest != 0)
-            going_on, score, words = _expand(kids[d, here], nexts[d, here], used, board, nodes, values, mark,
-                                             stamp, fresh, near_letters, low_cells, high_cells, kids, nexts,
+            going_on, score, words = _expand(kids[_slot(d, here)], nexts[_slot(d, here)], used, board, nodes,
+                                             values, mark, stamp, fresh, near_letters, cell_sets, kids, nexts,
                                              level, score, words)
             if going_on != 0:
                 depth = np.int64(level)
@@ -443,11 +450,11 @@ def _word_nodes(nodes, values):
 @njit(cache=True)
 def _scratch(n_cells, nodes, values):
     """Work space for one board walk: letters around each cell, its two tables of neighbours by letter
-    subset (and room to build them); per stack level and cell the child record and its candidate cells, per
-    level the pending cells and the path; the list of a board's words (room for all the dictionary's)."""
-    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 16), dtype=np.uint64),
-            np.zeros((n_cells, 16), dtype=np.uint64), np.zeros(8, dtype=np.uint64),
-            np.zeros((n_cells + 1, n_cells), dtype=np.uint64), np.zeros((n_cells + 1, n_cells), dtype=np.uint64),
+    subset (and room to build them); per stack level and cell (see _slot) the child record and its candidate
+    cells, per level the pending cells and the path; the list of a board's words (room for all the
+    dictionary's)."""
+    return (np.empty(n_cells, dtype=np.uint32), np.zeros(32 * n_cells, dtype=np.uint64), np.zeros(8, dtype=np.uint64),
+            np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64), np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
             np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
             np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32))
 
