@@ -332,13 +332,3 @@ def test_cli_list_errors(cli, build):
         assert res.exit_code == 2 and message in res.stderr, res
     none = cli("hangman", "--length", "9", *args)
     assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
-
-
-def test_make_all_builds_the_hangman_tables(tmp_path):
-    from tests.test_make import make, tiny_config
-
-    config, out = tiny_config(tmp_path), tmp_path / "out"
-    res = make("all", config=config, out=out)
-    assert res.returncode == 0, res.stderr
-    assert (out / "tiny" / "hangman.parquet").is_file() and (out / "tiny" / "hangman_summary.json").is_file()
-    assert "wordstats run" not in make("all", config=config, out=out).stdout  # up to date
