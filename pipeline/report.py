@@ -156,7 +156,8 @@ def boggle_section(t: Tables, p: dict) -> Section:
                 "Random boards rolled from each dice set and scored with the lexicon.")
     s.parts.append(t.part("summary", "Scores per dice set", """
         SELECT dice, count(*) AS boards, round(avg(score), 1) AS mean_score, median(score) AS median_score,
-               max(score) AS best_score, round(avg(n_words), 1) AS mean_words, max(longest) AS longest_word
+               max(score) AS best_score, round(avg(n_words), 1) AS mean_words,
+               max(length(longest)) AS longest_word_letters
         FROM boggle_boards GROUP BY dice ORDER BY dice"""))
     s.parts.append(t.part("histogram", f"Score histogram per dice set (bins of {width} points)", f"""
         SELECT dice, CAST(floor(score / {width}) * {width} AS INTEGER) AS bin, count(*) AS boards
