@@ -7,13 +7,45 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import contextlib
+
 import typer
+from typer._click.exceptions import UsageError
+from typer.core import TyperGroup
 
 from pipeline.errors import WordstatsError
 
 
+@contextlib.contextmanager
+def _usage_errors_on_one_line():
+    """Print a usage error (bad option value, unknown option or command, missing argument) as one line, exit 2."""
+    try:
+        yield
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `wordstats` or `wordstats scrabble`: the help
+            raise
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        typer.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+
+
+class _Group(TyperGroup):
+    """Typer's command group, with usage errors told on one line like every other error."""
+
+    def make_context(self, *args, **kwargs):
+        with _usage_errors_on_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _usage_errors_on_one_line():
+            return super().invoke(ctx)
+
+
 class App(typer.Typer):
     """A Typer app whose commands turn a WordstatsError into one line on stderr and its exit code."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, cls=_Group, **kwargs)
 
     def command(self, *args, **kwargs):
         register = super().command(*args, **kwargs)

@@ -108,3 +108,23 @@ def test_console_script_and_module_entry_points(tmp_path):
                              capture_output=True, text=True, cwd=ROOT)
         assert res.returncode == 2 and res.stderr.startswith("error: unknown lexicon 'nope'"), res
         assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["words", "AB", "--min-length", "0"], "Invalid value for '--min-length'"),
+    (["hangman", "--length", "abc"], "Invalid value for '--length'"),
+    (["scrabble", "best", "--empty", "--rack", "QI", "--top", "-1"], "Invalid value for '--top'"),
+    (["scrabble", "best", "--empty"], "Missing option '--rack'"),
+    (["anagram", "AB", "--bogus"], "No such option: --bogus"),
+    (["words"], "Missing argument"),
+    (["bogus"], "No such command 'bogus'"),
+])
+def test_usage_errors_are_one_line(cli, args, message):
+    res = cli(*args)
+    assert res.exit_code == 2, res
+    assert res.stderr.startswith(f"error: {message}") and len(res.stderr.strip().splitlines()) == 1, res
+
+
+def test_bare_command_still_shows_help(cli):
+    assert "Usage" in cli().stdout + cli().stderr
+    assert "best" in cli("scrabble").stdout + cli("scrabble").stderr
