@@ -19,6 +19,12 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
+_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
+
+
+def upper_ascii(text: str) -> str:
+    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
+    return text.translate(_UPPER_ASCII)
 
 
 class Section:

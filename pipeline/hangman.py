@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS
+from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
@@ -300,7 +300,7 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
 
 def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[dict], dict]:
     """The trace of `word` in the store's lexicon and facts about it (candidates, misses, rank if built)."""
-    text = word.strip().upper()
+    text = upper_ascii(word.strip())
     if not text.isalpha() or not text.isascii():
         raise WordstatsError(f"bad word {word!r}: use letters A-Z only")
     words = store.scan("words").filter(pl.col("length") == len(text)).select("word", "zipf").collect().sort("word")

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS
+from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
@@ -16,7 +16,7 @@ _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
 
 def pattern_regex(pattern: str) -> str:
     """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
-    text = pattern.strip().upper()
+    text = upper_ascii(pattern.strip())
     if not text:
         raise WordstatsError("empty pattern (use ? for one letter, * for any run, [ABC] for a class)")
     parts, pos = [], 0
@@ -46,7 +46,7 @@ def parse_rack(text: str, what: str = "rack") -> tuple[np.ndarray, int]:
 
 def parse_letters(text: str, what: str) -> str:
     """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
-    letters = text.strip().upper()
+    letters = upper_ascii(text.strip())
     if not letters:
         raise WordstatsError(f"empty {what}: give letters A-Z")
     for pos, ch in enumerate(letters, 1):

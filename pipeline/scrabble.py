@@ -18,7 +18,7 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
+from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section, upper_ascii
 from pipeline.errors import WordstatsError
 
 SIZE = 15
@@ -228,14 +228,14 @@ def parse_rack(text: str, rack_size: int = 7) -> str:
     """A rack as upper-case letters and ? (blanks), checked: 1 to rack_size tiles."""
     rack = text.strip()
     for i, ch in enumerate(rack, 1):
-        if not (ch == BLANK or "A" <= ch.upper() <= "Z"):
+        if not (ch == BLANK or upper_ascii(ch) in LETTERS):
             raise WordstatsError(f"rack {text!r}: character {i} ({ch!r}) is not a tile "
                                  f"(use letters A-Z and ? for a blank)")
     if not rack:
         raise WordstatsError("empty rack: give 1 to 7 tiles, letters A-Z and ? for a blank")
     if len(rack) > rack_size:
         raise WordstatsError(f"rack {text!r} has {len(rack)} tiles, at most {rack_size}")
-    return rack.upper()
+    return upper_ascii(rack)
 
 
 def rack_counts(rack: str) -> np.ndarray:

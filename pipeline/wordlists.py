@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import polars as pl
 
-from pipeline.config import PROJECT_ROOT, Config, Section
+from pipeline.config import PROJECT_ROOT, Config, Section, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import Store, write_bytes, write_text
 
@@ -144,7 +144,7 @@ def parse_length(text: str) -> tuple[int, int]:
 
 def letters(text: str, option: str) -> str:
     """Upper-case letters of an option such as --contains, or an error naming the bad character."""
-    word = text.strip().upper()
+    word = upper_ascii(text.strip())
     if not word:
         raise WordstatsError(f"{option}: give at least one letter")
     for ch in word:

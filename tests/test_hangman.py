@@ -292,6 +292,9 @@ def test_cli_unknown_word_says_so(cli, build):
     assert "BOAT is not in lexicon 't'" in res.stderr and "only knows the lexicon" in res.stderr
     bad = cli("hangman", "bo-at", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
     assert bad.exit_code == 2 and "letters A-Z" in bad.stderr
+    for word in ("ﬁx", "ßtar"):  # capitalised by str.upper these are FIX and SSTAR, still not words typed A-Z
+        bad = cli("hangman", word, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert bad.exit_code == 2 and "letters A-Z" in bad.stderr, bad
 
 
 def test_cli_lists(cli, words4k):

@@ -268,6 +268,10 @@ def test_cli_words_lengths(cli, small):
     (("hunt", "AB?"), "character 3 ('?')"),
     (("hunt", "ABC", "--center", "D"), "--center"),
     (("pattern", "A{3}"), "character 2 ('{')"),
+    (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
+    (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
+    (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
+    (("pattern", "*ß"), "character 2 ('ß')"),
     (("pattern", "(", "--regex"), "bad regex"),
     (("stem", "AEI"), "6 or 7 letters"),
     (("stems", "--order", "length"), "--order"),

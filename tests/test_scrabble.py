@@ -324,7 +324,8 @@ def test_board_parse_property(rows, row, col, bad):
         sc.parse_board("\n".join(broken))
 
 
-@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty")])
+@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty"),
+                                           ("ß", "character 1"), ("AEıRST", "character 3")])
 def test_rack_errors(rack, message):
     with pytest.raises(WordstatsError, match=message):
         sc.parse_rack(rack)

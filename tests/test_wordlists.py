@@ -294,6 +294,7 @@ def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, tabl
     (("--pattern", "*IGHT!"), "bad pattern"),
     (("--contains", "a1"), "bad character '1'"),
     (("--starts-with", "é"), "letters only"),
+    (("--contains", "ß"), "bad character 'ß'"),  # not SS
     (("--hangman", "extreme"), "easy, medium or hard"),
     (("--sort", "random"), "alpha, frequency or difficulty"),
     (("--common", "--min-zipf", "4"), "not both"),
