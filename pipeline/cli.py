@@ -102,7 +102,7 @@ class Session:
 
         self.config = load_config(config)
         self.data_dir = data_dir or default_data_dir()
-        self.lexicon = lexicon or self.config.default_lexicon
+        self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
             self.config.lexicon(self.lexicon)  # raises: unknown lexicon
@@ -166,8 +166,8 @@ def info(
     """List lexicons and their tables: rows, size, when built."""
     from pipeline.info import tables_overview
 
-    s = Session(config, data_dir, None)
-    _emit(tables_overview(s.config, s.data_dir, [lexicon] if lexicon else None), as_json, as_csv)
+    s = Session(config, data_dir, lexicon)
+    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
 
 
 @app.command()
@@ -220,7 +220,7 @@ def anagram(
     queries.parse_rack(rack)
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
-    if plus or through:
+    if plus or through is not None:
         _emit(queries.anagram_plus(index, rack, through), as_json, as_csv)
     else:
         _emit(queries.anagram(index, rack), as_json, as_csv)

@@ -191,7 +191,7 @@ def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
 def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.DataFrame:
     """For each board letter (A–Z or `through`), the words that use every rack tile plus that letter."""
     letters, blanks = parse_rack(rack)
-    board = sorted(set(parse_letters(through, "--through letters"))) if through else list(LETTERS)
+    board = sorted(set(parse_letters(through, "--through letters"))) if through is not None else list(LETTERS)
     size = int(letters.sum()) + blanks + 1
     parts = []
     for letter in board:
@@ -216,7 +216,7 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
     allowed = "".join(sorted(set(parse_letters(letters, "letters"))))
     alphagram = pl.col("alphagram")
     keep = alphagram.str.contains(f"^[{allowed}]+$")
-    if center:
+    if center is not None:
         middle = parse_letters(center, "--center letter")
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")

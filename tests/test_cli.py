@@ -48,6 +48,8 @@ def test_sql_out_files(cli, data, tmp_path):
     (["sql", "SELECT nope FROM words", "-l", "t"], "SQL error"),
     (["sql", "SELECT * FROM words", "--lexicon", "nope"], "unknown lexicon 'nope'"),
     (["sql", "SELECT * FROM words", "--lexicon", "../etc"], "invalid lexicon name"),
+    (["sql", "SELECT * FROM words", "--lexicon", ""], "invalid lexicon name ''"),  # not the default lexicon
+    (["info", "--lexicon", "nope"], "unknown lexicon 'nope'"),
     (["run", "nosuchstage", "--lexicon", "t"], "unknown stage 'nosuchstage'"),
     (["run", "--source", "x.txt"], "--source needs exactly one --lexicon"),
     (["sql", "SELECT 1", "-l", "t", "--json", "--csv"], "choose one of --json and --csv"),

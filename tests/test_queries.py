@@ -267,6 +267,8 @@ def test_cli_words_lengths(cli, small):
     (("anagram", "SULTAN", "--through", "S1"), "character 2 ('1')"),
     (("hunt", "AB?"), "character 3 ('?')"),
     (("hunt", "ABC", "--center", "D"), "--center"),
+    (("hunt", "ABC", "--center", ""), "empty --center letter"),  # not ignored
+    (("anagram", "SULTAN", "--through", ""), "empty --through letters"),
     (("pattern", "A{3}"), "character 2 ('{')"),
     (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
     (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
