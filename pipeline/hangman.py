@@ -15,6 +15,7 @@ import polars as pl
 
 from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
@@ -341,10 +342,10 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     if common:
         table = table.filter(pl.col("zipf") >= settings(config).common_zipf)
     if easiest is not None:
-        table = table.sort(["misses", "guesses", "word"]).head(easiest)
+        table = table.sort(["misses", "guesses", "word"]).head(min(easiest, MAX_ROWS))
     else:
         table = table.sort(["misses", "guesses", "word"], descending=[True, True, False])
-        table = table.head(hardest) if hardest is not None else table
+        table = table.head(min(hardest, MAX_ROWS)) if hardest is not None else table
     found = table.select("word", "length", "misses", "guesses", "sequence", "rank_in_length",
                          "percentile_in_length", "band", "misses_weighted", "heuristic_band", "zipf").collect()
     if found.is_empty():

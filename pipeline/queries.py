@@ -10,6 +10,7 @@ import polars as pl
 
 from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
 
@@ -337,7 +338,7 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
     by, descending = STEM_ORDERS[order]
     stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
     if top:
-        stems = stems.head(top)
+        stems = stems.head(min(top, MAX_ROWS))
     return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
 
 

@@ -27,6 +27,7 @@ ACROSS, DOWN = 0, 1
 DIRECTIONS = ("across", "down")
 EMPTY = "."
 BLANK_SLOT = 26  # rack counts: one per letter, then blanks
+KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)
 
 
@@ -541,7 +542,13 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first."""
-    records, _ = generate(board, rack, variant, lexicon, keep=top)
+    if top <= KEEP_MAX:
+        records, _ = generate(board, rack, variant, lexicon, keep=top)
+    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
+        from pipeline.kernels import PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
     plays = []
     for record in records:
         tiles, direction = record_tiles(record)

@@ -15,7 +15,7 @@ import polars as pl
 
 from pipeline.config import PROJECT_ROOT, Config, Section, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
-from pipeline.tables import Store, write_bytes, write_text
+from pipeline.tables import MAX_ROWS, Store, write_bytes, write_text
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
 BANDS = ("easy", "medium", "hard")
@@ -275,7 +275,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
     if "top_frequent" in options:
         n = options["top_frequent"]
         top = (store.scan("words").filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
-               .head(n).select("word").collect()["word"].to_list())
+               .head(min(n, MAX_ROWS)).select("word").collect()["word"].to_list())
         out.append(Step("--top-frequent", f"among the {n:,} most frequent words of the word list",
                         lambda lf: lf.filter(pl.col("word").is_in(top))))
     if "length" in options:

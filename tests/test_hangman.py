@@ -335,6 +335,10 @@ def test_cli_list_errors(cli, build):
         assert res.exit_code == 2 and message in res.stderr, res
     none = cli("hangman", "--length", "9", *args)
     assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
+    every = cli("hangman", "--json", *args).stdout
+    for many in ("--hardest", "--easiest"):  # more than polars' head() takes: every word
+        res = cli("hangman", many, str(10**12), "--json", *args)
+        assert res.exit_code == 0 and len(json.loads(res.stdout)) == len(json.loads(every)) == len(SEVEN), res
 
 
 def test_make_all_builds_the_hangman_tables(tmp_path):

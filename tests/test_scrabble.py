@@ -485,3 +485,11 @@ def test_cli_user_errors(cli, lexicon_dir, tmp_path):
     assert res.exit_code == 2 and "not found" in res.stderr
     res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)
     assert res.exit_code == 1 and "no legal play" in res.stderr
+
+
+def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_words):
+    lexicon, board = sc.Lexicon(small_words), board_of([""] * 7 + [".....CAT"])
+    every = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=sc.KEEP_MAX)
+    assert len(every) < sc.KEEP_MAX  # all of them
+    huge = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
+    assert [(p.position, p.display, p.score) for p in huge] == [(p.position, p.display, p.score) for p in every]

@@ -164,6 +164,12 @@ def test_common_flag_is_zipf_3(store, config, rows):
     assert got
 
 
+def test_top_frequent_beyond_polars_head_limit(store, config, rows):
+    opts = {"top_frequent": 10**12, "length": "4-4"}  # more than head() takes: every word with a frequency
+    got = word_list(store, config, None, dict(opts), upper=True).words
+    assert got == reference(rows, opts, blocked_words(load_settings(config)), False) and got
+
+
 # ---- the block list ---------------------------------------------------------------------------------
 
 def test_block_list_blocks_slurs_and_vulgarity_not_ordinary_words(config):
