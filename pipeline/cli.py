@@ -413,7 +413,9 @@ def hangman(
 ):
     """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
     from pipeline import hangman as hm
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     if word is None:
         if weighted:
@@ -584,7 +586,9 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline import scrabble as sc
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc.variant(s.config, variant)
     tiles = sc.parse_rack(rack, game.rack_size) if rack is not None else None
@@ -592,10 +596,10 @@ def scrabble_score(
     try:
         result = sc.score_play(position, play, game, sc.load_lexicon(s.store), tiles)
     except sc.IllegalPlay as exc:
-        if as_json:
-            from pipeline.display import emit_json
+        if as_json or as_csv:
+            import polars as pl
 
-            emit_json([{"play": play, "legal": False, "reason": str(exc)}])
+            _emit(pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]}), as_json, as_csv)
         else:
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None

@@ -292,6 +292,8 @@ def test_cli_unknown_word_says_so(cli, build):
     assert "BOAT is not in lexicon 't'" in res.stderr and "only knows the lexicon" in res.stderr
     bad = cli("hangman", "bo-at", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
     assert bad.exit_code == 2 and "letters A-Z" in bad.stderr
+    both = cli("hangman", "heel", "--json", "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert both.exit_code == 2 and "choose one of --json and --csv" in both.stderr
     for word in ("ﬁx", "ßtar"):  # capitalised by str.upper these are FIX and SSTAR, still not words typed A-Z
         bad = cli("hangman", word, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
         assert bad.exit_code == 2 and "letters A-Z" in bad.stderr, bad

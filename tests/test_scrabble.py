@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv as csv_module
+import io
 import json
 import random
 from collections import Counter
@@ -463,6 +465,11 @@ def test_cli_score_breakdown_and_illegal(cli, lexicon_dir, tmp_path):
         ("main", "AX", 10), ("cross", "CA", 5), ("cross", "AX", 9), ("total", "9G AX", 24)]
     res = cli("scrabble", "score", "--board", board, "--play", "1A QI", *common)
     assert res.exit_code == 1 and "does not touch" in res.stdout
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--csv", *common)
+    assert res.exit_code == 1 and list(csv_module.DictReader(io.StringIO(res.stdout))) == [
+        {"play": "1A QI", "legal": "false", "reason": "the play does not touch any tile on the board"}]
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--json", "--csv", *common)
+    assert res.exit_code == 2 and "choose one of --json and --csv" in res.stderr
     res = cli("scrabble", "score", "--board", board, "--play", "9G", *common)
     assert res.exit_code == 2 and "expected a position and a word" in res.stderr
     res = cli("scrabble", "score", "--empty", "--play", "8H RETAINS", "--variant", "wwf", *common)
