@@ -38,17 +38,27 @@ def sha256_file(path: Path) -> str:
 
 @contextlib.contextmanager
 def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; rename it into place only if the block succeeds."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """Yield a temporary path beside `target`; rename it into place only if the block succeeds.
+
+    A failure to write is an error naming `target` (never the temporary file)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WordstatsError(f"{target}: cannot create its folder {target.parent} ({exc.strerror or exc})") from None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
     os.close(fd)
     try:
         yield Path(tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
 
 

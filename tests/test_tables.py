@@ -8,6 +8,7 @@ import json
 import polars as pl
 import pytest
 
+from pipeline.errors import WordstatsError
 from pipeline.tables import Store, read_provenance, write_parquet
 from tests.conftest import SMALL_CONFIG
 
@@ -55,7 +56,7 @@ def test_failed_write_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", explode)
-    with pytest.raises(OSError):
+    with pytest.raises(WordstatsError, match=r"x.parquet: cannot write \(No space left on device\)"):
         write_parquet(target, pl.DataFrame({"a": [3]}), {"stage": "t"})
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]
@@ -68,3 +69,15 @@ def test_store_writes_json_text_and_records_each(tmp_path):
     assert store.read("a")["w"].to_list() == ["A"]
     assert store.read_json("b.json") == {"k": 1}
     assert set(store.manifest()["tables"]) == {"a.parquet", "b.json", "c.html"}
+
+
+def test_unwritable_output_names_the_file_not_a_temporary(cli, build, tmp_path):
+    data = build(WORDS, "ingest")
+    (tmp_path / "taken.csv").mkdir()  # a folder where the file should go
+    (tmp_path / "plain").write_text("a file where a folder should be")
+    for target, says in ((tmp_path / "taken.csv", "taken.csv: cannot write (Is a directory)"),
+                         (tmp_path / "plain" / "r.csv", "r.csv: cannot create its folder")):
+        res = cli("sql", "SELECT word FROM words", "-l", "t", "--data-dir", data, "--out", target)
+        assert res.exit_code == 2 and says in res.stderr and ".tmp" not in res.stderr, res
+        assert len(res.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary left
