@@ -160,7 +160,7 @@ _INDEXES: dict[tuple, WordIndex] = {}
 
 def load_index(store, values: np.ndarray) -> WordIndex:
     """The lexicon's WordIndex, read once per process (again when anagrams.parquet changes)."""
-    path = store.require("anagrams")
+    path = store.require("anagrams", WordIndex.COLUMNS)
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(int(v) for v in values))
     if key not in _INDEXES:
@@ -261,10 +261,13 @@ def _lookup(path: Path, column: str, value: str) -> pl.DataFrame:
     return pl.scan_parquet(path).filter(pl.col(column) == value).collect()
 
 
+HOOK_COLUMNS = ["word", "front_hooks", "back_hooks", "front_inner", "back_inner"]
+
+
 def hooks(store, word: str) -> pl.DataFrame:
     """The word's front and back hooks and whether it stays a word minus its first / last letter."""
     word = parse_letters(word, "word")
-    found = _lookup(store.require("hooks"), "word", word)
+    found = _lookup(store.require("hooks", HOOK_COLUMNS), "word", word)
     if found.is_empty():
         raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
     return found
@@ -286,7 +289,7 @@ def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
     tables = store.parquet_tables()
     for name in sorted(tables, key=lambda n: (n != "words", n)):
         path = tables[name]
-        schema = pl.read_parquet_schema(path)
+        schema = store.schema(name)
         column, key = _KEYED.get(name, ("word", lambda w: w))
         if schema.get(column) != pl.String:
             continue
@@ -332,7 +335,7 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
         raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
     if length is not None and length not in (6, 7):
         raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
-    stems = pl.scan_parquet(store.require("stems"))
+    stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
         stems = stems.filter(pl.col("stem_length") == length)
     by, descending = STEM_ORDERS[order]
@@ -367,7 +370,7 @@ def stem(store, text: str) -> pl.DataFrame:
     if len(letters) not in (6, 7):
         raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
     key = "".join(sorted(letters))
-    found = _lookup(store.require("stems"), "stem", key)
+    found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
     if found.is_empty():
         raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
     return (found.select(pl.col("bingos").explode()).unnest("bingos")

@@ -10,7 +10,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import polars as pl
 
@@ -124,8 +124,9 @@ class Store:
         """Whether table `name` has been built."""
         return self.path(name).is_file()
 
-    def require(self, name: str) -> Path:
-        """The path of table `name`, or an error that says how to build it."""
+    def require(self, name: str, columns: Iterable[str] = ()) -> Path:
+        """The path of table `name`, or an error that says how to build it; a Parquet table must be readable
+        and have `columns` (a table built by an older version may lack one)."""
         path = self.path(name)
         if not path.is_file():
             if not self.root.is_dir():
@@ -136,15 +137,38 @@ class Store:
             raise WordstatsError(
                 f"{path} not found: build it with `wordstats run --lexicon {self.lexicon}` or `make all`"
             )
+        if path.suffix == ".parquet":
+            schema = self.schema(name)
+            missing = [c for c in columns if c not in schema]
+            if missing:
+                raise WordstatsError(f"{path} has no column {missing[0]!r} (built by an older version?): "
+                                     f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
         return path
 
-    def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
-        """Read table `name` (Parquet)."""
-        return pl.read_parquet(self.require(name), columns=columns)
+    def schema(self, name: str) -> dict[str, pl.DataType]:
+        """The columns of Parquet table `name` and their types, or an error naming a damaged file."""
+        path = self.path(name)
+        try:
+            return dict(pl.read_parquet_schema(path))
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
 
-    def scan(self, name: str) -> pl.LazyFrame:
-        """Scan table `name` lazily."""
-        return pl.scan_parquet(self.require(name))
+    def _damaged(self, path: Path, exc: Exception) -> WordstatsError:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return WordstatsError(f"{path}: not a readable Parquet table ({first}): "
+                              f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
+
+    def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
+        """Read table `name` (Parquet), or only `columns` of it."""
+        path = self.require(name, columns or ())
+        try:
+            return pl.read_parquet(path, columns=columns)
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
+
+    def scan(self, name: str, columns: Iterable[str] = ()) -> pl.LazyFrame:
+        """Scan table `name` lazily; `columns` are those the caller uses (checked to be there)."""
+        return pl.scan_parquet(self.require(name, columns))
 
     def read_json(self, name: str) -> Any:
         """Read a JSON output such as ingest_report.json."""
@@ -154,7 +178,7 @@ class Store:
         """Every Parquet table of this lexicon, by file stem."""
         if not self.root.is_dir():
             return {}
-        return {p.stem: p for p in sorted(self.root.glob("*.parquet"))}
+        return {p.stem: p for p in sorted(self.root.glob("*.parquet")) if p.is_file()}
 
     def manifest(self) -> dict[str, Any]:
         """The manifest: each table's rows, sha256, stage and build time."""

@@ -243,6 +243,8 @@ class WordList:
 
 # Tables some filters need, and the stage that builds each.
 NEEDED = {"hangman": "hangman", "boggle_words": "boggle"}
+COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "misses", "guesses"],
+           "boggle_words": ["word", "find_rate"]}  # what the filters read of each table
 
 
 def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
@@ -253,7 +255,7 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
             f"{option} needs {table}.parquet, which is not built for lexicon {store.lexicon!r}: "
             f"run `wordstats run {stage} --lexicon {store.lexicon}` (or `make all`)"
         )
-    return pl.scan_parquet(store.path(table))
+    return store.scan(table, COLUMNS.get(table, ()))
 
 
 def per_million(zipf: float) -> str:
@@ -274,7 +276,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
                         lambda lf: lf.filter(~pl.col("word").is_in(blocked)), loosen=False))
     if "top_frequent" in options:
         n = options["top_frequent"]
-        top = (store.scan("words").filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
+        top = (store.scan("words", COLUMNS["words"]).filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
                .head(min(n, MAX_ROWS)).select("word").collect()["word"].to_list())
         out.append(Step("--top-frequent", f"among the {n:,} most frequent words of the word list",
                         lambda lf: lf.filter(pl.col("word").is_in(top))))
@@ -354,7 +356,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
     """Select a teacher's word list from the lexicon's tables."""
     settings = load_settings(config)
     options = merge(settings, preset, given or {})
-    base = store.scan("words").select("word", "length", "zipf")
+    base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
     lf = apply(base, chosen)

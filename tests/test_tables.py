@@ -81,3 +81,21 @@ def test_unwritable_output_names_the_file_not_a_temporary(cli, build, tmp_path):
         assert res.exit_code == 2 and says in res.stderr and ".tmp" not in res.stderr, res
         assert len(res.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary left
+
+
+def test_damaged_or_older_tables_are_one_line_errors_naming_the_file(cli, build):
+    data = build(WORDS, "indexes")
+    ask = ("--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    anagrams, hooks, words = (data / "t" / f"{name}.parquet" for name in ("anagrams", "hooks", "words"))
+    anagrams.write_bytes(anagrams.read_bytes()[: anagrams.stat().st_size // 2])  # cut short
+    hooks.write_text("not parquet")
+    pl.read_parquet(words).drop("zipf").write_parquet(words)  # as an older version might have written it
+    for args, path, says in ((("anagram", "LISTEN"), anagrams, "not a readable Parquet table"),
+                             (("words", "LISTEN"), anagrams, "not a readable Parquet table"),
+                             (("hooks", "STONE"), hooks, "not a readable Parquet table"),
+                             (("word", "STONE"), anagrams, "not a readable Parquet table"),  # read after words
+                             (("wordlist", "--length", "5"), words, "has no column 'zipf'"),
+                             (("hangman", "STONE"), words, "has no column 'zipf'")):
+        res = cli(*args, *ask)
+        assert res.exit_code == 2 and res.stderr.startswith(f"error: {path}") and says in res.stderr, res
+        assert len(res.stderr.strip().splitlines()) == 1 and "wordstats run --lexicon t" in res.stderr
