@@ -80,7 +80,7 @@ class Section:
         value = self._get(key, default)
         if value is None and default is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN != NaN
             self.fail(key, f"expected a number, got {_show(value)}")
         if lo is not None and value < lo:
             self.fail(key, f"must be at least {lo}, got {value}")

@@ -237,13 +237,17 @@ def test_stage_output_is_byte_identical_on_rebuild(build, tmp_path):
     assert (again / "t" / "hangman.parquet").read_bytes() == saved
 
 
-def test_bad_config_field_is_named(cli, tmp_path, word_file):
+@pytest.mark.parametrize("field, bad, says", [
+    ('bands = "tertiles"', 'bands = "quartiles"', "hangman.bands: expected one of 'tertiles', 'misses', got 'quartiles'"),
+    ("unknown_zipf = 0.0", "unknown_zipf = nan", "hangman.unknown_zipf: expected a number, got nan"),  # passed lo/hi
+])
+def test_bad_config_field_is_named(cli, tmp_path, word_file, field, bad, says):
     config = tmp_path / "bad.toml"
-    text = SMALL_CONFIG.read_text().replace('bands = "tertiles"', 'bands = "quartiles"')
+    text = SMALL_CONFIG.read_text().replace(field, bad)
     config.write_text(text.replace("../../data/raw", str(SMALL_CONFIG.parents[2] / "data" / "raw")))
     res = cli("run", "hangman", "--source", word_file(SEVEN), "--lexicon", "t", "--data-dir", tmp_path / "out",
               "--config", config, "--quiet")
-    assert res.exit_code == 2 and "hangman.bands" in res.stderr and "quartiles" in res.stderr
+    assert res.exit_code == 2 and says in res.stderr, res
 
 
 # ---- the CLI ----------------------------------------------------------------------------------------------
