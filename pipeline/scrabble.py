@@ -810,7 +810,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
                             "counts": v.counts} for name, v in known.items()},
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
-                     "seed": selfplay_sec.int("seed", 0)},
+                     "seed": selfplay_sec.int("seed", 0, lo=0)},
     }
 
 

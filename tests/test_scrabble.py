@@ -500,3 +500,13 @@ def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_wor
     assert len(every) < sc.KEEP_MAX  # all of them
     huge = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
     assert [(p.position, p.display, p.score) for p in huge] == [(p.position, p.display, p.score) for p in every]
+
+
+def test_negative_selfplay_seed_is_a_config_error(cli, tmp_path):
+    config = tmp_path / "bad.toml"
+    text = SMALL_CONFIG.read_text().replace("seed = 8", "seed = -1")  # numpy's generator takes no negative seed
+    config.write_text(text.replace("../../data/raw", str(ROOT / "data" / "raw")))
+    words = tmp_path / "w.txt"
+    words.write_text("qi\nza\n")
+    res = cli("run", "scrabble", "--source", words, "--lexicon", "t", "--data-dir", tmp_path / "out", "--config", config)
+    assert res.exit_code == 2 and "field scrabble.selfplay.seed: must be at least 0, got -1" in res.stderr, res
