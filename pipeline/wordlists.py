@@ -109,8 +109,12 @@ def blocked_words(settings: Settings) -> frozenset[str]:
     data = path.read_bytes()
     if settings.blocklist_sha256 and hashlib.sha256(data).hexdigest() != settings.blocklist_sha256:
         raise WordstatsError(f"{path}: sha256 differs from field blocklist.sha256 of {settings.path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: block list is not UTF-8 text (field blocklist.file of {settings.path})") from None
     listed = set()
-    for line in data.decode("utf-8").splitlines():
+    for line in text.splitlines():
         entry = re.sub(r"[\s\-]", "", line).upper()  # phrases joined: "god damn" → GODDAMN
         if entry and entry.isascii() and entry.isalpha():
             listed.add(entry)

@@ -215,6 +215,15 @@ def test_allow_entry_must_be_on_the_list(tmp_path, lex):
     assert code == 2 and "'kitten' is not on the block list" in err and len(err.strip().splitlines()) == 1
 
 
+def test_block_list_not_utf8_is_one_line(tmp_path, lex):
+    cfg = settings_file(tmp_path, "")
+    binary = tmp_path / "list.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    (tmp_path / "wl.toml").write_text(f'[blocklist]\nfile = "{binary}"\n')
+    code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "list.bin: block list is not UTF-8 text" in err and len(err.strip().splitlines()) == 1
+
+
 def test_block_list_hash_is_checked(tmp_path, lex):
     cfg = settings_file(tmp_path, 'sha256 = "' + "0" * 64 + '"\n')
     code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
