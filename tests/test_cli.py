@@ -34,6 +34,18 @@ def test_sql_json_csv_and_table(cli, data):
     assert lines[0].split() == ["alphagram", "n"] and lines[2].split() == ["ACT", "3"]
 
 
+def test_json_has_no_nan_or_infinity(cli, data, tmp_path):
+    query = "SELECT 1/0 AS x, CAST('nan' AS DOUBLE) AS y, -1/0 AS z, CAST(0.5 AS DOUBLE) AS half"
+
+    def strict(text):  # json.loads accepts NaN and Infinity; JSON does not
+        return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in JSON output"))
+
+    res = cli("sql", query, "-l", "t", "--data-dir", data, "--json")
+    assert res.exit_code == 0 and strict(res.stdout) == [{"x": None, "y": None, "z": None, "half": 0.5}]
+    assert cli("sql", query, "-l", "t", "--data-dir", data, "--out", tmp_path / "r.json").exit_code == 0
+    assert strict((tmp_path / "r.json").read_text()) == [{"x": None, "y": None, "z": None, "half": 0.5}]
+
+
 def test_sql_out_files(cli, data, tmp_path):
     for suffix in ("parquet", "csv", "json", "md"):
         target = tmp_path / f"r.{suffix}"
