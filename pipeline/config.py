@@ -219,7 +219,7 @@ def load_config(path: Path | str | None = None) -> Config:
         raise WordstatsError(f"{path}: is a directory, not a config file")
     data = path.read_bytes()
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        raw = tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
     except UnicodeDecodeError:
         raise WordstatsError(f"{path}: config is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

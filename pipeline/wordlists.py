@@ -64,7 +64,7 @@ def load_settings(config: Config) -> Settings:
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
     top = Section(raw, "", path)

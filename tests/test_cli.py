@@ -95,6 +95,13 @@ def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
     assert str(path) in res.stderr and message in res.stderr
 
 
+def test_config_with_a_byte_order_mark(cli, tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + SMALL_CONFIG.read_bytes().replace(b"../../", str(ROOT).encode() + b"/"))
+    res = cli("wordlist", "--presets", "--config", path, "--data-dir", tmp_path, "--json")
+    assert res.exit_code == 0 and "spelling-k2" in res.stdout, res
+
+
 def test_missing_config(cli, tmp_path):
     res = cli("info", "--config", tmp_path / "none.toml")
     assert res.exit_code == 2 and "none.toml: config file not found" in res.stderr

@@ -224,6 +224,13 @@ def test_block_list_not_utf8_is_one_line(tmp_path, lex):
     assert code == 2 and "list.bin: block list is not UTF-8 text" in err and len(err.strip().splitlines()) == 1
 
 
+def test_settings_file_with_a_byte_order_mark(tmp_path, lex):
+    cfg = settings_file(tmp_path, '[presets.mine]\nlength = "3"\n')
+    (tmp_path / "wl.toml").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "wl.toml").read_bytes())
+    code, out, err = call("wordlist", "--presets", "--lexicon", "t", "--data-dir", lex, "--config", cfg, "--csv")
+    assert code == 0 and out.splitlines()[1:] == ['mine,"",--length 3'], err
+
+
 def test_block_list_hash_is_checked(tmp_path, lex):
     cfg = settings_file(tmp_path, 'sha256 = "' + "0" * 64 + '"\n')
     code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
