@@ -248,9 +248,10 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
     words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
     try:
         return words.filter(pl.col("word").str.contains(expr)).sort("word")
-    except pl.exceptions.PolarsError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WordstatsError(f"bad regex {text!r}: {first}") from None
+    except pl.exceptions.PolarsError as exc:  # "regex parse error:", the regex, a caret, "error: <why>", ...
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
+        why = next((line.removeprefix("error: ") for line in lines if line.startswith("error: ")), lines[0])
+        raise WordstatsError(f"bad regex {text!r}: {why}") from None
 
 
 # ---- one word: hooks and everything the tables know ---------------------------------------------------

@@ -274,7 +274,7 @@ def test_cli_words_lengths(cli, small):
     (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
     (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
     (("pattern", "*ß"), "character 2 ('ß')"),
-    (("pattern", "(", "--regex"), "bad regex"),
+    (("pattern", "(", "--regex"), "bad regex '(': unclosed group"),  # why, not just "regex parse error:"
     (("stem", "AEI"), "6 or 7 letters"),
     (("stems", "--order", "length"), "--order"),
     (("stems", "--export", "list.pdf"), ".csv or .md"),
