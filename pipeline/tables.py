@@ -185,7 +185,17 @@ class Store:
         path = self.root / MANIFEST
         if not path.is_file():
             return {"lexicon": self.lexicon, "tables": {}}
-        return json.loads(path.read_text(encoding="utf-8"))
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise self._bad_manifest(path, str(exc)) from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("tables"), dict):
+            raise self._bad_manifest(path, "no \"tables\" object")
+        return manifest
+
+    def _bad_manifest(self, path: Path, why: str) -> WordstatsError:
+        return WordstatsError(f"{path}: damaged manifest ({why}): delete it and rebuild with "
+                              f"`wordstats run --lexicon {self.lexicon}`")
 
     def record(self, entries: dict[str, dict[str, Any]]) -> None:
         """Add or replace manifest entries, under a lock so concurrent stages do not lose each other's."""

@@ -99,3 +99,14 @@ def test_damaged_or_older_tables_are_one_line_errors_naming_the_file(cli, build)
         res = cli(*args, *ask)
         assert res.exit_code == 2 and res.stderr.startswith(f"error: {path}") and says in res.stderr, res
         assert len(res.stderr.strip().splitlines()) == 1 and "wordstats run --lexicon t" in res.stderr
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "\udcff"])
+def test_damaged_manifest_is_a_one_line_error(cli, build, text):
+    data = build(WORDS, "ingest")
+    manifest = data / "t" / "manifest.json"
+    manifest.write_bytes(text.encode("utf-8", "surrogateescape"))
+    for args in (("info", "--lexicon", "t"), ("run", "indexes", "--lexicon", "t", "--quiet")):
+        res = cli(*args, "--data-dir", data, "--config", SMALL_CONFIG)
+        assert res.exit_code == 2 and res.stderr.startswith(f"error: {manifest}: damaged manifest"), res
+        assert len(res.stderr.strip().splitlines()) == 1
