@@ -63,6 +63,9 @@ $(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/stems.py 
 	$(RUN) --lexicon $* stems
 
 # boggle (issue 5)
+TABLES += boggle_boards.parquet boggle_words.parquet boggle_summary.json boggle_best.parquet
+$(OUT)/%/boggle_boards.parquet $(OUT)/%/boggle_words.parquet $(OUT)/%/boggle_summary.json $(OUT)/%/boggle_best.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/boggle.py pipeline/kernels.py pipeline/trie.py $(CORE)
+	$(RUN) --lexicon $* boggle
 
 # hangman (issue 6)
 TABLES += hangman.parquet hangman_summary.json

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange, types
+from llvmlite import ir
+from numba.extending import intrinsic
 
 
 @njit(cache=True)
@@ -135,6 +137,445 @@ def hangman_solve(codes, weights):
 
 
 # ---- Boggle (issue 5) ----
+# A Boggle dictionary is a compact trie: node i has a 26-bit child mask `mask[i]` and the index of its first
+# child `first[i]` (its children are stored together, in letter order), `points[i]` (> 0 when a countable word
+# ends there) and `rank[i]` (that word's place, longest first then alphabetical). A board is an array of letter codes (Q = the Qu
+# cube; the dictionary spells QU as Q). `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
+
+_U64 = np.uint64
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@intrinsic
+def _ctpop32(typingctx, x):
+    """The number of set bits of a uint32 (the CPU's popcount)."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def trie_compact(children, word_at):
+    """A trie's children table as (mask, first, word_at) in breadth-first order, children of a node adjacent."""
+    n = children.shape[0]
+    alphabet = children.shape[1]
+    order = np.empty(n, dtype=np.int32)  # new index -> old node
+    new_of = np.empty(n, dtype=np.int32)  # old node -> new index
+    order[0] = 0
+    new_of[0] = 0
+    tail = 1
+    mask = np.zeros(n, dtype=np.uint32)
+    first = np.zeros(n, dtype=np.int32)
+    out_word = np.empty(n, dtype=np.int32)
+    for head in range(n):
+        old = order[head]
+        first[head] = tail
+        m = np.uint32(0)
+        for c in range(alphabet):
+            child = children[old, c]
+            if child >= 0:
+                m |= np.uint32(1) << np.uint32(c)
+                order[tail] = child
+                new_of[child] = tail
+                tail += 1
+        mask[head] = m
+        out_word[head] = word_at[old]
+    return mask, first, out_word
+
+
+@njit(cache=True)
+def boggle_neighbours(rows, cols):
+    """Each cell's neighbours (8-connected) in a rows × cols grid, and how many it has."""
+    n = rows * cols
+    nbrs = np.full((n, 8), -1, dtype=np.int32)
+    ncount = np.zeros(n, dtype=np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            k = 0
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    rr, cc = r + dr, c + dc
+                    if (dr != 0 or dc != 0) and 0 <= rr < rows and 0 <= cc < cols:
+                        nbrs[r * cols + c, k] = rr * cols + cc
+                        k += 1
+            ncount[r * cols + c] = k
+    return nbrs, ncount
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz32(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint32."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _child(mask, first, node, letter):
+    """The child of `node` for `letter`, or -1."""
+    m = mask[node]
+    bit = np.uint32(1) << np.uint32(letter)
+    if (m & bit) == 0:
+        return -1
+    return first[node] + np.int32(_ctpop32(m & (bit - np.uint32(1))))
+
+
+@njit(cache=True, inline="always")
+def _next_cells(children, cell, near_letters, near_cells):
+    """The neighbours of `cell` whose letter is in the child mask `children`, as a cell set."""
+    out = _U64(0)
+    common = children & near_letters[cell]
+    while common:
+        out |= near_cells[cell, _cttz32(common)]
+        common &= common - np.uint32(1)
+    return out
+
+
+@njit(cache=True)
+def _record(node, words, rank, counts, found, longest):
+    """Extras for a newly found word: count it, list it, and return the best-ranked (longest) word's node."""
+    if counts.shape[0] > 0:
+        counts[node] += 1
+    if found.shape[0] > 0:
+        found[words - 1] = node
+    if longest < 0 or rank[node] < rank[longest]:
+        return node
+    return longest
+
+
+@njit(cache=True)
+def _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, counts, found, scratch):
+    """Score one board: (points, words, longest word's node or -1); marks found word nodes with `stamp`.
+
+    A depth-first walk of paths and trie together. Per board, each cell gets the set of letters around it
+    and, per letter, the set of neighbours showing it; the candidate next cells of a step (unused neighbours
+    whose letter continues the prefix) are then a union of a few 64-bit cell sets. A stack level holds a
+    node's pending cells; a level with none left is replaced by its child rather than kept, so going back
+    up is always one level. When counts has entries, counts[node] += 1 for each word found; when found has
+    entries, the found word nodes are written there in order of discovery.
+    """
+    near_letters, near_cells, firsts, masks, todo, paths = scratch
+    n = board.shape[0]
+    for cell in range(n):
+        letters = np.uint32(0)
+        for i in range(ncount[cell]):
+            nb = nbrs[cell, i]
+            letters |= np.uint32(1) << np.uint32(board[nb])
+            near_cells[cell, board[nb]] |= _U64(1) << _U64(nb)
+        near_letters[cell] = letters
+    extras = counts.shape[0] > 0 or found.shape[0] > 0
+    score = 0
+    words = 0
+    longest = -1
+    for start in range(n):
+        node = _child(mask, first, 0, board[start])
+        if node < 0:
+            continue
+        # visit: count the word ending at `node` unless this board has it already (no branch)
+        p = points[node]
+        new = mark[node] != stamp
+        mark[node] = stamp
+        score += p * new
+        words += (p > 0) & new
+        if extras and new and p > 0:
+            longest = _record(node, words, rank, counts, found, longest)
+        used = _U64(1) << _U64(start)
+        pending = _next_cells(mask[node], start, near_letters, near_cells) & ~used
+        if pending == 0:
+            continue
+        depth = 0
+        firsts[0] = first[node]
+        masks[0] = mask[node]
+        todo[0] = pending
+        paths[0] = used
+        while depth >= 0:
+            d = np.uint64(depth)  # unsigned indices: no negative-index checks
+            pending = todo[d]
+            here = _cttz64(pending)
+            rest = pending & (pending - _U64(1))
+            todo[d] = rest
+            letter_bit = np.uint32(1) << np.uint32(board[here])
+            child = np.uint32(firsts[d]) + _ctpop32(masks[d] & (letter_bit - np.uint32(1)))
+            p = points[child]
+            new = mark[child] != stamp
+            mark[child] = stamp
+            score += p * new
+            words += (p > 0) & new
+            if extras and new and p > 0:
+                longest = _record(np.int64(child), words, rank, counts, found, longest)
+            used = paths[d] | (_U64(1) << here)
+            children = mask[child]
+            nxt = _next_cells(children, here, near_letters, near_cells) & ~used
+            if nxt != 0:
+                if rest != 0:
+                    depth += 1
+                firsts[depth] = first[child]
+                masks[depth] = children
+                todo[depth] = nxt
+                paths[depth] = used
+            elif rest == 0:
+                depth -= 1
+    for cell in range(n):  # leave near_cells all zero for the next board
+        for i in range(ncount[cell]):
+            near_cells[cell, board[nbrs[cell, i]]] = _U64(0)
+    return score, words, longest
+
+
+@njit(cache=True)
+def _scratch(n_cells):
+    """Work space for one board walk: letters around each cell, neighbours by letter (all zero between
+    boards); per stack level the node's first child, child mask, pending cells and path."""
+    return (np.empty(n_cells, dtype=np.uint32), np.zeros((n_cells, 26), dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.int32),
+            np.empty(n_cells + 1, dtype=np.uint32), np.empty(n_cells + 1, dtype=np.uint64),
+            np.empty(n_cells + 1, dtype=np.uint64))
+
+
+@njit(cache=True)
+def boggle_solve(board, nbrs, ncount, mask, first, points, rank, n_word_nodes):
+    """The word nodes found on one board, in order of discovery."""
+    mark = np.zeros(mask.shape[0], dtype=np.int32)
+    found = np.empty(max(n_word_nodes, 1), dtype=np.int32)
+    _, words, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, 1,
+                             np.empty(0, np.int32), found, _scratch(board.shape[0]))
+    return found[:words].copy()
+
+
+@njit(cache=True, parallel=True)
+def boggle_score_boards(boards, nbrs, ncount, mask, first, points, rank, n_chunks, count_words):
+    """Score many boards (one per row) on all threads: scores, word counts, longest word nodes, node counts.
+
+    Node counts (how many boards contain the word ending at each node) are returned when count_words.
+    """
+    n_boards = boards.shape[0]
+    n_nodes = mask.shape[0]
+    scores = np.zeros(n_boards, dtype=np.int32)
+    n_words = np.zeros(n_boards, dtype=np.int32)
+    longest = np.full(n_boards, -1, dtype=np.int32)
+    width = n_nodes if count_words else 0
+    counts = np.zeros((n_chunks, width), dtype=np.int32)
+    for chunk in prange(n_chunks):
+        mark = np.zeros(n_nodes, dtype=np.int32)
+        scratch = _scratch(boards.shape[1])
+        none = np.empty(0, dtype=np.int32)
+        lo = chunk * n_boards // n_chunks
+        hi = (chunk + 1) * n_boards // n_chunks
+        for b in range(lo, hi):
+            s, w, l = _board_dfs(boards[b], nbrs, ncount, mask, first, points, rank, mark, b - lo + 1,
+                                 counts[chunk], none, scratch)
+            scores[b] = s
+            n_words[b] = w
+            longest[b] = l
+    total = np.zeros(width, dtype=np.int64)
+    for chunk in range(n_chunks):
+        for i in range(width):
+            total[i] += counts[chunk, i]
+    return scores, n_words, longest, total
+
+
+@njit(cache=True, inline="always")
+def _next_random(state):
+    """splitmix64: the next state and a 64-bit random number."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return state, z ^ (z >> _U64(31))
+
+
+@njit(cache=True, inline="always")
+def _stream(seed, index):
+    """The starting state of random stream `index` under `seed`."""
+    state, z = _next_random(_U64(seed) ^ (_U64(index) * _GOLDEN))
+    state, z2 = _next_random(state ^ z)
+    return z2
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    """The next state and a random integer in [0, n)."""
+    state, z = _next_random(state)
+    return state, np.int64(z % _U64(n))
+
+
+@njit(cache=True, inline="always")
+def _uniform(state):
+    """The next state and a random float in [0, 1)."""
+    state, z = _next_random(state)
+    return state, np.float64(z >> _U64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _roll_into(faces, n_faces, state, out, perm):
+    """Shuffle the dice into the cells and roll each one; returns the new random state."""
+    n_dice = faces.shape[0]
+    for i in range(n_dice):
+        perm[i] = i
+    for i in range(n_dice - 1, 0, -1):  # Fisher-Yates
+        state, j = _below(state, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    for cell in range(out.shape[0]):
+        die = perm[cell]
+        state, f = _below(state, n_faces[die])
+        out[cell] = faces[die, f]
+    return state
+
+
+@njit(cache=True, parallel=True)
+def boggle_roll(faces, n_faces, n_cells, seed, start, count):
+    """Boards start .. start+count-1 of the random sequence `seed`: board k uses random stream k."""
+    boards = np.empty((count, n_cells), dtype=np.int8)
+    for k in prange(count):
+        perm = np.empty(faces.shape[0], dtype=np.int32)
+        _roll_into(faces, n_faces, _stream(seed, start + k), boards[k], perm)
+    return boards
+
+
+@njit(cache=True, inline="always")
+def _pick_letter(state, cumulative):
+    """The next state and a letter code drawn with the given cumulative weights."""
+    state, u = _uniform(state)
+    target = u * cumulative[cumulative.shape[0] - 1]
+    letter = 0
+    while letter < cumulative.shape[0] - 1 and cumulative[letter] <= target:
+        letter += 1
+    return state, letter
+
+
+@njit(cache=True)
+def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
+                nbrs, ncount, mask, first, points, rank, mark, scratch, best):
+    """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
+    none = np.empty(0, dtype=np.int32)
+    board = np.empty(n_cells, dtype=np.int8)
+    n_dice = faces.shape[0]
+    perm = np.empty(max(n_dice, 1), dtype=np.int32)
+    face_of = np.zeros(max(n_dice, 1), dtype=np.int32)
+    if free:
+        for cell in range(n_cells):
+            state, letter = _pick_letter(state, cumulative)
+            board[cell] = letter
+    else:
+        state = _roll_into(faces, n_faces, state, board, perm)
+        for cell in range(n_cells):  # recover which face each placed die shows
+            die = perm[cell]
+            for f in range(n_faces[die]):
+                if faces[die, f] == board[cell]:
+                    face_of[die] = f
+                    break
+    stamp = 1
+    mark[:] = 0
+    current, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
+    best[:] = board
+    best_score = current
+    ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
+    t = t_start
+    for step in range(steps):
+        # propose: kind 0 = change one cell's letter (free) or die face (dice), 1 = swap two cells
+        state, kind = _below(state, 2)
+        state, a = _below(state, n_cells)
+        b = a
+        old_a = board[a]
+        old_face = 0
+        swapped_out = -1
+        if kind == 0:
+            if free:
+                state, letter = _pick_letter(state, cumulative)
+                if letter == old_a:
+                    continue
+                board[a] = letter
+            else:
+                die = perm[a]
+                if n_dice > n_cells:  # sometimes trade the die for one off the board
+                    state, other = _below(state, n_dice)
+                    if other >= n_cells:
+                        swapped_out = other
+                        perm[a] = perm[other]
+                        perm[other] = die
+                        die = perm[a]
+                old_face = face_of[die]
+                state, f = _below(state, n_faces[die])
+                face_of[die] = f
+                board[a] = faces[die, f]
+                if board[a] == old_a and swapped_out < 0:
+                    face_of[die] = old_face
+                    continue
+        else:
+            state, b = _below(state, n_cells)
+            if board[a] == board[b]:
+                continue
+            board[a] = board[b]
+            board[b] = old_a
+            if not free:
+                t_ = perm[a]
+                perm[a] = perm[b]
+                perm[b] = t_
+        stamp += 1
+        if stamp == 2147483647:
+            mark[:] = 0
+            stamp = 1
+        score, _, _ = _board_dfs(board, nbrs, ncount, mask, first, points, rank, mark, stamp, none, none, scratch)
+        delta = score - current
+        accept = delta >= 0
+        if not accept:
+            state, u = _uniform(state)
+            accept = u < np.exp(delta / t)
+        if accept:
+            current = score
+            if score > best_score:
+                best_score = score
+                best[:] = board
+        else:  # undo
+            if kind == 0:
+                board[a] = old_a
+                if not free:
+                    die = perm[a]
+                    face_of[die] = old_face
+                    if swapped_out >= 0:
+                        perm[a] = perm[swapped_out]
+                        perm[swapped_out] = die
+            else:
+                board[b] = board[a]
+                board[a] = old_a
+                if not free:
+                    t_ = perm[a]
+                    perm[a] = perm[b]
+                    perm[b] = t_
+        t *= ratio
+    return best_score
+
+
+@njit(cache=True, parallel=True)
+def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
+                  nbrs, ncount, mask, first, points, rank):
+    """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
+    boards = np.empty((n_runs, n_cells), dtype=np.int8)
+    scores = np.zeros(n_runs, dtype=np.int32)
+    for r in prange(n_runs):
+        mark = np.zeros(mask.shape[0], dtype=np.int32)
+        scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
+                                t_start, t_end, nbrs, ncount, mask, first, points, rank, mark,
+                                _scratch(n_cells), boards[r])
+    return boards, scores
 
 
 # ---- Scrabble move generation (issue 8) ----

@@ -45,6 +45,9 @@ STAGES: tuple[Stage, ...] = (
           description="6- and 7-letter bingo stems"),
 
     # -- boggle (issue 5)
+    Stage("boggle", "pipeline.boggle", ("words",),
+          ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
+          description="random Boggle boards per dice set, per-word findability, best-board search"),
 
     # -- hangman (issue 6)
     Stage("hangman", "pipeline.hangman", ("words",), ("hangman.parquet", "hangman_summary.json"),

@@ -284,7 +284,7 @@ def test_boggle_findable_uses_find_rate(lex, store, config, rows):
     table = store.read("boggle_words")
     if "dice" in table.columns:
         table = table.filter(pl.col("dice") == "new")
-    for rate, args in ((0.01, ()), (0.2, ("--min-find-rate", "0.2"))):
+    for rate, args in ((0.01, ()), (0.1, ("--min-find-rate", "0.1"))):
         findable = set(table.filter(pl.col("find_rate") >= rate)["word"])
         expected = sorted(findable & set(reference(rows, {"length": "3-5"}, blocked_words(load_settings(config)),
                                                        False)))

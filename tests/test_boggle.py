@@ -1,0 +1,514 @@
+"""Boggle: exact scores on the Princeton boards, the fast kernel against a plain recursive solver, dice,
+board parsing and its errors, the stage's tables, the search, and the CLI's shapes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline import boggle as bg
+from pipeline.config import load_config
+from pipeline.errors import WordstatsError
+from tests.conftest import CORPORA, ROOT, SMALL_CONFIG, corpus, corpus_words
+
+PRINCETON = "princeton-boggle"
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+CONFIG = bg.boggle_config(load_config(SMALL_CONFIG))
+STANDARD = CONFIG.rules("standard")
+
+
+# ---- a slow, obviously correct reference: plain recursion over a dict trie -------------------------
+
+def dict_trie(words, min_length):
+    """A trie of nested dicts; '$' marks a word's end."""
+    root: dict = {}
+    for w in words:
+        if len(w) >= min_length:
+            node = root
+            for ch in w:
+                node = node.setdefault(ch, {})
+            node["$"] = w
+    return root
+
+
+def reference_words(letters: str, rows: int, cols: int, trie: dict) -> set[str]:
+    """Every word spelled by a path of adjacent, distinct cubes (the Q cube spells QU)."""
+    found: set[str] = set()
+
+    def neighbours(i):
+        r, c = divmod(i, cols)
+        return [rr * cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+                if (rr, cc) != (r, c) and 0 <= rr < rows and 0 <= cc < cols]
+
+    def walk(i, node, used):
+        for ch in "QU" if letters[i] == "Q" else letters[i]:
+            node = node.get(ch)
+            if node is None:
+                return
+        if "$" in node:
+            found.add(node["$"])
+        for j in neighbours(i):
+            if j not in used:
+                walk(j, node, used | {j})
+
+    for i in range(rows * cols):
+        walk(i, trie, {i})
+    return found
+
+
+def reference_score(words: set[str], rules: bg.Rules) -> int:
+    """Total points of a set of words, by the scoring table written out."""
+    table = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
+    return sum(table.get(len(w), 11) for w in words if len(w) >= rules.min_length)
+
+
+def rollable(letters: str, dice: bg.Dice) -> bool:
+    """Whether distinct dice can show these letters (bipartite matching by augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(cell, seen):
+        for d, faces in enumerate(dice.faces):
+            if letters[cell] in faces and d not in seen:
+                seen.add(d)
+                if d not in owner or place(owner[d], seen):
+                    owner[d] = cell
+                    return True
+        return False
+
+    return all(place(cell, set()) for cell in range(len(letters)))
+
+
+@pytest.fixture(scope="module")
+def moby_words():
+    return MOBY.read_text().upper().split()
+
+
+@pytest.fixture(scope="module")
+def moby(moby_words):
+    return bg.compile_dictionary(moby_words, STANDARD)
+
+
+@pytest.fixture(scope="module")
+def moby_trie(moby_words):
+    return dict_trie(moby_words, 3)
+
+
+# ---- exact scores on the Princeton assignment's boards -------------------------------------------
+
+def princeton_points_boards():
+    files = sorted((CORPORA / PRINCETON).glob("board-points*.txt")) if (CORPORA / PRINCETON).is_dir() else []
+    return [pytest.param(p.name, int(re.search(r"points(\d+)", p.name).group(1)), id=p.stem) for p in files] or [
+        pytest.param("board-points0.txt", 0, id="absent")]
+
+
+@pytest.fixture(scope="module")
+def yawl():
+    return bg.compile_dictionary(corpus_words(f"{PRINCETON}/dictionary-yawl.txt"), STANDARD)
+
+
+@pytest.mark.parametrize("name, points", princeton_points_boards())
+def test_princeton_board_scores_exactly_its_points(name, points, yawl):
+    board = bg.read_board_file(corpus(f"{PRINCETON}/{name}"))
+    assert bg.score(board, yawl) == points
+    assert sum(f.points for f in bg.solve(board, yawl)) == points
+
+
+def test_princeton_points_boards_are_all_there():
+    corpus(f"{PRINCETON}/dictionary-yawl.txt")
+    assert len(princeton_points_boards()) == 21
+
+
+def test_princeton_algs4_boards_via_the_cli(cli, build):
+    data = build(corpus(f"{PRINCETON}/dictionary-algs4.txt"), "ingest", lexicon="algs4")
+    res = cli("boggle", "score", corpus(f"{PRINCETON}/board-q.txt"), corpus(f"{PRINCETON}/board4x4.txt"),
+              "--lexicon", "algs4", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    assert [line.rsplit(": ", 1)[1] for line in res.stdout.splitlines()] == ["84", "33"]
+
+
+def test_best_known_enable2k_board_scores_3625():
+    enable = bg.compile_dictionary(corpus_words("enable2k/enable2k.txt"), STANDARD)
+    assert bg.score(bg.parse_board("PERSLATGSINETERS"), enable) == 3625
+    assert bg.score(bg.parse_board("sretenisgtalsrep"), enable) == 3625  # the same board turned round
+
+
+# ---- the fast kernel against the reference ----------------------------------------------------------
+
+def check_against_reference(letters, rows, cols, dictionary, trie):
+    board = bg.Board(rows, cols, letters)
+    expected = reference_words(letters, rows, cols, trie)
+    found = bg.solve(board, dictionary, paths=True)
+    assert {f.word for f in found} == expected
+    assert bg.score(board, dictionary) == reference_score(expected, dictionary.rules)
+    for f in found:  # each path is adjacent, distinct cubes spelling the word
+        assert len(set(f.path)) == len(f.path)
+        assert "".join(board.cube(c) for c in f.path).upper() == f.word
+        for a, b in zip(f.path, f.path[1:]):
+            assert max(abs(a // cols - b // cols), abs(a % cols - b % cols)) == 1
+
+
+LETTERS = "AAAEEEIIOOUSSTTRRNNLLDCMPBGHQYKWFVXZJ"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), data=st.data())
+def test_kernel_agrees_with_reference_on_random_grids(rows, cols, data, moby, moby_trie):
+    letters = "".join(data.draw(st.lists(st.sampled_from(LETTERS), min_size=rows * cols, max_size=rows * cols)))
+    check_against_reference(letters, rows, cols, moby, moby_trie)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(dice_name=st.sampled_from(sorted(CONFIG.dice)), seed=st.integers(0, 2**32), index=st.integers(0, 10**6))
+def test_kernel_agrees_with_reference_on_rolled_boards(dice_name, seed, index, moby_words, moby, moby_trie):
+    dice = CONFIG.dice[dice_name]
+    letters = bg.board_texts(bg.roll(dice, seed, 1, start=index))[0]
+    assert rollable(letters, dice)
+    if dice.variant == "standard":
+        check_against_reference(letters, dice.rows, dice.cols, moby, moby_trie)
+    else:
+        rules = CONFIG.rules(dice.variant)
+        assert rules.min_length == 4
+        big = bg.compile_dictionary(moby_words, rules)
+        expected = {w for w in reference_words(letters, dice.rows, dice.cols, moby_trie) if len(w) >= 4}
+        assert {f.word for f in bg.solve(bg.Board(dice.rows, dice.cols, letters), big)} == expected
+
+
+@pytest.fixture
+def one_thread():
+    """A context in which numba runs on one thread."""
+    import contextlib
+
+    import numba
+
+    @contextlib.contextmanager
+    def single():
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            yield
+        finally:
+            numba.set_num_threads(before)
+
+    return single
+
+
+def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
+    dice = CONFIG.dice["new"]
+    boards = bg.roll(dice, 11, 400)
+    result = bg.score_boards(boards, 4, 4, moby, count_words=True)
+    with one_thread():
+        alone = bg.score_boards(boards, 4, 4, moby, count_words=True)
+    for a, b in zip(vars(result).values(), vars(alone).values()):
+        assert np.array_equal(a, b)  # the same on any number of threads
+    texts = bg.board_texts(boards)
+    singles = [bg.solve(bg.Board(4, 4, t), moby) for t in texts]
+    assert result.scores.tolist() == [sum(f.points for f in s) for s in singles]
+    assert result.n_words.tolist() == [len(s) for s in singles]
+    counts = {}
+    for s in singles:
+        for f in s:
+            counts[f.word] = counts.get(f.word, 0) + 1
+    by_word = {moby.words[moby.word_at[n]]: int(c) for n, c in enumerate(result.node_counts) if c}
+    assert by_word == counts
+    longest = bg.word_of_nodes(moby, result.longest)
+    for s, w in zip(singles, longest):
+        assert w == min((f.word for f in s), key=lambda x: (-len(x), x), default=None)
+
+
+# ---- rules ------------------------------------------------------------------------------------------
+
+def test_points_by_length_and_min_length():
+    assert [STANDARD.word_points(n) for n in range(1, 12)] == [0, 0, 1, 1, 2, 3, 5, 11, 11, 11, 11]
+    assert CONFIG.rules("big").word_points(3) == 0 and CONFIG.rules("big").word_points(4) == 1
+    assert CONFIG.rules("standard", min_length=5).word_points(4) == 0
+
+
+def test_qu_cube_spells_qu_and_counts_two_letters():
+    words = ["QUA", "QUARK", "ARK", "QAT", "QI", "AQUA", "QUQU", "SUQ"]
+    dictionary = bg.compile_dictionary([w for w in words], STANDARD)
+    found = {f.word: f.points for f in bg.solve(bg.parse_board("QuARK"), dictionary)}
+    assert found == {"QUA": 1, "QUARK": 2, "ARK": 1}  # QUA is 3 letters on 2 cubes; QAT, QI can't be formed
+    two = bg.parse_board("QQAU")  # Qu, Qu, A, U: a U after the Qu cube is a cube of its own
+    assert two.letters == "QQAU"
+    assert {f.word for f in bg.solve(two, dictionary)} == {"QUA", "QUQU"}
+    assert "SUQ" not in dictionary.words and "QI" not in dictionary.words
+
+
+# ---- boards: parsing and errors ----------------------------------------------------------------------
+
+def test_board_strings():
+    assert bg.parse_board("perslatgsineters").letters == "PERSLATGSINETERS"
+    assert bg.parse_board("PERS LATG SINE TERS").size == "4x4"
+    b = bg.parse_board("QuaBcQUdeFGhqUIjklmnoqrstuvw")  # Qu, Q and qU all name the Qu cube; 25 cells
+    assert b.size == "5x5" and b.letters.count("Q") == 4
+    assert bg.parse_board("ABCDEF", size="2x3").size == "2x3"
+    assert bg.parse_board("ABC DEF").size == "2x3"
+    assert bg.Board(2, 2, "QABC").grid() == ["Qu A", "B  C"]
+
+
+@pytest.mark.parametrize("text, size, message", [
+    ("ABCDE", None, "not a square"),
+    ("ABCD1FGHI", None, "not a letter"),
+    ("ABCDEFGHI", "4x4", "a 4x4 board has 16"),
+    ("ABCD", "0x4", "at least one row"),
+    ("ABCD", "four", "RxC"),
+    ("AB CDE", None, "different numbers"),
+    ("", None, "empty"),
+    ("A" * 81, None, "at most 64"),
+])
+def test_malformed_board_strings(text, size, message):
+    with pytest.raises(WordstatsError, match=message):
+        bg.parse_board(text, size)
+
+
+@pytest.mark.parametrize("name", ["board0x4.txt", "board4x0.txt"])
+def test_princeton_zero_size_boards_are_one_line_errors(cli, name, build):
+    data = build(["cat"], "ingest")
+    res = cli("boggle", "score", corpus(f"{PRINCETON}/{name}"), "--lexicon", "t", "--data-dir", data,
+              "--config", SMALL_CONFIG)
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and "at least one row and one column" in res.stderr
+
+
+@pytest.mark.parametrize("content, message", [
+    ("4 4\nA B C D\nE F G H\nI J K L\nM N O\n", "15 cells, a 4x4 board has 16"),
+    ("2 2\nA B\nC 7\n", "not a letter"),
+    ("2 2\nA B\nC DE\n", "a cell is one letter"),
+    ("two two\nA B\nC D\n", "rows cols"),
+    ("", "rows cols"),
+])
+def test_malformed_board_files(cli, build, tmp_path, content, message):
+    data = build(["cat"], "ingest")
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    for command in ("score", "solve"):
+        res = cli("boggle", command, path, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert res.exit_code == 2, res
+        assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1 and message in res.stderr
+        assert "Traceback" not in res.stderr
+
+
+def test_bad_board_arguments_on_the_cli(cli, build):
+    data = build(["cat"], "ingest")
+    common = ("--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    for args in (("solve", "ABC?"), ("solve", "ABCDE"), ("score", "missing.txt"), ("solve", "ABCD", "--size", "3x3"),
+                 ("random", "--dice", "nope"), ("best", "--dice", "new", "--size", "5x5")):
+        res = cli("boggle", *args, *common)
+        assert res.exit_code == 2, (args, res)
+        assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
+
+
+@given(rows=st.integers(1, 8), cols=st.integers(1, 8), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_board_text_round_trips(rows, cols, data):
+    if rows * cols > bg.MAX_CELLS:
+        return
+    letters = "".join(data.draw(st.lists(st.sampled_from("ABCDEQUXYZ"), min_size=rows * cols, max_size=rows * cols)))
+    written = "".join("Qu" if ch == "Q" else ch for ch in letters)
+    board = bg.parse_board(written.lower(), size=f"{rows}x{cols}")
+    assert board.letters == letters
+    again = bg.parse_board_file(f"{rows} {cols}\n" + "\n".join(board.grid()), "f")
+    assert again == board
+
+
+# ---- dice and random boards ------------------------------------------------------------------------
+
+def test_dice_sets_are_the_boxes():
+    assert [len(CONFIG.dice[n].faces) for n in ("classic", "new", "big")] == [16, 16, 25]
+    assert CONFIG.dice["new"].faces[14] == "HIMNQU" and CONFIG.dice["big"].variant == "big"
+    assert all(len(f) == 6 for d in CONFIG.dice.values() for f in d.faces)
+
+
+def test_rolls_are_seeded_prefix_stable_and_rollable():
+    dice = CONFIG.dice["classic"]
+    a = bg.roll(dice, 5, 300)
+    assert np.array_equal(a, bg.roll(dice, 5, 300))
+    assert np.array_equal(a[100:200], bg.roll(dice, 5, 100, start=100))
+    assert not np.array_equal(a, bg.roll(dice, 6, 300))
+    texts = bg.board_texts(a)
+    assert all(rollable(t, dice) for t in texts)
+    assert len(set(texts)) == 300
+    # every die lands in every cell: the first die's letters show up in each cell over many boards
+    many = bg.board_texts(bg.roll(dice, 1, 4000))
+    assert all(any(t[cell] in "AACIOT" for t in many) for cell in range(16))
+
+
+def test_score_summary():
+    stats = bg.summarise(np.array([1, 2, 3, 4, 10]), [50, 90])
+    assert stats["mean"] == 4.0 and stats["max"] == 10 and stats["min"] == 1
+    assert stats["percentiles"] == {"p50": 3.0, "p90": 7.6}
+    assert stats["std"] == pytest.approx(np.std([1, 2, 3, 4, 10], ddof=1), abs=1e-4)
+
+
+# ---- search -----------------------------------------------------------------------------------------
+
+def test_annealing_is_seeded_and_scores_are_true(moby, one_thread):
+    params = bg.SearchParams(300, 50.0, 1.0)
+    runs = bg.anneal(moby, 4, 4, 3, 0, 2, params)
+    again = bg.anneal(moby, 4, 4, 3, 1, 1, params)
+    assert runs[1] == again[0]
+    with one_thread():
+        assert bg.anneal(moby, 4, 4, 3, 0, 2, params) == runs
+    for r in runs:
+        assert r.score == bg.score(r.board, moby) > 0
+    dice = CONFIG.dice["new"]
+    for r in bg.anneal(moby, 4, 4, 9, 0, 2, params, dice):
+        assert rollable(r.board.letters, dice) and r.score == bg.score(r.board, moby)
+
+
+def test_annealing_climbs_far_above_random_boards(moby):
+    random_mean = bg.score_boards(bg.roll(CONFIG.dice["new"], 1, 2000), 4, 4, moby).scores.mean()
+    best = max(r.score for r in bg.anneal(moby, 4, 4, 1, 0, 2, bg.SearchParams(3000, 100.0, 1.0)))
+    assert random_mean < 200 and best > 1000
+
+
+# ---- the stage --------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stage_out(tmp_path_factory):
+    from pipeline.progress import Progress
+    from pipeline.stages import run
+    from pipeline.config import adhoc_lexicon
+
+    out = tmp_path_factory.mktemp("boggle")
+    config = load_config(SMALL_CONFIG)
+    spec = adhoc_lexicon("m", [MOBY], min_length=2)
+    run(config, out, "m", ["boggle"], spec=spec, progress=Progress(quiet=True))
+    return out / "m"
+
+
+def test_stage_tables(stage_out, moby, moby_words):
+    boards = pl.read_parquet(stage_out / "boggle_boards.parquet")
+    words = pl.read_parquet(stage_out / "boggle_words.parquet")
+    summary = json.loads((stage_out / "boggle_summary.json").read_text())
+    best = pl.read_parquet(stage_out / "boggle_best.parquet")
+    assert boards.columns == ["dice", "seed", "index", "board", "score", "n_words", "longest"]
+    assert words.columns == ["word", "dice", "points", "boards_found", "find_rate", "expected_points"]
+    assert boards.height == CONFIG.boards * len(CONFIG.dice_sets)
+    assert words.height == len(CONFIG.dice_sets) * pl.read_parquet(stage_out / "words.parquet").height
+    for name in CONFIG.dice_sets:
+        mine = boards.filter(pl.col("dice") == name)
+        w = words.filter(pl.col("dice") == name)
+        s = summary["dice_sets"][name]
+        assert s["boards"] == mine.height and s["max"] == mine["score"].max()
+        assert s["mean"] == pytest.approx(mine["score"].mean(), abs=1e-3)
+        # expected points add up to the mean score; words found add up to words on boards
+        assert w["expected_points"].sum() == pytest.approx(mine["score"].mean(), rel=1e-9)
+        assert w["boards_found"].sum() == mine["n_words"].sum()
+    new = boards.filter(pl.col("dice") == "new").head(20)
+    for row in new.iter_rows(named=True):
+        found = bg.solve(bg.Board(4, 4, row["board"]), moby)
+        assert row["score"] == sum(f.points for f in found) and row["n_words"] == len(found)
+        assert row["longest"] == min((f.word for f in found), key=lambda x: (-len(x), x), default=None)
+    assert best["search"].unique().sort().to_list() == ["dice big", "dice classic", "dice new", "free 4x4"]
+    for row in best.iter_rows(named=True):
+        rows, cols = bg.parse_size(row["size"])
+        rules = CONFIG.rules(row["variant"])
+        d = moby if rules == STANDARD else bg.compile_dictionary(moby_words, rules)
+        assert bg.score(bg.Board(rows, cols, row["board"]), d) == row["score"]
+        if row["dice"]:
+            assert rollable(row["board"], CONFIG.dice[row["dice"]])
+
+
+def test_stage_words_table_counts_boards(stage_out, moby_words):
+    boards = pl.read_parquet(stage_out / "boggle_boards.parquet").filter(pl.col("dice") == "classic")
+    words = pl.read_parquet(stage_out / "boggle_words.parquet").filter(pl.col("dice") == "classic")
+    trie = dict_trie(moby_words, 3)
+    sample = boards.head(60)["board"].to_list()
+    counts: dict[str, int] = {}
+    for t in sample:
+        for w in reference_words(t, 4, 4, trie):
+            counts[w] = counts.get(w, 0) + 1
+    # a word found on every sampled board's reference is at least that often in the whole table
+    top = max(counts, key=counts.get)
+    row = words.filter(pl.col("word") == top).row(0, named=True)
+    assert row["boards_found"] >= counts[top]
+    assert row["find_rate"] == row["boards_found"] / boards.height
+    unformable = words.filter(pl.col("word").str.contains("Q([^U]|$)"))
+    assert unformable.height > 10 and unformable["boards_found"].max() == 0 and unformable["points"].max() == 0
+
+
+def test_stage_is_deterministic(stage_out, tmp_path):
+    from pipeline.config import adhoc_lexicon
+    from pipeline.progress import Progress
+    from pipeline.stages import run
+
+    run(load_config(SMALL_CONFIG), tmp_path, "m", ["boggle"], spec=adhoc_lexicon("m", [MOBY], min_length=2),
+        progress=Progress(quiet=True))
+    for name in ("boggle_boards.parquet", "boggle_words.parquet", "boggle_best.parquet", "boggle_summary.json"):
+        assert (tmp_path / "m" / name).read_bytes() == (stage_out / name).read_bytes(), name
+
+
+def test_cli_random_reproduces_the_stage_boards(cli, stage_out):
+    boards = pl.read_parquet(stage_out / "boggle_boards.parquet").filter(pl.col("dice") == "new").head(5)
+    res = cli("boggle", "random", "--dice", "new", "--count", 5, "--seed", boards["seed"][0], "--json",
+              "--lexicon", "m", "--data-dir", stage_out.parent, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    assert rows == [{"board": b, "score": s} for b, s in zip(boards["board"], boards["score"])]
+    default = cli("boggle", "random", "--dice", "new", "--count", 5, "--json",
+                  "--lexicon", "m", "--data-dir", stage_out.parent, "--config", SMALL_CONFIG)
+    assert json.loads(default.stdout) == rows  # the default seed is the stage's
+
+
+# ---- CLI shapes -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    from pipeline.config import adhoc_lexicon
+    from pipeline.progress import Progress
+    from pipeline.stages import run
+
+    out = tmp_path_factory.mktemp("tiny")
+    path = out / "tiny.txt"
+    path.write_text("\n".join(["QUARK", "QUA", "ARK", "QAT", "RAT", "TAR", "ART", "KART", "STAR", "RATS", "TSAR"]))
+    run(load_config(SMALL_CONFIG), out, "tiny", ["ingest"], spec=adhoc_lexicon("tiny", [path]),
+        progress=Progress(quiet=True))
+    return ("--lexicon", "tiny", "--data-dir", out, "--config", SMALL_CONFIG)
+
+
+def test_cli_solve_json_and_paths(cli, tiny):
+    res = cli("boggle", "solve", "QARK", "--json", *tiny)
+    assert res.exit_code == 0, res
+    doc = json.loads(res.stdout)
+    assert doc["board"] == "QARK" and doc["score"] == 4
+    assert doc["words"] == [{"word": "QUARK", "points": 2}, {"word": "ARK", "points": 1}, {"word": "QUA", "points": 1}]
+    res = cli("boggle", "solve", "Qu A R K", "--paths", "--json", *tiny)
+    doc = json.loads(res.stdout)
+    assert doc["board"] == "QARK" and doc["size"] == "4x1"
+    assert doc["words"][0] == {"word": "QUARK", "points": 2, "path": [[0, 0], [1, 0], [2, 0], [3, 0]]}
+    text = cli("boggle", "solve", "qark", "--paths", *tiny).stdout
+    assert "Qu A" in text and "4 points, 3 words" in text and "0,0 0,1 1,0 1,1" in text
+
+
+def test_cli_score_lines_and_json(cli, tiny, tmp_path):
+    f = tmp_path / "b.txt"
+    f.write_text("2 2\nQu A\nR K\n")
+    res = cli("boggle", "score", "STAR", f, "ABCDEFGHI", *tiny)
+    assert res.exit_code == 0, res
+    assert res.stdout.splitlines() == ["STAR: 6", f"{f}: 4", "ABCDEFGHI: 0"]
+    doc = json.loads(cli("boggle", "score", "STAR", "--json", *tiny).stdout)
+    assert doc == [{"source": "STAR", "board": "STAR", "score": 6}]
+    assert cli("boggle", "score", "STAR", "--min-length", 4, *tiny).stdout == "STAR: 3\n"  # STAR, RATS, TSAR
+
+
+def test_cli_random_summary_and_best(cli, tiny):
+    res = cli("boggle", "random", "--dice", "big", "--count", 500, "--seed", 3, "--summary", "--json", *tiny)
+    assert res.exit_code == 0, res
+    stats = json.loads(res.stdout)
+    assert stats["boards"] == 500 and stats["size"] == "5x5" and stats["min_length"] == 4
+    assert {"mean", "std", "max", "max_board", "percentiles", "boards_per_second"} <= set(stats)
+    text = cli("boggle", "random", "--count", 300, "--summary", *tiny).stdout
+    assert "boards/s" in text and "p50" in text
+    res = cli("boggle", "best", "--size", "2x2", "--minutes", 0, "--steps", 3000, "--seed", 4, "--json", *tiny)
+    assert res.exit_code == 0, res
+    doc = json.loads(res.stdout)
+    assert doc["score"] == 6 and doc["size"] == "2x2" and doc["seed"] == 4  # STAR/TSAR/RATS/...: 6 points
+    res = cli("boggle", "best", "--dice", "new", "--minutes", 0, "--steps", 100, "--target", 1, *tiny)
+    assert res.exit_code == 0 and "points" in res.stdout
