@@ -7,13 +7,45 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import contextlib
+
 import typer
+from typer._click.exceptions import UsageError
+from typer.core import TyperGroup
 
 from pipeline.errors import WordstatsError
 
 
+@contextlib.contextmanager
+def _usage_errors_on_one_line():
+    """Print a usage error (bad option value, unknown option or command, missing argument) as one line, exit 2."""
+    try:
+        yield
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `wordstats` or `wordstats scrabble`: the help
+            raise
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        typer.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+
+
+class _Group(TyperGroup):
+    """Typer's command group, with usage errors told on one line like every other error."""
+
+    def make_context(self, *args, **kwargs):
+        with _usage_errors_on_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _usage_errors_on_one_line():
+            return super().invoke(ctx)
+
+
 class App(typer.Typer):
     """A Typer app whose commands turn a WordstatsError into one line on stderr and its exit code."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, cls=_Group, **kwargs)
 
     def command(self, *args, **kwargs):
         register = super().command(*args, **kwargs)
@@ -70,7 +102,7 @@ class Session:
 
         self.config = load_config(config)
         self.data_dir = data_dir or default_data_dir()
-        self.lexicon = lexicon or self.config.default_lexicon
+        self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
             self.config.lexicon(self.lexicon)  # raises: unknown lexicon
@@ -134,8 +166,8 @@ def info(
     """List lexicons and their tables: rows, size, when built."""
     from pipeline.info import tables_overview
 
-    s = Session(config, data_dir, None)
-    _emit(tables_overview(s.config, s.data_dir, [lexicon] if lexicon else None), as_json, as_csv)
+    s = Session(config, data_dir, lexicon)
+    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
 
 
 @app.command()
@@ -188,7 +220,7 @@ def anagram(
     queries.parse_rack(rack)
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
-    if plus or through:
+    if plus or through is not None:
         _emit(queries.anagram_plus(index, rack, through), as_json, as_csv)
     else:
         _emit(queries.anagram(index, rack), as_json, as_csv)
@@ -560,7 +592,9 @@ def hangman(
 ):
     """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
     from pipeline import hangman as hm
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     if word is None:
         if weighted:
@@ -731,7 +765,9 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline import scrabble as sc
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc.variant(s.config, variant)
     tiles = sc.parse_rack(rack, game.rack_size) if rack is not None else None
@@ -739,10 +775,10 @@ def scrabble_score(
     try:
         result = sc.score_play(position, play, game, sc.load_lexicon(s.store), tiles)
     except sc.IllegalPlay as exc:
-        if as_json:
-            from pipeline.display import emit_json
+        if as_json or as_csv:
+            import polars as pl
 
-            emit_json([{"play": play, "legal": False, "reason": str(exc)}])
+            _emit(pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]}), as_json, as_csv)
         else:
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None

@@ -19,6 +19,12 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
+_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
+
+
+def upper_ascii(text: str) -> str:
+    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
+    return text.translate(_UPPER_ASCII)
 
 
 class Section:
@@ -74,7 +80,7 @@ class Section:
         value = self._get(key, default)
         if value is None and default is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN != NaN
             self.fail(key, f"expected a number, got {_show(value)}")
         if lo is not None and value < lo:
             self.fail(key, f"must be at least {lo}, got {value}")
@@ -213,7 +219,7 @@ def load_config(path: Path | str | None = None) -> Config:
         raise WordstatsError(f"{path}: is a directory, not a config file")
     data = path.read_bytes()
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        raw = tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
     except UnicodeDecodeError:
         raise WordstatsError(f"{path}: config is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

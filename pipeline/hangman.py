@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS
+from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
@@ -300,10 +301,10 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
 
 def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[dict], dict]:
     """The trace of `word` in the store's lexicon and facts about it (candidates, misses, rank if built)."""
-    text = word.strip().upper()
+    text = upper_ascii(word.strip())
     if not text.isalpha() or not text.isascii():
         raise WordstatsError(f"bad word {word!r}: use letters A-Z only")
-    words = store.scan("words").filter(pl.col("length") == len(text)).select("word", "zipf").collect().sort("word")
+    words = store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length") == len(text)).select("word", "zipf").collect().sort("word")
     names = words["word"].to_list()
     if text not in names:
         raise NotFound(f"{text} is not in lexicon {store.lexicon!r}: the solver only knows the lexicon's words")
@@ -316,11 +317,15 @@ def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[d
              "misses": steps[-1]["misses"] if steps else 0, "guesses": len(steps),
              "sequence": "".join(step["guess"] for step in steps)}
     if store.exists("hangman"):
-        row = store.scan("hangman").filter(pl.col("word") == text).select(
+        row = store.scan("hangman", ["word", "rank_in_length", "band", "percentile_in_length"]).filter(pl.col("word") == text).select(
             "rank_in_length", "band", "percentile_in_length").collect()
         if row.height:
             facts.update(row.to_dicts()[0])
     return steps, facts
+
+
+LIST_COLUMNS = ["word", "length", "misses", "guesses", "sequence", "rank_in_length", "percentile_in_length", "band",
+                "misses_weighted", "heuristic_band"]  # of hangman.parquet, as the lists show them
 
 
 def select(store, config, length: int | None = None, hardest: int | None = None, easiest: int | None = None,
@@ -333,7 +338,8 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", length)):
         if value is not None and value < 1:
             raise WordstatsError(f"{name} must be at least 1, got {value}")
-    table = store.scan("hangman").join(store.scan("words").select("word", "zipf"), on="word", how="left")
+    table = store.scan("hangman", LIST_COLUMNS).join(store.scan("words", ["word", "zipf"]).select("word", "zipf"),
+                                                     on="word", how="left")
     if length is not None:
         table = table.filter(pl.col("length") == length)
     if band is not None:
@@ -341,12 +347,11 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     if common:
         table = table.filter(pl.col("zipf") >= settings(config).common_zipf)
     if easiest is not None:
-        table = table.sort(["misses", "guesses", "word"]).head(easiest)
+        table = table.sort(["misses", "guesses", "word"]).head(min(easiest, MAX_ROWS))
     else:
         table = table.sort(["misses", "guesses", "word"], descending=[True, True, False])
-        table = table.head(hardest) if hardest is not None else table
-    found = table.select("word", "length", "misses", "guesses", "sequence", "rank_in_length",
-                         "percentile_in_length", "band", "misses_weighted", "heuristic_band", "zipf").collect()
+        table = table.head(min(hardest, MAX_ROWS)) if hardest is not None else table
+    found = table.select(*LIST_COLUMNS, "zipf").collect()
     if found.is_empty():
         asked = [f"length {length}" if length is not None else "", f"band {band.lower()}" if band else "",
                  "common" if common else ""]

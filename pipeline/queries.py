@@ -8,15 +8,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS
+from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
 
 
 def pattern_regex(pattern: str) -> str:
     """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
-    text = pattern.strip().upper()
+    text = upper_ascii(pattern.strip())
     if not text:
         raise WordstatsError("empty pattern (use ? for one letter, * for any run, [ABC] for a class)")
     parts, pos = [], 0
@@ -46,7 +47,7 @@ def parse_rack(text: str, what: str = "rack") -> tuple[np.ndarray, int]:
 
 def parse_letters(text: str, what: str) -> str:
     """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
-    letters = text.strip().upper()
+    letters = upper_ascii(text.strip())
     if not letters:
         raise WordstatsError(f"empty {what}: give letters A-Z")
     for pos, ch in enumerate(letters, 1):
@@ -159,7 +160,7 @@ _INDEXES: dict[tuple, WordIndex] = {}
 
 def load_index(store, values: np.ndarray) -> WordIndex:
     """The lexicon's WordIndex, read once per process (again when anagrams.parquet changes)."""
-    path = store.require("anagrams")
+    path = store.require("anagrams", WordIndex.COLUMNS)
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(int(v) for v in values))
     if key not in _INDEXES:
@@ -191,7 +192,7 @@ def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
 def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.DataFrame:
     """For each board letter (A–Z or `through`), the words that use every rack tile plus that letter."""
     letters, blanks = parse_rack(rack)
-    board = sorted(set(parse_letters(through, "--through letters"))) if through else list(LETTERS)
+    board = sorted(set(parse_letters(through, "--through letters"))) if through is not None else list(LETTERS)
     size = int(letters.sum()) + blanks + 1
     parts = []
     for letter in board:
@@ -216,7 +217,7 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
     allowed = "".join(sorted(set(parse_letters(letters, "letters"))))
     alphagram = pl.col("alphagram")
     keep = alphagram.str.contains(f"^[{allowed}]+$")
-    if center:
+    if center is not None:
         middle = parse_letters(center, "--center letter")
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
@@ -247,9 +248,10 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
     words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
     try:
         return words.filter(pl.col("word").str.contains(expr)).sort("word")
-    except pl.exceptions.PolarsError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WordstatsError(f"bad regex {text!r}: {first}") from None
+    except pl.exceptions.PolarsError as exc:  # "regex parse error:", the regex, a caret, "error: <why>", ...
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
+        why = next((line.removeprefix("error: ") for line in lines if line.startswith("error: ")), lines[0])
+        raise WordstatsError(f"bad regex {text!r}: {why}") from None
 
 
 # ---- one word: hooks and everything the tables know ---------------------------------------------------
@@ -260,10 +262,13 @@ def _lookup(path: Path, column: str, value: str) -> pl.DataFrame:
     return pl.scan_parquet(path).filter(pl.col(column) == value).collect()
 
 
+HOOK_COLUMNS = ["word", "front_hooks", "back_hooks", "front_inner", "back_inner"]
+
+
 def hooks(store, word: str) -> pl.DataFrame:
     """The word's front and back hooks and whether it stays a word minus its first / last letter."""
     word = parse_letters(word, "word")
-    found = _lookup(store.require("hooks"), "word", word)
+    found = _lookup(store.require("hooks", HOOK_COLUMNS), "word", word)
     if found.is_empty():
         raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
     return found
@@ -285,7 +290,7 @@ def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
     tables = store.parquet_tables()
     for name in sorted(tables, key=lambda n: (n != "words", n)):
         path = tables[name]
-        schema = pl.read_parquet_schema(path)
+        schema = store.schema(name)
         column, key = _KEYED.get(name, ("word", lambda w: w))
         if schema.get(column) != pl.String:
             continue
@@ -331,13 +336,13 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
         raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
     if length is not None and length not in (6, 7):
         raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
-    stems = pl.scan_parquet(store.require("stems"))
+    stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
         stems = stems.filter(pl.col("stem_length") == length)
     by, descending = STEM_ORDERS[order]
     stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
     if top:
-        stems = stems.head(top)
+        stems = stems.head(min(top, MAX_ROWS))
     return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
 
 
@@ -366,7 +371,7 @@ def stem(store, text: str) -> pl.DataFrame:
     if len(letters) not in (6, 7):
         raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
     key = "".join(sorted(letters))
-    found = _lookup(store.require("stems"), "stem", key)
+    found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
     if found.is_empty():
         raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
     return (found.select(pl.col("bingos").explode()).unnest("bingos")

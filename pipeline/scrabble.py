@@ -18,7 +18,7 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
+from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section, upper_ascii
 from pipeline.errors import WordstatsError
 
 SIZE = 15
@@ -27,6 +27,7 @@ ACROSS, DOWN = 0, 1
 DIRECTIONS = ("across", "down")
 EMPTY = "."
 BLANK_SLOT = 26  # rack counts: one per letter, then blanks
+KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)
 
 
@@ -228,14 +229,14 @@ def parse_rack(text: str, rack_size: int = 7) -> str:
     """A rack as upper-case letters and ? (blanks), checked: 1 to rack_size tiles."""
     rack = text.strip()
     for i, ch in enumerate(rack, 1):
-        if not (ch == BLANK or "A" <= ch.upper() <= "Z"):
+        if not (ch == BLANK or upper_ascii(ch) in LETTERS):
             raise WordstatsError(f"rack {text!r}: character {i} ({ch!r}) is not a tile "
                                  f"(use letters A-Z and ? for a blank)")
     if not rack:
         raise WordstatsError("empty rack: give 1 to 7 tiles, letters A-Z and ? for a blank")
     if len(rack) > rack_size:
         raise WordstatsError(f"rack {text!r} has {len(rack)} tiles, at most {rack_size}")
-    return rack.upper()
+    return upper_ascii(rack)
 
 
 def rack_counts(rack: str) -> np.ndarray:
@@ -541,7 +542,13 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first."""
-    records, _ = generate(board, rack, variant, lexicon, keep=top)
+    if top <= KEEP_MAX:
+        records, _ = generate(board, rack, variant, lexicon, keep=top)
+    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
+        from pipeline.kernels import PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
     plays = []
     for record in records:
         tiles, direction = record_tiles(record)
@@ -803,7 +810,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
                             "counts": v.counts} for name, v in known.items()},
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
-                     "seed": selfplay_sec.int("seed", 0)},
+                     "seed": selfplay_sec.int("seed", 0, lo=0)},
     }
 
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from pipeline.config import BLANK, LETTERS, Config, TileSet
+from pipeline.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.errors import WordstatsError
 
 BLANK_INDEX = 26
@@ -43,7 +43,7 @@ def letter_counts(text: str) -> np.ndarray:
 
 def parse_rack(rack: str, what: str = "rack", blanks: bool = True) -> np.ndarray:
     """A rack (letters, `?` for a blank, any case) as 27 counts; a one-line error names a bad character."""
-    text = rack.strip().upper()
+    text = upper_ascii(rack.strip())
     if not text:
         raise WordstatsError(f"empty {what}: give letters A-Z" + (" and ? for blanks" if blanks else ""))
     allowed = LETTERS + (BLANK if blanks else "")

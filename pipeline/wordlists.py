@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import polars as pl
 
-from pipeline.config import PROJECT_ROOT, Config, Section
+from pipeline.config import PROJECT_ROOT, Config, Section, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
-from pipeline.tables import Store, write_bytes, write_text
+from pipeline.tables import MAX_ROWS, Store, write_bytes, write_text
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
 BANDS = ("easy", "medium", "hard")
@@ -64,7 +64,7 @@ def load_settings(config: Config) -> Settings:
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
     top = Section(raw, "", path)
@@ -109,8 +109,12 @@ def blocked_words(settings: Settings) -> frozenset[str]:
     data = path.read_bytes()
     if settings.blocklist_sha256 and hashlib.sha256(data).hexdigest() != settings.blocklist_sha256:
         raise WordstatsError(f"{path}: sha256 differs from field blocklist.sha256 of {settings.path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: block list is not UTF-8 text (field blocklist.file of {settings.path})") from None
     listed = set()
-    for line in data.decode("utf-8").splitlines():
+    for line in text.splitlines():
         entry = re.sub(r"[\s\-]", "", line).upper()  # phrases joined: "god damn" → GODDAMN
         if entry and entry.isascii() and entry.isalpha():
             listed.add(entry)
@@ -144,7 +148,7 @@ def parse_length(text: str) -> tuple[int, int]:
 
 def letters(text: str, option: str) -> str:
     """Upper-case letters of an option such as --contains, or an error naming the bad character."""
-    word = text.strip().upper()
+    word = upper_ascii(text.strip())
     if not word:
         raise WordstatsError(f"{option}: give at least one letter")
     for ch in word:
@@ -243,6 +247,8 @@ class WordList:
 
 # Tables some filters need, and the stage that builds each.
 NEEDED = {"hangman": "hangman", "boggle_words": "boggle"}
+COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "misses", "guesses"],
+           "boggle_words": ["word", "find_rate"]}  # what the filters read of each table
 
 
 def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
@@ -253,7 +259,7 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
             f"{option} needs {table}.parquet, which is not built for lexicon {store.lexicon!r}: "
             f"run `wordstats run {stage} --lexicon {store.lexicon}` (or `make all`)"
         )
-    return pl.scan_parquet(store.path(table))
+    return store.scan(table, COLUMNS.get(table, ()))
 
 
 def per_million(zipf: float) -> str:
@@ -274,8 +280,8 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
                         lambda lf: lf.filter(~pl.col("word").is_in(blocked)), loosen=False))
     if "top_frequent" in options:
         n = options["top_frequent"]
-        top = (store.scan("words").filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
-               .head(n).select("word").collect()["word"].to_list())
+        top = (store.scan("words", COLUMNS["words"]).filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
+               .head(min(n, MAX_ROWS)).select("word").collect()["word"].to_list())
         out.append(Step("--top-frequent", f"among the {n:,} most frequent words of the word list",
                         lambda lf: lf.filter(pl.col("word").is_in(top))))
     if "length" in options:
@@ -354,7 +360,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
     """Select a teacher's word list from the lexicon's tables."""
     settings = load_settings(config)
     options = merge(settings, preset, given or {})
-    base = store.scan("words").select("word", "length", "zipf")
+    base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
     lf = apply(base, chosen)

@@ -237,13 +237,17 @@ def test_stage_output_is_byte_identical_on_rebuild(build, tmp_path):
     assert (again / "t" / "hangman.parquet").read_bytes() == saved
 
 
-def test_bad_config_field_is_named(cli, tmp_path, word_file):
+@pytest.mark.parametrize("field, bad, says", [
+    ('bands = "tertiles"', 'bands = "quartiles"', "hangman.bands: expected one of 'tertiles', 'misses', got 'quartiles'"),
+    ("unknown_zipf = 0.0", "unknown_zipf = nan", "hangman.unknown_zipf: expected a number, got nan"),  # passed lo/hi
+])
+def test_bad_config_field_is_named(cli, tmp_path, word_file, field, bad, says):
     config = tmp_path / "bad.toml"
-    text = SMALL_CONFIG.read_text().replace('bands = "tertiles"', 'bands = "quartiles"')
+    text = SMALL_CONFIG.read_text().replace(field, bad)
     config.write_text(text.replace("../../data/raw", str(SMALL_CONFIG.parents[2] / "data" / "raw")))
     res = cli("run", "hangman", "--source", word_file(SEVEN), "--lexicon", "t", "--data-dir", tmp_path / "out",
               "--config", config, "--quiet")
-    assert res.exit_code == 2 and "hangman.bands" in res.stderr and "quartiles" in res.stderr
+    assert res.exit_code == 2 and says in res.stderr, res
 
 
 # ---- the CLI ----------------------------------------------------------------------------------------------
@@ -292,6 +296,11 @@ def test_cli_unknown_word_says_so(cli, build):
     assert "BOAT is not in lexicon 't'" in res.stderr and "only knows the lexicon" in res.stderr
     bad = cli("hangman", "bo-at", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
     assert bad.exit_code == 2 and "letters A-Z" in bad.stderr
+    both = cli("hangman", "heel", "--json", "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert both.exit_code == 2 and "choose one of --json and --csv" in both.stderr
+    for word in ("ﬁx", "ßtar"):  # capitalised by str.upper these are FIX and SSTAR, still not words typed A-Z
+        bad = cli("hangman", word, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert bad.exit_code == 2 and "letters A-Z" in bad.stderr, bad
 
 
 def test_cli_lists(cli, words4k):
@@ -332,3 +341,8 @@ def test_cli_list_errors(cli, build):
         assert res.exit_code == 2 and message in res.stderr, res
     none = cli("hangman", "--length", "9", *args)
     assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
+    every = cli("hangman", "--json", *args).stdout
+    for many in ("--hardest", "--easiest"):  # more than polars' head() takes: every word
+        res = cli("hangman", many, str(10**12), "--json", *args)
+        assert res.exit_code == 0 and len(json.loads(res.stdout)) == len(json.loads(every)) == len(SEVEN), res
+

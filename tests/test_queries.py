@@ -267,8 +267,14 @@ def test_cli_words_lengths(cli, small):
     (("anagram", "SULTAN", "--through", "S1"), "character 2 ('1')"),
     (("hunt", "AB?"), "character 3 ('?')"),
     (("hunt", "ABC", "--center", "D"), "--center"),
+    (("hunt", "ABC", "--center", ""), "empty --center letter"),  # not ignored
+    (("anagram", "SULTAN", "--through", ""), "empty --through letters"),
     (("pattern", "A{3}"), "character 2 ('{')"),
-    (("pattern", "(", "--regex"), "bad regex"),
+    (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
+    (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
+    (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
+    (("pattern", "*ß"), "character 2 ('ß')"),
+    (("pattern", "(", "--regex"), "bad regex '(': unclosed group"),  # why, not just "regex parse error:"
     (("stem", "AEI"), "6 or 7 letters"),
     (("stems", "--order", "length"), "--order"),
     (("stems", "--export", "list.pdf"), ".csv or .md"),

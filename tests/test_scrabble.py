@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv as csv_module
+import io
 import json
 import random
 from collections import Counter
@@ -324,7 +326,8 @@ def test_board_parse_property(rows, row, col, bad):
         sc.parse_board("\n".join(broken))
 
 
-@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty")])
+@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty"),
+                                           ("ß", "character 1"), ("AEıRST", "character 3")])
 def test_rack_errors(rack, message):
     with pytest.raises(WordstatsError, match=message):
         sc.parse_rack(rack)
@@ -462,6 +465,11 @@ def test_cli_score_breakdown_and_illegal(cli, lexicon_dir, tmp_path):
         ("main", "AX", 10), ("cross", "CA", 5), ("cross", "AX", 9), ("total", "9G AX", 24)]
     res = cli("scrabble", "score", "--board", board, "--play", "1A QI", *common)
     assert res.exit_code == 1 and "does not touch" in res.stdout
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--csv", *common)
+    assert res.exit_code == 1 and list(csv_module.DictReader(io.StringIO(res.stdout))) == [
+        {"play": "1A QI", "legal": "false", "reason": "the play does not touch any tile on the board"}]
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--json", "--csv", *common)
+    assert res.exit_code == 2 and "choose one of --json and --csv" in res.stderr
     res = cli("scrabble", "score", "--board", board, "--play", "9G", *common)
     assert res.exit_code == 2 and "expected a position and a word" in res.stderr
     res = cli("scrabble", "score", "--empty", "--play", "8H RETAINS", "--variant", "wwf", *common)
@@ -484,3 +492,21 @@ def test_cli_user_errors(cli, lexicon_dir, tmp_path):
     assert res.exit_code == 2 and "not found" in res.stderr
     res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)
     assert res.exit_code == 1 and "no legal play" in res.stderr
+
+
+def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_words):
+    lexicon, board = sc.Lexicon(small_words), board_of([""] * 7 + [".....CAT"])
+    every = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=sc.KEEP_MAX)
+    assert len(every) < sc.KEEP_MAX  # all of them
+    huge = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
+    assert [(p.position, p.display, p.score) for p in huge] == [(p.position, p.display, p.score) for p in every]
+
+
+def test_negative_selfplay_seed_is_a_config_error(cli, tmp_path):
+    config = tmp_path / "bad.toml"
+    text = SMALL_CONFIG.read_text().replace("seed = 8", "seed = -1")  # numpy's generator takes no negative seed
+    config.write_text(text.replace("../../data/raw", str(ROOT / "data" / "raw")))
+    words = tmp_path / "w.txt"
+    words.write_text("qi\nza\n")
+    res = cli("run", "scrabble", "--source", words, "--lexicon", "t", "--data-dir", tmp_path / "out", "--config", config)
+    assert res.exit_code == 2 and "field scrabble.selfplay.seed: must be at least 0, got -1" in res.stderr, res

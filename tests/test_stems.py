@@ -148,3 +148,9 @@ def test_cli_stem_export(cli, built, tmp_path):
     assert lines[0] == "| rank | stem | letters | n_bingos | bingos |" and len(lines) == 5
     missing = ask(cli, built, "stem", "QQQQQQ")
     assert missing.exit_code == 1 and "QQQQQQ" in missing.stderr
+
+
+def test_cli_huge_top_lists_every_stem(cli, built):
+    every = json.loads(ask(cli, built, "stems", "--top", "0", "--json").stdout)
+    huge = ask(cli, built, "stems", "--top", str(10**12), "--json")  # polars' head() overflowed
+    assert huge.exit_code == 0 and json.loads(huge.stdout) == every

@@ -89,6 +89,8 @@ def test_unseen_tiles(config):
     ("AB1", "character 3 ('1')"),
     ("A B", "character 2 (' ')"),
     ("ÉTÉ", "character 1 ('É')"),
+    ("STRAßE", "character 5 ('ß')"),  # str.upper would make it STRASSE
+    ("ıT", "character 1 ('ı')"),  # and this IT
     ("ABCDEFGHIJKLMNOPQRSTU", "21 tiles, at most 20"),
     ("?????", "5 blanks, at most 4"),
     ("", "empty rack"),

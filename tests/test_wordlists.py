@@ -164,6 +164,12 @@ def test_common_flag_is_zipf_3(store, config, rows):
     assert got
 
 
+def test_top_frequent_beyond_polars_head_limit(store, config, rows):
+    opts = {"top_frequent": 10**12, "length": "4-4"}  # more than head() takes: every word with a frequency
+    got = word_list(store, config, None, dict(opts), upper=True).words
+    assert got == reference(rows, opts, blocked_words(load_settings(config)), False) and got
+
+
 # ---- the block list ---------------------------------------------------------------------------------
 
 def test_block_list_blocks_slurs_and_vulgarity_not_ordinary_words(config):
@@ -207,6 +213,22 @@ def test_allow_entry_must_be_on_the_list(tmp_path, lex):
     cfg = settings_file(tmp_path, 'allow = ["kitten"]\n')
     code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
     assert code == 2 and "'kitten' is not on the block list" in err and len(err.strip().splitlines()) == 1
+
+
+def test_block_list_not_utf8_is_one_line(tmp_path, lex):
+    cfg = settings_file(tmp_path, "")
+    binary = tmp_path / "list.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    (tmp_path / "wl.toml").write_text(f'[blocklist]\nfile = "{binary}"\n')
+    code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "list.bin: block list is not UTF-8 text" in err and len(err.strip().splitlines()) == 1
+
+
+def test_settings_file_with_a_byte_order_mark(tmp_path, lex):
+    cfg = settings_file(tmp_path, '[presets.mine]\nlength = "3"\n')
+    (tmp_path / "wl.toml").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "wl.toml").read_bytes())
+    code, out, err = call("wordlist", "--presets", "--lexicon", "t", "--data-dir", lex, "--config", cfg, "--csv")
+    assert code == 0 and out.splitlines()[1:] == ['mine,"",--length 3'], err
 
 
 def test_block_list_hash_is_checked(tmp_path, lex):
@@ -294,6 +316,7 @@ def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, tabl
     (("--pattern", "*IGHT!"), "bad pattern"),
     (("--contains", "a1"), "bad character '1'"),
     (("--starts-with", "é"), "letters only"),
+    (("--contains", "ß"), "bad character 'ß'"),  # not SS
     (("--hangman", "extreme"), "easy, medium or hard"),
     (("--sort", "random"), "alpha, frequency or difficulty"),
     (("--common", "--min-zipf", "4"), "not both"),
