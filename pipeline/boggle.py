@@ -197,6 +197,8 @@ def read_board_file(path: Path) -> Board:
 
 def load_board(arg: str, size: str | None = None) -> Board:
     """A board from a file name (Princeton format) or from its cells written out."""
+    if not arg.strip():
+        raise WordstatsError("empty board: give the cells in row order (PERSLATGSINETERS) or a board file")
     path = Path(arg)
     if path.is_file():
         return read_board_file(path)

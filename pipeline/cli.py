@@ -394,7 +394,7 @@ SizeOpt = Annotated[Optional[str], typer.Option("--size", help="Board size RxC (
                                                 show_default=False)]
 MinLengthOpt = Annotated[Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).",
                                                      show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).",
+BoggleVariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).",
                                                    show_default=False)]
 
 
@@ -410,7 +410,7 @@ def boggle_solve(
     paths: Annotated[bool, typer.Option("--paths", help="Show a path of cubes (row,col from 0) for each word.")] = False,
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -441,7 +441,7 @@ def boggle_score(
     boards: Annotated[list[str], typer.Argument(help="Boards: cells in row order, or Princeton-format files.")],
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -522,7 +522,7 @@ def boggle_best(
                                                   show_default=False)] = None,
     steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1)] = 100_000,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -704,7 +704,7 @@ app.add_typer(scrabble_app, name="scrabble")
 
 BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
                                                   "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
-VariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
@@ -725,7 +725,7 @@ def scrabble_best(
                                       show_default=False)],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
-    variant: VariantOpt = "scrabble",
+    variant: ScrabbleVariantOpt = "scrabble",
     top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -756,7 +756,7 @@ def scrabble_score(
     empty: EmptyOpt = False,
     rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
                                                 show_default=False)] = None,
-    variant: VariantOpt = "scrabble",
+    variant: ScrabbleVariantOpt = "scrabble",
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,

@@ -19,6 +19,9 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
+# The top-level fields and tables a config may have (each stage reads its own table).
+TOP_LEVEL = ("default_lexicon", "lexicons", "tiles", "indexes", "stems", "boggle", "hangman", "scrabble",
+             "report", "wordlists")
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 
 
@@ -225,6 +228,7 @@ def load_config(path: Path | str | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
     top = Section(raw, "", path)
+    top.allow(*TOP_LEVEL)
     lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
     if not lexicons:
         top.fail("lexicons", "at least one lexicon must be declared")

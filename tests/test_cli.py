@@ -85,6 +85,7 @@ def test_unbuilt_lexicon_says_how_to_build(cli, tmp_path):
     ("[lexicons.a]\nsources = []\n", "field lexicons.a.sources: expected a non-empty list"),
     ("[lexicons.a]\nsources = [{path = 'x', format = 'xml'}]\n", "field lexicons.a.sources[0].format"),
     ("lexicons = [\n", "invalid TOML"),
+    ("[hangmn]\nbands = 'x'\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field hangmn: unknown field"),
     ("[tiles.s]\ncounts = {A = 1}\nvalues = {}\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field tiles.s.counts.B: missing"),
 ])
 def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
