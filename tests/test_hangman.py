@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import hangman as hm
-from tests.conftest import SMALL_CONFIG, corpus
+from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
 
 SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
 SEVEN_SOLVED = [(0, 1, "MERE", "E"), (0, 2, "DEED", "ED"), (0, 2, "EVEN", "EN"), (1, 1, "STAR", "E"),
@@ -66,15 +66,8 @@ def spearman(xs, ys) -> float:
 @pytest.fixture(scope="module")
 def words4k(tmp_path_factory):
     """Norvig's words4k built through ingest and hangman with the small config: (data dir, words, table)."""
-    from typer.testing import CliRunner
-
-    from pipeline.cli import app
-
-    path = corpus("norvig-words4k/words4k.txt")
-    data = tmp_path_factory.mktemp("hangman") / "out"
-    res = CliRunner().invoke(app, ["run", "hangman", "--source", str(path), "--lexicon", "w4k",
-                                   "--data-dir", str(data), "--config", str(SMALL_CONFIG), "--quiet"])
-    assert res.exit_code == 0, res.output
+    data = build_lexicon(tmp_path_factory.mktemp("hangman") / "out", corpus("norvig-words4k/words4k.txt"), "hangman",
+                         lexicon="w4k")
     words = pl.read_parquet(data / "w4k" / "words.parquet")
     table = pl.read_parquet(data / "w4k" / "hangman.parquet")
     return data, words, table
@@ -242,9 +235,7 @@ def test_stage_output_is_byte_identical_on_rebuild(build, tmp_path):
     ("unknown_zipf = 0.0", "unknown_zipf = nan", "hangman.unknown_zipf: expected a number, got nan"),  # passed lo/hi
 ])
 def test_bad_config_field_is_named(cli, tmp_path, word_file, field, bad, says):
-    config = tmp_path / "bad.toml"
-    text = SMALL_CONFIG.read_text().replace(field, bad)
-    config.write_text(text.replace("../../data/raw", str(SMALL_CONFIG.parents[2] / "data" / "raw")))
+    config = config_with(tmp_path, field, bad)
     res = cli("run", "hangman", "--source", word_file(SEVEN), "--lexicon", "t", "--data-dir", tmp_path / "out",
               "--config", config, "--quiet")
     assert res.exit_code == 2 and says in res.stderr, res

@@ -19,11 +19,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from pipeline import queries
-from pipeline.config import LETTERS, adhoc_lexicon, load_config
-from pipeline.progress import SILENT
-from pipeline.stages import run
+from pipeline.config import LETTERS, load_config
 from pipeline.tables import Store
-from tests.conftest import CORPORA, SMALL_CONFIG
+from tests.conftest import CORPORA, SMALL_CONFIG, ask, build_lexicon
 
 CONFIG = load_config(SMALL_CONFIG)
 TILES = CONFIG.tiles["scrabble"]
@@ -57,8 +55,7 @@ class Lexicon:
 def lexicon(tmp_path_factory) -> Lexicon:
     tmp = tmp_path_factory.mktemp("queries")
     source = ENABLE if ENABLE.is_file() else written_list(tmp / "written.txt")
-    data = tmp / "out"
-    run(CONFIG, data, "lex", ["indexes"], spec=adhoc_lexicon("lex", [source]), progress=SILENT)
+    data = build_lexicon(tmp / "out", source, "indexes", lexicon="lex")
     words = pl.read_parquet(data / "lex" / "words.parquet")["word"].to_list()
     return Lexicon(data, words, queries.open_index(Store(data, "lex"), CONFIG), ENABLE.is_file())
 
@@ -222,15 +219,7 @@ SMALL = ["SULTANA", "SULTANAS", "SULTAN", "ALNUS", "QI", "QIS", "AA", "AAS", "RE
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> Path:
     """A small ad hoc lexicon `t` with indexes and stems built."""
-    tmp = tmp_path_factory.mktemp("small")
-    path = tmp / "small.txt"
-    path.write_text("\n".join(SMALL) + "\n")
-    run(CONFIG, tmp / "out", "t", ["indexes", "stems"], spec=adhoc_lexicon("t", [path]), progress=SILENT)
-    return tmp / "out"
-
-
-def ask(cli, small, *args):
-    return cli(*args, "--lexicon", "t", "--data-dir", small, "--config", SMALL_CONFIG)
+    return build_lexicon(tmp_path_factory.mktemp("small") / "out", SMALL, "indexes", "stems")
 
 
 def test_cli_anagram_marks_blank_letters(cli, small):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pipeline import scrabble as sc
 from pipeline.config import load_config
 from pipeline.errors import WordstatsError
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, config_with
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
@@ -407,17 +407,8 @@ def test_stage_tables(build, small_words):
 @pytest.fixture(scope="module")
 def lexicon_dir(tmp_path_factory):
     """A data folder with a tiny lexicon's words.parquet."""
-    from typer.testing import CliRunner
-
-    from pipeline.cli import app
-
-    base = tmp_path_factory.mktemp("scrabble")
-    words = base / "w.txt"
-    words.write_text("\n".join(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"]) + "\n")
-    res = CliRunner().invoke(app, ["run", "ingest", "--source", str(words), "--lexicon", "t",
-                                   "--data-dir", str(base / "out"), "--config", str(SMALL_CONFIG), "--quiet"])
-    assert res.exit_code == 0, res.output
-    return base / "out"
+    return build_lexicon(tmp_path_factory.mktemp("scrabble") / "out",
+                         ["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"], "ingest")
 
 
 def test_cli_best_opening(cli, lexicon_dir):
@@ -503,9 +494,7 @@ def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_wor
 
 
 def test_negative_selfplay_seed_is_a_config_error(cli, tmp_path):
-    config = tmp_path / "bad.toml"
-    text = SMALL_CONFIG.read_text().replace("seed = 8", "seed = -1")  # numpy's generator takes no negative seed
-    config.write_text(text.replace("../../data/raw", str(ROOT / "data" / "raw")))
+    config = config_with(tmp_path, "seed = 8", "seed = -1")  # numpy's generator takes no negative seed
     words = tmp_path / "w.txt"
     words.write_text("qi\nza\n")
     res = cli("run", "scrabble", "--source", words, "--lexicon", "t", "--data-dir", tmp_path / "out", "--config", config)

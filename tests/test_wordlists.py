@@ -11,14 +11,12 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from pipeline.config import load_config
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import Store
 from pipeline.wordlists import blocked_words, load_settings, presets_table, word_list
-from tests.conftest import ROOT, SMALL_CONFIG
-from tests.standin_tables import add_tables, sample_words
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ORDINARY = ("god", "kill", "drunk", "class", "assist", "butter", "spicy", "spices", "titer", "scat", "snatch",
@@ -29,43 +27,26 @@ OFFENSIVE = ("fuck", "fucks", "shit", "shits", "whore", "cunts", "goddamn", "nig
 
 def call(*args) -> tuple[int, str, str]:
     """The real CLI in-process: (exit code, stdout, stderr)."""
-    from pipeline.cli import app
-
-    res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1"}, catch_exceptions=True)
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        raise res.exception
+    res = run_cli(*args)
     return res.exit_code, res.stdout, res.stderr
-
-
-class Cli:
-    """The shape of the conftest `cli` fixture, usable from a module-scoped fixture."""
-
-    def __call__(self, *args):
-        code, out, err = call(*args)
-        return type("Result", (), {"exit_code": code, "stdout": out, "stderr": err})()
 
 
 @pytest.fixture(scope="module")
 def lex(tmp_path_factory):
     """A third of the Moby list plus known ordinary and offensive words, with Hangman and Boggle tables."""
-    root = tmp_path_factory.mktemp("wordlists")
-    source = root / "t.txt"
-    source.write_text("\n".join(sample_words(MOBY, 3, ORDINARY + OFFENSIVE)) + "\n")
-    data = root / "out"
-    code, _, err = call("run", "ingest", "--source", source, "--lexicon", "t", "--data-dir", data,
-                        "--config", SMALL_CONFIG, "--quiet")
-    assert code == 0, err
-    add_tables(Cli(), data, "t", ("hangman", "boggle_words"), SMALL_CONFIG)
-    return data
+    return build_lexicon(tmp_path_factory.mktemp("wordlists") / "out", sample_words(MOBY, 3, ORDINARY + OFFENSIVE),
+                         "hangman", "boggle")
 
 
 @pytest.fixture(scope="module")
 def store(lex):
+    """The test lexicon's tables."""
     return Store(lex, "t")
 
 
 @pytest.fixture(scope="module")
 def config():
+    """The small test config."""
     return load_config(SMALL_CONFIG)
 
 
