@@ -216,8 +216,9 @@ def anagram(
 ):
     """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
     from pipeline import queries
+    from pipeline.tiles import parse_rack
 
-    queries.parse_rack(rack)
+    parse_rack(rack)
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
     if plus or through is not None:
@@ -240,8 +241,9 @@ def words(
 ):
     """Words made from some of the tiles of HAND (subanagrams), longest then highest-scoring first."""
     from pipeline import queries
+    from pipeline.tiles import parse_rack
 
-    queries.parse_rack(hand, "hand")
+    parse_rack(hand, "hand")
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
     _emit(queries.subanagrams(index, hand, min_length, max_length), as_json, as_csv)

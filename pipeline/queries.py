@@ -11,6 +11,7 @@ import polars as pl
 from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import MAX_ROWS
+from pipeline.tiles import BLANK_INDEX, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
 
@@ -34,15 +35,7 @@ def pattern_regex(pattern: str) -> str:
     return "^" + "".join(parts) + "$"
 
 
-# ---- racks, hands and words as typed -------------------------------------------------------------
-
-
-def parse_rack(text: str, what: str = "rack") -> tuple[np.ndarray, int]:
-    """A rack or hand (letters and ? for blanks, any case, ≤ 20 tiles, ≤ 4 blanks): 26 letter counts, blanks."""
-    from pipeline.tiles import parse_rack as counts_of
-
-    counts = counts_of(text, what)
-    return counts[:26], int(counts[26])
+# ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
 
 
 def parse_letters(text: str, what: str) -> str:
@@ -93,9 +86,10 @@ class WordIndex:
             self._blocks[length] = rows, np.ascontiguousarray(alphagram_counts(self.alphagrams.gather(rows)).T)
         return self._blocks[length]
 
-    def fitting(self, letters: np.ndarray, blanks: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of the alphagrams of length lo..hi made of some of `letters` plus at most `blanks` others,
-        and their letter counts (rows × 26)."""
+    def fitting(self, rack: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the alphagrams of length lo..hi made of some of the rack's tiles (27 counts, blanks
+        standing for any letter), and their letter counts (rows × 26)."""
+        letters, blanks = rack[:26], rack[BLANK_INDEX]
         found_rows, found_counts = [np.zeros(0, dtype=np.int64)], [np.zeros((0, 26), dtype=np.uint8)]
         for length in range(max(lo, 1), min(hi, int(self.length.max(initial=0))) + 1):
             rows, counts = self.block(length)
@@ -114,12 +108,12 @@ class WordIndex:
         rank = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         return self.words.gather(self.first_word[rows][owner] + rank).to_list(), owner
 
-    def plays(self, rows: np.ndarray, counts: np.ndarray, letters: np.ndarray) -> pl.DataFrame:
-        """The words of the families at `rows` (letter counts `counts`) spelled from `letters` plus blanks:
+    def plays(self, rows: np.ndarray, counts: np.ndarray, rack: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows` (letter counts `counts`) spelled from the rack (27 counts):
         word (blanks lower-case), plain, length, score (blanks score 0), blanks (the letters they stand
         for), probability_order."""
         counts = counts.astype(np.int64)
-        stand_ins = np.clip(counts - letters[None, :], 0, None)  # per letter, how many blanks stand for it
+        stand_ins = np.clip(counts - rack[None, :26], 0, None)  # per letter, how many blanks stand for it
         blank_text = _spell_out(stand_ins)
         words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
@@ -183,32 +177,32 @@ def open_index(store, config) -> WordIndex:
 
 def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
     """Every word that uses all the tiles of the rack (? = blank), blank-played letters in lower case."""
-    letters, blanks = parse_rack(rack)
-    size = int(letters.sum()) + blanks
-    found = index.plays(*index.fitting(letters, blanks, size, size), letters)
+    tiles = parse_rack(rack)
+    size = int(tiles.sum())
+    found = index.plays(*index.fitting(tiles, size, size), tiles)
     return found.sort("plain").drop("plain", "length")
 
 
 def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.DataFrame:
     """For each board letter (A–Z or `through`), the words that use every rack tile plus that letter."""
-    letters, blanks = parse_rack(rack)
+    tiles = parse_rack(rack)
     board = sorted(set(parse_letters(through, "--through letters"))) if through is not None else list(LETTERS)
-    size = int(letters.sum()) + blanks + 1
+    size = int(tiles.sum()) + 1
     parts = []
     for letter in board:
-        with_board = letters.copy()
+        with_board = tiles.copy()
         with_board[LETTERS.index(letter)] += 1
-        found = index.plays(*index.fitting(with_board, blanks, size, size), with_board)
+        found = index.plays(*index.fitting(with_board, size, size), with_board)
         parts.append(found.sort("plain").select(pl.lit(letter).alias("through"), pl.all()))
     return pl.concat(parts).drop("plain", "length")
 
 
 def subanagrams(index: WordIndex, hand: str, min_length: int = 1, max_length: int | None = None) -> pl.DataFrame:
     """Every word made from some of the hand's tiles (? = blank), longest then highest-scoring first."""
-    letters, blanks = parse_rack(hand, "hand")
-    size = int(letters.sum()) + blanks
+    tiles = parse_rack(hand, "hand")
+    size = int(tiles.sum())
     top = size if max_length is None else min(size, max_length)
-    found = index.plays(*index.fitting(letters, blanks, min_length, top), letters)
+    found = index.plays(*index.fitting(tiles, min_length, top), tiles)
     return found.sort(["length", "score", "plain"], descending=[True, True, False]).drop("plain")
 
 

@@ -18,7 +18,8 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section, upper_ascii
+from pipeline import tiles as tl
+from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
 from pipeline.errors import WordstatsError
 
 SIZE = 15
@@ -26,7 +27,6 @@ COLUMNS = "ABCDEFGHIJKLMNO"
 ACROSS, DOWN = 0, 1
 DIRECTIONS = ("across", "down")
 EMPTY = "."
-BLANK_SLOT = 26  # rack counts: one per letter, then blanks
 KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)
 
@@ -226,25 +226,8 @@ def read_board(path: Path | str | None) -> Board:
 
 
 def parse_rack(text: str, rack_size: int = 7) -> str:
-    """A rack as upper-case letters and ? (blanks), checked: 1 to rack_size tiles."""
-    rack = text.strip()
-    for i, ch in enumerate(rack, 1):
-        if not (ch == BLANK or upper_ascii(ch) in LETTERS):
-            raise WordstatsError(f"rack {text!r}: character {i} ({ch!r}) is not a tile "
-                                 f"(use letters A-Z and ? for a blank)")
-    if not rack:
-        raise WordstatsError("empty rack: give 1 to 7 tiles, letters A-Z and ? for a blank")
-    if len(rack) > rack_size:
-        raise WordstatsError(f"rack {text!r} has {len(rack)} tiles, at most {rack_size}")
-    return upper_ascii(rack)
-
-
-def rack_counts(rack: str) -> np.ndarray:
-    """int32 (27,): how many of each letter, then blanks."""
-    counts = np.zeros(27, dtype=np.int32)
-    for ch in rack:
-        counts[BLANK_SLOT if ch == BLANK else ord(ch) - 65] += 1
-    return counts
+    """A rack as typed, in capitals: 1 to rack_size tiles, letters and ? (any of them blanks)."""
+    return tl.rack_text(text, most=rack_size, most_blanks=rack_size)
 
 
 def leave(rack: str, tiles: Iterable[Tile]) -> str:
@@ -519,8 +502,8 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
     trie = lexicon.trie
     records, total = kernels.scrabble_plays(
-        board.tiles, board.blanks, rack_counts(rack), trie.children, trie.word_at, variant.letter_values,
-        variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
+        board.tiles, board.blanks, tl.rack_counts(rack).astype(np.int32), trie.children, trie.word_at,
+        variant.letter_values, variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
         variant.bingo_bonus, variant.rack_size, keep)
     return records, int(total)
 

@@ -41,23 +41,30 @@ def letter_counts(text: str) -> np.ndarray:
     return np.bincount(codes, minlength=26)[:26]
 
 
-def parse_rack(rack: str, what: str = "rack", blanks: bool = True) -> np.ndarray:
-    """A rack (letters, `?` for a blank, any case) as 27 counts; a one-line error names a bad character."""
+def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: int = MAX_BLANKS) -> str:
+    """A rack as typed (letters, `?` for a blank, any case) in capitals; a one-line error says what is wrong."""
     text = upper_ascii(rack.strip())
     if not text:
-        raise WordstatsError(f"empty {what}: give letters A-Z" + (" and ? for blanks" if blanks else ""))
-    allowed = LETTERS + (BLANK if blanks else "")
+        raise WordstatsError(f"empty {what}: give letters A-Z and ? for blanks")
     for pos, ch in enumerate(text, 1):
-        if ch not in allowed:
-            kind = "a letter or ? (blank)" if blanks else "a letter A-Z"
-            raise WordstatsError(f"bad {what} {rack!r}: character {pos} ({ch!r}) is not {kind}")
-    if len(text) > MAX_RACK:
-        raise WordstatsError(f"bad {what} {rack!r}: {len(text)} tiles, at most {MAX_RACK}")
+        if ch not in LETTERS and ch != BLANK:
+            raise WordstatsError(f"bad {what} {rack!r}: character {pos} ({ch!r}) is not a letter or ? (blank)")
+    if len(text) > most:
+        raise WordstatsError(f"bad {what} {rack!r}: {len(text)} tiles, at most {most}")
     n_blanks = text.count(BLANK)
-    if n_blanks > MAX_BLANKS:
-        raise WordstatsError(f"bad {what} {rack!r}: {n_blanks} blanks, at most {MAX_BLANKS}")
-    counts = letter_counts(text.replace(BLANK, ""))
-    return np.append(counts, n_blanks)
+    if n_blanks > most_blanks:
+        raise WordstatsError(f"bad {what} {rack!r}: {n_blanks} blanks, at most {most_blanks}")
+    return text
+
+
+def rack_counts(text: str) -> np.ndarray:
+    """The 27 counts of a rack written in capitals and ?: A–Z, then blanks."""
+    return np.append(letter_counts(text.replace(BLANK, "")), text.count(BLANK))
+
+
+def parse_rack(rack: str, what: str = "rack") -> np.ndarray:
+    """A rack as typed (at most MAX_RACK tiles and MAX_BLANKS blanks) as its 27 counts."""
+    return rack_counts(rack_text(rack, what))
 
 
 def binomials(n: np.ndarray, k_max: int) -> np.ndarray:
