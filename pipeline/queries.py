@@ -11,7 +11,7 @@ import polars as pl
 from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import MAX_ROWS
-from pipeline.tiles import BLANK_INDEX, parse_rack
+from pipeline.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
 
@@ -80,10 +80,9 @@ class WordIndex:
     def block(self, length: int) -> tuple[np.ndarray, np.ndarray]:
         """The rows of the alphagrams of this length and their letter counts (26 × rows)."""
         if length not in self._blocks:
-            from pipeline.indexes import alphagram_counts
-
             rows = np.flatnonzero(self.length == length)
-            self._blocks[length] = rows, np.ascontiguousarray(alphagram_counts(self.alphagrams.gather(rows)).T)
+            counts = letter_matrix(self.alphagrams.gather(rows)).astype(np.uint8)  # small: the index stays in memory
+            self._blocks[length] = rows, np.ascontiguousarray(counts.T)
         return self._blocks[length]
 
     def fitting(self, rack: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import polars as pl
 
 from pipeline.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.errors import WordstatsError
@@ -39,6 +40,17 @@ def letter_counts(text: str) -> np.ndarray:
     """The 26 letter counts of an upper-case word or alphagram."""
     codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
     return np.bincount(codes, minlength=26)[:26]
+
+
+def letter_matrix(words: pl.Series) -> np.ndarray:
+    """The letter counts of upper-case words or alphagrams as an (n, 26) int64 matrix, a row per word."""
+    n = words.len()
+    if n == 0:
+        return np.zeros((0, 26), dtype=np.int64)
+    lengths = words.str.len_bytes().to_numpy().astype(np.int64)
+    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 
 
 def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: int = MAX_BLANKS) -> str:
