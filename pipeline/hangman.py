@@ -16,6 +16,7 @@ import polars as pl
 from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import MAX_ROWS
+from pipeline.trie import letter_codes
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
@@ -75,15 +76,8 @@ def setter_weights(zipf: np.ndarray, prior: str = "wordfreq", unknown_zipf: floa
 # ---- the solver ---------------------------------------------------------------------------------------
 
 
-def letter_codes(words: list[str]) -> np.ndarray:
-    """Words of one length as an (n, length) matrix of letter codes (A = 0)."""
-    length = len(words[0]) if words else 0
-    data = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (data.reshape(len(words), length) - ord("A")).astype(np.int8)
-
-
 def solve_length(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Misses, guesses and guess sequence of the solver against each of these distinct same-length words."""
+    """Misses, guesses and guess sequence of the solver against each of these distinct words."""
     misses, guesses, letters = solve_codes(words, weights)
     return misses, guesses, sequences(letters, guesses).to_list()
 
@@ -96,17 +90,14 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
     misses, guesses = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
     letters = np.full((n, 26), -1, dtype=np.int8)
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    text = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
     for length in np.unique(lengths):
         idx = np.flatnonzero(lengths == length)
+        group = [words[i] for i in idx.tolist()]
         if length <= KERNEL_MAX_LENGTH:
             from pipeline.kernels import hangman_solve
 
-            codes = (text[starts[idx, None] + np.arange(length)] - ord("A")).astype(np.int8)
-            misses[idx], guesses[idx], letters[idx] = hangman_solve(codes, weights[idx])
+            misses[idx], guesses[idx], letters[idx] = hangman_solve(letter_codes(group), weights[idx])
         else:
-            group = [words[i] for i in idx.tolist()]
             games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
             for i, word in zip(idx, group):
                 misses[i], guesses[i], sequence = games[word]
@@ -114,15 +105,15 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
     return misses, guesses, letters
 
 
-def sequences(letters: np.ndarray, guesses: np.ndarray, name: str = "sequence") -> pl.Series:
-    """Rows of letter codes (the first guesses[i] of row i) as a string column."""
+def sequences(letters: np.ndarray, guesses: np.ndarray) -> pl.Series:
+    """Rows of letter codes (the first guesses[i] of row i) as the string column `sequence`."""
     import pyarrow as pa
 
     offsets = np.zeros(len(guesses) + 1, dtype=np.int32)
     np.cumsum(guesses, out=offsets[1:])
     data = (letters[letters >= 0].astype(np.uint8) + ord("A")).tobytes()  # each row's codes are a prefix
     column = pa.StringArray.from_buffers(len(guesses), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
-    return pl.Series(name, column, dtype=pl.String)
+    return pl.Series("sequence", column, dtype=pl.String)
 
 
 def solve_lexicon(words: list[str], weights=None) -> pl.DataFrame:
@@ -190,12 +181,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     words = words.sort("word")
     names = words["word"].to_list()
     weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
-    columns = {}
-    for suffix, prior in (("", None), ("_weighted", weights)):
-        misses, guesses, letters = solve_codes(names, prior)
-        columns[f"misses{suffix}"] = pl.Series(misses, dtype=pl.UInt8)
-        columns[f"guesses{suffix}"] = pl.Series(guesses, dtype=pl.UInt8)
-        columns[f"sequence{suffix}"] = sequences(letters, guesses)
+    plain, weighted = (solve_lexicon(names, prior).drop("word") for prior in (None, weights))
     difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
     n = pl.len().over("length")
     easier = difficulty.rank("min").over("length").cast(pl.Int64) - 1  # words of the length strictly easier
@@ -209,7 +195,8 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     hardest_first = -difficulty * words.height + pl.int_range(pl.len(), dtype=pl.Int64)
     table = (
         words.select("word", "length", heuristic_score().alias("heuristic_score"))
-        .with_columns(**columns)
+        .hstack(plain)
+        .hstack(weighted.rename(lambda column: f"{column}_weighted"))
         .with_columns(
             rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),

@@ -21,6 +21,7 @@ import polars as pl
 from pipeline import tiles as tl
 from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
 from pipeline.errors import WordstatsError
+from pipeline.trie import letter_codes
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
@@ -598,8 +599,7 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
     values = variant.letter_values
     for length, group in sorted(by_length.items()):
         placements = opening_placements(variant, length)
-        codes = np.frombuffer("".join(group).encode("ascii"), dtype=np.uint8).reshape(-1, length) - 65
-        letter_values = values[codes]  # (n, length)
+        letter_values = values[letter_codes(group)]  # (n, length)
         totals = np.stack([
             (letter_values * _line(variant.letter_mult, p, length)).sum(axis=1)
             * int(np.prod(_line(variant.word_mult, p, length)))
