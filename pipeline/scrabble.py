@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from pipeline import tiles as tl
-from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
+from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section, TileSet
 from pipeline.errors import WordstatsError
 from pipeline.trie import letter_codes
 
@@ -37,11 +37,10 @@ PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T"
 
 @dataclass(frozen=True)
 class Variant:
-    """A game: tile values and counts, the premium layout, rack size and bingo bonus."""
+    """A game: its tile set (counts and values), the premium layout, rack size and bingo bonus."""
 
     name: str
-    counts: dict[str, int]  # tiles in the bag, "?" = blanks
-    values: dict[str, int]
+    tile_set: TileSet
     layout: tuple[str, ...]  # SIZE strings over PREMIUMS' keys
     rack_size: int
     bingo_bonus: int
@@ -55,7 +54,7 @@ class Variant:
     @cached_property
     def letter_values(self) -> np.ndarray:
         """int32 (26,): the value of each letter tile."""
-        return np.array([self.values[ch] for ch in LETTERS], dtype=np.int32)
+        return tl.letter_values(self.tile_set).astype(np.int32)
 
     @cached_property
     def letter_mult(self) -> np.ndarray:
@@ -71,7 +70,7 @@ class Variant:
 
     def value(self, letter: str) -> int:
         """The value of a tile as written: 0 for a blank (lower case), else the letter's value."""
-        return 0 if letter.islower() else self.values[letter]
+        return 0 if letter.islower() else self.tile_set.values[letter]
 
 
 def variants(config: Config) -> dict[str, Variant]:
@@ -93,10 +92,9 @@ def variant(config: Config, name: str) -> Variant:
 
 
 def _variant(name: str, sec: Section, config: Config) -> Variant:
+    """The variant [scrabble.variants.NAME], validated (its tile set defaults to [tiles.NAME])."""
     sec.allow("tiles", "rack_size", "bingo_bonus", "centre_doubles_word", "layout")
-    tiles = sec.str("tiles", name)
-    if tiles not in config.tiles:
-        sec.fail("tiles", f"no tile set [tiles.{tiles}] (known: {', '.join(config.tiles) or 'none'})")
+    tile_set = tl.tile_set(config, sec.str("tiles", name), f"{sec.where}.tiles")
     layout = tuple(sec.list("layout"))
     if len(layout) != SIZE:
         sec.fail("layout", f"expected {SIZE} rows, got {len(layout)}")
@@ -108,8 +106,7 @@ def _variant(name: str, sec: Section, config: Config) -> Variant:
             sec.fail("layout", f"row {i}: {bad!r} is not one of {''.join(PREMIUMS)}")
     if "".join(layout).count("*") != 1:
         sec.fail("layout", "mark exactly one centre square with *")
-    tile_set = config.tiles[tiles]
-    return Variant(name=name, counts=dict(tile_set.counts), values=dict(tile_set.values), layout=layout,
+    return Variant(name=name, tile_set=tile_set, layout=layout,
                    rack_size=sec.int("rack_size", 7, lo=1, hi=SIZE),
                    bingo_bonus=sec.int("bingo_bonus", lo=0),
                    centre_doubles_word=sec.bool("centre_doubles_word"))
@@ -569,7 +566,8 @@ def opening_placements(variant: Variant, length: int) -> list[tuple[int, int, in
 def blanks_needed(word: str, variant: Variant) -> dict[str, int]:
     """Per letter, how many of the word's tiles must be blanks because the bag has too few of it."""
     need = Counter(word)
-    return {ch: n - variant.counts[ch] for ch, n in need.items() if n > variant.counts[ch]}
+    bag = variant.tile_set.counts
+    return {ch: n - bag[ch] for ch, n in need.items() if n > bag[ch]}
 
 
 def opening_score(word: str, row: int, col: int, direction: int, variant: Variant) -> tuple[int, int]:
@@ -581,7 +579,7 @@ def opening_score(word: str, row: int, col: int, direction: int, variant: Varian
     for ch, extra in blanks_needed(word, variant).items():
         spots = sorted((variant.letter_mult[sq], i) for i, sq in enumerate(squares) if word[i] == ch)
         blank_at.update(i for _, i in spots[:extra])
-    letter_sum = sum(0 if i in blank_at else variant.values[ch] * int(variant.letter_mult[sq])
+    letter_sum = sum(0 if i in blank_at else variant.tile_set.values[ch] * int(variant.letter_mult[sq])
                      for i, (ch, sq) in enumerate(zip(word, squares)))
     mult = int(np.prod([variant.word_mult[sq] for sq in squares]))
     bingo = variant.bingo_bonus if len(word) == variant.rack_size else 0
@@ -610,7 +608,7 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
             extra = blanks_needed(word, variant)
             if not extra:
                 score, p, used = int(totals[i, best[i]]) + bingo, placements[best[i]], 0
-            elif sum(extra.values()) > variant.counts.get(BLANK, 0):
+            elif sum(extra.values()) > variant.tile_set.counts.get(BLANK, 0):
                 score, p, used = None, None, None
             else:
                 options = [(opening_score(word, *q, variant), k) for k, q in enumerate(placements)]
@@ -663,7 +661,7 @@ class Game:
 
 def rack_value(rack: str, variant: Variant) -> int:
     """The face value of the tiles on a rack (blanks 0)."""
-    return sum(variant.values.get(ch, 0) for ch in rack)
+    return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
 
 
 def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
@@ -672,7 +670,7 @@ def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
     (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
     (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
     in a row (each player loses their rack value)."""
-    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.counts.get(ch, 0))]
+    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
     rng.shuffle(bag)
     racks = [""] * players
 
@@ -789,8 +787,8 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     selfplay_sec.allow("variants", "games", "seed")
     return {
         "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
-                            "centre_doubles_word": v.centre_doubles_word, "values": v.values,
-                            "counts": v.counts} for name, v in known.items()},
+                            "centre_doubles_word": v.centre_doubles_word, "values": v.tile_set.values,
+                            "counts": v.tile_set.counts} for name, v in known.items()},
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
                      "seed": selfplay_sec.int("seed", 0, lo=0)},

@@ -59,7 +59,7 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
         return grid[r][c] if 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != "." else None
 
     def value(ch):
-        return 0 if ch.islower() else game.values[ch]
+        return 0 if ch.islower() else game.tile_set.values[ch]
 
     def word_score(squares, new):
         total, mult = 0, 1
@@ -143,7 +143,7 @@ def fast(board: sc.Board, rack: str, lexicon: sc.Lexicon, game: sc.Variant) -> d
 
 def random_rack(rng: random.Random, game: sc.Variant, blanks: int) -> str:
     """Seven tiles from the bag: two vowels, then any, then `blanks` blanks."""
-    bag = [ch for ch, n in game.counts.items() for _ in range(n) if ch != "?"]
+    bag = [ch for ch, n in game.tile_set.counts.items() for _ in range(n) if ch != "?"]
     return "".join(rng.sample("AEIOU", 2) + rng.sample(bag, 5 - blanks)) + "?" * blanks
 
 
