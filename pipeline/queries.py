@@ -14,25 +14,30 @@ from pipeline.tables import MAX_ROWS
 from pipeline.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
+_WILDCARDS = {"?": "[A-Z]", "*": "[A-Z]*"}  # the pattern tokens that are not already regex
 
 
-def pattern_regex(pattern: str) -> str:
-    """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
+def pattern_tokens(pattern: str) -> list[str]:
+    """A word pattern's tokens: letters, `?` (one letter), `*` (any run), `[ABC]` and `[^ABC]` (classes)."""
     text = upper_ascii(pattern.strip())
     if not text:
         raise WordstatsError("empty pattern (use ? for one letter, * for any run, [ABC] for a class)")
-    parts, pos = [], 0
+    tokens, pos = [], 0
     for match in _PATTERN_TOKEN.finditer(text):
         if match.start() != pos:
             break
-        token = match.group()
-        parts.append("[A-Z]" if token == "?" else "[A-Z]*" if token == "*" else token)
+        tokens.append(match.group())
         pos = match.end()
     if pos != len(text):
         raise WordstatsError(
             f"bad pattern {pattern!r} at character {pos + 1} ({text[pos]!r}): use letters, ?, *, [ABC] or [^ABC]"
         )
-    return "^" + "".join(parts) + "$"
+    return tokens
+
+
+def pattern_regex(pattern: str) -> str:
+    """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
+    return "^" + "".join(_WILDCARDS.get(token, token) for token in pattern_tokens(pattern)) + "$"
 
 
 # ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
@@ -215,15 +220,10 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
         keep &= alphagram.str.contains(middle, literal=True)
-    uses_all = pl.all_horizontal(alphagram.str.contains(c, literal=True) for c in allowed)
-    found = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})
-             .with_row_index("row").filter(keep & (pl.col("length") >= min_length))
-             .select("row", uses_all.alias("pangram")))
-    rows = found["row"].to_numpy()
-    words, owner = index.spread(rows)
-    return (pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
-                          "length": pl.Series(index.length[rows][owner], dtype=pl.UInt32),
-                          "pangram": found["pangram"].to_numpy()[owner]})
+    rows = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length}).with_row_index("row")
+            .filter(keep & (pl.col("length") >= min_length))["row"].to_numpy())
+    uses_all = pl.all_horizontal(pl.col("word").str.contains(c, literal=True) for c in allowed)
+    return (index.words_at(rows).with_columns(uses_all.alias("pangram"))
             .sort(["pangram", "length", "word"], descending=[True, True, False]))
 
 
@@ -234,8 +234,7 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
             raise WordstatsError("empty regex")
         expr, lo, hi = f"(?i)^(?:{text.strip()})$", 1, 10**9
     else:
-        expr = pattern_regex(text)
-        tokens = _PATTERN_TOKEN.findall(text.strip().upper())
+        expr, tokens = pattern_regex(text), pattern_tokens(text)
         lo = sum(token != "*" for token in tokens)
         hi = 10**9 if "*" in tokens else lo
     words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
