@@ -13,7 +13,7 @@ import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
-from pipeline.errors import WordstatsError
+from pipeline.errors import NotFound, WordstatsError
 
 
 @contextlib.contextmanager
@@ -325,11 +325,11 @@ def word(
     from pipeline.display import choose_format, emit, emit_json
 
     fmt = choose_format(as_json, as_csv)
-    queries.parse_letters(text, "word")
+    word = queries.parse_letters(text, "word")
     s = Session(config, data_dir, lexicon)
-    facts = queries.word_facts(s.store, text)
+    facts = queries.word_facts(s.store, word)
     if fmt == "json":
-        emit_json({"word": text.strip().upper(), "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+        emit_json({"word": word, "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
     else:
         emit(queries.facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
 
@@ -605,21 +605,17 @@ def hangman(
         return
     if any(v is not None for v in (length, hardest, easiest, band)) or common:
         raise WordstatsError("give a WORD to trace, or --length/--hardest/--easiest/--band/--common to list")
-    import polars as pl
-
     steps, facts = hm.trace_word(s.store, s.config, word, weighted)
-    table = pl.DataFrame(steps, schema={"step": pl.Int64, "guess": pl.String, "result": pl.String,
-                                        "pattern": pl.String, "candidates": pl.Int64, "misses": pl.Int64})
     if as_json:
         from pipeline.display import emit_json
 
-        emit_json({**facts, "steps": steps})
+        emit_json({**facts, "steps": steps.to_dicts()})
         return
     if not as_csv:
         solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
         typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
                    f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
-    _emit(table, False, as_csv)
+    _emit(steps, False, as_csv)
     if not as_csv:
         by = " by the reference solver" if facts["weighted"] else ""
         rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
@@ -711,7 +707,7 @@ EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty boa
 
 
 def _scrabble_board(board: Optional[Path], empty: bool):
-    from pipeline.errors import WordstatsError
+    """The board of --board FILE, or the empty board of --empty (exactly one of them)."""
     from pipeline.scrabble import read_board
 
     if board is None and not empty:
@@ -737,7 +733,6 @@ def scrabble_best(
 ):
     """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
     from pipeline import scrabble as sc
-    from pipeline.errors import NotFound
 
     s = Session(config, data_dir, lexicon)
     game = sc.variant(s.config, variant)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS, upper_ascii
+from pipeline.config import LETTERS
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import MAX_ROWS
 from pipeline.trie import letter_codes
@@ -286,12 +286,18 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
     return steps
 
 
-def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[dict], dict]:
-    """The trace of `word` in the store's lexicon and facts about it (candidates, misses, rank if built)."""
-    text = upper_ascii(word.strip())
-    if not text.isalpha() or not text.isascii():
-        raise WordstatsError(f"bad word {word!r}: use letters A-Z only")
-    words = store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length") == len(text)).select("word", "zipf").collect().sort("word")
+TRACE_SCHEMA = {"step": pl.Int64, "guess": pl.String, "result": pl.String, "pattern": pl.String,
+                "candidates": pl.Int64, "misses": pl.Int64}
+
+
+def trace_word(store, config, word: str, weighted: bool = False) -> tuple[pl.DataFrame, dict]:
+    """The solver's game against `word` in the store's lexicon, a row per guess, and facts about it
+    (candidates, misses, rank if built)."""
+    from pipeline.queries import parse_letters
+
+    text = parse_letters(word, "word")
+    words = (store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length") == len(text))
+             .select("word", "zipf").collect().sort("word"))
     names = words["word"].to_list()
     if text not in names:
         raise NotFound(f"{text} is not in lexicon {store.lexicon!r}: the solver only knows the lexicon's words")
@@ -304,11 +310,11 @@ def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[d
              "misses": steps[-1]["misses"] if steps else 0, "guesses": len(steps),
              "sequence": "".join(step["guess"] for step in steps)}
     if store.exists("hangman"):
-        row = store.scan("hangman", ["word", "rank_in_length", "band", "percentile_in_length"]).filter(pl.col("word") == text).select(
-            "rank_in_length", "band", "percentile_in_length").collect()
+        row = (store.scan("hangman", ["word", "rank_in_length", "band", "percentile_in_length"])
+               .filter(pl.col("word") == text).select("rank_in_length", "band", "percentile_in_length").collect())
         if row.height:
             facts.update(row.to_dicts()[0])
-    return steps, facts
+    return pl.DataFrame(steps, schema=TRACE_SCHEMA), facts
 
 
 LIST_COLUMNS = ["word", "length", "misses", "guesses", "sequence", "rank_in_length", "percentile_in_length", "band",

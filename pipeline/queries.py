@@ -50,7 +50,7 @@ def parse_letters(text: str, what: str) -> str:
         raise WordstatsError(f"empty {what}: give letters A-Z")
     for pos, ch in enumerate(letters, 1):
         if ch not in LETTERS:
-            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not a letter A-Z")
+            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
     return letters
 
 
