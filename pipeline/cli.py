@@ -685,7 +685,7 @@ def wordlist(
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:
-        wordlists.save(wl, out, s.config)
+        wordlists.save(wl, out)
         typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
         return
     if not (as_json or as_csv):

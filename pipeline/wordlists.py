@@ -238,6 +238,7 @@ class WordList:
     blanks: bool = False
     hangman: bool = False
     note: str | None = None
+    paper: str = "A4"
 
     @property
     def words(self) -> list[str]:
@@ -245,8 +246,6 @@ class WordList:
         return self.table["word"].to_list()
 
 
-# Tables some filters need, and the stage that builds each.
-NEEDED = {"hangman": "hangman", "boggle_words": "boggle"}
 COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "misses", "guesses"],
            "boggle_words": ["word", "find_rate"]}  # what the filters read of each table
 
@@ -254,10 +253,11 @@ COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "mis
 def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
     """Scan a table a filter needs, or a one-line error naming it and how to build it."""
     if not store.exists(table):
-        stage = NEEDED.get(table, table)
+        from pipeline.stages import producer
+
         raise WordstatsError(
             f"{option} needs {table}.parquet, which is not built for lexicon {store.lexicon!r}: "
-            f"run `wordstats run {stage} --lexicon {store.lexicon}` (or `make all`)"
+            f"run `wordstats run {producer(table).name} --lexicon {store.lexicon}` (or `make all`)"
         )
     return store.scan(table, COLUMNS.get(table, ()))
 
@@ -396,6 +396,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
         blanks=bool(options.get("blanks", False)),
         hangman="hangman" in options,
         note=note,
+        paper=settings.paper,
     )
 
 
@@ -428,7 +429,7 @@ def presets_table(config: Config) -> pl.DataFrame:
 
 # ---- sheets: CSV, Markdown, HTML, PDF ----------------------------------------------------------------
 
-def save(wl: WordList, path: Path, config: Config) -> None:
+def save(wl: WordList, path: Path) -> None:
     """Write the list to `path`; the extension picks the format (.csv, .md, .html, .pdf)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".csv":
@@ -438,7 +439,7 @@ def save(wl: WordList, path: Path, config: Config) -> None:
     elif suffix in (".html", ".htm"):
         write_text(path, to_html(wl))
     elif suffix == ".pdf":
-        write_bytes(path, to_pdf(wl, load_settings(config).paper))
+        write_bytes(path, to_pdf(wl))
     else:
         raise WordstatsError(f"{path}: unknown output format {suffix or '(none)'!r} (use .csv, .md, .html or .pdf)")
 
@@ -506,11 +507,11 @@ def _latin1(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
 
 
-def to_pdf(wl: WordList, paper: str = "A4") -> bytes:
+def to_pdf(wl: WordList) -> bytes:
     """The list as a printable PDF: title, filters, words in columns in large type, test and key pages."""
     from fpdf import FPDF
 
-    pdf = FPDF(format=paper)
+    pdf = FPDF(format=wl.paper)
     pdf.set_title(_latin1(wl.title))
     pdf.set_creator("wordstats")
     pdf.set_auto_page_break(False)
