@@ -221,12 +221,7 @@ def load_config(path: Path | str | None = None) -> Config:
     if path.is_dir():
         raise WordstatsError(f"{path}: is a directory, not a config file")
     data = path.read_bytes()
-    try:
-        raw = tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
-    except UnicodeDecodeError:
-        raise WordstatsError(f"{path}: config is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
+    raw = parse_toml(data, path, "config")
     top = Section(raw, "", path)
     top.allow(*TOP_LEVEL)
     lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
@@ -244,6 +239,16 @@ def load_config(path: Path | str | None = None) -> Config:
         tiles=tiles,
         raw=raw,
     )
+
+
+def parse_toml(data: bytes, path: Path, what: str) -> dict:
+    """The TOML document in a file's bytes (UTF-8, a byte order mark allowed), or an error naming the file."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: {what} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
 
 
 def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:

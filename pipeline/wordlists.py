@@ -6,14 +6,13 @@ import hashlib
 import html
 import random
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import polars as pl
 
-from pipeline.config import PROJECT_ROOT, Config, Section, upper_ascii
+from pipeline.config import PROJECT_ROOT, Config, Section, parse_toml, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import MAX_ROWS, Store, write_bytes, write_text
 
@@ -63,11 +62,7 @@ def load_settings(config: Config) -> Settings:
     path = config.path.parent / sec.str("file") if sec.has("file") else SETTINGS_FILE
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
-    top = Section(raw, "", path)
+    top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
     top.allow("common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist")
     block = top.section("blocklist")
     block.allow("file", "sha256", "allow", "add")
