@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
-
-import contextlib
 
 import typer
 from typer._click.exceptions import UsageError

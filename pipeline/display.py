@@ -12,9 +12,6 @@ import polars as pl
 
 from pipeline.errors import WordstatsError
 
-FORMATS = ("table", "json", "csv")
-
-
 def choose_format(as_json: bool, as_csv: bool) -> str:
     """The output format from the --json / --csv flags."""
     if as_json and as_csv:

@@ -26,7 +26,6 @@ from pipeline.trie import letter_codes
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 ACROSS, DOWN = 0, 1
-DIRECTIONS = ("across", "down")
 EMPTY = "."
 KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)

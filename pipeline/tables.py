@@ -18,7 +18,6 @@ from pipeline.errors import WordstatsError
 
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
-PROVENANCE_KEYS = ("stage", "lexicon", "config_sha256", "inputs", "params", "version")
 MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
 
 
