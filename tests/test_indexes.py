@@ -118,7 +118,9 @@ def test_rebuild_is_byte_identical(build):
     data = build(WORDS, "indexes", "stems", lexicon="one")
     files = ("anagrams.parquet", "prefixes.parquet", "hooks.parquet", "stems.parquet")
     hashes = {f: sha256_file(data / "one" / f) for f in files}
+    first = {f: (data / "one" / f).stat().st_ino for f in files}
     assert build(WORDS, "indexes", "stems", lexicon="one") == data  # rebuilt in place
+    assert all((data / "one" / f).stat().st_ino != first[f] for f in files)  # every file written anew
     assert hashes == {f: sha256_file(data / "one" / f) for f in files}
 
 

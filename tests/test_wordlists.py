@@ -412,5 +412,5 @@ def test_screen_output_names_filters(lex):
 
 
 def test_word_list_rejects_unknown_option(store, config):
-    with pytest.raises(WordstatsError):
+    with pytest.raises(WordstatsError, match="unknown word-list option 'colour'"):
         word_list(store, config, None, {"colour": "red"})
