@@ -518,6 +518,7 @@ def dice_seed(seed: int, name: str) -> int:
 
 
 def _rules(name: str, sec: Section) -> Rules:
+    """The rules of [boggle.variants.NAME], validated."""
     sec.allow("min_length", "points")
     min_length = sec.int("min_length", 3, lo=1)
     points = sec.list("points", of=int)
@@ -527,6 +528,7 @@ def _rules(name: str, sec: Section) -> Rules:
 
 
 def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
+    """The dice set [boggle.dice.NAME], validated against the variants."""
     sec.allow("size", "variant", "dice", "description")
     sec.str("description", "")
     try:

@@ -32,10 +32,12 @@ class _Group(TyperGroup):
     """Typer's command group, with usage errors told on one line like every other error."""
 
     def make_context(self, *args, **kwargs):
+        """Parse the command line; a usage error is one line."""
         with _usage_errors_on_one_line():
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx):
+        """Run the command; a usage error is one line."""
         with _usage_errors_on_one_line():
             return super().invoke(ctx)
 
@@ -47,11 +49,15 @@ class App(typer.Typer):
         super().__init__(*args, cls=_Group, **kwargs)
 
     def command(self, *args, **kwargs):
+        """Register a command whose user errors print as one line with their exit code."""
         register = super().command(*args, **kwargs)
 
         def decorator(fn):
+            """Register `fn` wrapped so that its errors print as one line."""
+
             @functools.wraps(fn)
             def wrapper(*a, **k):
+                """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
                 try:
                     return fn(*a, **k)
                 except WordstatsError as exc:
@@ -108,6 +114,7 @@ class Session:
 
 
 def _emit(df, as_json: bool, as_csv: bool) -> None:
+    """Print a table in the format the --json / --csv flags choose."""
     from pipeline.display import choose_format, emit
 
     emit(df, choose_format(as_json, as_csv))
@@ -400,6 +407,7 @@ BoggleVariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rule
 
 
 def _boggle_rules(s: Session, variant: Optional[str], min_length: Optional[int]):
+    """The Boggle rules of --variant (default standard), with --min-length applied."""
     from pipeline import boggle as bg
 
     return bg.boggle_config(s.config).rules(variant or "standard", min_length)
@@ -547,6 +555,7 @@ def boggle_best(
     params = bg.SearchParams(steps, bc.best.params.t_start, bc.best.params.t_end)
 
     def report(rounds: int, best, elapsed: float) -> None:
+        """Print the search's progress after each round, unless quiet."""
         if not quiet:
             typer.echo(f"round {rounds}: best {best.score} ({best.board.letters}, run {best.run}) "
                        f"at {elapsed:.1f} s", err=True)

@@ -59,6 +59,7 @@ class Section:
                 self.fail(key, f"unknown field (expected one of: {', '.join(names)})")
 
     def _get(self, key, default):
+        """The raw value of field `key`, `default` when absent, or an error when it is required."""
         if key in self.data:
             return self.data[key]
         if default is _MISSING:
@@ -132,6 +133,7 @@ class Section:
 
 
 def _show(value: Any) -> str:
+    """A value as an error message shows it: its repr, cut to 40 characters."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -252,6 +254,7 @@ def parse_toml(data: bytes, path: Path, what: str) -> dict:
 
 
 def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
+    """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
     if not NAME_RE.match(name):
         sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
     sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
@@ -276,6 +279,7 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
 
 
 def _source(sec: Section, base: Path) -> Source:
+    """One source of a lexicon: a file (relative to `base`) or a package resource."""
     sec.allow("path", "package", "resource", "format", "sha256")
     fmt = sec.str("format", "text", choices=("text", "pickle"))
     sha = sec.str("sha256", None, pattern=r"[0-9a-f]{64}")
@@ -289,6 +293,7 @@ def _source(sec: Section, base: Path) -> Source:
 
 
 def _tiles(name: str, sec: Section) -> TileSet:
+    """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
     sec.allow("counts", "values")
     counts_sec, values_sec = sec.section("counts"), sec.section("values")
     counts = {k: counts_sec.int(k, lo=0) for k in counts_sec.keys()}

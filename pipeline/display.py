@@ -58,6 +58,7 @@ def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
     numeric = [dtype.is_numeric() for dtype in df.dtypes]
 
     def line(values: Iterable[str]) -> str:
+        """One row of cells, padded to the column widths."""
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
         return "  ".join(parts).rstrip()
 

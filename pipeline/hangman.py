@@ -133,6 +133,7 @@ def solve_plain(words: list[str], weights: dict[str, int] | None = None) -> dict
     results: dict[str, tuple[int, int, str]] = {}
 
     def play(candidates: list[str], guessed: frozenset, sequence: str, misses: int) -> None:
+        """Play out the games of these candidates from here, recording each word's result."""
         if len(candidates) == 1:
             results[candidates[0]] = (misses, len(sequence), sequence)
             return

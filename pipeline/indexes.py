@@ -73,6 +73,7 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
                                pl.col("word").str.slice(-1).alias("hook"))
 
     def hooks(pairs: pl.DataFrame, name: str) -> pl.DataFrame:
+        """Per base word, the sorted hook letters of the (base, hook) pairs that are words."""
         return (pairs.join(lexicon, left_on="base", right_on="word", how="semi")
                 .group_by("base").agg(pl.col("hook").unique().sort().str.join("").alias(name)))
 

@@ -66,6 +66,7 @@ class _SetUnpickler(pickle.Unpickler):
     """Unpickle only plain containers of strings (package data files), never arbitrary objects."""
 
     def find_class(self, module, name):
+        """Allow only set, frozenset and list."""
         if module == "builtins" and name in ("set", "frozenset", "list"):
             return getattr(__import__("builtins"), name)
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}")
@@ -181,6 +182,7 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
 
 
 def _example(entry: str) -> str:
+    """An entry as the report quotes it: cut to EXAMPLE_CHARS, with its length when cut."""
     return entry if len(entry) <= EXAMPLE_CHARS else entry[:EXAMPLE_CHARS] + f"… ({len(entry):,} chars)"
 
 

@@ -121,6 +121,7 @@ class Lexicon:
         self.words = frozenset(w for w in words if 2 <= len(w) <= SIZE)
 
     def __contains__(self, word: str) -> bool:
+        """Whether `word` (any case) is a playable word."""
         return word.upper() in self.words
 
     @cached_property
@@ -293,6 +294,7 @@ class Play:
         return self.main.score + sum(w.score for w in self.cross) + self.bingo
 
     def __str__(self) -> str:
+        """The play in standard notation: position and word."""
         return f"{self.position} {self.display}"
 
 
@@ -302,6 +304,7 @@ def position(row: int, col: int, direction: int) -> str:
 
 
 def _step(direction: int) -> tuple[int, int]:
+    """The (row, column) step of one square in `direction`."""
     return (0, 1) if direction == ACROSS else (1, 0)
 
 
@@ -310,6 +313,7 @@ def _run(board: Board, new: dict, row: int, col: int, direction: int) -> list[tu
     dr, dc = _step(direction)
 
     def filled(r, c):
+        """Whether the square is on the board and holds a tile (old or new)."""
         return 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in new)
 
     while filled(row - dr, col - dc):
@@ -674,6 +678,7 @@ def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
     racks = [""] * players
 
     def draw(rack: str) -> str:
+        """The rack refilled from the bag, sorted."""
         while len(rack) < variant.rack_size and bag:
             rack += bag.pop()
         return "".join(sorted(rack))
@@ -775,6 +780,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     sec = config.section("scrabble")
 
     def chosen(sub: Section) -> list[str]:
+        """The variants a sub-section lists (default all), each a declared one."""
         names = sub.list("variants", list(known))
         for name in names:
             if name not in known:

@@ -86,6 +86,7 @@ def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], ro
 
 
 def _meta_value(value: Any) -> str:
+    """A provenance value as Parquet metadata text: strings as they are, the rest as JSON."""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -153,6 +154,7 @@ class Store:
             raise self._damaged(path, exc) from None
 
     def _damaged(self, path: Path, exc: Exception) -> WordstatsError:
+        """The error for a Parquet file that cannot be read."""
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return WordstatsError(f"{path}: not a readable Parquet table ({first}): "
                               f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
@@ -193,6 +195,7 @@ class Store:
         return manifest
 
     def _bad_manifest(self, path: Path, why: str) -> WordstatsError:
+        """The error for a manifest.json that cannot be read."""
         return WordstatsError(f"{path}: damaged manifest ({why}): delete it and rebuild with "
                               f"`wordstats run --lexicon {self.lexicon}`")
 

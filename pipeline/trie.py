@@ -33,6 +33,7 @@ class Trie:
         return node
 
     def __contains__(self, word: str) -> bool:
+        """Whether `word` is one of the trie's words."""
         node = self.find(word)
         return node >= 0 and self.word_at[node] >= 0
 

@@ -18,6 +18,7 @@ WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
 
 @pytest.fixture
 def data(build):
+    """A lexicon `t` of WORDS, ingested."""
     return build(WORDS, "ingest")
 
 

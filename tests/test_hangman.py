@@ -299,6 +299,7 @@ def test_cli_lists(cli, words4k):
     common = dict(words.select("word", "zipf").iter_rows())
 
     def listed(*args):
+        """The words `wordstats hangman ARGS --json` lists."""
         res = cli("hangman", *args, "--json", "--lexicon", "w4k", "--data-dir", data, "--config", SMALL_CONFIG)
         assert res.exit_code == 0, res
         return json.loads(res.stdout)

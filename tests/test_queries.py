@@ -42,17 +42,20 @@ def written_list(path: Path) -> Path:
 
 @dataclass
 class Lexicon:
+    """The test lexicon: its data folder, words and loaded index."""
     data: Path
     words: list[str]
     index: queries.WordIndex
     is_enable: bool
 
     def of_length(self, n: int) -> list[str]:
+        """The words of n letters."""
         return [w for w in self.words if len(w) == n]
 
 
 @pytest.fixture(scope="module")
 def lexicon(tmp_path_factory) -> Lexicon:
+    """ENABLE (or a written list) with its indexes built, as a Lexicon."""
     tmp = tmp_path_factory.mktemp("queries")
     source = ENABLE if ENABLE.is_file() else written_list(tmp / "written.txt")
     data = build_lexicon(tmp / "out", source, "indexes", lexicon="lex")
@@ -79,11 +82,13 @@ def shown(word: str, blanks: Counter) -> str:
 
 
 def play(word: str, blanks: Counter) -> dict:
+    """What a query shows for a word spelled with blanks: word, blanks, score."""
     return {"word": shown(word, blanks), "blanks": "".join(sorted(blanks.elements())),
             "score": sum(VALUES[c] for c in word) - sum(VALUES[c] for c in blanks.elements())}
 
 
 def reference_anagrams(words: list[str], rack: str) -> dict[str, dict]:
+    """Every word that uses all the rack's tiles, checked one by one."""
     found = {}
     for w in words:
         if len(w) == len(rack) and (blanks := stand_ins(w, rack)) is not None:
@@ -92,6 +97,7 @@ def reference_anagrams(words: list[str], rack: str) -> dict[str, dict]:
 
 
 def reference_subanagrams(words: list[str], hand: str, lo: int = 1, hi: int = 99) -> dict[str, dict]:
+    """Every word of lo..hi letters made from some of the hand, checked one by one."""
     found = {}
     for w in words:
         if lo <= len(w) <= min(hi, len(hand)) and (blanks := stand_ins(w, hand)) is not None:
@@ -100,6 +106,7 @@ def reference_subanagrams(words: list[str], hand: str, lo: int = 1, hi: int = 99
 
 
 def result(df: pl.DataFrame, key: str = "word") -> dict[str, dict]:
+    """A query's rows by upper-case word: word, blanks, score."""
     return {row[key].upper(): {k: row[k] for k in ("word", "blanks", "score")} for row in df.iter_rows(named=True)}
 
 

@@ -56,12 +56,15 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
     empty = all(ch == "." for row in grid for ch in row)
 
     def tile(r, c):
+        """The letter on a square as the board file writes it, or None."""
         return grid[r][c] if 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != "." else None
 
     def value(ch):
+        """A tile's value: 0 for a blank (lower case)."""
         return 0 if ch.islower() else game.tile_set.values[ch]
 
     def word_score(squares, new):
+        """A word's score: premiums only under new tiles."""
         total, mult = 0, 1
         for sq in squares:
             if sq in new:
@@ -72,6 +75,7 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
         return total * mult
 
     def run(r, c, dr, dc, new):
+        """The squares of the line of tiles (old and new) through (r, c) in direction (dr, dc)."""
         while tile(r - dr, c - dc) or (r - dr, c - dc) in new:
             r, c = r - dr, c - dc
         squares = []

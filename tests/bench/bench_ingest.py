@@ -36,6 +36,7 @@ def cli_seconds(args: list[str]) -> float:
 
 
 def run() -> dict:
+    """Ingest timings per default lexicon, and for ENABLE when present."""
     config = load_config(CONFIG)
     tiles = scrabble_tiles(config)
     results = {}

@@ -55,6 +55,7 @@ def summary(times: list[float], plays: int) -> dict:
 
 
 def run() -> dict:
+    """Best-play timings on mid-game positions, overall and with / without blanks."""
     from pipeline import scrabble as sc
     from pipeline.config import load_config
 
