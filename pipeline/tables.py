@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 import polars as pl
 
-from pipeline.errors import WordstatsError
+from pipeline.errors import WordstatsError, first_line
 
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
@@ -155,8 +155,7 @@ class Store:
 
     def _damaged(self, path: Path, exc: Exception) -> WordstatsError:
         """The error for a Parquet file that cannot be read."""
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        return WordstatsError(f"{path}: not a readable Parquet table ({first}): "
+        return WordstatsError(f"{path}: not a readable Parquet table ({first_line(exc)}): "
                               f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
 
     def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
