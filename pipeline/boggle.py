@@ -197,6 +197,8 @@ def read_board_file(path: Path) -> Board:
 
 def load_board(arg: str, size: str | None = None) -> Board:
     """A board from a file name (Princeton format) or from its cells written out."""
+    if not arg.strip():
+        raise WordstatsError("empty board: give the cells in row order (PERSLATGSINETERS) or a board file")
     path = Path(arg)
     if path.is_file():
         return read_board_file(path)
@@ -531,6 +533,7 @@ def dice_seed(seed: int, name: str) -> int:
 
 
 def _rules(name: str, sec: Section) -> Rules:
+    """The rules of [boggle.variants.NAME], validated."""
     sec.allow("min_length", "points")
     min_length = sec.int("min_length", 3, lo=1)
     points = sec.list("points", of=int)
@@ -542,6 +545,7 @@ def _rules(name: str, sec: Section) -> Rules:
 
 
 def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
+    """The dice set [boggle.dice.NAME], validated against the variants."""
     sec.allow("size", "variant", "dice", "description")
     sec.str("description", "")
     try:

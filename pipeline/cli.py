@@ -2,25 +2,62 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer._click.exceptions import UsageError
+from typer.core import TyperGroup
 
-from pipeline.errors import WordstatsError
+from pipeline.errors import NotFound, WordstatsError
+
+
+@contextlib.contextmanager
+def _usage_errors_on_one_line():
+    """Print a usage error (bad option value, unknown option or command, missing argument) as one line, exit 2."""
+    try:
+        yield
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `wordstats` or `wordstats scrabble`: the help
+            raise
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        typer.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+
+
+class _Group(TyperGroup):
+    """Typer's command group, with usage errors told on one line like every other error."""
+
+    def make_context(self, *args, **kwargs):
+        """Parse the command line; a usage error is one line."""
+        with _usage_errors_on_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        """Run the command; a usage error is one line."""
+        with _usage_errors_on_one_line():
+            return super().invoke(ctx)
 
 
 class App(typer.Typer):
     """A Typer app whose commands turn a WordstatsError into one line on stderr and its exit code."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, cls=_Group, **kwargs)
+
     def command(self, *args, **kwargs):
+        """Register a command whose user errors print as one line with their exit code."""
         register = super().command(*args, **kwargs)
 
         def decorator(fn):
+            """Register `fn` wrapped so that its errors print as one line."""
+
             @functools.wraps(fn)
             def wrapper(*a, **k):
+                """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
                 try:
                     return fn(*a, **k)
                 except WordstatsError as exc:
@@ -70,13 +107,14 @@ class Session:
 
         self.config = load_config(config)
         self.data_dir = data_dir or default_data_dir()
-        self.lexicon = lexicon or self.config.default_lexicon
+        self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
             self.config.lexicon(self.lexicon)  # raises: unknown lexicon
 
 
 def _emit(df, as_json: bool, as_csv: bool) -> None:
+    """Print a table in the format the --json / --csv flags choose."""
     from pipeline.display import choose_format, emit
 
     emit(df, choose_format(as_json, as_csv))
@@ -134,8 +172,8 @@ def info(
     """List lexicons and their tables: rows, size, when built."""
     from pipeline.info import tables_overview
 
-    s = Session(config, data_dir, None)
-    _emit(tables_overview(s.config, s.data_dir, [lexicon] if lexicon else None), as_json, as_csv)
+    s = Session(config, data_dir, lexicon)
+    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
 
 
 @app.command()
@@ -184,11 +222,12 @@ def anagram(
 ):
     """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
     from pipeline import queries
+    from pipeline.tiles import parse_rack
 
-    queries.parse_rack(rack)
+    parse_rack(rack)
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
-    if plus or through:
+    if plus or through is not None:
         _emit(queries.anagram_plus(index, rack, through), as_json, as_csv)
     else:
         _emit(queries.anagram(index, rack), as_json, as_csv)
@@ -208,8 +247,9 @@ def words(
 ):
     """Words made from some of the tiles of HAND (subanagrams), longest then highest-scoring first."""
     from pipeline import queries
+    from pipeline.tiles import parse_rack
 
-    queries.parse_rack(hand, "hand")
+    parse_rack(hand, "hand")
     s = Session(config, data_dir, lexicon)
     index = queries.open_index(s.store, s.config)
     _emit(queries.subanagrams(index, hand, min_length, max_length), as_json, as_csv)
@@ -291,11 +331,11 @@ def word(
     from pipeline.display import choose_format, emit, emit_json
 
     fmt = choose_format(as_json, as_csv)
-    queries.parse_letters(text, "word")
+    word = queries.parse_letters(text, "word")
     s = Session(config, data_dir, lexicon)
-    facts = queries.word_facts(s.store, text)
+    facts = queries.word_facts(s.store, word)
     if fmt == "json":
-        emit_json({"word": text.strip().upper(), "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+        emit_json({"word": word, "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
     else:
         emit(queries.facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
 
@@ -362,11 +402,12 @@ SizeOpt = Annotated[Optional[str], typer.Option("--size", help="Board size RxC (
                                                 show_default=False)]
 MinLengthOpt = Annotated[Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).",
                                                      show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).",
+BoggleVariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).",
                                                    show_default=False)]
 
 
 def _boggle_rules(s: Session, variant: Optional[str], min_length: Optional[int]):
+    """The Boggle rules of --variant (default standard), with --min-length applied."""
     from pipeline import boggle as bg
 
     return bg.boggle_config(s.config).rules(variant or "standard", min_length)
@@ -378,7 +419,7 @@ def boggle_solve(
     paths: Annotated[bool, typer.Option("--paths", help="Show a path of cubes (row,col from 0) for each word.")] = False,
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -409,7 +450,7 @@ def boggle_score(
     boards: Annotated[list[str], typer.Argument(help="Boards: cells in row order, or Princeton-format files.")],
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -490,7 +531,7 @@ def boggle_best(
                                                   show_default=False)] = None,
     steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1)] = 100_000,
     min_length: MinLengthOpt = None,
-    variant: VariantOpt = None,
+    variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -514,6 +555,7 @@ def boggle_best(
     params = bg.SearchParams(steps, bc.best.params.t_start, bc.best.params.t_end)
 
     def report(rounds: int, best, elapsed: float) -> None:
+        """Print the search's progress after each round, unless quiet."""
         if not quiet:
             typer.echo(f"round {rounds}: best {best.score} ({best.board.letters}, run {best.run}) "
                        f"at {elapsed:.1f} s", err=True)
@@ -560,7 +602,9 @@ def hangman(
 ):
     """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
     from pipeline import hangman as hm
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     if word is None:
         if weighted:
@@ -569,21 +613,17 @@ def hangman(
         return
     if any(v is not None for v in (length, hardest, easiest, band)) or common:
         raise WordstatsError("give a WORD to trace, or --length/--hardest/--easiest/--band/--common to list")
-    import polars as pl
-
     steps, facts = hm.trace_word(s.store, s.config, word, weighted)
-    table = pl.DataFrame(steps, schema={"step": pl.Int64, "guess": pl.String, "result": pl.String,
-                                        "pattern": pl.String, "candidates": pl.Int64, "misses": pl.Int64})
     if as_json:
         from pipeline.display import emit_json
 
-        emit_json({**facts, "steps": steps})
+        emit_json({**facts, "steps": steps.to_dicts()})
         return
     if not as_csv:
         solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
         typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
                    f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
-    _emit(table, False, as_csv)
+    _emit(steps, False, as_csv)
     if not as_csv:
         by = " by the reference solver" if facts["weighted"] else ""
         rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
@@ -653,7 +693,7 @@ def wordlist(
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:
-        wordlists.save(wl, out, s.config)
+        wordlists.save(wl, out)
         typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
         return
     if not (as_json or as_csv):
@@ -670,12 +710,12 @@ app.add_typer(scrabble_app, name="scrabble")
 
 BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
                                                   "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
-VariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
 def _scrabble_board(board: Optional[Path], empty: bool):
-    from pipeline.errors import WordstatsError
+    """The board of --board FILE, or the empty board of --empty (exactly one of them)."""
     from pipeline.scrabble import read_board
 
     if board is None and not empty:
@@ -691,7 +731,7 @@ def scrabble_best(
                                       show_default=False)],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
-    variant: VariantOpt = "scrabble",
+    variant: ScrabbleVariantOpt = "scrabble",
     top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -701,7 +741,6 @@ def scrabble_best(
 ):
     """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
     from pipeline import scrabble as sc
-    from pipeline.errors import NotFound
 
     s = Session(config, data_dir, lexicon)
     game = sc.variant(s.config, variant)
@@ -722,7 +761,7 @@ def scrabble_score(
     empty: EmptyOpt = False,
     rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
                                                 show_default=False)] = None,
-    variant: VariantOpt = "scrabble",
+    variant: ScrabbleVariantOpt = "scrabble",
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -731,7 +770,9 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline import scrabble as sc
+    from pipeline.display import choose_format
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc.variant(s.config, variant)
     tiles = sc.parse_rack(rack, game.rack_size) if rack is not None else None
@@ -739,10 +780,10 @@ def scrabble_score(
     try:
         result = sc.score_play(position, play, game, sc.load_lexicon(s.store), tiles)
     except sc.IllegalPlay as exc:
-        if as_json:
-            from pipeline.display import emit_json
+        if as_json or as_csv:
+            import polars as pl
 
-            emit_json([{"play": play, "legal": False, "reason": str(exc)}])
+            _emit(pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]}), as_json, as_csv)
         else:
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None

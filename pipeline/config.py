@@ -19,6 +19,15 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
+# The top-level fields and tables a config may have (each stage reads its own table).
+TOP_LEVEL = ("default_lexicon", "lexicons", "tiles", "indexes", "stems", "boggle", "hangman", "scrabble",
+             "report", "wordlists")
+_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
+
+
+def upper_ascii(text: str) -> str:
+    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
+    return text.translate(_UPPER_ASCII)
 
 
 class Section:
@@ -50,6 +59,7 @@ class Section:
                 self.fail(key, f"unknown field (expected one of: {', '.join(names)})")
 
     def _get(self, key, default):
+        """The raw value of field `key`, `default` when absent, or an error when it is required."""
         if key in self.data:
             return self.data[key]
         if default is _MISSING:
@@ -74,7 +84,7 @@ class Section:
         value = self._get(key, default)
         if value is None and default is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN != NaN
             self.fail(key, f"expected a number, got {_show(value)}")
         if lo is not None and value < lo:
             self.fail(key, f"must be at least {lo}, got {value}")
@@ -123,6 +133,7 @@ class Section:
 
 
 def _show(value: Any) -> str:
+    """A value as an error message shows it: its repr, cut to 40 characters."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -212,13 +223,9 @@ def load_config(path: Path | str | None = None) -> Config:
     if path.is_dir():
         raise WordstatsError(f"{path}: is a directory, not a config file")
     data = path.read_bytes()
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise WordstatsError(f"{path}: config is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
+    raw = parse_toml(data, path, "config")
     top = Section(raw, "", path)
+    top.allow(*TOP_LEVEL)
     lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
     if not lexicons:
         top.fail("lexicons", "at least one lexicon must be declared")
@@ -236,7 +243,18 @@ def load_config(path: Path | str | None = None) -> Config:
     )
 
 
+def parse_toml(data: bytes, path: Path, what: str) -> dict:
+    """The TOML document in a file's bytes (UTF-8, a byte order mark allowed), or an error naming the file."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: {what} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
+
+
 def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
+    """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
     if not NAME_RE.match(name):
         sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
     sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
@@ -261,6 +279,7 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
 
 
 def _source(sec: Section, base: Path) -> Source:
+    """One source of a lexicon: a file (relative to `base`) or a package resource."""
     sec.allow("path", "package", "resource", "format", "sha256")
     fmt = sec.str("format", "text", choices=("text", "pickle"))
     sha = sec.str("sha256", None, pattern=r"[0-9a-f]{64}")
@@ -274,6 +293,7 @@ def _source(sec: Section, base: Path) -> Source:
 
 
 def _tiles(name: str, sec: Section) -> TileSet:
+    """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
     sec.allow("counts", "values")
     counts_sec, values_sec = sec.section("counts"), sec.section("values")
     counts = {k: counts_sec.int(k, lo=0) for k in counts_sec.keys()}

@@ -12,9 +12,6 @@ import polars as pl
 
 from pipeline.errors import WordstatsError
 
-FORMATS = ("table", "json", "csv")
-
-
 def choose_format(as_json: bool, as_csv: bool) -> str:
     """The output format from the --json / --csv flags."""
     if as_json and as_csv:
@@ -61,6 +58,7 @@ def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
     numeric = [dtype.is_numeric() for dtype in df.dtypes]
 
     def line(values: Iterable[str]) -> str:
+        """One row of cells, padded to the column widths."""
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
         return "  ".join(parts).rstrip()
 
@@ -70,10 +68,27 @@ def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
     return "\n".join(out)
 
 
+def finite(df: pl.DataFrame) -> pl.DataFrame:
+    """NaN and ±infinity in float columns as null: JSON has no such numbers (json.dumps would write NaN)."""
+    floats = [name for name, dtype in df.schema.items() if dtype.is_float()]
+    return df.with_columns(pl.when(pl.col(name).is_finite()).then(pl.col(name)).alias(name) for name in floats)
+
+
+def _finite_value(value: Any) -> Any:
+    """A JSON-able value with NaN and ±infinity (also inside lists and dicts) as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_finite_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite_value(v) for k, v in value.items()}
+    return value
+
+
 def render(df: pl.DataFrame, fmt: str) -> str:
     """The text of `df` in format `fmt`."""
     if fmt == "json":
-        return json.dumps(df.to_dicts(), ensure_ascii=False, default=str, indent=1)
+        return json.dumps(finite(df).to_dicts(), ensure_ascii=False, default=str, indent=1)
     if fmt == "csv":
         return flatten(df).write_csv()
     return table_text(df)
@@ -88,7 +103,7 @@ def emit(df: pl.DataFrame, fmt: str = "table", out=None) -> None:
 
 def emit_json(obj: Any, out=None) -> None:
     """Print any JSON-able object."""
-    (out or sys.stdout).write(json.dumps(obj, ensure_ascii=False, default=str, indent=1) + "\n")
+    (out or sys.stdout).write(json.dumps(_finite_value(obj), ensure_ascii=False, default=str, indent=1) + "\n")
 
 
 def save(df: pl.DataFrame, path: Path) -> None:

@@ -16,3 +16,8 @@ class NotFound(WordstatsError):
     """A query found nothing the user asked about (exit code 1, like grep)."""
 
     exit_code = 1
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when the message is empty)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -15,6 +15,8 @@ import polars as pl
 
 from pipeline.config import LETTERS
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
+from pipeline.trie import letter_codes
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
@@ -74,15 +76,8 @@ def setter_weights(zipf: np.ndarray, prior: str = "wordfreq", unknown_zipf: floa
 # ---- the solver ---------------------------------------------------------------------------------------
 
 
-def letter_codes(words: list[str]) -> np.ndarray:
-    """Words of one length as an (n, length) matrix of letter codes (A = 0)."""
-    length = len(words[0]) if words else 0
-    data = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (data.reshape(len(words), length) - ord("A")).astype(np.int8)
-
-
 def solve_length(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Misses, guesses and guess sequence of the solver against each of these distinct same-length words."""
+    """Misses, guesses and guess sequence of the solver against each of these distinct words."""
     misses, guesses, letters = solve_codes(words, weights)
     return misses, guesses, sequences(letters, guesses).to_list()
 
@@ -95,17 +90,14 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
     misses, guesses = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
     letters = np.full((n, 26), -1, dtype=np.int8)
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    text = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
     for length in np.unique(lengths):
         idx = np.flatnonzero(lengths == length)
+        group = [words[i] for i in idx.tolist()]
         if length <= KERNEL_MAX_LENGTH:
             from pipeline.kernels import hangman_solve
 
-            codes = (text[starts[idx, None] + np.arange(length)] - ord("A")).astype(np.int8)
-            misses[idx], guesses[idx], letters[idx] = hangman_solve(codes, weights[idx])
+            misses[idx], guesses[idx], letters[idx] = hangman_solve(letter_codes(group), weights[idx])
         else:
-            group = [words[i] for i in idx.tolist()]
             games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
             for i, word in zip(idx, group):
                 misses[i], guesses[i], sequence = games[word]
@@ -113,15 +105,15 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
     return misses, guesses, letters
 
 
-def sequences(letters: np.ndarray, guesses: np.ndarray, name: str = "sequence") -> pl.Series:
-    """Rows of letter codes (the first guesses[i] of row i) as a string column."""
+def sequences(letters: np.ndarray, guesses: np.ndarray) -> pl.Series:
+    """Rows of letter codes (the first guesses[i] of row i) as the string column `sequence`."""
     import pyarrow as pa
 
     offsets = np.zeros(len(guesses) + 1, dtype=np.int32)
     np.cumsum(guesses, out=offsets[1:])
     data = (letters[letters >= 0].astype(np.uint8) + ord("A")).tobytes()  # each row's codes are a prefix
     column = pa.StringArray.from_buffers(len(guesses), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
-    return pl.Series(name, column, dtype=pl.String)
+    return pl.Series("sequence", column, dtype=pl.String)
 
 
 def solve_lexicon(words: list[str], weights=None) -> pl.DataFrame:
@@ -141,6 +133,7 @@ def solve_plain(words: list[str], weights: dict[str, int] | None = None) -> dict
     results: dict[str, tuple[int, int, str]] = {}
 
     def play(candidates: list[str], guessed: frozenset, sequence: str, misses: int) -> None:
+        """Play out the games of these candidates from here, recording each word's result."""
         if len(candidates) == 1:
             results[candidates[0]] = (misses, len(sequence), sequence)
             return
@@ -189,12 +182,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     words = words.sort("word")
     names = words["word"].to_list()
     weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
-    columns = {}
-    for suffix, prior in (("", None), ("_weighted", weights)):
-        misses, guesses, letters = solve_codes(names, prior)
-        columns[f"misses{suffix}"] = pl.Series(misses, dtype=pl.UInt8)
-        columns[f"guesses{suffix}"] = pl.Series(guesses, dtype=pl.UInt8)
-        columns[f"sequence{suffix}"] = sequences(letters, guesses)
+    plain, weighted = (solve_lexicon(names, prior).drop("word") for prior in (None, weights))
     difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
     n = pl.len().over("length")
     easier = difficulty.rank("min").over("length").cast(pl.Int64) - 1  # words of the length strictly easier
@@ -208,7 +196,8 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     hardest_first = -difficulty * words.height + pl.int_range(pl.len(), dtype=pl.Int64)
     table = (
         words.select("word", "length", heuristic_score().alias("heuristic_score"))
-        .with_columns(**columns)
+        .hstack(plain)
+        .hstack(weighted.rename(lambda column: f"{column}_weighted"))
         .with_columns(
             rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),
@@ -298,12 +287,18 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
     return steps
 
 
-def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[dict], dict]:
-    """The trace of `word` in the store's lexicon and facts about it (candidates, misses, rank if built)."""
-    text = word.strip().upper()
-    if not text.isalpha() or not text.isascii():
-        raise WordstatsError(f"bad word {word!r}: use letters A-Z only")
-    words = store.scan("words").filter(pl.col("length") == len(text)).select("word", "zipf").collect().sort("word")
+TRACE_SCHEMA = {"step": pl.Int64, "guess": pl.String, "result": pl.String, "pattern": pl.String,
+                "candidates": pl.Int64, "misses": pl.Int64}
+
+
+def trace_word(store, config, word: str, weighted: bool = False) -> tuple[pl.DataFrame, dict]:
+    """The solver's game against `word` in the store's lexicon, a row per guess, and facts about it
+    (candidates, misses, rank if built)."""
+    from pipeline.queries import parse_letters
+
+    text = parse_letters(word, "word")
+    words = (store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length") == len(text))
+             .select("word", "zipf").collect().sort("word"))
     names = words["word"].to_list()
     if text not in names:
         raise NotFound(f"{text} is not in lexicon {store.lexicon!r}: the solver only knows the lexicon's words")
@@ -316,11 +311,15 @@ def trace_word(store, config, word: str, weighted: bool = False) -> tuple[list[d
              "misses": steps[-1]["misses"] if steps else 0, "guesses": len(steps),
              "sequence": "".join(step["guess"] for step in steps)}
     if store.exists("hangman"):
-        row = store.scan("hangman").filter(pl.col("word") == text).select(
-            "rank_in_length", "band", "percentile_in_length").collect()
+        row = (store.scan("hangman", ["word", "rank_in_length", "band", "percentile_in_length"])
+               .filter(pl.col("word") == text).select("rank_in_length", "band", "percentile_in_length").collect())
         if row.height:
             facts.update(row.to_dicts()[0])
-    return steps, facts
+    return pl.DataFrame(steps, schema=TRACE_SCHEMA), facts
+
+
+LIST_COLUMNS = ["word", "length", "misses", "guesses", "sequence", "rank_in_length", "percentile_in_length", "band",
+                "misses_weighted", "heuristic_band"]  # of hangman.parquet, as the lists show them
 
 
 def select(store, config, length: int | None = None, hardest: int | None = None, easiest: int | None = None,
@@ -333,7 +332,8 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", length)):
         if value is not None and value < 1:
             raise WordstatsError(f"{name} must be at least 1, got {value}")
-    table = store.scan("hangman").join(store.scan("words").select("word", "zipf"), on="word", how="left")
+    table = store.scan("hangman", LIST_COLUMNS).join(store.scan("words", ["word", "zipf"]).select("word", "zipf"),
+                                                     on="word", how="left")
     if length is not None:
         table = table.filter(pl.col("length") == length)
     if band is not None:
@@ -341,12 +341,11 @@ def select(store, config, length: int | None = None, hardest: int | None = None,
     if common:
         table = table.filter(pl.col("zipf") >= settings(config).common_zipf)
     if easiest is not None:
-        table = table.sort(["misses", "guesses", "word"]).head(easiest)
+        table = table.sort(["misses", "guesses", "word"]).head(min(easiest, MAX_ROWS))
     else:
         table = table.sort(["misses", "guesses", "word"], descending=[True, True, False])
-        table = table.head(hardest) if hardest is not None else table
-    found = table.select("word", "length", "misses", "guesses", "sequence", "rank_in_length",
-                         "percentile_in_length", "band", "misses_weighted", "heuristic_band", "zipf").collect()
+        table = table.head(min(hardest, MAX_ROWS)) if hardest is not None else table
+    found = table.select(*LIST_COLUMNS, "zipf").collect()
     if found.is_empty():
         asked = [f"length {length}" if length is not None else "", f"band {band.lower()}" if band else "",
                  "common" if common else ""]

@@ -9,18 +9,6 @@ from pipeline import tiles as tl
 from pipeline.config import Config, TileSet
 
 
-def alphagram_counts(alphagrams: pl.Series) -> np.ndarray:
-    """An (n, 26) uint8 matrix of the letter counts of upper-case words or alphagrams."""
-    n = alphagrams.len()
-    if n == 0:
-        return np.zeros((0, 26), dtype=np.uint8)
-    lengths = alphagrams.str.len_bytes().to_numpy().astype(np.int64)
-    text = alphagrams.str.join("").item()
-    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
-    owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26).astype(np.uint8)
-
-
 def within_group_rank(group: np.ndarray, order: np.ndarray) -> np.ndarray:
     """1-based rank of each row inside its group, rows taken in `order` (a permutation)."""
     ranked_groups = group[order]
@@ -39,8 +27,7 @@ def anagram_table(words: pl.DataFrame, tiles: TileSet) -> pl.DataFrame:
         .sort("alphagram")
         .with_columns(pl.col("words").list.len().cast(pl.UInt32).alias("n_words"))
     )
-    counts = alphagram_counts(families["alphagram"])
-    ways = tl.combinations(counts, tiles)
+    ways = tl.combinations(tl.letter_matrix(families["alphagram"]), tiles)
     length = families["length"].to_numpy()
     chance = tl.draw_chance(ways, length, tiles)
     # most probable first; ties by alphagram, which is the row order already
@@ -86,6 +73,7 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
                                pl.col("word").str.slice(-1).alias("hook"))
 
     def hooks(pairs: pl.DataFrame, name: str) -> pl.DataFrame:
+        """Per base word, the sorted hook letters of the (base, hook) pairs that are words."""
         return (pairs.join(lexicon, left_on="base", right_on="word", how="semi")
                 .group_by("base").agg(pl.col("hook").unique().sort().str.join("").alias(name)))
 

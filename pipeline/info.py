@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.config import Config
-from pipeline.errors import WordstatsError
+from pipeline.errors import WordstatsError, first_line
 from pipeline.tables import Store
 
 
@@ -50,5 +50,4 @@ def run_sql(store: Store, query: str) -> pl.DataFrame:
     try:
         return ctx.execute(query, eager=True)
     except Exception as exc:  # polars raises several SQL error types; all mean a bad query
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WordstatsError(f"SQL error: {first} (tables: {', '.join(tables)})") from None
+        raise WordstatsError(f"SQL error: {first_line(exc)} (tables: {', '.join(tables)})") from None

@@ -8,7 +8,6 @@ import itertools
 import math
 import pickle
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
@@ -17,6 +16,7 @@ import polars as pl
 
 from pipeline.config import LETTERS, LexiconSpec, Source, TileSet
 from pipeline.errors import WordstatsError
+from pipeline.tiles import letter_matrix, letter_values
 
 VOWELS = "AEIOU"
 REASONS = ("undecodable", "non_letter", "accented", "capitalised", "too_short", "too_long")
@@ -66,6 +66,7 @@ class _SetUnpickler(pickle.Unpickler):
     """Unpickle only plain containers of strings (package data files), never arbitrary objects."""
 
     def find_class(self, module, name):
+        """Allow only set, frozenset and list."""
         if module == "builtins" and name in ("set", "frozenset", "list"):
             return getattr(__import__("builtins"), name)
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}")
@@ -181,6 +182,7 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
 
 
 def _example(entry: str) -> str:
+    """An entry as the report quotes it: cut to EXAMPLE_CHARS, with its length when cut."""
     return entry if len(entry) <= EXAMPLE_CHARS else entry[:EXAMPLE_CHARS] + f"… ({len(entry):,} chars)"
 
 
@@ -216,15 +218,6 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
         raise WordstatsError(f"{where}: no word kept out of {report['entries']:,} entries "
                              f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules")
     return words.to_list(), report
-
-
-def letter_counts(words: list[str]) -> np.ndarray:
-    """An (n_words, 26) matrix of letter counts."""
-    n = len(words)
-    lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).astype(np.int64) - ord("A")
-    owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 
 
 def zipf_table() -> pl.DataFrame:
@@ -263,14 +256,13 @@ def alphagrams(counts: np.ndarray) -> pl.Series:
     return pl.Series("alphagram", pl.from_arrow(array), dtype=pl.String)
 
 
-def word_table(words: list[str], values: TileSet) -> pl.DataFrame:
-    """The words table: one row per word with its letter statistics and frequency."""
-    counts = letter_counts(words)
+def word_table(words: list[str], tiles: TileSet) -> pl.DataFrame:
+    """The words table: one row per word with its letter statistics, Scrabble value (`tiles`) and frequency."""
+    word = pl.Series("word", words, dtype=pl.String)
+    counts = letter_matrix(word)
     present = counts > 0
     bits = (1 << np.arange(26, dtype=np.uint64)).astype(np.uint64)
-    letter_values = np.array([values.values[c] for c in LETTERS], dtype=np.int64)
     vowel_idx = [LETTERS.index(v) for v in VOWELS]
-    word = pl.Series("word", words, dtype=pl.String)
     return pl.DataFrame({
         "word": word,
         "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
@@ -278,15 +270,15 @@ def word_table(words: list[str], values: TileSet) -> pl.DataFrame:
         "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
         "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
         "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
-        "scrabble_value": pl.Series(counts @ letter_values, dtype=pl.UInt32),
+        "scrabble_value": pl.Series(counts @ letter_values(tiles), dtype=pl.UInt32),
         "zipf": zipf_frequencies(word),
     })
 
 
-def ingest(texts: list[SourceText], spec: LexiconSpec, values: TileSet) -> tuple[pl.DataFrame, dict]:
+def ingest(texts: list[SourceText], spec: LexiconSpec, tiles: TileSet) -> tuple[pl.DataFrame, dict]:
     """The ingest stage: raw sources → (words table, ingest report)."""
     words, report = parse_words(texts, spec)
-    return word_table(words, values), report
+    return word_table(words, tiles), report
 
 
 def params(config, spec: LexiconSpec | None) -> dict:

@@ -12,9 +12,6 @@ class _Silent:
     def advance(self, n: int = 1) -> None:
         """Count n more steps done."""
 
-    def update(self, **_) -> None:
-        """Change the description or total."""
-
 
 class _Shown:
     """A rich task: a bar when the total is known, a spinner otherwise."""
@@ -25,10 +22,6 @@ class _Shown:
     def advance(self, n: int = 1) -> None:
         """Count n more steps done."""
         self.bar.advance(self.task_id, n)
-
-    def update(self, **fields) -> None:
-        """Change the description or total."""
-        self.bar.update(self.task_id, **fields)
 
 
 class Progress:

@@ -8,50 +8,49 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.config import LETTERS
+from pipeline.config import LETTERS, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
+from pipeline.tables import MAX_ROWS
+from pipeline.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
+_WILDCARDS = {"?": "[A-Z]", "*": "[A-Z]*"}  # the pattern tokens that are not already regex
 
 
-def pattern_regex(pattern: str) -> str:
-    """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
-    text = pattern.strip().upper()
+def pattern_tokens(pattern: str) -> list[str]:
+    """A word pattern's tokens: letters, `?` (one letter), `*` (any run), `[ABC]` and `[^ABC]` (classes)."""
+    text = upper_ascii(pattern.strip())
     if not text:
         raise WordstatsError("empty pattern (use ? for one letter, * for any run, [ABC] for a class)")
-    parts, pos = [], 0
+    tokens, pos = [], 0
     for match in _PATTERN_TOKEN.finditer(text):
         if match.start() != pos:
             break
-        token = match.group()
-        parts.append("[A-Z]" if token == "?" else "[A-Z]*" if token == "*" else token)
+        tokens.append(match.group())
         pos = match.end()
     if pos != len(text):
         raise WordstatsError(
             f"bad pattern {pattern!r} at character {pos + 1} ({text[pos]!r}): use letters, ?, *, [ABC] or [^ABC]"
         )
-    return "^" + "".join(parts) + "$"
+    return tokens
 
 
-# ---- racks, hands and words as typed -------------------------------------------------------------
+def pattern_regex(pattern: str) -> str:
+    """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
+    return "^" + "".join(_WILDCARDS.get(token, token) for token in pattern_tokens(pattern)) + "$"
 
 
-def parse_rack(text: str, what: str = "rack") -> tuple[np.ndarray, int]:
-    """A rack or hand (letters and ? for blanks, any case, ≤ 20 tiles, ≤ 4 blanks): 26 letter counts, blanks."""
-    from pipeline.tiles import parse_rack as counts_of
-
-    counts = counts_of(text, what)
-    return counts[:26], int(counts[26])
+# ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
 
 
 def parse_letters(text: str, what: str) -> str:
     """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
-    letters = text.strip().upper()
+    letters = upper_ascii(text.strip())
     if not letters:
         raise WordstatsError(f"empty {what}: give letters A-Z")
     for pos, ch in enumerate(letters, 1):
         if ch not in LETTERS:
-            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not a letter A-Z")
+            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
     return letters
 
 
@@ -86,15 +85,15 @@ class WordIndex:
     def block(self, length: int) -> tuple[np.ndarray, np.ndarray]:
         """The rows of the alphagrams of this length and their letter counts (26 × rows)."""
         if length not in self._blocks:
-            from pipeline.indexes import alphagram_counts
-
             rows = np.flatnonzero(self.length == length)
-            self._blocks[length] = rows, np.ascontiguousarray(alphagram_counts(self.alphagrams.gather(rows)).T)
+            counts = letter_matrix(self.alphagrams.gather(rows)).astype(np.uint8)  # small: the index stays in memory
+            self._blocks[length] = rows, np.ascontiguousarray(counts.T)
         return self._blocks[length]
 
-    def fitting(self, letters: np.ndarray, blanks: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of the alphagrams of length lo..hi made of some of `letters` plus at most `blanks` others,
-        and their letter counts (rows × 26)."""
+    def fitting(self, rack: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the alphagrams of length lo..hi made of some of the rack's tiles (27 counts, blanks
+        standing for any letter), and their letter counts (rows × 26)."""
+        letters, blanks = rack[:26], rack[BLANK_INDEX]
         found_rows, found_counts = [np.zeros(0, dtype=np.int64)], [np.zeros((0, 26), dtype=np.uint8)]
         for length in range(max(lo, 1), min(hi, int(self.length.max(initial=0))) + 1):
             rows, counts = self.block(length)
@@ -113,12 +112,12 @@ class WordIndex:
         rank = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         return self.words.gather(self.first_word[rows][owner] + rank).to_list(), owner
 
-    def plays(self, rows: np.ndarray, counts: np.ndarray, letters: np.ndarray) -> pl.DataFrame:
-        """The words of the families at `rows` (letter counts `counts`) spelled from `letters` plus blanks:
+    def plays(self, rows: np.ndarray, counts: np.ndarray, rack: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows` (letter counts `counts`) spelled from the rack (27 counts):
         word (blanks lower-case), plain, length, score (blanks score 0), blanks (the letters they stand
         for), probability_order."""
         counts = counts.astype(np.int64)
-        stand_ins = np.clip(counts - letters[None, :], 0, None)  # per letter, how many blanks stand for it
+        stand_ins = np.clip(counts - rack[None, :26], 0, None)  # per letter, how many blanks stand for it
         blank_text = _spell_out(stand_ins)
         words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
@@ -159,7 +158,7 @@ _INDEXES: dict[tuple, WordIndex] = {}
 
 def load_index(store, values: np.ndarray) -> WordIndex:
     """The lexicon's WordIndex, read once per process (again when anagrams.parquet changes)."""
-    path = store.require("anagrams")
+    path = store.require("anagrams", WordIndex.COLUMNS)
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(int(v) for v in values))
     if key not in _INDEXES:
@@ -182,32 +181,32 @@ def open_index(store, config) -> WordIndex:
 
 def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
     """Every word that uses all the tiles of the rack (? = blank), blank-played letters in lower case."""
-    letters, blanks = parse_rack(rack)
-    size = int(letters.sum()) + blanks
-    found = index.plays(*index.fitting(letters, blanks, size, size), letters)
+    tiles = parse_rack(rack)
+    size = int(tiles.sum())
+    found = index.plays(*index.fitting(tiles, size, size), tiles)
     return found.sort("plain").drop("plain", "length")
 
 
 def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.DataFrame:
     """For each board letter (A–Z or `through`), the words that use every rack tile plus that letter."""
-    letters, blanks = parse_rack(rack)
-    board = sorted(set(parse_letters(through, "--through letters"))) if through else list(LETTERS)
-    size = int(letters.sum()) + blanks + 1
+    tiles = parse_rack(rack)
+    board = sorted(set(parse_letters(through, "--through letters"))) if through is not None else list(LETTERS)
+    size = int(tiles.sum()) + 1
     parts = []
     for letter in board:
-        with_board = letters.copy()
+        with_board = tiles.copy()
         with_board[LETTERS.index(letter)] += 1
-        found = index.plays(*index.fitting(with_board, blanks, size, size), with_board)
+        found = index.plays(*index.fitting(with_board, size, size), with_board)
         parts.append(found.sort("plain").select(pl.lit(letter).alias("through"), pl.all()))
     return pl.concat(parts).drop("plain", "length")
 
 
 def subanagrams(index: WordIndex, hand: str, min_length: int = 1, max_length: int | None = None) -> pl.DataFrame:
     """Every word made from some of the hand's tiles (? = blank), longest then highest-scoring first."""
-    letters, blanks = parse_rack(hand, "hand")
-    size = int(letters.sum()) + blanks
+    tiles = parse_rack(hand, "hand")
+    size = int(tiles.sum())
     top = size if max_length is None else min(size, max_length)
-    found = index.plays(*index.fitting(letters, blanks, min_length, top), letters)
+    found = index.plays(*index.fitting(tiles, min_length, top), tiles)
     return found.sort(["length", "score", "plain"], descending=[True, True, False]).drop("plain")
 
 
@@ -216,20 +215,15 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
     allowed = "".join(sorted(set(parse_letters(letters, "letters"))))
     alphagram = pl.col("alphagram")
     keep = alphagram.str.contains(f"^[{allowed}]+$")
-    if center:
+    if center is not None:
         middle = parse_letters(center, "--center letter")
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
         keep &= alphagram.str.contains(middle, literal=True)
-    uses_all = pl.all_horizontal(alphagram.str.contains(c, literal=True) for c in allowed)
-    found = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})
-             .with_row_index("row").filter(keep & (pl.col("length") >= min_length))
-             .select("row", uses_all.alias("pangram")))
-    rows = found["row"].to_numpy()
-    words, owner = index.spread(rows)
-    return (pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
-                          "length": pl.Series(index.length[rows][owner], dtype=pl.UInt32),
-                          "pangram": found["pangram"].to_numpy()[owner]})
+    rows = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length}).with_row_index("row")
+            .filter(keep & (pl.col("length") >= min_length))["row"].to_numpy())
+    uses_all = pl.all_horizontal(pl.col("word").str.contains(c, literal=True) for c in allowed)
+    return (index.words_at(rows).with_columns(uses_all.alias("pangram"))
             .sort(["pangram", "length", "word"], descending=[True, True, False]))
 
 
@@ -240,16 +234,16 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
             raise WordstatsError("empty regex")
         expr, lo, hi = f"(?i)^(?:{text.strip()})$", 1, 10**9
     else:
-        expr = pattern_regex(text)
-        tokens = _PATTERN_TOKEN.findall(text.strip().upper())
+        expr, tokens = pattern_regex(text), pattern_tokens(text)
         lo = sum(token != "*" for token in tokens)
         hi = 10**9 if "*" in tokens else lo
     words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
     try:
         return words.filter(pl.col("word").str.contains(expr)).sort("word")
-    except pl.exceptions.PolarsError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WordstatsError(f"bad regex {text!r}: {first}") from None
+    except pl.exceptions.PolarsError as exc:  # "regex parse error:", the regex, a caret, "error: <why>", ...
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
+        why = next((line.removeprefix("error: ") for line in lines if line.startswith("error: ")), lines[0])
+        raise WordstatsError(f"bad regex {text!r}: {why}") from None
 
 
 # ---- one word: hooks and everything the tables know ---------------------------------------------------
@@ -260,10 +254,13 @@ def _lookup(path: Path, column: str, value: str) -> pl.DataFrame:
     return pl.scan_parquet(path).filter(pl.col(column) == value).collect()
 
 
+HOOK_COLUMNS = ["word", "front_hooks", "back_hooks", "front_inner", "back_inner"]
+
+
 def hooks(store, word: str) -> pl.DataFrame:
     """The word's front and back hooks and whether it stays a word minus its first / last letter."""
     word = parse_letters(word, "word")
-    found = _lookup(store.require("hooks"), "word", word)
+    found = _lookup(store.require("hooks", HOOK_COLUMNS), "word", word)
     if found.is_empty():
         raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
     return found
@@ -285,7 +282,7 @@ def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
     tables = store.parquet_tables()
     for name in sorted(tables, key=lambda n: (n != "words", n)):
         path = tables[name]
-        schema = pl.read_parquet_schema(path)
+        schema = store.schema(name)
         column, key = _KEYED.get(name, ("word", lambda w: w))
         if schema.get(column) != pl.String:
             continue
@@ -331,13 +328,13 @@ def top_stems(store, length: int | None = None, order: str = "usefulness", top: 
         raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
     if length is not None and length not in (6, 7):
         raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
-    stems = pl.scan_parquet(store.require("stems"))
+    stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
         stems = stems.filter(pl.col("stem_length") == length)
     by, descending = STEM_ORDERS[order]
     stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
     if top:
-        stems = stems.head(top)
+        stems = stems.head(min(top, MAX_ROWS))
     return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
 
 
@@ -366,7 +363,7 @@ def stem(store, text: str) -> pl.DataFrame:
     if len(letters) not in (6, 7):
         raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
     key = "".join(sorted(letters))
-    found = _lookup(store.require("stems"), "stem", key)
+    found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
     if found.is_empty():
         raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
     return (found.select(pl.col("bingos").explode()).unnest("bingos")

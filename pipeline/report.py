@@ -18,9 +18,6 @@ import polars as pl
 
 from pipeline import __version__
 
-# Tables the report reads when they exist (words.parquet is required), in page order.
-OPTIONAL_TABLES = ("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings")
-
 
 def params(config, spec) -> dict:
     """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins."""
@@ -156,7 +153,8 @@ def boggle_section(t: Tables, p: dict) -> Section:
                 "Random boards rolled from each dice set and scored with the lexicon.")
     s.parts.append(t.part("summary", "Scores per dice set", """
         SELECT dice, count(*) AS boards, round(avg(score), 1) AS mean_score, median(score) AS median_score,
-               max(score) AS best_score, round(avg(n_words), 1) AS mean_words, max(longest) AS longest_word
+               max(score) AS best_score, round(avg(n_words), 1) AS mean_words,
+               max(length(longest)) AS longest_word_letters
         FROM boggle_boards GROUP BY dice ORDER BY dice"""))
     s.parts.append(t.part("histogram", f"Score histogram per dice set (bins of {width} points)", f"""
         SELECT dice, CAST(floor(score / {width}) * {width} AS INTEGER) AS bin, count(*) AS boards
@@ -294,18 +292,25 @@ def plot_stems(df: pl.DataFrame):
     return fig
 
 
-def plot_histogram(df: pl.DataFrame):
-    """Step lines: boards per score bin, one per dice set."""
+def step_lines(df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: str, title: str,
+               legend: str | None = None):
+    """Step lines of y over x, one per value of column `by`."""
     fig = new_figure()
     ax = fig.subplots()
-    for dice in df["dice"].unique(maintain_order=True):
-        part = df.filter(pl.col("dice") == dice)
-        ax.step(part["bin"], part["boards"], where="post", label=str(dice))
-    ax.set_xlabel("board score (points)")
-    ax.set_ylabel("boards")
-    ax.set_title("Boggle score histogram per dice set")
-    ax.legend(frameon=False, title="dice")
+    for key in df[by].unique(maintain_order=True):
+        part = df.filter(pl.col(by) == key)
+        ax.step(part[x], part[y], where="post", label=str(key))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(frameon=False, title=legend)
     return fig
+
+
+def plot_histogram(df: pl.DataFrame):
+    """Step lines: boards per score bin, one per dice set."""
+    return step_lines(df, "dice", "bin", "boards", "board score (points)", "boards",
+                      "Boggle score histogram per dice set", legend="dice")
 
 
 def plot_findable(df: pl.DataFrame):
@@ -336,16 +341,8 @@ def plot_misses(df: pl.DataFrame):
 
 def plot_openings(df: pl.DataFrame):
     """Step lines: words per best opening score, one per game."""
-    fig = new_figure()
-    ax = fig.subplots()
-    for game in df["game"].unique(maintain_order=True):
-        part = df.filter(pl.col("game") == game)
-        ax.step(part["score_from"], part["words"], where="post", label=str(game))
-    ax.set_xlabel("best opening score (points)")
-    ax.set_ylabel("words")
-    ax.set_title("Best opening scores per game")
-    ax.legend(frameon=False)
-    return fig
+    return step_lines(df, "game", "score_from", "words", "best opening score (points)", "words",
+                      "Best opening scores per game")
 
 
 def png(fig, dpi: int) -> bytes:

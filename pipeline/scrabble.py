@@ -18,15 +18,16 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section
+from pipeline import tiles as tl
+from pipeline.config import BLANK, LETTERS, Config, LexiconSpec, Section, TileSet
 from pipeline.errors import WordstatsError
+from pipeline.trie import letter_codes
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 ACROSS, DOWN = 0, 1
-DIRECTIONS = ("across", "down")
 EMPTY = "."
-BLANK_SLOT = 26  # rack counts: one per letter, then blanks
+KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)
 
 
@@ -35,11 +36,10 @@ PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T"
 
 @dataclass(frozen=True)
 class Variant:
-    """A game: tile values and counts, the premium layout, rack size and bingo bonus."""
+    """A game: its tile set (counts and values), the premium layout, rack size and bingo bonus."""
 
     name: str
-    counts: dict[str, int]  # tiles in the bag, "?" = blanks
-    values: dict[str, int]
+    tile_set: TileSet
     layout: tuple[str, ...]  # SIZE strings over PREMIUMS' keys
     rack_size: int
     bingo_bonus: int
@@ -53,7 +53,7 @@ class Variant:
     @cached_property
     def letter_values(self) -> np.ndarray:
         """int32 (26,): the value of each letter tile."""
-        return np.array([self.values[ch] for ch in LETTERS], dtype=np.int32)
+        return tl.letter_values(self.tile_set).astype(np.int32)
 
     @cached_property
     def letter_mult(self) -> np.ndarray:
@@ -69,7 +69,7 @@ class Variant:
 
     def value(self, letter: str) -> int:
         """The value of a tile as written: 0 for a blank (lower case), else the letter's value."""
-        return 0 if letter.islower() else self.values[letter]
+        return 0 if letter.islower() else self.tile_set.values[letter]
 
 
 def variants(config: Config) -> dict[str, Variant]:
@@ -91,10 +91,9 @@ def variant(config: Config, name: str) -> Variant:
 
 
 def _variant(name: str, sec: Section, config: Config) -> Variant:
+    """The variant [scrabble.variants.NAME], validated (its tile set defaults to [tiles.NAME])."""
     sec.allow("tiles", "rack_size", "bingo_bonus", "centre_doubles_word", "layout")
-    tiles = sec.str("tiles", name)
-    if tiles not in config.tiles:
-        sec.fail("tiles", f"no tile set [tiles.{tiles}] (known: {', '.join(config.tiles) or 'none'})")
+    tile_set = tl.tile_set(config, sec.str("tiles", name), f"{sec.where}.tiles")
     layout = tuple(sec.list("layout"))
     if len(layout) != SIZE:
         sec.fail("layout", f"expected {SIZE} rows, got {len(layout)}")
@@ -106,8 +105,7 @@ def _variant(name: str, sec: Section, config: Config) -> Variant:
             sec.fail("layout", f"row {i}: {bad!r} is not one of {''.join(PREMIUMS)}")
     if "".join(layout).count("*") != 1:
         sec.fail("layout", "mark exactly one centre square with *")
-    tile_set = config.tiles[tiles]
-    return Variant(name=name, counts=dict(tile_set.counts), values=dict(tile_set.values), layout=layout,
+    return Variant(name=name, tile_set=tile_set, layout=layout,
                    rack_size=sec.int("rack_size", 7, lo=1, hi=SIZE),
                    bingo_bonus=sec.int("bingo_bonus", lo=0),
                    centre_doubles_word=sec.bool("centre_doubles_word"))
@@ -123,6 +121,7 @@ class Lexicon:
         self.words = frozenset(w for w in words if 2 <= len(w) <= SIZE)
 
     def __contains__(self, word: str) -> bool:
+        """Whether `word` (any case) is a playable word."""
         return word.upper() in self.words
 
     @cached_property
@@ -225,25 +224,8 @@ def read_board(path: Path | str | None) -> Board:
 
 
 def parse_rack(text: str, rack_size: int = 7) -> str:
-    """A rack as upper-case letters and ? (blanks), checked: 1 to rack_size tiles."""
-    rack = text.strip()
-    for i, ch in enumerate(rack, 1):
-        if not (ch == BLANK or "A" <= ch.upper() <= "Z"):
-            raise WordstatsError(f"rack {text!r}: character {i} ({ch!r}) is not a tile "
-                                 f"(use letters A-Z and ? for a blank)")
-    if not rack:
-        raise WordstatsError("empty rack: give 1 to 7 tiles, letters A-Z and ? for a blank")
-    if len(rack) > rack_size:
-        raise WordstatsError(f"rack {text!r} has {len(rack)} tiles, at most {rack_size}")
-    return rack.upper()
-
-
-def rack_counts(rack: str) -> np.ndarray:
-    """int32 (27,): how many of each letter, then blanks."""
-    counts = np.zeros(27, dtype=np.int32)
-    for ch in rack:
-        counts[BLANK_SLOT if ch == BLANK else ord(ch) - 65] += 1
-    return counts
+    """A rack as typed, in capitals: 1 to rack_size tiles, letters and ? (any of them blanks)."""
+    return tl.rack_text(text, most=rack_size, most_blanks=rack_size)
 
 
 def leave(rack: str, tiles: Iterable[Tile]) -> str:
@@ -312,6 +294,7 @@ class Play:
         return self.main.score + sum(w.score for w in self.cross) + self.bingo
 
     def __str__(self) -> str:
+        """The play in standard notation: position and word."""
         return f"{self.position} {self.display}"
 
 
@@ -321,6 +304,7 @@ def position(row: int, col: int, direction: int) -> str:
 
 
 def _step(direction: int) -> tuple[int, int]:
+    """The (row, column) step of one square in `direction`."""
     return (0, 1) if direction == ACROSS else (1, 0)
 
 
@@ -329,6 +313,7 @@ def _run(board: Board, new: dict, row: int, col: int, direction: int) -> list[tu
     dr, dc = _step(direction)
 
     def filled(r, c):
+        """Whether the square is on the board and holds a tile (old or new)."""
         return 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in new)
 
     while filled(row - dr, col - dc):
@@ -518,8 +503,8 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
     trie = lexicon.trie
     records, total = kernels.scrabble_plays(
-        board.tiles, board.blanks, rack_counts(rack), trie.children, trie.word_at, variant.letter_values,
-        variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
+        board.tiles, board.blanks, tl.rack_counts(rack).astype(np.int32), trie.children, trie.word_at,
+        variant.letter_values, variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
         variant.bingo_bonus, variant.rack_size, keep)
     return records, int(total)
 
@@ -541,7 +526,13 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first."""
-    records, _ = generate(board, rack, variant, lexicon, keep=top)
+    if top <= KEEP_MAX:
+        records, _ = generate(board, rack, variant, lexicon, keep=top)
+    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
+        from pipeline.kernels import PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
     plays = []
     for record in records:
         tiles, direction = record_tiles(record)
@@ -578,7 +569,8 @@ def opening_placements(variant: Variant, length: int) -> list[tuple[int, int, in
 def blanks_needed(word: str, variant: Variant) -> dict[str, int]:
     """Per letter, how many of the word's tiles must be blanks because the bag has too few of it."""
     need = Counter(word)
-    return {ch: n - variant.counts[ch] for ch, n in need.items() if n > variant.counts[ch]}
+    bag = variant.tile_set.counts
+    return {ch: n - bag[ch] for ch, n in need.items() if n > bag[ch]}
 
 
 def opening_score(word: str, row: int, col: int, direction: int, variant: Variant) -> tuple[int, int]:
@@ -590,7 +582,7 @@ def opening_score(word: str, row: int, col: int, direction: int, variant: Varian
     for ch, extra in blanks_needed(word, variant).items():
         spots = sorted((variant.letter_mult[sq], i) for i, sq in enumerate(squares) if word[i] == ch)
         blank_at.update(i for _, i in spots[:extra])
-    letter_sum = sum(0 if i in blank_at else variant.values[ch] * int(variant.letter_mult[sq])
+    letter_sum = sum(0 if i in blank_at else variant.tile_set.values[ch] * int(variant.letter_mult[sq])
                      for i, (ch, sq) in enumerate(zip(word, squares)))
     mult = int(np.prod([variant.word_mult[sq] for sq in squares]))
     bingo = variant.bingo_bonus if len(word) == variant.rack_size else 0
@@ -608,8 +600,7 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
     values = variant.letter_values
     for length, group in sorted(by_length.items()):
         placements = opening_placements(variant, length)
-        codes = np.frombuffer("".join(group).encode("ascii"), dtype=np.uint8).reshape(-1, length) - 65
-        letter_values = values[codes]  # (n, length)
+        letter_values = values[letter_codes(group)]  # (n, length)
         totals = np.stack([
             (letter_values * _line(variant.letter_mult, p, length)).sum(axis=1)
             * int(np.prod(_line(variant.word_mult, p, length)))
@@ -620,7 +611,7 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
             extra = blanks_needed(word, variant)
             if not extra:
                 score, p, used = int(totals[i, best[i]]) + bingo, placements[best[i]], 0
-            elif sum(extra.values()) > variant.counts.get(BLANK, 0):
+            elif sum(extra.values()) > variant.tile_set.counts.get(BLANK, 0):
                 score, p, used = None, None, None
             else:
                 options = [(opening_score(word, *q, variant), k) for k, q in enumerate(placements)]
@@ -673,7 +664,7 @@ class Game:
 
 def rack_value(rack: str, variant: Variant) -> int:
     """The face value of the tiles on a rack (blanks 0)."""
-    return sum(variant.values.get(ch, 0) for ch in rack)
+    return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
 
 
 def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
@@ -682,11 +673,12 @@ def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
     (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
     (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
     in a row (each player loses their rack value)."""
-    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.counts.get(ch, 0))]
+    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
     rng.shuffle(bag)
     racks = [""] * players
 
     def draw(rack: str) -> str:
+        """The rack refilled from the bag, sorted."""
         while len(rack) < variant.rack_size and bag:
             rack += bag.pop()
         return "".join(sorted(rack))
@@ -788,6 +780,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     sec = config.section("scrabble")
 
     def chosen(sub: Section) -> list[str]:
+        """The variants a sub-section lists (default all), each a declared one."""
         names = sub.list("variants", list(known))
         for name in names:
             if name not in known:
@@ -799,11 +792,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     selfplay_sec.allow("variants", "games", "seed")
     return {
         "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
-                            "centre_doubles_word": v.centre_doubles_word, "values": v.values,
-                            "counts": v.counts} for name, v in known.items()},
+                            "centre_doubles_word": v.centre_doubles_word, "values": v.tile_set.values,
+                            "counts": v.tile_set.counts} for name, v in known.items()},
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
-                     "seed": selfplay_sec.int("seed", 0)},
+                     "seed": selfplay_sec.int("seed", 0, lo=0)},
     }
 
 

@@ -7,7 +7,7 @@ import polars as pl
 
 from pipeline import tiles as tl
 from pipeline.config import Config, TileSet
-from pipeline.indexes import alphagram_counts, index_tiles, within_group_rank
+from pipeline.indexes import index_tiles, within_group_rank
 
 STEM_LENGTHS = (6, 7)
 
@@ -43,10 +43,10 @@ def stem_table(anagrams: pl.DataFrame, tiles: TileSet) -> pl.DataFrame:
         .with_columns(pl.col("stem").str.len_bytes().cast(pl.UInt8).alias("stem_length"))
         .sort("stem_length", "stem")
     )
-    counts = alphagram_counts(stems["stem"]).astype(np.int64)
+    counts = tl.letter_matrix(stems["stem"])
     length = counts.sum(axis=1)
     chance = tl.draw_chance(tl.combinations(counts, tiles, use_blanks=False), length, tiles)
-    completes = alphagram_counts(stems["letters"]) > 0
+    completes = tl.letter_matrix(stems["letters"]) > 0
     left = tl.unseen(tiles, counts)
     hits = left[:, tl.BLANK_INDEX] + (left[:, :26] * completes).sum(axis=1)
     draw = hits / (tiles.size - length)

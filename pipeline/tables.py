@@ -10,15 +10,15 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import polars as pl
 
-from pipeline.errors import WordstatsError
+from pipeline.errors import WordstatsError, first_line
 
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
-PROVENANCE_KEYS = ("stage", "lexicon", "config_sha256", "inputs", "params", "version")
+MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
 
 
 def default_data_dir() -> Path:
@@ -37,17 +37,27 @@ def sha256_file(path: Path) -> str:
 
 @contextlib.contextmanager
 def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; rename it into place only if the block succeeds."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """Yield a temporary path beside `target`; rename it into place only if the block succeeds.
+
+    A failure to write is an error naming `target` (never the temporary file)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WordstatsError(f"{target}: cannot create its folder {target.parent} ({exc.strerror or exc})") from None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
     os.close(fd)
     try:
         yield Path(tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
 
 
@@ -76,6 +86,7 @@ def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], ro
 
 
 def _meta_value(value: Any) -> str:
+    """A provenance value as Parquet metadata text: strings as they are, the rest as JSON."""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -113,8 +124,9 @@ class Store:
         """Whether table `name` has been built."""
         return self.path(name).is_file()
 
-    def require(self, name: str) -> Path:
-        """The path of table `name`, or an error that says how to build it."""
+    def require(self, name: str, columns: Iterable[str] = ()) -> Path:
+        """The path of table `name`, or an error that says how to build it; a Parquet table must be readable
+        and have `columns` (a table built by an older version may lack one)."""
         path = self.path(name)
         if not path.is_file():
             if not self.root.is_dir():
@@ -125,15 +137,38 @@ class Store:
             raise WordstatsError(
                 f"{path} not found: build it with `wordstats run --lexicon {self.lexicon}` or `make all`"
             )
+        if path.suffix == ".parquet":
+            schema = self.schema(name)
+            missing = [c for c in columns if c not in schema]
+            if missing:
+                raise WordstatsError(f"{path} has no column {missing[0]!r} (built by an older version?): "
+                                     f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
         return path
 
-    def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
-        """Read table `name` (Parquet)."""
-        return pl.read_parquet(self.require(name), columns=columns)
+    def schema(self, name: str) -> dict[str, pl.DataType]:
+        """The columns of Parquet table `name` and their types, or an error naming a damaged file."""
+        path = self.path(name)
+        try:
+            return dict(pl.read_parquet_schema(path))
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
 
-    def scan(self, name: str) -> pl.LazyFrame:
-        """Scan table `name` lazily."""
-        return pl.scan_parquet(self.require(name))
+    def _damaged(self, path: Path, exc: Exception) -> WordstatsError:
+        """The error for a Parquet file that cannot be read."""
+        return WordstatsError(f"{path}: not a readable Parquet table ({first_line(exc)}): "
+                              f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
+
+    def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
+        """Read table `name` (Parquet), or only `columns` of it."""
+        path = self.require(name, columns or ())
+        try:
+            return pl.read_parquet(path, columns=columns)
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
+
+    def scan(self, name: str, columns: Iterable[str] = ()) -> pl.LazyFrame:
+        """Scan table `name` lazily; `columns` are those the caller uses (checked to be there)."""
+        return pl.scan_parquet(self.require(name, columns))
 
     def read_json(self, name: str) -> Any:
         """Read a JSON output such as ingest_report.json."""
@@ -143,14 +178,25 @@ class Store:
         """Every Parquet table of this lexicon, by file stem."""
         if not self.root.is_dir():
             return {}
-        return {p.stem: p for p in sorted(self.root.glob("*.parquet"))}
+        return {p.stem: p for p in sorted(self.root.glob("*.parquet")) if p.is_file()}
 
     def manifest(self) -> dict[str, Any]:
         """The manifest: each table's rows, sha256, stage and build time."""
         path = self.root / MANIFEST
         if not path.is_file():
             return {"lexicon": self.lexicon, "tables": {}}
-        return json.loads(path.read_text(encoding="utf-8"))
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise self._bad_manifest(path, str(exc)) from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("tables"), dict):
+            raise self._bad_manifest(path, "no \"tables\" object")
+        return manifest
+
+    def _bad_manifest(self, path: Path, why: str) -> WordstatsError:
+        """The error for a manifest.json that cannot be read."""
+        return WordstatsError(f"{path}: damaged manifest ({why}): delete it and rebuild with "
+                              f"`wordstats run --lexicon {self.lexicon}`")
 
     def record(self, entries: dict[str, dict[str, Any]]) -> None:
         """Add or replace manifest entries, under a lock so concurrent stages do not lose each other's."""

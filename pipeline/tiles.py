@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import polars as pl
 
-from pipeline.config import BLANK, LETTERS, Config, TileSet
+from pipeline.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.errors import WordstatsError
 
 BLANK_INDEX = 26
@@ -41,23 +42,41 @@ def letter_counts(text: str) -> np.ndarray:
     return np.bincount(codes, minlength=26)[:26]
 
 
-def parse_rack(rack: str, what: str = "rack", blanks: bool = True) -> np.ndarray:
-    """A rack (letters, `?` for a blank, any case) as 27 counts; a one-line error names a bad character."""
-    text = rack.strip().upper()
+def letter_matrix(words: pl.Series) -> np.ndarray:
+    """The letter counts of upper-case words or alphagrams as an (n, 26) int64 matrix, a row per word."""
+    n = words.len()
+    if n == 0:
+        return np.zeros((0, 26), dtype=np.int64)
+    lengths = words.str.len_bytes().to_numpy().astype(np.int64)
+    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
+
+
+def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: int = MAX_BLANKS) -> str:
+    """A rack as typed (letters, `?` for a blank, any case) in capitals; a one-line error says what is wrong."""
+    text = upper_ascii(rack.strip())
     if not text:
-        raise WordstatsError(f"empty {what}: give letters A-Z" + (" and ? for blanks" if blanks else ""))
-    allowed = LETTERS + (BLANK if blanks else "")
+        raise WordstatsError(f"empty {what}: give letters A-Z and ? for blanks")
     for pos, ch in enumerate(text, 1):
-        if ch not in allowed:
-            kind = "a letter or ? (blank)" if blanks else "a letter A-Z"
-            raise WordstatsError(f"bad {what} {rack!r}: character {pos} ({ch!r}) is not {kind}")
-    if len(text) > MAX_RACK:
-        raise WordstatsError(f"bad {what} {rack!r}: {len(text)} tiles, at most {MAX_RACK}")
+        if ch not in LETTERS and ch != BLANK:
+            raise WordstatsError(f"bad {what} {rack!r}: character {pos} ({ch!r}) is not a letter or ? (blank)")
+    if len(text) > most:
+        raise WordstatsError(f"bad {what} {rack!r}: {len(text)} tiles, at most {most}")
     n_blanks = text.count(BLANK)
-    if n_blanks > MAX_BLANKS:
-        raise WordstatsError(f"bad {what} {rack!r}: {n_blanks} blanks, at most {MAX_BLANKS}")
-    counts = letter_counts(text.replace(BLANK, ""))
-    return np.append(counts, n_blanks)
+    if n_blanks > most_blanks:
+        raise WordstatsError(f"bad {what} {rack!r}: {n_blanks} blanks, at most {most_blanks}")
+    return text
+
+
+def rack_counts(text: str) -> np.ndarray:
+    """The 27 counts of a rack written in capitals and ?: A–Z, then blanks."""
+    return np.append(letter_counts(text.replace(BLANK, "")), text.count(BLANK))
+
+
+def parse_rack(rack: str, what: str = "rack") -> np.ndarray:
+    """A rack as typed (at most MAX_RACK tiles and MAX_BLANKS blanks) as its 27 counts."""
+    return rack_counts(rack_text(rack, what))
 
 
 def binomials(n: np.ndarray, k_max: int) -> np.ndarray:

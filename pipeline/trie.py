@@ -1,4 +1,4 @@
-"""A compact trie in flat arrays, shared by Boggle, Scrabble and hand search."""
+"""Words as letter codes (A = 0), and the compact trie in flat arrays built from them (Boggle, Scrabble)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ class Trie:
         return node
 
     def __contains__(self, word: str) -> bool:
+        """Whether `word` is one of the trie's words."""
         node = self.find(word)
         return node >= 0 and self.word_at[node] >= 0
 
@@ -44,6 +45,12 @@ def encode(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     np.cumsum(lengths, out=offsets[1:])
     codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8) - np.uint8(65)
     return codes, offsets
+
+
+def letter_codes(words: Sequence[str]) -> np.ndarray:
+    """Upper-case words of one length as an (n, length) int8 matrix of letter codes (A = 0)."""
+    codes, _ = encode(words)
+    return codes.view(np.int8).reshape(len(words), len(words[0]) if words else 0)
 
 
 def build_trie(words: Sequence[str]) -> Trie:

@@ -6,16 +6,15 @@ import hashlib
 import html
 import random
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import polars as pl
 
-from pipeline.config import PROJECT_ROOT, Config, Section
+from pipeline.config import PROJECT_ROOT, Config, Section, parse_toml, upper_ascii
 from pipeline.errors import NotFound, WordstatsError
-from pipeline.tables import Store, write_bytes, write_text
+from pipeline.tables import MAX_ROWS, Store, write_bytes, write_text
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
 BANDS = ("easy", "medium", "hard")
@@ -63,11 +62,7 @@ def load_settings(config: Config) -> Settings:
     path = config.path.parent / sec.str("file") if sec.has("file") else SETTINGS_FILE
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
-    top = Section(raw, "", path)
+    top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
     top.allow("common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist")
     block = top.section("blocklist")
     block.allow("file", "sha256", "allow", "add")
@@ -109,8 +104,12 @@ def blocked_words(settings: Settings) -> frozenset[str]:
     data = path.read_bytes()
     if settings.blocklist_sha256 and hashlib.sha256(data).hexdigest() != settings.blocklist_sha256:
         raise WordstatsError(f"{path}: sha256 differs from field blocklist.sha256 of {settings.path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: block list is not UTF-8 text (field blocklist.file of {settings.path})") from None
     listed = set()
-    for line in data.decode("utf-8").splitlines():
+    for line in text.splitlines():
         entry = re.sub(r"[\s\-]", "", line).upper()  # phrases joined: "god damn" → GODDAMN
         if entry and entry.isascii() and entry.isalpha():
             listed.add(entry)
@@ -144,7 +143,7 @@ def parse_length(text: str) -> tuple[int, int]:
 
 def letters(text: str, option: str) -> str:
     """Upper-case letters of an option such as --contains, or an error naming the bad character."""
-    word = text.strip().upper()
+    word = upper_ascii(text.strip())
     if not word:
         raise WordstatsError(f"{option}: give at least one letter")
     for ch in word:
@@ -234,6 +233,7 @@ class WordList:
     blanks: bool = False
     hangman: bool = False
     note: str | None = None
+    paper: str = "A4"
 
     @property
     def words(self) -> list[str]:
@@ -241,19 +241,20 @@ class WordList:
         return self.table["word"].to_list()
 
 
-# Tables some filters need, and the stage that builds each.
-NEEDED = {"hangman": "hangman", "boggle_words": "boggle"}
+COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "misses", "guesses"],
+           "boggle_words": ["word", "find_rate"]}  # what the filters read of each table
 
 
 def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
     """Scan a table a filter needs, or a one-line error naming it and how to build it."""
     if not store.exists(table):
-        stage = NEEDED.get(table, table)
+        from pipeline.stages import producer
+
         raise WordstatsError(
             f"{option} needs {table}.parquet, which is not built for lexicon {store.lexicon!r}: "
-            f"run `wordstats run {stage} --lexicon {store.lexicon}` (or `make all`)"
+            f"run `wordstats run {producer(table).name} --lexicon {store.lexicon}` (or `make all`)"
         )
-    return pl.scan_parquet(store.path(table))
+    return store.scan(table, COLUMNS.get(table, ()))
 
 
 def per_million(zipf: float) -> str:
@@ -274,8 +275,8 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
                         lambda lf: lf.filter(~pl.col("word").is_in(blocked)), loosen=False))
     if "top_frequent" in options:
         n = options["top_frequent"]
-        top = (store.scan("words").filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
-               .head(n).select("word").collect()["word"].to_list())
+        top = (store.scan("words", COLUMNS["words"]).filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
+               .head(min(n, MAX_ROWS)).select("word").collect()["word"].to_list())
         out.append(Step("--top-frequent", f"among the {n:,} most frequent words of the word list",
                         lambda lf: lf.filter(pl.col("word").is_in(top))))
     if "length" in options:
@@ -354,7 +355,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
     """Select a teacher's word list from the lexicon's tables."""
     settings = load_settings(config)
     options = merge(settings, preset, given or {})
-    base = store.scan("words").select("word", "length", "zipf")
+    base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
     lf = apply(base, chosen)
@@ -390,6 +391,7 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
         blanks=bool(options.get("blanks", False)),
         hangman="hangman" in options,
         note=note,
+        paper=settings.paper,
     )
 
 
@@ -422,7 +424,7 @@ def presets_table(config: Config) -> pl.DataFrame:
 
 # ---- sheets: CSV, Markdown, HTML, PDF ----------------------------------------------------------------
 
-def save(wl: WordList, path: Path, config: Config) -> None:
+def save(wl: WordList, path: Path) -> None:
     """Write the list to `path`; the extension picks the format (.csv, .md, .html, .pdf)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".csv":
@@ -432,7 +434,7 @@ def save(wl: WordList, path: Path, config: Config) -> None:
     elif suffix in (".html", ".htm"):
         write_text(path, to_html(wl))
     elif suffix == ".pdf":
-        write_bytes(path, to_pdf(wl, load_settings(config).paper))
+        write_bytes(path, to_pdf(wl))
     else:
         raise WordstatsError(f"{path}: unknown output format {suffix or '(none)'!r} (use .csv, .md, .html or .pdf)")
 
@@ -500,11 +502,11 @@ def _latin1(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
 
 
-def to_pdf(wl: WordList, paper: str = "A4") -> bytes:
+def to_pdf(wl: WordList) -> bytes:
     """The list as a printable PDF: title, filters, words in columns in large type, test and key pages."""
     from fpdf import FPDF
 
-    pdf = FPDF(format=paper)
+    pdf = FPDF(format=wl.paper)
     pdf.set_title(_latin1(wl.title))
     pdf.set_creator("wordstats")
     pdf.set_auto_page_break(False)

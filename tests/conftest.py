@@ -1,7 +1,8 @@
-"""Shared test helpers: the ../shared corpora (skipped when absent) and the real CLI."""
+"""Shared test helpers: the ../shared corpora (skipped when absent), the real CLI, and ad hoc lexicons."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -28,6 +29,11 @@ def corpus_words(relative: str) -> list[str]:
     return sorted(set(corpus(relative).read_text().upper().split()))
 
 
+def sample_words(path: Path, every: int, extra: tuple[str, ...] = ()) -> list[str]:
+    """Every `every`-th word of a word list (plus `extra`), for a lexicon of a chosen size."""
+    return sorted(set(path.read_text().split()[::every]) | set(extra))
+
+
 class Result:
     """What one CLI call printed and returned."""
 
@@ -38,21 +44,56 @@ class Result:
         return f"Result(exit_code={self.exit_code}, stdout={self.stdout[:500]!r}, stderr={self.stderr[:500]!r})"
 
 
-@pytest.fixture
-def cli():
-    """Call the real `wordstats` CLI in-process: cli("anagram", "RETAINS", data_dir=..., config=...)."""
+def run_cli(*args, env: dict | None = None) -> Result:
+    """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data)."""
     from pipeline.cli import app
 
-    runner = CliRunner()
+    res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})},
+                             catch_exceptions=True)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return Result(res.exit_code, res.stdout, res.stderr)
 
-    def call(*args: str, env: dict | None = None) -> Result:
-        res = runner.invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})},
-                            catch_exceptions=True)
-        if res.exception is not None and not isinstance(res.exception, SystemExit):
-            raise res.exception
-        return Result(res.exit_code, res.stdout, res.stderr)
 
-    return call
+@pytest.fixture
+def cli():
+    """The real CLI in-process (run_cli): cli("anagram", "RETAINS", "--data-dir", data)."""
+    return run_cli
+
+
+def ask(cli, data: Path, *args, lexicon: str = "t") -> Result:
+    """A query on a lexicon built into `data` with the small test config."""
+    return cli(*args, "--lexicon", lexicon, "--data-dir", data, "--config", SMALL_CONFIG)
+
+
+def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", config: Path = SMALL_CONFIG) -> Path:
+    """Build stages (all when none are named) for an ad hoc word list (words, or a file) into the data
+    folder `data`, through the real CLI; returns `data`."""
+    if isinstance(words_or_path, (str, os.PathLike)):
+        path = Path(words_or_path)
+    else:
+        path = data.parent / f"{lexicon}.txt"
+        path.write_text("\n".join(words_or_path) + "\n")
+    res = run_cli("run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config,
+                  "--quiet")
+    assert res.exit_code == 0, res
+    return data
+
+
+@pytest.fixture
+def build(tmp_path):
+    """build_lexicon into a temporary data folder: build(words_or_path, *stages, lexicon="t", config=...)."""
+    return functools.partial(build_lexicon, tmp_path / "out")
+
+
+def config_with(tmp_path: Path, old: str, new: str) -> Path:
+    """The small test config with `old` (which must be in it) replaced by `new`, written to tmp_path;
+    the paths it names stay valid."""
+    text = SMALL_CONFIG.read_text()
+    assert old in text
+    path = tmp_path / "config.toml"
+    path.write_text(text.replace(old, new).replace('"../../', f'"{ROOT}/'))
+    return path
 
 
 @pytest.fixture
@@ -63,24 +104,5 @@ def word_file(tmp_path):
         path = tmp_path / name
         path.write_bytes(("\n".join(words) + "\n").encode(encoding))
         return path
-
-    return make
-
-
-@pytest.fixture
-def build(cli, tmp_path):
-    """Build stages for an ad hoc word list into a temporary data folder; returns that folder."""
-
-    def make(words_or_path, *stages: str, lexicon: str = "t", config: Path = SMALL_CONFIG) -> Path:
-        data = tmp_path / "out"
-        if isinstance(words_or_path, (str, os.PathLike)):
-            path = Path(words_or_path)
-        else:
-            path = tmp_path / f"{lexicon}.txt"
-            path.write_text("\n".join(words_or_path) + "\n")
-        res = cli("run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data,
-                  "--config", config, "--quiet")
-        assert res.exit_code == 0, res
-        return data
 
     return make

@@ -552,3 +552,10 @@ def test_cli_random_summary_and_best(cli, tiny):
     assert doc["score"] == 6 and doc["size"] == "2x2" and doc["seed"] == 4  # STAR/TSAR/RATS/...: 6 points
     res = cli("boggle", "best", "--dice", "new", "--minutes", 0, "--steps", 100, "--target", 1, *tiny)
     assert res.exit_code == 0 and "points" in res.stdout
+
+
+def test_empty_board_and_variant_help(cli):
+    res = cli("boggle", "solve", "")
+    assert res.exit_code == 2 and "empty board" in res.stderr
+    assert "standard (3+ letters) or big" in cli("boggle", "solve", "--help").stdout
+    assert "scrabble or wwf" in cli("scrabble", "best", "--help").stdout

@@ -18,6 +18,7 @@ WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
 
 @pytest.fixture
 def data(build):
+    """A lexicon `t` of WORDS, ingested."""
     return build(WORDS, "ingest")
 
 
@@ -34,6 +35,18 @@ def test_sql_json_csv_and_table(cli, data):
     assert lines[0].split() == ["alphagram", "n"] and lines[2].split() == ["ACT", "3"]
 
 
+def test_json_has_no_nan_or_infinity(cli, data, tmp_path):
+    query = "SELECT 1/0 AS x, CAST('nan' AS DOUBLE) AS y, -1/0 AS z, CAST(0.5 AS DOUBLE) AS half"
+
+    def strict(text):  # json.loads accepts NaN and Infinity; JSON does not
+        return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in JSON output"))
+
+    res = cli("sql", query, "-l", "t", "--data-dir", data, "--json")
+    assert res.exit_code == 0 and strict(res.stdout) == [{"x": None, "y": None, "z": None, "half": 0.5}]
+    assert cli("sql", query, "-l", "t", "--data-dir", data, "--out", tmp_path / "r.json").exit_code == 0
+    assert strict((tmp_path / "r.json").read_text()) == [{"x": None, "y": None, "z": None, "half": 0.5}]
+
+
 def test_sql_out_files(cli, data, tmp_path):
     for suffix in ("parquet", "csv", "json", "md"):
         target = tmp_path / f"r.{suffix}"
@@ -48,6 +61,8 @@ def test_sql_out_files(cli, data, tmp_path):
     (["sql", "SELECT nope FROM words", "-l", "t"], "SQL error"),
     (["sql", "SELECT * FROM words", "--lexicon", "nope"], "unknown lexicon 'nope'"),
     (["sql", "SELECT * FROM words", "--lexicon", "../etc"], "invalid lexicon name"),
+    (["sql", "SELECT * FROM words", "--lexicon", ""], "invalid lexicon name ''"),  # not the default lexicon
+    (["info", "--lexicon", "nope"], "unknown lexicon 'nope'"),
     (["run", "nosuchstage", "--lexicon", "t"], "unknown stage 'nosuchstage'"),
     (["run", "--source", "x.txt"], "--source needs exactly one --lexicon"),
     (["sql", "SELECT 1", "-l", "t", "--json", "--csv"], "choose one of --json and --csv"),
@@ -71,6 +86,7 @@ def test_unbuilt_lexicon_says_how_to_build(cli, tmp_path):
     ("[lexicons.a]\nsources = []\n", "field lexicons.a.sources: expected a non-empty list"),
     ("[lexicons.a]\nsources = [{path = 'x', format = 'xml'}]\n", "field lexicons.a.sources[0].format"),
     ("lexicons = [\n", "invalid TOML"),
+    ("[hangmn]\nbands = 'x'\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field hangmn: unknown field"),
     ("[tiles.s]\ncounts = {A = 1}\nvalues = {}\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field tiles.s.counts.B: missing"),
 ])
 def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
@@ -79,6 +95,13 @@ def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
     res = cli("info", "--config", path, "--data-dir", tmp_path)
     assert res.exit_code == 2, res
     assert str(path) in res.stderr and message in res.stderr
+
+
+def test_config_with_a_byte_order_mark(cli, tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + SMALL_CONFIG.read_bytes().replace(b"../../", str(ROOT).encode() + b"/"))
+    res = cli("wordlist", "--presets", "--config", path, "--data-dir", tmp_path, "--json")
+    assert res.exit_code == 0 and "spelling-k2" in res.stdout, res
 
 
 def test_missing_config(cli, tmp_path):
@@ -108,3 +131,23 @@ def test_console_script_and_module_entry_points(tmp_path):
                              capture_output=True, text=True, cwd=ROOT)
         assert res.returncode == 2 and res.stderr.startswith("error: unknown lexicon 'nope'"), res
         assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["words", "AB", "--min-length", "0"], "Invalid value for '--min-length'"),
+    (["hangman", "--length", "abc"], "Invalid value for '--length'"),
+    (["scrabble", "best", "--empty", "--rack", "QI", "--top", "-1"], "Invalid value for '--top'"),
+    (["scrabble", "best", "--empty"], "Missing option '--rack'"),
+    (["anagram", "AB", "--bogus"], "No such option: --bogus"),
+    (["words"], "Missing argument"),
+    (["bogus"], "No such command 'bogus'"),
+])
+def test_usage_errors_are_one_line(cli, args, message):
+    res = cli(*args)
+    assert res.exit_code == 2, res
+    assert res.stderr.startswith(f"error: {message}") and len(res.stderr.strip().splitlines()) == 1, res
+
+
+def test_bare_command_still_shows_help(cli):
+    assert "Usage" in cli().stdout + cli().stderr
+    assert "best" in cli("scrabble").stdout + cli("scrabble").stderr

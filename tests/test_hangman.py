@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import hangman as hm
-from tests.conftest import SMALL_CONFIG, corpus
+from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
 
 SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
 SEVEN_SOLVED = [(0, 1, "MERE", "E"), (0, 2, "DEED", "ED"), (0, 2, "EVEN", "EN"), (1, 1, "STAR", "E"),
@@ -66,15 +66,8 @@ def spearman(xs, ys) -> float:
 @pytest.fixture(scope="module")
 def words4k(tmp_path_factory):
     """Norvig's words4k built through ingest and hangman with the small config: (data dir, words, table)."""
-    from typer.testing import CliRunner
-
-    from pipeline.cli import app
-
-    path = corpus("norvig-words4k/words4k.txt")
-    data = tmp_path_factory.mktemp("hangman") / "out"
-    res = CliRunner().invoke(app, ["run", "hangman", "--source", str(path), "--lexicon", "w4k",
-                                   "--data-dir", str(data), "--config", str(SMALL_CONFIG), "--quiet"])
-    assert res.exit_code == 0, res.output
+    data = build_lexicon(tmp_path_factory.mktemp("hangman") / "out", corpus("norvig-words4k/words4k.txt"), "hangman",
+                         lexicon="w4k")
     words = pl.read_parquet(data / "w4k" / "words.parquet")
     table = pl.read_parquet(data / "w4k" / "hangman.parquet")
     return data, words, table
@@ -237,13 +230,15 @@ def test_stage_output_is_byte_identical_on_rebuild(build, tmp_path):
     assert (again / "t" / "hangman.parquet").read_bytes() == saved
 
 
-def test_bad_config_field_is_named(cli, tmp_path, word_file):
-    config = tmp_path / "bad.toml"
-    text = SMALL_CONFIG.read_text().replace('bands = "tertiles"', 'bands = "quartiles"')
-    config.write_text(text.replace("../../data/raw", str(SMALL_CONFIG.parents[2] / "data" / "raw")))
+@pytest.mark.parametrize("field, bad, says", [
+    ('bands = "tertiles"', 'bands = "quartiles"', "hangman.bands: expected one of 'tertiles', 'misses', got 'quartiles'"),
+    ("unknown_zipf = 0.0", "unknown_zipf = nan", "hangman.unknown_zipf: expected a number, got nan"),  # passed lo/hi
+])
+def test_bad_config_field_is_named(cli, tmp_path, word_file, field, bad, says):
+    config = config_with(tmp_path, field, bad)
     res = cli("run", "hangman", "--source", word_file(SEVEN), "--lexicon", "t", "--data-dir", tmp_path / "out",
               "--config", config, "--quiet")
-    assert res.exit_code == 2 and "hangman.bands" in res.stderr and "quartiles" in res.stderr
+    assert res.exit_code == 2 and says in res.stderr, res
 
 
 # ---- the CLI ----------------------------------------------------------------------------------------------
@@ -292,6 +287,11 @@ def test_cli_unknown_word_says_so(cli, build):
     assert "BOAT is not in lexicon 't'" in res.stderr and "only knows the lexicon" in res.stderr
     bad = cli("hangman", "bo-at", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
     assert bad.exit_code == 2 and "letters A-Z" in bad.stderr
+    both = cli("hangman", "heel", "--json", "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert both.exit_code == 2 and "choose one of --json and --csv" in both.stderr
+    for word in ("ﬁx", "ßtar"):  # capitalised by str.upper these are FIX and SSTAR, still not words typed A-Z
+        bad = cli("hangman", word, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert bad.exit_code == 2 and "letters A-Z" in bad.stderr, bad
 
 
 def test_cli_lists(cli, words4k):
@@ -299,6 +299,7 @@ def test_cli_lists(cli, words4k):
     common = dict(words.select("word", "zipf").iter_rows())
 
     def listed(*args):
+        """The words `wordstats hangman ARGS --json` lists."""
         res = cli("hangman", *args, "--json", "--lexicon", "w4k", "--data-dir", data, "--config", SMALL_CONFIG)
         assert res.exit_code == 0, res
         return json.loads(res.stdout)
@@ -332,13 +333,8 @@ def test_cli_list_errors(cli, build):
         assert res.exit_code == 2 and message in res.stderr, res
     none = cli("hangman", "--length", "9", *args)
     assert none.exit_code == 1 and "no words in lexicon 't' match (length 9)" in none.stderr
+    every = cli("hangman", "--json", *args).stdout
+    for many in ("--hardest", "--easiest"):  # more than polars' head() takes: every word
+        res = cli("hangman", many, str(10**12), "--json", *args)
+        assert res.exit_code == 0 and len(json.loads(res.stdout)) == len(json.loads(every)) == len(SEVEN), res
 
-
-def test_make_all_builds_the_hangman_tables(tmp_path):
-    from tests.test_make import make, tiny_config
-
-    config, out = tiny_config(tmp_path), tmp_path / "out"
-    res = make("all", config=config, out=out)
-    assert res.returncode == 0, res.stderr
-    assert (out / "tiny" / "hangman.parquet").is_file() and (out / "tiny" / "hangman_summary.json").is_file()
-    assert "wordstats run" not in make("all", config=config, out=out).stdout  # up to date

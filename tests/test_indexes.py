@@ -14,7 +14,7 @@ from pipeline import indexes
 from pipeline import tiles as tl
 from pipeline.config import load_config
 from pipeline.tables import read_provenance, sha256_file
-from tests.conftest import SMALL_CONFIG, corpus
+from tests.conftest import SMALL_CONFIG, config_with, corpus
 
 WORDS = ["AA", "AAH", "AAHS", "AH", "AHA", "ASH", "HA", "HAS", "HAH", "SH", "SHA", "ACT", "CAT", "TAC", "ACTS",
          "CATS", "SCAT", "CAST", "TACS", "RETAINS", "NASTIER", "STAINER", "RETINAS", "SULTANA", "A", "I"]
@@ -32,6 +32,7 @@ def frame(words: list[str]) -> pl.DataFrame:
 
 @pytest.fixture(scope="module")
 def scrabble():
+    """The Scrabble tile set of the small test config."""
     return load_config(SMALL_CONFIG).tiles["scrabble"]
 
 
@@ -117,16 +118,10 @@ def test_rebuild_is_byte_identical(build):
     data = build(WORDS, "indexes", "stems", lexicon="one")
     files = ("anagrams.parquet", "prefixes.parquet", "hooks.parquet", "stems.parquet")
     hashes = {f: sha256_file(data / "one" / f) for f in files}
+    first = {f: (data / "one" / f).stat().st_ino for f in files}
     assert build(WORDS, "indexes", "stems", lexicon="one") == data  # rebuilt in place
+    assert all((data / "one" / f).stat().st_ino != first[f] for f in files)  # every file written anew
     assert hashes == {f: sha256_file(data / "one" / f) for f in files}
-
-
-def config_with(tmp_path, old: str, new: str):
-    text = SMALL_CONFIG.read_text()
-    assert old in text
-    path = tmp_path / "config.toml"
-    path.write_text(text.replace(old, new))
-    return path
 
 
 def test_words_with_friends_tiles_from_config(build, tmp_path):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.config import LETTERS, LexiconSpec, Source, adhoc_lexicon, load_config
+from pipeline.errors import WordstatsError
 from pipeline.lexicon import SourceText, normalise, parse_words, word_table
 from tests.conftest import DEFAULT_CONFIG, corpus
 
@@ -178,7 +179,7 @@ def test_vectorised_ingest_matches_reference(lines, fold, caps, lo, span):
     want, dropped, duplicates = reference_parse(lines, spec)
     try:
         words, report = parse_words([SourceText(spec.sources[0], "\n".join(lines).encode())], spec)
-    except Exception as exc:  # the fast path refuses exactly the lists that keep nothing
+    except WordstatsError as exc:  # the fast path refuses exactly the lists that keep nothing
         assert not want, exc
         return
     assert words == want
@@ -217,3 +218,5 @@ def test_adhoc_spec_keeps_any_length():
     spec = adhoc_lexicon("x", [Path("a.txt")])
     assert spec.min_length == 1 and spec.max_length is None and not spec.drop_capitalised
     assert all(ch in LETTERS for ch in "".join(parse_bytes(b"I\na\nsupercalifragilistic\n")[0]))
+    words, _ = parse_words([SourceText(spec.sources[0], b"I\na\nsupercalifragilistic\nMoby\n")], spec)
+    assert words == ["A", "I", "MOBY", "SUPERCALIFRAGILISTIC"]  # one letter, long and capitalised all kept

@@ -7,6 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from pipeline.stages import STAGES
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS = ["stare", "tears", "rates", "aster", "cat", "act", "dog", "god", "retains", "nastier", "stainer",
@@ -43,9 +44,8 @@ def test_make_all_is_incremental(tmp_path):
     config, out = tiny_config(tmp_path), tmp_path / "out"
     first = make("all", config=config, out=out)
     assert first.returncode == 0, first.stderr
-    tables = make("-pq", "all", config=config, out=out).stdout
-    assert (out / "tiny/words.parquet").exists() and (out / "tiny/ingest_report.json").exists()
-    assert "TABLES :=" in tables or "TABLES =" in tables
+    every_output = {f for stage in STAGES for f in stage.outputs}  # the Makefile builds every stage's files
+    assert every_output <= {p.name for p in (out / "tiny").iterdir()}
 
     assert make("-q", "all", config=config, out=out).returncode == 0  # up to date
     second = make("all", config=config, out=out)

@@ -19,11 +19,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from pipeline import queries
-from pipeline.config import LETTERS, adhoc_lexicon, load_config
-from pipeline.progress import SILENT
-from pipeline.stages import run
+from pipeline.config import LETTERS, load_config
 from pipeline.tables import Store
-from tests.conftest import CORPORA, SMALL_CONFIG
+from tests.conftest import CORPORA, SMALL_CONFIG, ask, build_lexicon
 
 CONFIG = load_config(SMALL_CONFIG)
 TILES = CONFIG.tiles["scrabble"]
@@ -44,21 +42,23 @@ def written_list(path: Path) -> Path:
 
 @dataclass
 class Lexicon:
+    """The test lexicon: its data folder, words and loaded index."""
     data: Path
     words: list[str]
     index: queries.WordIndex
     is_enable: bool
 
     def of_length(self, n: int) -> list[str]:
+        """The words of n letters."""
         return [w for w in self.words if len(w) == n]
 
 
 @pytest.fixture(scope="module")
 def lexicon(tmp_path_factory) -> Lexicon:
+    """ENABLE (or a written list) with its indexes built, as a Lexicon."""
     tmp = tmp_path_factory.mktemp("queries")
     source = ENABLE if ENABLE.is_file() else written_list(tmp / "written.txt")
-    data = tmp / "out"
-    run(CONFIG, data, "lex", ["indexes"], spec=adhoc_lexicon("lex", [source]), progress=SILENT)
+    data = build_lexicon(tmp / "out", source, "indexes", lexicon="lex")
     words = pl.read_parquet(data / "lex" / "words.parquet")["word"].to_list()
     return Lexicon(data, words, queries.open_index(Store(data, "lex"), CONFIG), ENABLE.is_file())
 
@@ -82,11 +82,13 @@ def shown(word: str, blanks: Counter) -> str:
 
 
 def play(word: str, blanks: Counter) -> dict:
+    """What a query shows for a word spelled with blanks: word, blanks, score."""
     return {"word": shown(word, blanks), "blanks": "".join(sorted(blanks.elements())),
             "score": sum(VALUES[c] for c in word) - sum(VALUES[c] for c in blanks.elements())}
 
 
 def reference_anagrams(words: list[str], rack: str) -> dict[str, dict]:
+    """Every word that uses all the rack's tiles, checked one by one."""
     found = {}
     for w in words:
         if len(w) == len(rack) and (blanks := stand_ins(w, rack)) is not None:
@@ -95,6 +97,7 @@ def reference_anagrams(words: list[str], rack: str) -> dict[str, dict]:
 
 
 def reference_subanagrams(words: list[str], hand: str, lo: int = 1, hi: int = 99) -> dict[str, dict]:
+    """Every word of lo..hi letters made from some of the hand, checked one by one."""
     found = {}
     for w in words:
         if lo <= len(w) <= min(hi, len(hand)) and (blanks := stand_ins(w, hand)) is not None:
@@ -103,6 +106,7 @@ def reference_subanagrams(words: list[str], hand: str, lo: int = 1, hi: int = 99
 
 
 def result(df: pl.DataFrame, key: str = "word") -> dict[str, dict]:
+    """A query's rows by upper-case word: word, blanks, score."""
     return {row[key].upper(): {k: row[k] for k in ("word", "blanks", "score")} for row in df.iter_rows(named=True)}
 
 
@@ -222,15 +226,7 @@ SMALL = ["SULTANA", "SULTANAS", "SULTAN", "ALNUS", "QI", "QIS", "AA", "AAS", "RE
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> Path:
     """A small ad hoc lexicon `t` with indexes and stems built."""
-    tmp = tmp_path_factory.mktemp("small")
-    path = tmp / "small.txt"
-    path.write_text("\n".join(SMALL) + "\n")
-    run(CONFIG, tmp / "out", "t", ["indexes", "stems"], spec=adhoc_lexicon("t", [path]), progress=SILENT)
-    return tmp / "out"
-
-
-def ask(cli, small, *args):
-    return cli(*args, "--lexicon", "t", "--data-dir", small, "--config", SMALL_CONFIG)
+    return build_lexicon(tmp_path_factory.mktemp("small") / "out", SMALL, "indexes", "stems")
 
 
 def test_cli_anagram_marks_blank_letters(cli, small):
@@ -267,8 +263,14 @@ def test_cli_words_lengths(cli, small):
     (("anagram", "SULTAN", "--through", "S1"), "character 2 ('1')"),
     (("hunt", "AB?"), "character 3 ('?')"),
     (("hunt", "ABC", "--center", "D"), "--center"),
+    (("hunt", "ABC", "--center", ""), "empty --center letter"),  # not ignored
+    (("anagram", "SULTAN", "--through", ""), "empty --through letters"),
     (("pattern", "A{3}"), "character 2 ('{')"),
-    (("pattern", "(", "--regex"), "bad regex"),
+    (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
+    (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
+    (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
+    (("pattern", "*ß"), "character 2 ('ß')"),
+    (("pattern", "(", "--regex"), "bad regex '(': unclosed group"),  # why, not just "regex parse error:"
     (("stem", "AEI"), "6 or 7 letters"),
     (("stems", "--order", "length"), "--order"),
     (("stems", "--export", "list.pdf"), ".csv or .md"),

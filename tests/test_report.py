@@ -14,11 +14,9 @@ from html.parser import HTMLParser
 import polars as pl
 import pytest
 
-from pipeline.report import OPTIONAL_TABLES, fmt
+from pipeline.report import fmt
 from pipeline.stages import STAGES
-from tests.conftest import ROOT, SMALL_CONFIG
-from tests.standin_tables import add_tables, sample_words
-from tests.test_wordlists import Cli, call
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 SECTIONS = ("overview", "words", "anagrams", "stems", "boggle", "boggle_words", "hangman", "openings")
@@ -61,26 +59,18 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """A lexicon of every 8th Moby word with every table (real stage or stand-in), then its report."""
-    root = tmp_path_factory.mktemp("report")
-    source = root / "r.txt"
-    source.write_text("\n".join(sample_words(MOBY, 8)) + "\n")
-    data = root / "out"
-    code, _, err = call("run", "ingest", "--source", source, "--lexicon", "r", "--data-dir", data,
-                        "--config", SMALL_CONFIG, "--quiet")
-    assert code == 0, err
-    add_tables(Cli(), data, "r", OPTIONAL_TABLES, SMALL_CONFIG)
-    code, _, err = call("run", "report", "--lexicon", "r", "--data-dir", data, "--config", SMALL_CONFIG, "--quiet")
-    assert code == 0, err
-    return data
+    """A lexicon of every 8th Moby word with every stage built, the report last."""
+    return build_lexicon(tmp_path_factory.mktemp("report") / "out", sample_words(MOBY, 8), lexicon="r")
 
 
 @pytest.fixture(scope="module")
 def page(built):
+    """The built report, parsed."""
     return Page((built / "r" / "report.html").read_text(encoding="utf-8"))
 
 
 def tables(built) -> dict[str, pl.DataFrame]:
+    """Every Parquet table of the built lexicon, by name."""
     return {p.stem: pl.read_parquet(p) for p in (built / "r").glob("*.parquet")}
 
 
@@ -206,17 +196,19 @@ def test_table_without_expected_columns_is_left_out_not_broken(build, cli):
 def test_report_is_byte_identical_when_rebuilt(built):
     path = built / "r" / "report.html"
     first = path.read_bytes()
-    code, _, err = call("run", "report", "--lexicon", "r", "--data-dir", built, "--config", SMALL_CONFIG, "--quiet")
-    assert code == 0, err
+    res = run_cli("run", "report", "--lexicon", "r", "--data-dir", built, "--config", SMALL_CONFIG, "--quiet")
+    assert res.exit_code == 0, res
     assert path.read_bytes() == first
     assert not re.search(rb"\d{4}-\d\d-\d\d[T ]\d\d:\d\d", first)  # no timestamps
     assert b"Software" not in first
 
 
-def test_report_stage_is_last_and_reads_every_table():
+def test_report_stage_is_last_and_reads_every_table(page):
     last = STAGES[-1]
     assert last.name == "report" and last.inputs == ("words",) and last.outputs == ("report.html",)
-    assert set(last.optional_inputs) == set(OPTIONAL_TABLES)
+    # the registry's optional inputs are exactly the tables the page's sections show
+    shown = {s["table"].removesuffix(".parquet") for s in page.data["sections"].values()} - {"words", "every table"}
+    assert set(last.optional_inputs) == shown
 
 
 def test_make_report_target_builds_report_html_of_each_lexicon(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv as csv_module
+import io
 import json
 import random
 from collections import Counter
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from pipeline import scrabble as sc
 from pipeline.config import load_config
 from pipeline.errors import WordstatsError
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, config_with
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
@@ -54,12 +56,15 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
     empty = all(ch == "." for row in grid for ch in row)
 
     def tile(r, c):
+        """The letter on a square as the board file writes it, or None."""
         return grid[r][c] if 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != "." else None
 
     def value(ch):
-        return 0 if ch.islower() else game.values[ch]
+        """A tile's value: 0 for a blank (lower case)."""
+        return 0 if ch.islower() else game.tile_set.values[ch]
 
     def word_score(squares, new):
+        """A word's score: premiums only under new tiles."""
         total, mult = 0, 1
         for sq in squares:
             if sq in new:
@@ -70,6 +75,7 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
         return total * mult
 
     def run(r, c, dr, dc, new):
+        """The squares of the line of tiles (old and new) through (r, c) in direction (dr, dc)."""
         while tile(r - dr, c - dc) or (r - dr, c - dc) in new:
             r, c = r - dr, c - dc
         squares = []
@@ -141,7 +147,7 @@ def fast(board: sc.Board, rack: str, lexicon: sc.Lexicon, game: sc.Variant) -> d
 
 def random_rack(rng: random.Random, game: sc.Variant, blanks: int) -> str:
     """Seven tiles from the bag: two vowels, then any, then `blanks` blanks."""
-    bag = [ch for ch, n in game.counts.items() for _ in range(n) if ch != "?"]
+    bag = [ch for ch, n in game.tile_set.counts.items() for _ in range(n) if ch != "?"]
     return "".join(rng.sample("AEIOU", 2) + rng.sample(bag, 5 - blanks)) + "?" * blanks
 
 
@@ -324,7 +330,8 @@ def test_board_parse_property(rows, row, col, bad):
         sc.parse_board("\n".join(broken))
 
 
-@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty")])
+@pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty"),
+                                           ("ß", "character 1"), ("AEıRST", "character 3")])
 def test_rack_errors(rack, message):
     with pytest.raises(WordstatsError, match=message):
         sc.parse_rack(rack)
@@ -404,17 +411,8 @@ def test_stage_tables(build, small_words):
 @pytest.fixture(scope="module")
 def lexicon_dir(tmp_path_factory):
     """A data folder with a tiny lexicon's words.parquet."""
-    from typer.testing import CliRunner
-
-    from pipeline.cli import app
-
-    base = tmp_path_factory.mktemp("scrabble")
-    words = base / "w.txt"
-    words.write_text("\n".join(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"]) + "\n")
-    res = CliRunner().invoke(app, ["run", "ingest", "--source", str(words), "--lexicon", "t",
-                                   "--data-dir", str(base / "out"), "--config", str(SMALL_CONFIG), "--quiet"])
-    assert res.exit_code == 0, res.output
-    return base / "out"
+    return build_lexicon(tmp_path_factory.mktemp("scrabble") / "out",
+                         ["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"], "ingest")
 
 
 def test_cli_best_opening(cli, lexicon_dir):
@@ -462,6 +460,11 @@ def test_cli_score_breakdown_and_illegal(cli, lexicon_dir, tmp_path):
         ("main", "AX", 10), ("cross", "CA", 5), ("cross", "AX", 9), ("total", "9G AX", 24)]
     res = cli("scrabble", "score", "--board", board, "--play", "1A QI", *common)
     assert res.exit_code == 1 and "does not touch" in res.stdout
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--csv", *common)
+    assert res.exit_code == 1 and list(csv_module.DictReader(io.StringIO(res.stdout))) == [
+        {"play": "1A QI", "legal": "false", "reason": "the play does not touch any tile on the board"}]
+    res = cli("scrabble", "score", "--board", board, "--play", "1A QI", "--json", "--csv", *common)
+    assert res.exit_code == 2 and "choose one of --json and --csv" in res.stderr
     res = cli("scrabble", "score", "--board", board, "--play", "9G", *common)
     assert res.exit_code == 2 and "expected a position and a word" in res.stderr
     res = cli("scrabble", "score", "--empty", "--play", "8H RETAINS", "--variant", "wwf", *common)
@@ -484,3 +487,19 @@ def test_cli_user_errors(cli, lexicon_dir, tmp_path):
     assert res.exit_code == 2 and "not found" in res.stderr
     res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)
     assert res.exit_code == 1 and "no legal play" in res.stderr
+
+
+def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_words):
+    lexicon, board = sc.Lexicon(small_words), board_of([""] * 7 + [".....CAT"])
+    every = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=sc.KEEP_MAX)
+    assert len(every) < sc.KEEP_MAX  # all of them
+    huge = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
+    assert [(p.position, p.display, p.score) for p in huge] == [(p.position, p.display, p.score) for p in every]
+
+
+def test_negative_selfplay_seed_is_a_config_error(cli, tmp_path):
+    config = config_with(tmp_path, "seed = 8", "seed = -1")  # numpy's generator takes no negative seed
+    words = tmp_path / "w.txt"
+    words.write_text("qi\nza\n")
+    res = cli("run", "scrabble", "--source", words, "--lexicon", "t", "--data-dir", tmp_path / "out", "--config", config)
+    assert res.exit_code == 2 and "field scrabble.selfplay.seed: must be at least 0, got -1" in res.stderr, res

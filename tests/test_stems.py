@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from pipeline.config import LETTERS, load_config
-from tests.conftest import ROOT, SMALL_CONFIG, corpus
+from tests.conftest import ROOT, SMALL_CONFIG, ask, build_lexicon, config_with, corpus
 
 LEXICON_LETTERS = "ADEILNRST"
 
@@ -68,14 +68,6 @@ def reference_stems(words: list[str], tiles) -> dict[str, dict]:
     return stems
 
 
-def config_with(tmp_path, old: str, new: str):
-    text = SMALL_CONFIG.read_text()
-    assert old in text
-    path = tmp_path / "config.toml"
-    path.write_text(text.replace(old, new))
-    return path
-
-
 @pytest.mark.parametrize("tile_set", ["scrabble", "wwf"])
 def test_stems_table_matches_brute_force(build, tmp_path, small_words, tile_set):
     config = config_with(tmp_path, '[stems]\ntiles = "scrabble"', f'[stems]\ntiles = "{tile_set}"')
@@ -102,19 +94,8 @@ def test_enable2k_satire_stem_takes_18_letters(build, cli):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, small_words):
-    from pipeline.config import adhoc_lexicon
-    from pipeline.progress import SILENT
-    from pipeline.stages import run
-
-    tmp = tmp_path_factory.mktemp("stems")
-    path = tmp / "words.txt"
-    path.write_text("\n".join(small_words) + "\n")
-    run(load_config(SMALL_CONFIG), tmp / "out", "t", ["stems"], spec=adhoc_lexicon("t", [path]), progress=SILENT)
-    return tmp / "out"
-
-
-def ask(cli, data, *args):
-    return cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    """The small lexicon with its stems built."""
+    return build_lexicon(tmp_path_factory.mktemp("stems") / "out", small_words, "stems")
 
 
 @pytest.mark.parametrize("order, key", [
@@ -148,3 +129,9 @@ def test_cli_stem_export(cli, built, tmp_path):
     assert lines[0] == "| rank | stem | letters | n_bingos | bingos |" and len(lines) == 5
     missing = ask(cli, built, "stem", "QQQQQQ")
     assert missing.exit_code == 1 and "QQQQQQ" in missing.stderr
+
+
+def test_cli_huge_top_lists_every_stem(cli, built):
+    every = json.loads(ask(cli, built, "stems", "--top", "0", "--json").stdout)
+    huge = ask(cli, built, "stems", "--top", str(10**12), "--json")  # polars' head() overflowed
+    assert huge.exit_code == 0 and json.loads(huge.stdout) == every

@@ -8,6 +8,7 @@ import json
 import polars as pl
 import pytest
 
+from pipeline.errors import WordstatsError
 from pipeline.tables import Store, read_provenance, write_parquet
 from tests.conftest import SMALL_CONFIG
 
@@ -55,7 +56,7 @@ def test_failed_write_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", explode)
-    with pytest.raises(OSError):
+    with pytest.raises(WordstatsError, match=r"x.parquet: cannot write \(No space left on device\)"):
         write_parquet(target, pl.DataFrame({"a": [3]}), {"stage": "t"})
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]
@@ -68,3 +69,44 @@ def test_store_writes_json_text_and_records_each(tmp_path):
     assert store.read("a")["w"].to_list() == ["A"]
     assert store.read_json("b.json") == {"k": 1}
     assert set(store.manifest()["tables"]) == {"a.parquet", "b.json", "c.html"}
+
+
+def test_unwritable_output_names_the_file_not_a_temporary(cli, build, tmp_path):
+    data = build(WORDS, "ingest")
+    (tmp_path / "taken.csv").mkdir()  # a folder where the file should go
+    (tmp_path / "plain").write_text("a file where a folder should be")
+    for target, says in ((tmp_path / "taken.csv", "taken.csv: cannot write (Is a directory)"),
+                         (tmp_path / "plain" / "r.csv", "r.csv: cannot create its folder")):
+        res = cli("sql", "SELECT word FROM words", "-l", "t", "--data-dir", data, "--out", target)
+        assert res.exit_code == 2 and says in res.stderr and ".tmp" not in res.stderr, res
+        assert len(res.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary left
+
+
+def test_damaged_or_older_tables_are_one_line_errors_naming_the_file(cli, build):
+    data = build(WORDS, "indexes")
+    ask = ("--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    anagrams, hooks, words = (data / "t" / f"{name}.parquet" for name in ("anagrams", "hooks", "words"))
+    anagrams.write_bytes(anagrams.read_bytes()[: anagrams.stat().st_size // 2])  # cut short
+    hooks.write_text("not parquet")
+    pl.read_parquet(words).drop("zipf").write_parquet(words)  # as an older version might have written it
+    for args, path, says in ((("anagram", "LISTEN"), anagrams, "not a readable Parquet table"),
+                             (("words", "LISTEN"), anagrams, "not a readable Parquet table"),
+                             (("hooks", "STONE"), hooks, "not a readable Parquet table"),
+                             (("word", "STONE"), anagrams, "not a readable Parquet table"),  # read after words
+                             (("wordlist", "--length", "5"), words, "has no column 'zipf'"),
+                             (("hangman", "STONE"), words, "has no column 'zipf'")):
+        res = cli(*args, *ask)
+        assert res.exit_code == 2 and res.stderr.startswith(f"error: {path}") and says in res.stderr, res
+        assert len(res.stderr.strip().splitlines()) == 1 and "wordstats run --lexicon t" in res.stderr
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "\udcff"])
+def test_damaged_manifest_is_a_one_line_error(cli, build, text):
+    data = build(WORDS, "ingest")
+    manifest = data / "t" / "manifest.json"
+    manifest.write_bytes(text.encode("utf-8", "surrogateescape"))
+    for args in (("info", "--lexicon", "t"), ("run", "indexes", "--lexicon", "t", "--quiet")):
+        res = cli(*args, "--data-dir", data, "--config", SMALL_CONFIG)
+        assert res.exit_code == 2 and res.stderr.startswith(f"error: {manifest}: damaged manifest"), res
+        assert len(res.stderr.strip().splitlines()) == 1

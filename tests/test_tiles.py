@@ -19,6 +19,7 @@ from tests.conftest import DEFAULT_CONFIG
 
 @pytest.fixture(scope="module")
 def config():
+    """The default config."""
     return load_config(DEFAULT_CONFIG)
 
 
@@ -46,6 +47,7 @@ def test_blanks_cover_letters_the_bag_lacks(config):
 
 
 def toy_bag(counts: dict[str, int], blanks: int) -> TileSet:
+    """A tile set with these letter counts and blanks, every letter worth 1."""
     full = {c: counts.get(c, 0) for c in LETTERS} | {"?": blanks}
     return TileSet("toy", full, {c: 1 for c in LETTERS} | {"?": 0})
 
@@ -89,6 +91,8 @@ def test_unseen_tiles(config):
     ("AB1", "character 3 ('1')"),
     ("A B", "character 2 (' ')"),
     ("ÉTÉ", "character 1 ('É')"),
+    ("STRAßE", "character 5 ('ß')"),  # str.upper would make it STRASSE
+    ("ıT", "character 1 ('ı')"),  # and this IT
     ("ABCDEFGHIJKLMNOPQRSTU", "21 tiles, at most 20"),
     ("?????", "5 blanks, at most 4"),
     ("", "empty rack"),

@@ -11,14 +11,12 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from pipeline.config import load_config
 from pipeline.errors import NotFound, WordstatsError
 from pipeline.tables import Store
 from pipeline.wordlists import blocked_words, load_settings, presets_table, word_list
-from tests.conftest import ROOT, SMALL_CONFIG
-from tests.standin_tables import add_tables, sample_words
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ORDINARY = ("god", "kill", "drunk", "class", "assist", "butter", "spicy", "spices", "titer", "scat", "snatch",
@@ -29,43 +27,26 @@ OFFENSIVE = ("fuck", "fucks", "shit", "shits", "whore", "cunts", "goddamn", "nig
 
 def call(*args) -> tuple[int, str, str]:
     """The real CLI in-process: (exit code, stdout, stderr)."""
-    from pipeline.cli import app
-
-    res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1"}, catch_exceptions=True)
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        raise res.exception
+    res = run_cli(*args)
     return res.exit_code, res.stdout, res.stderr
-
-
-class Cli:
-    """The shape of the conftest `cli` fixture, usable from a module-scoped fixture."""
-
-    def __call__(self, *args):
-        code, out, err = call(*args)
-        return type("Result", (), {"exit_code": code, "stdout": out, "stderr": err})()
 
 
 @pytest.fixture(scope="module")
 def lex(tmp_path_factory):
     """A third of the Moby list plus known ordinary and offensive words, with Hangman and Boggle tables."""
-    root = tmp_path_factory.mktemp("wordlists")
-    source = root / "t.txt"
-    source.write_text("\n".join(sample_words(MOBY, 3, ORDINARY + OFFENSIVE)) + "\n")
-    data = root / "out"
-    code, _, err = call("run", "ingest", "--source", source, "--lexicon", "t", "--data-dir", data,
-                        "--config", SMALL_CONFIG, "--quiet")
-    assert code == 0, err
-    add_tables(Cli(), data, "t", ("hangman", "boggle_words"), SMALL_CONFIG)
-    return data
+    return build_lexicon(tmp_path_factory.mktemp("wordlists") / "out", sample_words(MOBY, 3, ORDINARY + OFFENSIVE),
+                         "hangman", "boggle")
 
 
 @pytest.fixture(scope="module")
 def store(lex):
+    """The test lexicon's tables."""
     return Store(lex, "t")
 
 
 @pytest.fixture(scope="module")
 def config():
+    """The small test config."""
     return load_config(SMALL_CONFIG)
 
 
@@ -164,6 +145,12 @@ def test_common_flag_is_zipf_3(store, config, rows):
     assert got
 
 
+def test_top_frequent_beyond_polars_head_limit(store, config, rows):
+    opts = {"top_frequent": 10**12, "length": "4-4"}  # more than head() takes: every word with a frequency
+    got = word_list(store, config, None, dict(opts), upper=True).words
+    assert got == reference(rows, opts, blocked_words(load_settings(config)), False) and got
+
+
 # ---- the block list ---------------------------------------------------------------------------------
 
 def test_block_list_blocks_slurs_and_vulgarity_not_ordinary_words(config):
@@ -207,6 +194,22 @@ def test_allow_entry_must_be_on_the_list(tmp_path, lex):
     cfg = settings_file(tmp_path, 'allow = ["kitten"]\n')
     code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
     assert code == 2 and "'kitten' is not on the block list" in err and len(err.strip().splitlines()) == 1
+
+
+def test_block_list_not_utf8_is_one_line(tmp_path, lex):
+    cfg = settings_file(tmp_path, "")
+    binary = tmp_path / "list.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    (tmp_path / "wl.toml").write_text(f'[blocklist]\nfile = "{binary}"\n')
+    code, _, err = call("wordlist", "--lexicon", "t", "--data-dir", lex, "--config", cfg)
+    assert code == 2 and "list.bin: block list is not UTF-8 text" in err and len(err.strip().splitlines()) == 1
+
+
+def test_settings_file_with_a_byte_order_mark(tmp_path, lex):
+    cfg = settings_file(tmp_path, '[presets.mine]\nlength = "3"\n')
+    (tmp_path / "wl.toml").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "wl.toml").read_bytes())
+    code, out, err = call("wordlist", "--presets", "--lexicon", "t", "--data-dir", lex, "--config", cfg, "--csv")
+    assert code == 0 and out.splitlines()[1:] == ['mine,"",--length 3'], err
 
 
 def test_block_list_hash_is_checked(tmp_path, lex):
@@ -294,6 +297,7 @@ def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, tabl
     (("--pattern", "*IGHT!"), "bad pattern"),
     (("--contains", "a1"), "bad character '1'"),
     (("--starts-with", "é"), "letters only"),
+    (("--contains", "ß"), "bad character 'ß'"),  # not SS
     (("--hangman", "extreme"), "easy, medium or hard"),
     (("--sort", "random"), "alpha, frequency or difficulty"),
     (("--common", "--min-zipf", "4"), "not both"),
@@ -408,5 +412,5 @@ def test_screen_output_names_filters(lex):
 
 
 def test_word_list_rejects_unknown_option(store, config):
-    with pytest.raises(WordstatsError):
+    with pytest.raises(WordstatsError, match="unknown word-list option 'colour'"):
         word_list(store, config, None, {"colour": "red"})

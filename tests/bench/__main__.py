@@ -25,6 +25,7 @@ def machine() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the named benchmarks (all by default) and write their results."""
     parser = argparse.ArgumentParser(prog="python -m tests.bench")
     parser.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     parser.add_argument("--out", default="data/out/bench")

@@ -5,15 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
-from pathlib import Path
 
 from pipeline.config import adhoc_lexicon, load_config
 from pipeline.lexicon import ingest, read_source, scrabble_tiles
+from tests.bench.enable import CONFIG, ENABLE, ROOT
 from tests.bench.timing import median_seconds
 
-ROOT = Path(__file__).resolve().parents[2]
-ENABLE = ROOT.parent / "shared/corpora/enable/enable1.txt"
 TARGET_ENABLE_SECONDS = 1.0
 
 
@@ -39,14 +36,15 @@ def cli_seconds(args: list[str]) -> float:
 
 
 def run() -> dict:
-    config = load_config(ROOT / "configs/default.toml")
+    """Ingest timings per default lexicon, and for ENABLE when present."""
+    config = load_config(CONFIG)
     tiles = scrabble_tiles(config)
     results = {}
     for name, spec in config.lexicons.items():
         seconds, kept = stage_seconds(spec, tiles)
         results[name] = {"words": kept, "stage_median_s": round(seconds, 4),
                          "cli_process_median_s": round(cli_seconds(["--lexicon", name]), 3)}
-    if ENABLE.exists():
+    if ENABLE.is_file():
         seconds, kept = stage_seconds(adhoc_lexicon("enable", [ENABLE]), tiles)
         results["enable"] = {"words": kept, "stage_median_s": round(seconds, 4),
                              "cli_process_median_s": round(cli_seconds(["--source", str(ENABLE), "--lexicon", "enable"]), 3),

@@ -94,6 +94,7 @@ def cold(argv: list[str], data_dir: Path) -> float:
 
 
 def run() -> dict:
+    """Warm and cold query latencies on ENABLE, and the scan they replace."""
     skipped = enable.missing()
     if skipped:
         return skipped

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from pathlib import Path
 
+from tests.bench.enable import CONFIG, ENABLE, missing
 from tests.bench.timing import percentile
 
-ROOT = Path(__file__).resolve().parents[2]
-ENABLE = ROOT.parent / "shared" / "corpora" / "enable" / "enable1.txt"
 POSITIONS = 100
 FIRST_TURN, LAST_TURN = 6, 15  # mid-game: after the first few plays, before the bag runs out
 SEED = 2024
@@ -57,12 +55,13 @@ def summary(times: list[float], plays: int) -> dict:
 
 
 def run() -> dict:
+    """Best-play timings on mid-game positions, overall and with / without blanks."""
     from pipeline import scrabble as sc
     from pipeline.config import load_config
 
-    if not ENABLE.is_file():
-        return {"skipped": f"{ENABLE} not present"}
-    variant = sc.variant(load_config(ROOT / "configs" / "default.toml"), "scrabble")
+    if missing():
+        return missing()
+    variant = sc.variant(load_config(CONFIG), "scrabble")
     started = time.perf_counter()
     lexicon = sc.Lexicon(ENABLE.read_text().upper().split())
     trie = lexicon.trie

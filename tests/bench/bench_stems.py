@@ -50,6 +50,7 @@ def straightforward(words: list[str], tiles) -> dict[str, dict]:
 
 
 def run() -> dict:
+    """The stems stage on ENABLE against the straightforward version."""
     skipped = enable.missing()
     if skipped:
         return skipped
