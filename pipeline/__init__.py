@@ -1,8 +1,15 @@
 """wordstats: datasets about word games, built from word lists."""
 
-from importlib import metadata
 
-try:
-    __version__ = metadata.version("wordstats")
-except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+source"
+def __getattr__(name: str):
+    """`pipeline.__version__`, read from the installed package's metadata on first use (keeps start-up fast)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    from importlib import metadata
+
+    try:
+        version = metadata.version("wordstats")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        version = "0.0.0+source"
+    globals()["__version__"] = version
+    return version

@@ -1,7 +1,5 @@
 """The `wordstats` command line: parse arguments, call the library, print. No logic lives here."""
 
-from __future__ import annotations
-
 import contextlib
 import functools
 import sys
