@@ -160,7 +160,7 @@ def run() -> dict:
             cold_s[kind] = round(statistics.median(cold(argv, data) for _ in range(COLD_RACKS)), 3)
         help_s = round(statistics.median(_process_time(["-m", "pipeline", "--help"]) for _ in range(3)), 3)
         floor_s = round(statistics.median(
-            _process_time(["-c", "import typer._adapters, polars, numpy"]) for _ in range(3)), 3)
+            _process_time(["-c", "import typer, polars, numpy"]) for _ in range(3)), 3)
 
     slowest_cold = max(v for per in cold_s.values() for v in (per.values() if isinstance(per, dict) else [per]))
     return {
@@ -179,8 +179,8 @@ def run() -> dict:
             "scan": "Python: for every word, sort its letters and walk them against the rack's sorted letters; "
                     "anagram_plus scans once per letter A-Z (one rack per group)",
             "cold": "wall time of a fresh `wordstats` process (median of 3), including Python start-up; "
-                    "cold_import_floor_s is a bare `python -c 'import typer._adapters, polars, numpy'` "
-                    "(typer loads pydantic for any command with options), cold_cli_help_s `--help`",
+                    "cold_import_floor_s is a bare `python -c 'import typer, polars, numpy'`, "
+                    "cold_cli_help_s `--help`",
             "hunt": "the letters of the 0-blank racks, center = first letter, min length 4",
             "pattern": "the rack itself as a pattern (a blank = ? = any letter)",
         },
