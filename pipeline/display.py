@@ -21,6 +21,11 @@ def choose_format(as_json: bool, as_csv: bool) -> str:
 
 def _cell(value: Any) -> str:
     """One value as table text: lists joined by spaces, floats without noise, None as blank."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
     if value is None:
         return ""
     if isinstance(value, bool):
