@@ -219,17 +219,6 @@ def _cttz64(typingctx, x):
     return sig, codegen
 
 
-@intrinsic
-def _cttz32(typingctx, x):
-    """The index of the lowest set bit of a non-zero uint32."""
-    sig = types.uint32(types.uint32)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
 _LETTERS = _U64((1 << 26) - 1)
 
 
