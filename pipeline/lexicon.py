@@ -160,16 +160,12 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
     """Each entry with its normalised `word`, or the `reason` it is dropped (`normalise`, vectorised)."""
     frame = pl.DataFrame({"entry": pl.Series(entries, dtype=pl.String)})
     simple = frame["entry"].str.contains(r"^[A-Za-z]+$")
-    word = frame["entry"].to_list() if simple.all() else None
-    reason: list[str | None] | None = None
-    if word is None:  # the slow path, for the few entries that are not plain ASCII letters
-        word, reason = [], []
-        for entry, plain in zip(entries, simple):
-            w, r = (entry, None) if plain else letters_only(entry, spec)
-            word.append(w)
-            reason.append(r)
-    frame = frame.with_columns(word=pl.Series(word, dtype=pl.String),
-                               reason=pl.Series(reason, dtype=pl.String) if reason else pl.lit(None, pl.String))
+    if simple.all():
+        frame = frame.with_columns(word=pl.col("entry"), reason=pl.lit(None, pl.String))
+    else:  # the slow path, for the few entries that are not plain ASCII letters
+        folded = [(e, None) if plain else letters_only(e, spec) for e, plain in zip(entries, simple)]
+        frame = frame.with_columns(word=pl.Series([w for w, _ in folded], dtype=pl.String),
+                                   reason=pl.Series([r for _, r in folded], dtype=pl.String))
     w, n = pl.col("word"), pl.col("word").str.len_chars()
     checks = [(w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
               (n < spec.min_length, "too_short"),
