@@ -27,7 +27,7 @@ LEXICONS := $(shell $(PYTHON) -c 'import sys, tomllib; print(*tomllib.load(open(
 # package sources change only with the install).
 SOURCES_MK := $(OUT)/.sources.mk
 # Modules every stage runs through.
-CORE := pipeline/config.py pipeline/tables.py pipeline/stages.py $(INSTALLED)
+CORE := $(wildcard pipeline/core/*.py pipeline/letters/*.py) $(INSTALLED)
 
 # Files each lexicon gets; later stages add theirs here.
 TABLES := words.parquet ingest_report.json
@@ -51,30 +51,30 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # ---- stages (one pattern rule per stage; % is the lexicon) ---------------------------------------
 
-$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) pipeline/lexicon.py $(CORE)
+$(OUT)/%/words.parquet $(OUT)/%/ingest_report.json &: $(CONFIG) $(wildcard pipeline/ingest/*.py) $(CORE)
 	$(RUN) --lexicon $* ingest
 
 # indexes and stems (issues 3, 4)
 TABLES += anagrams.parquet prefixes.parquet hooks.parquet stems.parquet
-$(OUT)/%/anagrams.parquet $(OUT)/%/prefixes.parquet $(OUT)/%/hooks.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/indexes.py pipeline/tiles.py $(CORE)
+$(OUT)/%/anagrams.parquet $(OUT)/%/prefixes.parquet $(OUT)/%/hooks.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/anagrams/indexes.py $(CORE)
 	$(RUN) --lexicon $* indexes
 
-$(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/stems.py pipeline/indexes.py pipeline/tiles.py $(CORE)
+$(OUT)/%/stems.parquet &: $(OUT)/%/anagrams.parquet $(CONFIG) pipeline/anagrams/stems.py pipeline/anagrams/indexes.py $(CORE)
 	$(RUN) --lexicon $* stems
 
 # boggle (issue 5)
 TABLES += boggle_boards.parquet boggle_words.parquet boggle_summary.json boggle_best.parquet
-$(OUT)/%/boggle_boards.parquet $(OUT)/%/boggle_words.parquet $(OUT)/%/boggle_summary.json $(OUT)/%/boggle_best.parquet &: $(OUT)/%/words.parquet $(CONFIG) pipeline/boggle.py pipeline/kernels.py pipeline/trie.py $(CORE)
+$(OUT)/%/boggle_boards.parquet $(OUT)/%/boggle_words.parquet $(OUT)/%/boggle_summary.json $(OUT)/%/boggle_best.parquet &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/boggle/*.py) $(CORE)
 	$(RUN) --lexicon $* boggle
 
 # hangman (issue 6)
 TABLES += hangman.parquet hangman_summary.json
-$(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/hangman.py pipeline/kernels.py $(CORE)
+$(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/hangman/*.py) $(CORE)
 	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
 TABLES += openings.parquet selfplay.parquet selfplay_summary.json
-$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) pipeline/scrabble.py pipeline/kernels.py pipeline/trie.py $(CORE)
+$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
 	$(RUN) --lexicon $* scrabble
 
 # report (issue 7): last, so that it can depend on every table listed above it
@@ -84,7 +84,7 @@ TABLES += report.html
 
 report: $(foreach L,$(LEXICONS),$(OUT)/$(L)/report.html) ## build data/out/<lexicon>/report.html (and the tables it shows)
 
-$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) pipeline/report.py $(CORE)
+$(OUT)/%/report.html: $(addprefix $(OUT)/%/,$(REPORT_INPUTS)) $(CONFIG) $(wildcard pipeline/report/*.py) $(CORE)
 	$(RUN) --lexicon $* report
 
 # ---- word list files named in the config ---------------------------------------------------------

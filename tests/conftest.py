@@ -46,7 +46,7 @@ class Result:
 
 def run_cli(*args, env: dict | None = None) -> Result:
     """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data)."""
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})},
                              catch_exceptions=True)

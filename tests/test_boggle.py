@@ -12,14 +12,29 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import boggle as bg
-from pipeline.config import load_config
-from pipeline.errors import WordstatsError
+from pipeline.boggle.best import SearchParams, anneal
+from pipeline.boggle.dictionary import compile_dictionary
+from pipeline.boggle.rules import (
+    MAX_CELLS,
+    Board,
+    Dice,
+    Rules,
+    parse_board,
+    parse_board_file,
+    parse_size,
+    read_board_file,
+)
+from pipeline.boggle.sampling import roll, summarise
+from pipeline.boggle.settings import boggle_config
+from pipeline.boggle.solver import board_texts, score, score_boards, solve
+from pipeline.boggle.stage import word_of_nodes
+from pipeline.core.config import load_config
+from pipeline.core.errors import WordstatsError
 from tests.conftest import CORPORA, ROOT, SMALL_CONFIG, corpus, corpus_words
 
 PRINCETON = "princeton-boggle"
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
-CONFIG = bg.boggle_config(load_config(SMALL_CONFIG))
+CONFIG = boggle_config(load_config(SMALL_CONFIG))
 STANDARD = CONFIG.rules("standard")
 
 
@@ -62,13 +77,13 @@ def reference_words(letters: str, rows: int, cols: int, trie: dict) -> set[str]:
     return found
 
 
-def reference_score(words: set[str], rules: bg.Rules) -> int:
+def reference_score(words: set[str], rules: Rules) -> int:
     """Total points of a set of words, by the scoring table written out."""
     table = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
     return sum(table.get(len(w), 11) for w in words if len(w) >= rules.min_length)
 
 
-def rollable(letters: str, dice: bg.Dice) -> bool:
+def rollable(letters: str, dice: Dice) -> bool:
     """Whether distinct dice can show these letters (bipartite matching by augmenting paths)."""
     owner: dict[int, int] = {}
 
@@ -91,7 +106,7 @@ def moby_words():
 
 @pytest.fixture(scope="module")
 def moby(moby_words):
-    return bg.compile_dictionary(moby_words, STANDARD)
+    return compile_dictionary(moby_words, STANDARD)
 
 
 @pytest.fixture(scope="module")
@@ -109,14 +124,14 @@ def princeton_points_boards():
 
 @pytest.fixture(scope="module")
 def yawl():
-    return bg.compile_dictionary(corpus_words(f"{PRINCETON}/dictionary-yawl.txt"), STANDARD)
+    return compile_dictionary(corpus_words(f"{PRINCETON}/dictionary-yawl.txt"), STANDARD)
 
 
 @pytest.mark.parametrize("name, points", princeton_points_boards())
 def test_princeton_board_scores_exactly_its_points(name, points, yawl):
-    board = bg.read_board_file(corpus(f"{PRINCETON}/{name}"))
-    assert bg.score(board, yawl) == points
-    assert sum(f.points for f in bg.solve(board, yawl)) == points
+    board = read_board_file(corpus(f"{PRINCETON}/{name}"))
+    assert score(board, yawl) == points
+    assert sum(f.points for f in solve(board, yawl)) == points
 
 
 def test_princeton_points_boards_are_all_there():
@@ -133,19 +148,19 @@ def test_princeton_algs4_boards_via_the_cli(cli, build):
 
 
 def test_best_known_enable2k_board_scores_3625():
-    enable = bg.compile_dictionary(corpus_words("enable2k/enable2k.txt"), STANDARD)
-    assert bg.score(bg.parse_board("PERSLATGSINETERS"), enable) == 3625
-    assert bg.score(bg.parse_board("sretenisgtalsrep"), enable) == 3625  # the same board turned round
+    enable = compile_dictionary(corpus_words("enable2k/enable2k.txt"), STANDARD)
+    assert score(parse_board("PERSLATGSINETERS"), enable) == 3625
+    assert score(parse_board("sretenisgtalsrep"), enable) == 3625  # the same board turned round
 
 
 # ---- the fast kernel against the reference ----------------------------------------------------------
 
 def check_against_reference(letters, rows, cols, dictionary, trie):
-    board = bg.Board(rows, cols, letters)
+    board = Board(rows, cols, letters)
     expected = reference_words(letters, rows, cols, trie)
-    found = bg.solve(board, dictionary, paths=True)
+    found = solve(board, dictionary, paths=True)
     assert {f.word for f in found} == expected
-    assert bg.score(board, dictionary) == reference_score(expected, dictionary.rules)
+    assert score(board, dictionary) == reference_score(expected, dictionary.rules)
     for f in found:  # each path is adjacent, distinct cubes spelling the word
         assert len(set(f.path)) == len(f.path)
         assert "".join(board.cube(c) for c in f.path).upper() == f.word
@@ -167,16 +182,16 @@ def test_kernel_agrees_with_reference_on_random_grids(rows, cols, data, moby, mo
 @given(dice_name=st.sampled_from(sorted(CONFIG.dice)), seed=st.integers(0, 2**32), index=st.integers(0, 10**6))
 def test_kernel_agrees_with_reference_on_rolled_boards(dice_name, seed, index, moby_words, moby, moby_trie):
     dice = CONFIG.dice[dice_name]
-    letters = bg.board_texts(bg.roll(dice, seed, 1, start=index))[0]
+    letters = board_texts(roll(dice, seed, 1, start=index))[0]
     assert rollable(letters, dice)
     if dice.variant == "standard":
         check_against_reference(letters, dice.rows, dice.cols, moby, moby_trie)
     else:
         rules = CONFIG.rules(dice.variant)
         assert rules.min_length == 4
-        big = bg.compile_dictionary(moby_words, rules)
+        big = compile_dictionary(moby_words, rules)
         expected = {w for w in reference_words(letters, dice.rows, dice.cols, moby_trie) if len(w) >= 4}
-        assert {f.word for f in bg.solve(bg.Board(dice.rows, dice.cols, letters), big)} == expected
+        assert {f.word for f in solve(Board(dice.rows, dice.cols, letters), big)} == expected
 
 
 @pytest.fixture
@@ -200,14 +215,14 @@ def one_thread():
 
 def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
     dice = CONFIG.dice["new"]
-    boards = bg.roll(dice, 11, 400)
-    result = bg.score_boards(boards, 4, 4, moby, count_words=True)
+    boards = roll(dice, 11, 400)
+    result = score_boards(boards, 4, 4, moby, count_words=True)
     with one_thread():
-        alone = bg.score_boards(boards, 4, 4, moby, count_words=True)
+        alone = score_boards(boards, 4, 4, moby, count_words=True)
     for a, b in zip(vars(result).values(), vars(alone).values()):
         assert np.array_equal(a, b)  # the same on any number of threads
-    texts = bg.board_texts(boards)
-    singles = [bg.solve(bg.Board(4, 4, t), moby) for t in texts]
+    texts = board_texts(boards)
+    singles = [solve(Board(4, 4, t), moby) for t in texts]
     assert result.scores.tolist() == [sum(f.points for f in s) for s in singles]
     assert result.n_words.tolist() == [len(s) for s in singles]
     counts = {}
@@ -216,7 +231,7 @@ def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
             counts[f.word] = counts.get(f.word, 0) + 1
     by_word = {moby.words[moby.word_at[n]]: int(c) for n, c in enumerate(result.node_counts) if c}
     assert by_word == counts
-    longest = bg.word_of_nodes(moby, result.longest)
+    longest = word_of_nodes(moby, result.longest)
     for s, w in zip(singles, longest):
         assert w == min((f.word for f in s), key=lambda x: (-len(x), x), default=None)
 
@@ -232,9 +247,9 @@ def pext_kernels():
     """The kernels' bit extraction as used (the CPU instruction where fast) and its portable loop."""
     from numba import njit
 
-    from pipeline import kernels
+    from pipeline.boggle.kernels import _pext32, _pext32_loop
 
-    return njit(lambda a, b: kernels._pext32(a, b)), kernels._pext32_loop
+    return njit(lambda a, b: _pext32(a, b)), _pext32_loop
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -259,37 +274,37 @@ def test_any_points_table_with_up_to_63_values_scores_exactly():
     cells = [""] * 64
     for t, cell in enumerate(snake):
         cells[cell] = alphabet[t % len(alphabet)]
-    board = bg.Board(8, 8, "".join(cells))
+    board = Board(8, 8, "".join(cells))
     words = ["".join(alphabet[t % len(alphabet)] for t in range(n)) for n in range(1, 65)]
-    rules = bg.Rules("many", 1, tuple(range(1000, 1064)))  # 63 different points for 1..63 letters and more
-    found = {f.word: f.points for f in bg.solve(board, bg.compile_dictionary(words, rules))}
+    rules = Rules("many", 1, tuple(range(1000, 1064)))  # 63 different points for 1..63 letters and more
+    found = {f.word: f.points for f in solve(board, compile_dictionary(words, rules))}
     assert found == {w: 1000 + min(len(w), 63) for w in words}
-    too_many = bg.Rules("too_many", 1, tuple(range(1000, 1065)))
+    too_many = Rules("too_many", 1, tuple(range(1000, 1065)))
     with pytest.raises(WordstatsError, match="at most 63 different"):
-        bg.compile_dictionary(words, too_many)
+        compile_dictionary(words, too_many)
 
 
 def test_qu_cube_spells_qu_and_counts_two_letters():
     words = ["QUA", "QUARK", "ARK", "QAT", "QI", "AQUA", "QUQU", "SUQ"]
-    dictionary = bg.compile_dictionary([w for w in words], STANDARD)
-    found = {f.word: f.points for f in bg.solve(bg.parse_board("QuARK"), dictionary)}
+    dictionary = compile_dictionary([w for w in words], STANDARD)
+    found = {f.word: f.points for f in solve(parse_board("QuARK"), dictionary)}
     assert found == {"QUA": 1, "QUARK": 2, "ARK": 1}  # QUA is 3 letters on 2 cubes; QAT, QI can't be formed
-    two = bg.parse_board("QQAU")  # Qu, Qu, A, U: a U after the Qu cube is a cube of its own
+    two = parse_board("QQAU")  # Qu, Qu, A, U: a U after the Qu cube is a cube of its own
     assert two.letters == "QQAU"
-    assert {f.word for f in bg.solve(two, dictionary)} == {"QUA", "QUQU"}
+    assert {f.word for f in solve(two, dictionary)} == {"QUA", "QUQU"}
     assert "SUQ" not in dictionary.words and "QI" not in dictionary.words
 
 
 # ---- boards: parsing and errors ----------------------------------------------------------------------
 
 def test_board_strings():
-    assert bg.parse_board("perslatgsineters").letters == "PERSLATGSINETERS"
-    assert bg.parse_board("PERS LATG SINE TERS").size == "4x4"
-    b = bg.parse_board("QuaBcQUdeFGhqUIjklmnoqrstuvw")  # Qu, Q and qU all name the Qu cube; 25 cells
+    assert parse_board("perslatgsineters").letters == "PERSLATGSINETERS"
+    assert parse_board("PERS LATG SINE TERS").size == "4x4"
+    b = parse_board("QuaBcQUdeFGhqUIjklmnoqrstuvw")  # Qu, Q and qU all name the Qu cube; 25 cells
     assert b.size == "5x5" and b.letters.count("Q") == 4
-    assert bg.parse_board("ABCDEF", size="2x3").size == "2x3"
-    assert bg.parse_board("ABC DEF").size == "2x3"
-    assert bg.Board(2, 2, "QABC").grid() == ["Qu A", "B  C"]
+    assert parse_board("ABCDEF", size="2x3").size == "2x3"
+    assert parse_board("ABC DEF").size == "2x3"
+    assert Board(2, 2, "QABC").grid() == ["Qu A", "B  C"]
 
 
 @pytest.mark.parametrize("text, size, message", [
@@ -304,7 +319,7 @@ def test_board_strings():
 ])
 def test_malformed_board_strings(text, size, message):
     with pytest.raises(WordstatsError, match=message):
-        bg.parse_board(text, size)
+        parse_board(text, size)
 
 
 @pytest.mark.parametrize("name", ["board0x4.txt", "board4x0.txt"])
@@ -347,13 +362,13 @@ def test_bad_board_arguments_on_the_cli(cli, build):
 @given(rows=st.integers(1, 8), cols=st.integers(1, 8), data=st.data())
 @settings(max_examples=40, deadline=None)
 def test_board_text_round_trips(rows, cols, data):
-    if rows * cols > bg.MAX_CELLS:
+    if rows * cols > MAX_CELLS:
         return
     letters = "".join(data.draw(st.lists(st.sampled_from("ABCDEQUXYZ"), min_size=rows * cols, max_size=rows * cols)))
     written = "".join("Qu" if ch == "Q" else ch for ch in letters)
-    board = bg.parse_board(written.lower(), size=f"{rows}x{cols}")
+    board = parse_board(written.lower(), size=f"{rows}x{cols}")
     assert board.letters == letters
-    again = bg.parse_board_file(f"{rows} {cols}\n" + "\n".join(board.grid()), "f")
+    again = parse_board_file(f"{rows} {cols}\n" + "\n".join(board.grid()), "f")
     assert again == board
 
 
@@ -367,20 +382,20 @@ def test_dice_sets_are_the_boxes():
 
 def test_rolls_are_seeded_prefix_stable_and_rollable():
     dice = CONFIG.dice["classic"]
-    a = bg.roll(dice, 5, 300)
-    assert np.array_equal(a, bg.roll(dice, 5, 300))
-    assert np.array_equal(a[100:200], bg.roll(dice, 5, 100, start=100))
-    assert not np.array_equal(a, bg.roll(dice, 6, 300))
-    texts = bg.board_texts(a)
+    a = roll(dice, 5, 300)
+    assert np.array_equal(a, roll(dice, 5, 300))
+    assert np.array_equal(a[100:200], roll(dice, 5, 100, start=100))
+    assert not np.array_equal(a, roll(dice, 6, 300))
+    texts = board_texts(a)
     assert all(rollable(t, dice) for t in texts)
     assert len(set(texts)) == 300
     # every die lands in every cell: the first die's letters show up in each cell over many boards
-    many = bg.board_texts(bg.roll(dice, 1, 4000))
+    many = board_texts(roll(dice, 1, 4000))
     assert all(any(t[cell] in "AACIOT" for t in many) for cell in range(16))
 
 
 def test_score_summary():
-    stats = bg.summarise(np.array([1, 2, 3, 4, 10]), [50, 90])
+    stats = summarise(np.array([1, 2, 3, 4, 10]), [50, 90])
     assert stats["mean"] == 4.0 and stats["max"] == 10 and stats["min"] == 1
     assert stats["percentiles"] == {"p50": 3.0, "p90": 7.6}
     assert stats["std"] == pytest.approx(np.std([1, 2, 3, 4, 10], ddof=1), abs=1e-4)
@@ -389,22 +404,22 @@ def test_score_summary():
 # ---- search -----------------------------------------------------------------------------------------
 
 def test_annealing_is_seeded_and_scores_are_true(moby, one_thread):
-    params = bg.SearchParams(300, 50.0, 1.0)
-    runs = bg.anneal(moby, 4, 4, 3, 0, 2, params)
-    again = bg.anneal(moby, 4, 4, 3, 1, 1, params)
+    params = SearchParams(300, 50.0, 1.0)
+    runs = anneal(moby, 4, 4, 3, 0, 2, params)
+    again = anneal(moby, 4, 4, 3, 1, 1, params)
     assert runs[1] == again[0]
     with one_thread():
-        assert bg.anneal(moby, 4, 4, 3, 0, 2, params) == runs
+        assert anneal(moby, 4, 4, 3, 0, 2, params) == runs
     for r in runs:
-        assert r.score == bg.score(r.board, moby) > 0
+        assert r.score == score(r.board, moby) > 0
     dice = CONFIG.dice["new"]
-    for r in bg.anneal(moby, 4, 4, 9, 0, 2, params, dice):
-        assert rollable(r.board.letters, dice) and r.score == bg.score(r.board, moby)
+    for r in anneal(moby, 4, 4, 9, 0, 2, params, dice):
+        assert rollable(r.board.letters, dice) and r.score == score(r.board, moby)
 
 
 def test_annealing_climbs_far_above_random_boards(moby):
-    random_mean = bg.score_boards(bg.roll(CONFIG.dice["new"], 1, 2000), 4, 4, moby).scores.mean()
-    best = max(r.score for r in bg.anneal(moby, 4, 4, 1, 0, 2, bg.SearchParams(3000, 100.0, 1.0)))
+    random_mean = score_boards(roll(CONFIG.dice["new"], 1, 2000), 4, 4, moby).scores.mean()
+    best = max(r.score for r in anneal(moby, 4, 4, 1, 0, 2, SearchParams(3000, 100.0, 1.0)))
     assert random_mean < 200 and best > 1000
 
 
@@ -412,9 +427,9 @@ def test_annealing_climbs_far_above_random_boards(moby):
 
 @pytest.fixture(scope="module")
 def stage_out(tmp_path_factory):
-    from pipeline.progress import Progress
-    from pipeline.stages import run
-    from pipeline.config import adhoc_lexicon
+    from pipeline.core.config import adhoc_lexicon
+    from pipeline.core.progress import Progress
+    from pipeline.core.stages import run
 
     out = tmp_path_factory.mktemp("boggle")
     config = load_config(SMALL_CONFIG)
@@ -443,15 +458,15 @@ def test_stage_tables(stage_out, moby, moby_words):
         assert w["boards_found"].sum() == mine["n_words"].sum()
     new = boards.filter(pl.col("dice") == "new").head(20)
     for row in new.iter_rows(named=True):
-        found = bg.solve(bg.Board(4, 4, row["board"]), moby)
+        found = solve(Board(4, 4, row["board"]), moby)
         assert row["score"] == sum(f.points for f in found) and row["n_words"] == len(found)
         assert row["longest"] == min((f.word for f in found), key=lambda x: (-len(x), x), default=None)
     assert best["search"].unique().sort().to_list() == ["dice big", "dice classic", "dice new", "free 4x4"]
     for row in best.iter_rows(named=True):
-        rows, cols = bg.parse_size(row["size"])
+        rows, cols = parse_size(row["size"])
         rules = CONFIG.rules(row["variant"])
-        d = moby if rules == STANDARD else bg.compile_dictionary(moby_words, rules)
-        assert bg.score(bg.Board(rows, cols, row["board"]), d) == row["score"]
+        d = moby if rules == STANDARD else compile_dictionary(moby_words, rules)
+        assert score(Board(rows, cols, row["board"]), d) == row["score"]
         if row["dice"]:
             assert rollable(row["board"], CONFIG.dice[row["dice"]])
 
@@ -475,9 +490,9 @@ def test_stage_words_table_counts_boards(stage_out, moby_words):
 
 
 def test_stage_is_deterministic(stage_out, tmp_path):
-    from pipeline.config import adhoc_lexicon
-    from pipeline.progress import Progress
-    from pipeline.stages import run
+    from pipeline.core.config import adhoc_lexicon
+    from pipeline.core.progress import Progress
+    from pipeline.core.stages import run
 
     run(load_config(SMALL_CONFIG), tmp_path, "m", ["boggle"], spec=adhoc_lexicon("m", [MOBY], min_length=2),
         progress=Progress(quiet=True))
@@ -501,9 +516,9 @@ def test_cli_random_reproduces_the_stage_boards(cli, stage_out):
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from pipeline.config import adhoc_lexicon
-    from pipeline.progress import Progress
-    from pipeline.stages import run
+    from pipeline.core.config import adhoc_lexicon
+    from pipeline.core.progress import Progress
+    from pipeline.core.stages import run
 
     out = tmp_path_factory.mktemp("tiny")
     path = out / "tiny.txt"

@@ -13,7 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import hangman as hm
+from pipeline.hangman.difficulty import difficulty_table
+from pipeline.hangman.queries import trace
+from pipeline.hangman.settings import Settings, setter_weights
+from pipeline.hangman.solver import solve_length, solve_lexicon, solve_plain
 from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
 
 SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
@@ -78,23 +81,23 @@ def words4k(tmp_path_factory):
 
 def test_seven_word_example_exactly():
     words = sorted(w.upper() for w in SEVEN)
-    misses, guesses, sequences = hm.solve_length(words)
+    misses, guesses, sequences = solve_length(words)
     assert sorted(zip(misses.tolist(), guesses.tolist(), words, sequences)) == SEVEN_SOLVED
-    plain = hm.solve_plain(words)
+    plain = solve_plain(words)
     assert sorted((m, g, w, s) for w, (m, g, s) in plain.items()) == SEVEN_SOLVED
     assert sorted((*replay(w, words)[:2], w, replay(w, words)[2]) for w in words) == SEVEN_SOLVED
 
 
 def test_first_guess_of_the_deed_dead_dare_example():
     # D and E cost no miss (ties go to the first letter), A would cost one (DEED), R two
-    steps = hm.trace("DARE", ["DARE", "DEAD", "DEED"])
+    steps = trace("DARE", ["DARE", "DEAD", "DEED"])
     assert steps[0]["guess"] == "D" and steps[0]["result"] == "hit"
-    weighted = hm.trace("DARE", ["DARE", "DEAD", "DEED"], np.array([1, 1, 5]))
+    weighted = trace("DARE", ["DARE", "DEAD", "DEED"], np.array([1, 1, 5]))
     assert weighted[0]["guess"] == "D"
 
 
 def test_a_word_alone_in_its_length_needs_no_guess():
-    table = hm.solve_lexicon(["CAT", "DOG", "ZEBRAS"])
+    table = solve_lexicon(["CAT", "DOG", "ZEBRAS"])
     assert table.filter(pl.col("word") == "ZEBRAS").row(0) == ("ZEBRAS", 0, 0, "")
     assert table.filter(pl.col("word") == "CAT").row(0) == ("CAT", 0, 1, "A")
     assert table.filter(pl.col("word") == "DOG").row(0) == ("DOG", 1, 1, "A")
@@ -104,7 +107,7 @@ def test_every_word_replays_on_a_real_lexicon(words4k):
     _, words, table = words4k
     lexicon = words["word"].to_list()
     got = {w: (m, g, s) for w, m, g, s in table.select("word", "misses", "guesses", "sequence").iter_rows()}
-    assert hm.solve_plain(lexicon) == got  # the plain recursive solver, every word
+    assert solve_plain(lexicon) == got  # the plain recursive solver, every word
     for word in random.Random(6).sample(lexicon, 600):  # the obvious per-word game, a sample
         assert replay(word, lexicon) == got[word], word
 
@@ -114,10 +117,10 @@ def test_weighted_solver_replays_with_the_setter_prior(words4k):
     lexicon = words["word"].to_list()
     zipf = dict(zip(lexicon, words["zipf"].to_list()))
     weight = {w: round(10 ** ((z if z > 0 else 0.0) + 3)) for w, z in zipf.items()}
-    assert hm.setter_weights(words["zipf"].to_numpy()).tolist() == [weight[w] for w in lexicon]
+    assert setter_weights(words["zipf"].to_numpy()).tolist() == [weight[w] for w in lexicon]
     got = {w: (m, g, s) for w, m, g, s in
            table.select("word", "misses_weighted", "guesses_weighted", "sequence_weighted").iter_rows()}
-    assert hm.solve_plain(lexicon, weight) == got
+    assert solve_plain(lexicon, weight) == got
     for word in random.Random(7).sample(lexicon, 150):
         assert replay(word, lexicon, weight.get) == got[word], word
     differ = sum(got[w][2] != s for w, s in table.select("word", "sequence").iter_rows())
@@ -125,9 +128,9 @@ def test_weighted_solver_replays_with_the_setter_prior(words4k):
 
 
 def test_setter_weights():
-    assert hm.setter_weights(np.array([0.0, 1.0, 3.5])).tolist() == [1000, 10000, round(10 ** 6.5)]
-    assert hm.setter_weights(np.array([0.0, 2.0]), unknown_zipf=1.0).tolist() == [10000, 100000]
-    assert hm.setter_weights(np.array([0.0, 7.0]), prior="uniform").tolist() == [1, 1]
+    assert setter_weights(np.array([0.0, 1.0, 3.5])).tolist() == [1000, 10000, round(10 ** 6.5)]
+    assert setter_weights(np.array([0.0, 2.0]), unknown_zipf=1.0).tolist() == [10000, 100000]
+    assert setter_weights(np.array([0.0, 7.0]), prior="uniform").tolist() == [1, 1]
 
 
 @settings(max_examples=60, deadline=None)
@@ -137,7 +140,7 @@ def test_solver_matches_replay_on_random_lexicons(words, raw_weights):
     words = sorted(words)
     weights = dict(zip(words, raw_weights))
     for prior in (None, weights):
-        misses, guesses, sequences = hm.solve_length(words, None if prior is None else [prior[w] for w in words])
+        misses, guesses, sequences = solve_length(words, None if prior is None else [prior[w] for w in words])
         for word, m, g, s in zip(words, misses.tolist(), guesses.tolist(), sequences):
             assert (m, g, s) == replay(word, words, prior.get if prior else (lambda w: 1))
 
@@ -145,7 +148,7 @@ def test_solver_matches_replay_on_random_lexicons(words, raw_weights):
 def test_words_longer_than_the_kernel_takes():
     base = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 3
     words = sorted({base[:70], base[1:71], "Z" * 70, "Q" + base[:69]})
-    misses, guesses, sequences = hm.solve_length(words)
+    misses, guesses, sequences = solve_length(words)
     assert [(m, g, s) for m, g, s in zip(misses.tolist(), guesses.tolist(), sequences)] == \
         [replay(w, words) for w in words]
 
@@ -216,7 +219,7 @@ def test_bands_by_config_thresholds():
     words = pl.DataFrame({"word": [w.upper() for w in SEVEN]}).with_columns(
         length=pl.lit(4, pl.UInt32), letter_mask=pl.lit(0, pl.UInt32), vowels=pl.lit(0, pl.UInt32),
         distinct_letters=pl.lit(0, pl.UInt8), zipf=pl.lit(0.0))
-    table = hm.difficulty_table(words, hm.Settings(bands="misses", easy_max_misses=0, hard_min_misses=2))
+    table = difficulty_table(words, Settings(bands="misses", easy_max_misses=0, hard_min_misses=2))
     bands = dict(zip(table["word"], table["band"]))
     assert bands == {"MERE": "easy", "DEED": "easy", "EVEN": "easy", "STAR": "medium", "EYES": "medium",
                      "HEEL": "medium", "PEEP": "hard"}

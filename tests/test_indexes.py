@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import indexes
-from pipeline import tiles as tl
-from pipeline.config import load_config
-from pipeline.tables import read_provenance, sha256_file
+from pipeline.anagrams.indexes import anagram_table, hook_table, prefix_table
+from pipeline.core.config import load_config
+from pipeline.core.store import read_provenance, sha256_file
+from pipeline.letters.tiles import combinations, letter_counts
 from tests.conftest import SMALL_CONFIG, config_with, corpus
 
 WORDS = ["AA", "AAH", "AAHS", "AH", "AHA", "ASH", "HA", "HAS", "HAH", "SH", "SHA", "ACT", "CAT", "TAC", "ACTS",
@@ -41,7 +41,7 @@ def reference_anagrams(words: list[str], tiles) -> dict[str, dict]:
     families = defaultdict(list)
     for w in words:
         families["".join(sorted(w))].append(w)
-    rows = {a: {"words": sorted(ws), "combinations": int(tl.combinations(tl.letter_counts(a), tiles)[0])}
+    rows = {a: {"words": sorted(ws), "combinations": int(combinations(letter_counts(a), tiles)[0])}
             for a, ws in families.items()}
     by_length = defaultdict(list)
     for a, row in rows.items():
@@ -55,7 +55,7 @@ def reference_anagrams(words: list[str], tiles) -> dict[str, dict]:
 @settings(max_examples=40, deadline=None)
 @given(words=words_lists)
 def test_anagram_table_matches_reference(words, scrabble):
-    table = indexes.anagram_table(frame(words), scrabble)
+    table = anagram_table(frame(words), scrabble)
     expected = reference_anagrams(sorted(set(words)), scrabble)
     assert table["alphagram"].to_list() == sorted(expected)
     for row in table.iter_rows(named=True):
@@ -71,7 +71,7 @@ def test_anagram_table_matches_reference(words, scrabble):
 @given(words=words_lists)
 def test_prefix_table_matches_reference(words):
     words = sorted(set(words))
-    table = indexes.prefix_table(frame(words))
+    table = prefix_table(frame(words))
     prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
     assert table["prefix"].to_list() == sorted(prefixes)
     for row in table.iter_rows(named=True):
@@ -88,7 +88,7 @@ def test_prefix_table_matches_reference(words):
 def test_hook_table_matches_reference(words):
     words = sorted(set(words))
     lexicon = set(words)
-    table = indexes.hook_table(frame(words))
+    table = hook_table(frame(words))
     assert table["word"].to_list() == words
     for row in table.iter_rows(named=True):
         w = row["word"]
@@ -129,7 +129,7 @@ def test_words_with_friends_tiles_from_config(build, tmp_path):
     data = build(WORDS, "indexes", config=config)
     row = pl.read_parquet(data / "t" / "anagrams.parquet").filter(pl.col("alphagram") == "AEINRST").row(0, named=True)
     wwf = load_config(config).tiles["wwf"]
-    assert row["combinations"] == tl.combinations(tl.letter_counts("AEINRST"), wwf)[0] != 3_006_072
+    assert row["combinations"] == combinations(letter_counts("AEINRST"), wwf)[0] != 3_006_072
     assert row["probability"] == pytest.approx(row["combinations"] / math.comb(104, 7))
 
 

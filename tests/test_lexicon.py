@@ -10,9 +10,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.config import LETTERS, LexiconSpec, Source, adhoc_lexicon, load_config
-from pipeline.errors import WordstatsError
-from pipeline.lexicon import SourceText, normalise, parse_words, word_table
+from pipeline.core.config import (
+    LETTERS,
+    LexiconSpec,
+    Source,
+    adhoc_lexicon,
+    load_config,
+)
+from pipeline.core.errors import WordstatsError
+from pipeline.ingest.normalise import normalise, parse_words
+from pipeline.ingest.sources import SourceText
+from pipeline.ingest.words import word_table
 from tests.conftest import DEFAULT_CONFIG, corpus
 
 SCRABBLE = load_config(DEFAULT_CONFIG).tiles["scrabble"]

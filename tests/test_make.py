@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from pipeline.stages import STAGES
+from pipeline.core.stages import STAGES
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS = ["stare", "tears", "rates", "aster", "cat", "act", "dog", "god", "retains", "nastier", "stainer",

@@ -18,9 +18,17 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from pipeline import queries
-from pipeline.config import LETTERS, load_config
-from pipeline.tables import Store
+from pipeline.anagrams.queries import (
+    WordIndex,
+    anagram,
+    anagram_plus,
+    hunt,
+    open_index,
+    pattern,
+    subanagrams,
+)
+from pipeline.core.config import LETTERS, load_config
+from pipeline.core.store import Store
 from tests.conftest import CORPORA, SMALL_CONFIG, ask, build_lexicon
 
 CONFIG = load_config(SMALL_CONFIG)
@@ -45,7 +53,7 @@ class Lexicon:
     """The test lexicon: its data folder, words and loaded index."""
     data: Path
     words: list[str]
-    index: queries.WordIndex
+    index: WordIndex
     is_enable: bool
 
     def of_length(self, n: int) -> list[str]:
@@ -60,7 +68,7 @@ def lexicon(tmp_path_factory) -> Lexicon:
     source = ENABLE if ENABLE.is_file() else written_list(tmp / "written.txt")
     data = build_lexicon(tmp / "out", source, "indexes", lexicon="lex")
     words = pl.read_parquet(data / "lex" / "words.parquet")["word"].to_list()
-    return Lexicon(data, words, queries.open_index(Store(data, "lex"), CONFIG), ENABLE.is_file())
+    return Lexicon(data, words, open_index(Store(data, "lex"), CONFIG), ENABLE.is_file())
 
 
 # ---- the references: every word, letter counts against the rack -----------------------------------
@@ -130,7 +138,7 @@ def racks(draw, words_of_size: list[str], size: int, blanks: int) -> str:
 @given(data=st.data())
 def test_anagram_matches_reference(lexicon, blanks, data):
     rack = data.draw(racks(lexicon.of_length(7), 7, blanks))
-    found = queries.anagram(lexicon.index, rack.lower())
+    found = anagram(lexicon.index, rack.lower())
     assert result(found) == reference_anagrams(lexicon.words, rack)
     plain = [w.upper() for w in found["word"].to_list()]
     assert plain == sorted(plain)
@@ -141,7 +149,7 @@ def test_anagram_matches_reference(lexicon, blanks, data):
 @given(data=st.data(), size=st.integers(2, 9))
 def test_anagram_other_sizes_match_reference(lexicon, blanks, data, size):
     rack = data.draw(racks(lexicon.of_length(size), size, min(blanks, size)))
-    assert result(queries.anagram(lexicon.index, rack)) == reference_anagrams(lexicon.words, rack)
+    assert result(anagram(lexicon.index, rack)) == reference_anagrams(lexicon.words, rack)
 
 
 @pytest.mark.parametrize("blanks", [0, 1, 2])
@@ -150,7 +158,7 @@ def test_anagram_other_sizes_match_reference(lexicon, blanks, data, size):
 def test_subanagrams_match_reference(lexicon, blanks, data):
     hand = data.draw(racks(lexicon.of_length(7), 7, blanks))
     lo, hi = data.draw(st.sampled_from([(1, 99), (3, 5), (7, 7)]))
-    found = queries.subanagrams(lexicon.index, hand, lo, None if hi == 99 else hi)
+    found = subanagrams(lexicon.index, hand, lo, None if hi == 99 else hi)
     assert result(found) == reference_subanagrams(lexicon.words, hand, lo, hi)
     order = [(-r["length"], -r["score"], r["word"].upper()) for r in found.iter_rows(named=True)]
     assert order == sorted(order)
@@ -163,7 +171,7 @@ def test_subanagrams_match_reference(lexicon, blanks, data):
 def test_anagram_plus_matches_reference(lexicon, blanks, data):
     rack = data.draw(racks([w[:7] for w in lexicon.of_length(8)], 7, blanks))
     through = data.draw(st.sampled_from([None, "S", "AEIRST", "QXZ"]))
-    found = queries.anagram_plus(lexicon.index, rack, through)
+    found = anagram_plus(lexicon.index, rack, through)
     expected = {}
     for w in lexicon.of_length(8):
         for letter in sorted(set(w) & set(through or LETTERS)):
@@ -182,7 +190,7 @@ def test_anagram_plus_matches_reference(lexicon, blanks, data):
        min_length=st.integers(1, 5))
 def test_hunt_matches_reference(lexicon, letters, data, min_length):
     center = data.draw(st.none() | st.sampled_from(sorted(letters)))
-    found = queries.hunt(lexicon.index, "".join(letters).lower(), center, min_length)
+    found = hunt(lexicon.index, "".join(letters).lower(), center, min_length)
     expected = {w: set(w) == letters for w in lexicon.words
                 if set(w) <= letters and len(w) >= min_length and (center is None or center in w)}
     assert dict(zip(found["word"].to_list(), found["pangram"].to_list())) == expected
@@ -198,23 +206,23 @@ def test_pattern_matches_reference(lexicon, parts):
     text = "".join(parts)
     glob = text.replace("[^", "[!")  # fnmatch's negated class
     expected = [w for w in lexicon.words if fnmatch.fnmatchcase(w, glob)]
-    assert queries.pattern(lexicon.index, text.lower())["word"].to_list() == expected
+    assert pattern(lexicon.index, text.lower())["word"].to_list() == expected
 
 
 @SETTINGS
 @given(regex=st.sampled_from(["q[^u].*", "(ab|ba).*s", "[aeiou]{5,}", ".*(ing|ed)", "z.z.*", "x"]))
 def test_regex_matches_reference(lexicon, regex):
     expected = [w for w in lexicon.words if re.fullmatch(regex, w, re.IGNORECASE)]
-    assert queries.pattern(lexicon.index, regex, regex=True)["word"].to_list() == expected
+    assert pattern(lexicon.index, regex, regex=True)["word"].to_list() == expected
 
 
 def test_enable_known_answers(lexicon):
     if not lexicon.is_enable:
         pytest.skip("ENABLE (../shared) not present")
-    assert queries.anagram(lexicon.index, "AEINRST")["word"].to_list() == [
+    assert anagram(lexicon.index, "AEINRST")["word"].to_list() == [
         "ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA", "STAINER", "STEARIN"]
-    assert "SULTaNA" in queries.anagram(lexicon.index, "SULTNA?")["word"].to_list()
-    assert queries.pattern(lexicon.index, "QU*Z")["word"].to_list() == ["QUARTZ", "QUIZ"]
+    assert "SULTaNA" in anagram(lexicon.index, "SULTNA?")["word"].to_list()
+    assert pattern(lexicon.index, "QU*Z")["word"].to_list() == ["QUARTZ", "QUIZ"]
 
 
 # ---- the CLI -----------------------------------------------------------------------------------------

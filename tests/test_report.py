@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 import polars as pl
 import pytest
 
-from pipeline.report import fmt
-from pipeline.stages import STAGES
+from pipeline.core.stages import STAGES
+from pipeline.report.html import fmt
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"

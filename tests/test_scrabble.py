@@ -14,10 +14,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import scrabble as sc
-from pipeline.config import load_config
-from pipeline.errors import WordstatsError
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, config_with
+from pipeline.core.config import LETTERS, load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.board import Board, leave, parse_board, parse_rack
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.movegen import best_plays, generate, plays_table, record_tiles
+from pipeline.scrabble.openings import blanks_needed
+from pipeline.scrabble.openings import openings as sc_openings
+from pipeline.scrabble.rules import IllegalPlay, Tile, evaluate, score_play
+from pipeline.scrabble.selfplay import game_rng, game_row, self_play
+from pipeline.scrabble.variant import KEEP_MAX, Variant, variants
+from tests.conftest import (
+    DEFAULT_CONFIG,
+    ROOT,
+    SMALL_CONFIG,
+    build_lexicon,
+    config_with,
+)
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
@@ -25,7 +38,7 @@ MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 @pytest.fixture(scope="module")
 def games():
     """The variants of the default config."""
-    return sc.variants(load_config(DEFAULT_CONFIG))
+    return variants(load_config(DEFAULT_CONFIG))
 
 
 @pytest.fixture(scope="module")
@@ -38,16 +51,16 @@ def small_words():
     return sorted(set(short + longer))
 
 
-def board_of(rows: list[str]) -> sc.Board:
+def board_of(rows: list[str]) -> Board:
     """A board from up to 15 text rows (missing rows and columns empty)."""
     rows = [r.ljust(15, ".") for r in rows] + ["." * 15] * (15 - len(rows))
-    return sc.parse_board("\n".join(rows))
+    return parse_board("\n".join(rows))
 
 
 # ---- the brute-force reference --------------------------------------------------------------------
 
 
-def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) -> dict:
+def brute_force(board: Board, rack: str, words: list[str], game: Variant) -> dict:
     """{placed tiles: score} of every legal play: every word at every square in both directions, checked
     against the rules one by one, with every way of using the rack's blanks."""
     grid = board.text().splitlines()
@@ -132,33 +145,33 @@ def brute_force(board: sc.Board, rack: str, words: list[str], game: sc.Variant) 
     return plays
 
 
-def fast(board: sc.Board, rack: str, lexicon: sc.Lexicon, game: sc.Variant) -> dict:
+def fast(board: Board, rack: str, lexicon: Lexicon, game: Variant) -> dict:
     """{placed tiles: score} of every play the move generator finds (each exactly once)."""
-    records, total = sc.generate(board, rack, game, lexicon)
+    records, total = generate(board, rack, game, lexicon)
     assert total == len(records)
     plays = {}
     for record in records:
-        tiles, _ = sc.record_tiles(record)
+        tiles, _ = record_tiles(record)
         key = frozenset((t.row, t.col, t.letter) for t in tiles)
         assert key not in plays, f"play generated twice: {sorted(key)}"
         plays[key] = int(record[0])
     return plays
 
 
-def random_rack(rng: random.Random, game: sc.Variant, blanks: int) -> str:
+def random_rack(rng: random.Random, game: Variant, blanks: int) -> str:
     """Seven tiles from the bag: two vowels, then any, then `blanks` blanks."""
     bag = [ch for ch, n in game.tile_set.counts.items() for _ in range(n) if ch != "?"]
     return "".join(rng.sample("AEIOU", 2) + rng.sample(bag, 5 - blanks)) + "?" * blanks
 
 
-def random_position(seed: int, lexicon: sc.Lexicon, game: sc.Variant) -> tuple[sc.Board, random.Random]:
+def random_position(seed: int, lexicon: Lexicon, game: Variant) -> tuple[Board, random.Random]:
     """A board after 0 to 8 random legal plays from random racks, and the random stream that made it."""
     rng = random.Random(seed)
-    board = sc.Board()
+    board = Board()
     for _ in range(seed % 9):
-        records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+        records, _ = generate(board, random_rack(rng, game, 1), game, lexicon)
         if len(records):
-            board.put(sc.record_tiles(records[rng.randrange(len(records))])[0])
+            board.put(record_tiles(records[rng.randrange(len(records))])[0])
     return board, rng
 
 
@@ -166,7 +179,7 @@ def random_position(seed: int, lexicon: sc.Lexicon, game: sc.Variant) -> tuple[s
 @pytest.mark.parametrize("seed", range(16))
 def test_generator_matches_brute_force(seed, variant, games, small_words):
     game = games[variant]
-    lexicon = sc.Lexicon(small_words)
+    lexicon = Lexicon(small_words)
     board, rng = random_position(seed, lexicon, game)
     for _ in range(5):  # racks with 0, 1 or 2 blanks, until one has a legal play
         rack = random_rack(rng, game, seed % 3)
@@ -176,17 +189,17 @@ def test_generator_matches_brute_force(seed, variant, games, small_words):
             break
     assert expected, "a test position without legal plays proves little"
     best = sorted(expected.values(), reverse=True)[:5]
-    assert [p.score for p in sc.best_plays(board, rack, game, lexicon, top=5)] == best
+    assert [p.score for p in best_plays(board, rack, game, lexicon, top=5)] == best
 
 
 def test_generator_matches_brute_force_on_a_crowded_board(games, small_words):
     game = games["scrabble"]
-    lexicon = sc.Lexicon(small_words)
+    lexicon = Lexicon(small_words)
     board, rng = random_position(6, lexicon, game)
     for _ in range(40):
-        records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+        records, _ = generate(board, random_rack(rng, game, 1), game, lexicon)
         if len(records):
-            board.put(sc.record_tiles(records[rng.randrange(len(records))])[0])
+            board.put(record_tiles(records[rng.randrange(len(records))])[0])
     assert (board.tiles >= 0).sum() > 30
     expected = brute_force(board, "AEIRST?", small_words, game)
     assert fast(board, "AEIRST?", lexicon, game) == expected
@@ -194,19 +207,19 @@ def test_generator_matches_brute_force_on_a_crowded_board(games, small_words):
 
 def test_generated_plays_obey_the_rules_checker(games, small_words):
     game = games["wwf"]
-    lexicon = sc.Lexicon(small_words)
+    lexicon = Lexicon(small_words)
     board, rng = random_position(5, lexicon, game)
-    records, _ = sc.generate(board, random_rack(rng, game, 1), game, lexicon)
+    records, _ = generate(board, random_rack(rng, game, 1), game, lexicon)
     assert len(records) > 20
     for record in records:
-        tiles, direction = sc.record_tiles(record)
-        assert sc.evaluate(board, tiles, game, lexicon, direction).score == record[0]
+        tiles, direction = record_tiles(record)
+        assert evaluate(board, tiles, game, lexicon, direction).score == record[0]
 
 
 # ---- known scores -------------------------------------------------------------------------------
 
 
-LEX = sc.Lexicon(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT", "ZA", "ZAX"])
+LEX = Lexicon(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT", "ZA", "ZAX"])
 
 
 @pytest.mark.parametrize("variant, play, score", [
@@ -219,13 +232,13 @@ LEX = sc.Lexicon(["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "
     ("scrabble", "H8 QI", 22),            # down through the centre
 ])
 def test_opening_scores(variant, play, score, games):
-    result = sc.score_play(sc.Board(), play, games[variant], LEX)
+    result = score_play(Board(), play, games[variant], LEX)
     assert result.score == score
 
 
 def test_cross_words_and_premiums_only_under_new_tiles(games):
     board = board_of([""] * 7 + ["......CAT"])  # CAT on 8G-8I, its A on the centre square
-    play = sc.score_play(board, "9G AX", games["scrabble"], LEX)
+    play = score_play(board, "9G AX", games["scrabble"], LEX)
     # AX: A on the double letter 9G (2) + X 8 = 10; CA: C 3 + A 1×2 = 5; AX down: A on the old centre
     # square earns no premium: 1 + 8 = 9.
     assert [(w.word, w.score) for w in (play.main, *play.cross)] == [("AX", 10), ("CA", 5), ("AX", 9)]
@@ -234,21 +247,21 @@ def test_cross_words_and_premiums_only_under_new_tiles(games):
 
 def test_blank_on_the_board_scores_zero(games):
     board = board_of([""] * 7 + ["......CaT"])
-    play = sc.score_play(board, "8G (CaT)S", games["scrabble"], LEX)
+    play = score_play(board, "8G (CaT)S", games["scrabble"], LEX)
     assert play.score == 3 + 0 + 1 + 1
     assert play.display == "(CaT)S"
 
 
 def test_bingo_bonus_needs_all_seven_tiles(games):
     rack = "AEINRST"
-    best = sc.best_plays(sc.Board(), rack, games["scrabble"], LEX, top=1)[0]
+    best = best_plays(Board(), rack, games["scrabble"], LEX, top=1)[0]
     assert (best.display, best.score, best.bingo) == ("RETAINS", 66, 50)
-    assert sc.plays_table([best], rack)["leave"].to_list() == [""]
+    assert plays_table([best], rack)["leave"].to_list() == [""]
 
 
 def test_one_tile_play_is_reported_once(games):
     board = board_of([""] * 7 + ["......Z", ".......T"])  # Z on 8G, T on 9H
-    lexicon = sc.Lexicon(["ZA", "AT", "TA"])
+    lexicon = Lexicon(["ZA", "AT", "TA"])
     plays = fast(board, "A", lexicon, games["scrabble"])
     assert plays == brute_force(board, "A", ["ZA", "AT", "TA"], games["scrabble"])
     assert plays == {
@@ -257,7 +270,7 @@ def test_one_tile_play_is_reported_once(games):
         frozenset({(9, 7, "A")}): 2,       # TA down
         frozenset({(8, 8, "A")}): 3,       # TA across, A on 9I's double letter
     }
-    positions = {p.position for p in sc.best_plays(board, "A", games["scrabble"], lexicon)}
+    positions = {p.position for p in best_plays(board, "A", games["scrabble"], lexicon)}
     assert positions == {"8G", "9G", "H9", "9H"}  # a tile making an across word is written across
 
 
@@ -268,25 +281,25 @@ def test_one_tile_play_is_reported_once(games):
     ("8K QUIRES", "off the board"),
 ])
 def test_illegal_openings(play, reason, games):
-    with pytest.raises(sc.IllegalPlay, match=reason):
-        sc.score_play(sc.Board(), play, games["scrabble"], LEX)
+    with pytest.raises(IllegalPlay, match=reason):
+        score_play(Board(), play, games["scrabble"], LEX)
 
 
 def test_illegal_later_plays(games):
     board = board_of([""] * 7 + ["......CAT"])
     game = games["scrabble"]
-    with pytest.raises(sc.IllegalPlay, match="does not touch"):
-        sc.score_play(board, "1A QI", game, LEX)
-    with pytest.raises(sc.IllegalPlay, match="holds A"):
-        sc.score_play(board, "8G CXT", game, LEX)
-    with pytest.raises(sc.IllegalPlay, match="continues into"):
-        sc.score_play(board, "8H (AT)S", game, LEX)
-    with pytest.raises(sc.IllegalPlay, match="rack"):
-        sc.score_play(board, "9G AX", game, LEX, rack="AAB")
-    with pytest.raises(sc.IllegalPlay, match="CX is not a word"):  # a cross-word
-        sc.score_play(board, "9G XA", game, sc.Lexicon(["XA", "AA"]))
+    with pytest.raises(IllegalPlay, match="does not touch"):
+        score_play(board, "1A QI", game, LEX)
+    with pytest.raises(IllegalPlay, match="holds A"):
+        score_play(board, "8G CXT", game, LEX)
+    with pytest.raises(IllegalPlay, match="continues into"):
+        score_play(board, "8H (AT)S", game, LEX)
+    with pytest.raises(IllegalPlay, match="rack"):
+        score_play(board, "9G AX", game, LEX, rack="AAB")
+    with pytest.raises(IllegalPlay, match="CX is not a word"):  # a cross-word
+        score_play(board, "9G XA", game, Lexicon(["XA", "AA"]))
     # XA: X on 9G's double letter 16 + A 1; CX: C 3 + X 16 (the premium counts in both words); AA: 2
-    assert sc.score_play(board, "9G XA", game, sc.Lexicon(["XA", "AA", "CX"])).score == 17 + 19 + 2
+    assert score_play(board, "9G XA", game, Lexicon(["XA", "AA", "CX"])).score == 17 + 19 + 2
 
 
 # ---- boards and racks ----------------------------------------------------------------------------
@@ -294,9 +307,9 @@ def test_illegal_later_plays(games):
 
 def test_board_round_trip_and_empty_file():
     board = board_of([""] * 7 + ["......CaT"])
-    assert sc.parse_board(board.text()).text() == board.text()
-    assert sc.parse_board(board.text().replace("\n", "\r\n")).text() == board.text()
-    assert sc.parse_board("").is_empty and sc.parse_board("\n\n").is_empty
+    assert parse_board(board.text()).text() == board.text()
+    assert parse_board(board.text().replace("\n", "\r\n")).text() == board.text()
+    assert parse_board("").is_empty and parse_board("\n\n").is_empty
     assert board.letter(7, 7) == "a" and board.letter(7, 6) == "C"
 
 
@@ -310,7 +323,7 @@ def test_board_round_trip_and_empty_file():
 ])
 def test_board_errors_name_line_and_column(text, where):
     with pytest.raises(WordstatsError, match=where) as info:
-        sc.parse_board(text, "b.txt")
+        parse_board(text, "b.txt")
     assert "\n" not in str(info.value) and str(info.value).startswith("b.txt")
 
 
@@ -322,24 +335,24 @@ ROWS = st.lists(st.text(SQUARES, min_size=15, max_size=15), min_size=15, max_siz
 @given(rows=ROWS, row=st.integers(0, 14), col=st.integers(0, 14), bad=st.sampled_from("#1 _-*é"))
 def test_board_parse_property(rows, row, col, bad):
     text = "\n".join(rows) + "\n"
-    board = sc.parse_board(text)
+    board = parse_board(text)
     assert board.text() == text
     assert int((board.tiles >= 0).sum()) == sum(ch != "." for r in rows for ch in r)
     broken = rows[:row] + [rows[row][:col] + bad + rows[row][col + 1:]] + rows[row + 1:]
     with pytest.raises(WordstatsError, match=f"line {row + 1}, column {col + 1}:"):
-        sc.parse_board("\n".join(broken))
+        parse_board("\n".join(broken))
 
 
 @pytest.mark.parametrize("rack, message", [("ABCDEFGH", "at most 7"), ("AB1", "character 3"), ("", "empty"),
                                            ("ß", "character 1"), ("AEıRST", "character 3")])
 def test_rack_errors(rack, message):
     with pytest.raises(WordstatsError, match=message):
-        sc.parse_rack(rack)
+        parse_rack(rack)
 
 
 def test_rack_and_leave():
-    assert sc.parse_rack("ab?c") == "AB?C"
-    assert sc.leave("AB?CE?", [sc.Tile(0, 0, "B"), sc.Tile(0, 1, "x")]) == "ACE?"
+    assert parse_rack("ab?c") == "AB?C"
+    assert leave("AB?CE?", [Tile(0, 0, "B"), Tile(0, 1, "x")]) == "ACE?"
 
 
 # ---- openings and self-play -----------------------------------------------------------------------
@@ -348,21 +361,21 @@ def test_rack_and_leave():
 def test_openings_match_the_move_generator(games, small_words):
     sample = random.Random(3).sample([w for w in small_words if len(w) <= 7], 25) + ["ZZZ", "PIZZA"]
     for name, game in games.items():
-        table = {r["word"]: r for r in sc.openings(sample, game).iter_rows(named=True)}
+        table = {r["word"]: r for r in sc_openings(sample, game).iter_rows(named=True)}
         for word in sample:
-            blanks = sum(sc.blanks_needed(word, game).values())
+            blanks = sum(blanks_needed(word, game).values())
             rack = "".join(sorted((Counter(word) - Counter(
-                {ch: n for ch, n in sc.blanks_needed(word, game).items()})).elements())) + "?" * blanks
-            records, _ = sc.generate(sc.Board(), rack, game, sc.Lexicon(small_words + [word]))
+                {ch: n for ch, n in blanks_needed(word, game).items()})).elements())) + "?" * blanks
+            records, _ = generate(Board(), rack, game, Lexicon(small_words + [word]))
             scores = [int(r[0]) for r in records
-                      if "".join(sc.LETTERS[c] for c in r[7:7 + int(r[4])]) == word and int(r[4]) == len(word)]
+                      if "".join(LETTERS[c] for c in r[7:7 + int(r[4])]) == word and int(r[4]) == len(word)]
             assert table[word]["score"] == max(scores), (name, word)
             assert table[word]["bingo"] == (len(word) == 7)
     assert table["ZZZ"]["blanks"] == 2 and table["PIZZA"]["blanks"] == 1
 
 
 def test_openings_known_values(games):
-    table = sc.openings(["QI", "MUZJIKS", "ZZZZ", "A"], games["scrabble"])
+    table = sc_openings(["QI", "MUZJIKS", "ZZZZ", "A"], games["scrabble"])
     rows = {r["word"]: r for r in table.iter_rows(named=True)}
     assert set(rows) == {"QI", "MUZJIKS", "ZZZZ"}
     assert (rows["QI"]["score"], rows["QI"]["position"]) == (22, "8G")
@@ -373,11 +386,11 @@ def test_openings_known_values(games):
 
 def test_self_play_is_seeded_and_keeps_every_tile(games, small_words):
     game = games["scrabble"]
-    lexicon = sc.Lexicon(small_words)
-    one = sc.self_play(game, lexicon, sc.game_rng(5, "scrabble", 1))
-    two = sc.self_play(game, lexicon, sc.game_rng(5, "scrabble", 1))
-    assert sc.game_row(one, 1) == sc.game_row(two, 1)
-    row = sc.game_row(one, 1)
+    lexicon = Lexicon(small_words)
+    one = self_play(game, lexicon, game_rng(5, "scrabble", 1))
+    two = self_play(game, lexicon, game_rng(5, "scrabble", 1))
+    assert game_row(one, 1) == game_row(two, 1)
+    row = game_row(one, 1)
     assert row["moves"] > 3
     last = one.turns[-1]
     board = last.board.copy()
@@ -439,7 +452,7 @@ def test_cli_best_on_a_board(cli, lexicon_dir, tmp_path):
                            "--data-dir", lexicon_dir, "--config", SMALL_CONFIG).stdout)
     reference = brute_force(board_of([""] * 7 + ["......CAT"]), "XAE",
                             ["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT"],
-                            sc.variants(load_config(SMALL_CONFIG))["scrabble"])
+                            variants(load_config(SMALL_CONFIG))["scrabble"])
     assert [p["score"] for p in plays] == sorted(reference.values(), reverse=True)[:10]
     assert lines[2].split()[:3] == [plays[0]["position"], plays[0]["word"], str(plays[0]["score"])]
     csv = cli("scrabble", "best", "--board", board, "--rack", "XAE", "--lexicon", "t", "--csv", "--top", "1",
@@ -490,10 +503,10 @@ def test_cli_user_errors(cli, lexicon_dir, tmp_path):
 
 
 def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_words):
-    lexicon, board = sc.Lexicon(small_words), board_of([""] * 7 + [".....CAT"])
-    every = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=sc.KEEP_MAX)
-    assert len(every) < sc.KEEP_MAX  # all of them
-    huge = sc.best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
+    lexicon, board = Lexicon(small_words), board_of([""] * 7 + [".....CAT"])
+    every = best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=KEEP_MAX)
+    assert len(every) < KEEP_MAX  # all of them
+    huge = best_plays(board, "AEIRST?", games["scrabble"], lexicon, top=10**12)  # no room made for 10**12
     assert [(p.position, p.display, p.score) for p in huge] == [(p.position, p.display, p.score) for p in every]
 
 

@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 import polars as pl
 import pytest
 
-from pipeline.config import LETTERS, load_config
+from pipeline.core.config import LETTERS, load_config
 from tests.conftest import ROOT, SMALL_CONFIG, ask, build_lexicon, config_with, corpus
 
 LEXICON_LETTERS = "ADEILNRST"

@@ -8,8 +8,8 @@ import json
 import polars as pl
 import pytest
 
-from pipeline.errors import WordstatsError
-from pipeline.tables import Store, read_provenance, write_parquet
+from pipeline.core.errors import WordstatsError
+from pipeline.core.store import Store, read_provenance, write_parquet
 from tests.conftest import SMALL_CONFIG
 
 WORDS = ["listen", "silent", "enlist", "tinsel", "inlets", "stone", "notes", "onset"]

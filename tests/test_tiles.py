@@ -11,9 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import tiles as tl
-from pipeline.config import LETTERS, TileSet, load_config
-from pipeline.errors import WordstatsError
+from pipeline.core.config import LETTERS, TileSet, load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.letters.tiles import (
+    BLANK_INDEX,
+    combinations,
+    draws,
+    letter_counts,
+    parse_rack,
+    probability,
+    unseen,
+)
 from tests.conftest import DEFAULT_CONFIG
 
 
@@ -25,25 +33,25 @@ def config():
 
 def test_aeinrst_combinations_match_zyzzyva(config):
     scrabble = config.tiles["scrabble"]
-    counts = tl.letter_counts("AEINRST")
-    assert tl.combinations(counts, scrabble, use_blanks=False)[0] == 839_808
-    assert tl.combinations(counts, scrabble)[0] == 3_006_072
-    assert tl.probability(counts, scrabble)[0] == pytest.approx(3_006_072 / math.comb(100, 7))
+    counts = letter_counts("AEINRST")
+    assert combinations(counts, scrabble, use_blanks=False)[0] == 839_808
+    assert combinations(counts, scrabble)[0] == 3_006_072
+    assert probability(counts, scrabble)[0] == pytest.approx(3_006_072 / math.comb(100, 7))
 
 
 def test_words_with_friends_bag(config):
     wwf = config.tiles["wwf"]
     assert wwf.size == 104
     # A 9, E 13, I 8, N 5, R 6, S 5, T 7 tiles in the Words With Friends bag
-    assert tl.combinations(tl.letter_counts("AEINRST"), wwf, use_blanks=False)[0] == 9 * 13 * 8 * 5 * 6 * 5 * 7
-    assert tl.draws(7, wwf) == math.comb(104, 7)
+    assert combinations(letter_counts("AEINRST"), wwf, use_blanks=False)[0] == 9 * 13 * 8 * 5 * 6 * 5 * 7
+    assert draws(7, wwf) == math.comb(104, 7)
 
 
 def test_blanks_cover_letters_the_bag_lacks(config):
     scrabble = config.tiles["scrabble"]
-    assert tl.combinations(tl.letter_counts("ZZZ"), scrabble)[0] == 1  # the one Z and both blanks
-    assert tl.combinations(tl.letter_counts("ZZZ"), scrabble, use_blanks=False)[0] == 0
-    assert tl.combinations(tl.letter_counts("QQQQ"), scrabble)[0] == 0
+    assert combinations(letter_counts("ZZZ"), scrabble)[0] == 1  # the one Z and both blanks
+    assert combinations(letter_counts("ZZZ"), scrabble, use_blanks=False)[0] == 0
+    assert combinations(letter_counts("QQQQ"), scrabble)[0] == 0
 
 
 def toy_bag(counts: dict[str, int], blanks: int) -> TileSet:
@@ -68,23 +76,23 @@ def test_combinations_count_every_draw_of_physical_tiles(counts, blanks, word):
     bag = toy_bag(counts, blanks)
     physical = [c for c, n in sorted(counts.items()) for _ in range(n)] + ["?"] * blanks
     expected = sum(spells(draw, word) for draw in itertools.combinations(physical, len(word)))
-    assert tl.combinations(tl.letter_counts(word), bag)[0] == expected
+    assert combinations(letter_counts(word), bag)[0] == expected
     no_blank = sum(spells(d, word) for d in itertools.combinations([t for t in physical if t != "?"], len(word)))
-    assert tl.combinations(tl.letter_counts(word), bag, use_blanks=False)[0] == no_blank
+    assert combinations(letter_counts(word), bag, use_blanks=False)[0] == no_blank
 
 
 def test_many_rows_at_once_match_one_at_a_time(config):
     scrabble = config.tiles["scrabble"]
     words = ["AA", "QI", "MUUMUU", "RETAINS", "ZZZ", "JINX", "ANTIDISESTABLISHMENTARIANISM"]
-    together = tl.combinations(np.array([tl.letter_counts(w) for w in words]), scrabble)
-    alone = [tl.combinations(tl.letter_counts(w), scrabble)[0] for w in words]
+    together = combinations(np.array([letter_counts(w) for w in words]), scrabble)
+    alone = [combinations(letter_counts(w), scrabble)[0] for w in words]
     assert together.tolist() == alone
 
 
 def test_unseen_tiles(config):
     scrabble = config.tiles["scrabble"]
-    left = tl.unseen(scrabble, tl.parse_rack("QQ?"))
-    assert left[LETTERS.index("Q")] == 0 and left[tl.BLANK_INDEX] == 1 and left.sum() == 100 - 2
+    left = unseen(scrabble, parse_rack("QQ?"))
+    assert left[LETTERS.index("Q")] == 0 and left[BLANK_INDEX] == 1 and left.sum() == 100 - 2
 
 
 @pytest.mark.parametrize("rack, message", [
@@ -99,10 +107,10 @@ def test_unseen_tiles(config):
 ])
 def test_bad_racks_are_one_line_errors(rack, message):
     with pytest.raises(WordstatsError) as err:
-        tl.parse_rack(rack)
+        parse_rack(rack)
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_rack_is_case_insensitive():
-    assert tl.parse_rack("sultna?").tolist() == tl.parse_rack("SULTNA?").tolist()
-    assert tl.parse_rack("a?")[tl.BLANK_INDEX] == 1
+    assert parse_rack("sultna?").tolist() == parse_rack("SULTNA?").tolist()
+    assert parse_rack("a?")[BLANK_INDEX] == 1

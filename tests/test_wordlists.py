@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.config import load_config
-from pipeline.errors import NotFound, WordstatsError
-from pipeline.tables import Store
-from pipeline.wordlists import blocked_words, load_settings, presets_table, word_list
+from pipeline.core.config import load_config
+from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.store import Store
+from pipeline.wordlists.select import presets_table, word_list
+from pipeline.wordlists.settings import blocked_words, load_settings
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"

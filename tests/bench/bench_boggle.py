@@ -10,10 +10,15 @@ from __future__ import annotations
 import os
 import time
 
-import numpy as np
-
-from pipeline import boggle as bg
-from pipeline.config import PROJECT_ROOT, load_config
+from pipeline.boggle.best import SearchParams
+from pipeline.boggle.best import anneal as bg_anneal
+from pipeline.boggle.dictionary import compile_dictionary, cube_spelling, formable
+from pipeline.boggle.rules import Rules
+from pipeline.boggle.rules import neighbours as bg_neighbours
+from pipeline.boggle.sampling import roll
+from pipeline.boggle.settings import boggle_config
+from pipeline.boggle.solver import board_texts, score_boards
+from pipeline.core.config import PROJECT_ROOT, load_config
 from tests.bench.timing import median_seconds
 
 ENABLE2K = PROJECT_ROOT.parent / "shared" / "corpora" / "enable2k" / "enable2k.txt"
@@ -27,15 +32,15 @@ def plain_trie(words: list[str]) -> dict:
     """A trie of nested dicts over cube spellings (QU → Q); '$' holds the word."""
     root: dict = {}
     for w in words:
-        if len(w) >= 3 and bg.formable(w):
+        if len(w) >= 3 and formable(w):
             node = root
-            for ch in bg.cube_spelling(w):
+            for ch in cube_spelling(w):
                 node = node.setdefault(ch, {})
             node["$"] = w
     return root
 
 
-def plain_score(letters: str, neighbours: list[list[int]], trie: dict, rules: bg.Rules) -> int:
+def plain_score(letters: str, neighbours: list[list[int]], trie: dict, rules: Rules) -> int:
     """A board's score by plain recursion over the dict trie."""
     found: set[str] = set()
 
@@ -71,28 +76,28 @@ def run() -> dict:
     if not ENABLE2K.is_file():
         return {"skipped": f"{ENABLE2K} not present"}
     words = ENABLE2K.read_text().upper().split()
-    bc = bg.boggle_config(load_config(PROJECT_ROOT / "configs" / "default.toml"))
+    bc = boggle_config(load_config(PROJECT_ROOT / "configs" / "default.toml"))
     rules, dice = bc.rules("standard"), bc.dice_set("new")
     started = time.perf_counter()
-    dictionary = bg.compile_dictionary(words, rules)
+    dictionary = compile_dictionary(words, rules)
     compile_seconds = time.perf_counter() - started
-    boards = bg.roll(dice, SEED, BOARDS)
+    boards = roll(dice, SEED, BOARDS)
     cores = min(2, os.cpu_count() or 1)
 
     def score_on(threads: int) -> float:
         numba.set_num_threads(threads)
-        return median_seconds(lambda: bg.score_boards(boards, 4, 4, dictionary), repeat=REPEAT)
+        return median_seconds(lambda: score_boards(boards, 4, 4, dictionary), repeat=REPEAT)
 
     one = score_on(1)
-    one_cpu = cpu_seconds(lambda: bg.score_boards(boards, 4, 4, dictionary))
+    one_cpu = cpu_seconds(lambda: score_boards(boards, 4, 4, dictionary))
     two = score_on(cores)
     numba.set_num_threads(cores)
     roll_and_score = median_seconds(
-        lambda: bg.score_boards(bg.roll(dice, SEED + 1, BOARDS), 4, 4, dictionary), repeat=REPEAT)
-    scores = bg.score_boards(boards, 4, 4, dictionary).scores
+        lambda: score_boards(roll(dice, SEED + 1, BOARDS), 4, 4, dictionary), repeat=REPEAT)
+    scores = score_boards(boards, 4, 4, dictionary).scores
 
-    texts = bg.board_texts(boards[:PLAIN_SAMPLE])
-    nbrs, ncount = bg.neighbours(4, 4)
+    texts = board_texts(boards[:PLAIN_SAMPLE])
+    nbrs, ncount = bg_neighbours(4, 4)
     neighbours = [list(nbrs[c, : ncount[c]]) for c in range(16)]
     trie = plain_trie(words)
     plain_scores: list[int] = []
@@ -100,9 +105,9 @@ def run() -> dict:
         lambda: plain_scores.__setitem__(slice(None), [plain_score(t, neighbours, trie, rules) for t in texts]),
         repeat=3, warmup=0)
 
-    params = bg.SearchParams(5_000, 100.0, 1.0)
-    bg.anneal(dictionary, 4, 4, 1, 0, cores, bg.SearchParams(10, 100.0, 1.0))
-    anneal = median_seconds(lambda: bg.anneal(dictionary, 4, 4, 1, 0, cores, params), repeat=3, warmup=0)
+    params = SearchParams(5_000, 100.0, 1.0)
+    bg_anneal(dictionary, 4, 4, 1, 0, cores, SearchParams(10, 100.0, 1.0))
+    anneal = median_seconds(lambda: bg_anneal(dictionary, 4, 4, 1, 0, cores, params), repeat=3, warmup=0)
 
     per_core = BOARDS / one
     plain_rate = PLAIN_SAMPLE / plain

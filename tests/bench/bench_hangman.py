@@ -13,12 +13,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline import hangman as hm
-from pipeline.config import PROJECT_ROOT, load_config
-from pipeline.lexicon import ingest, read_source, scrabble_tiles
-from pipeline.progress import SILENT
-from pipeline.stages import run as run_stages
-from pipeline.tables import Store
+from pipeline.core.config import PROJECT_ROOT, load_config
+from pipeline.core.progress import SILENT
+from pipeline.core.stages import run as run_stages
+from pipeline.core.store import Store
+from pipeline.hangman.difficulty import difficulty_table, summary
+from pipeline.hangman.settings import Settings
+from pipeline.hangman.solver import solve_lexicon, solve_plain
+from pipeline.ingest.sources import read_source
+from pipeline.ingest.stage import scrabble_tiles
+from pipeline.ingest.words import ingest
 from tests.bench.timing import median_seconds
 
 REPEAT = 5
@@ -46,15 +50,15 @@ def stage_with_files(name: str, words) -> float:
 def measure(name: str, words) -> dict:
     """Times (medians) of the kernel solver, the whole stage and the plain solver on one words table."""
     names = words["word"].to_list()
-    s = hm.Settings()
+    s = Settings()
     started = time.perf_counter()
-    kernel = hm.solve_lexicon(names)  # first call: loads (or compiles) the numba kernel
+    kernel = solve_lexicon(names)  # first call: loads (or compiles) the numba kernel
     first_call = time.perf_counter() - started
-    solver = median_seconds(lambda: hm.solve_lexicon(names), repeat=REPEAT)
-    stage = median_seconds(lambda: hm.summary(hm.difficulty_table(words, s), s), repeat=REPEAT)
+    solver = median_seconds(lambda: solve_lexicon(names), repeat=REPEAT)
+    stage = median_seconds(lambda: summary(difficulty_table(words, s), s), repeat=REPEAT)
     with_files = stage_with_files(name, words)
-    plain_result = hm.solve_plain(names)
-    plain = median_seconds(lambda: hm.solve_plain(names), repeat=PLAIN_REPEAT, warmup=0)
+    plain_result = solve_plain(names)
+    plain = median_seconds(lambda: solve_plain(names), repeat=PLAIN_REPEAT, warmup=0)
     agree = {w: (m, g, q) for w, m, g, q in kernel.iter_rows()} == plain_result
     return {
         "words": len(names),

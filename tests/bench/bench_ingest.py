@@ -6,8 +6,10 @@ import subprocess
 import sys
 import tempfile
 
-from pipeline.config import adhoc_lexicon, load_config
-from pipeline.lexicon import ingest, read_source, scrabble_tiles
+from pipeline.core.config import adhoc_lexicon, load_config
+from pipeline.ingest.sources import read_source
+from pipeline.ingest.stage import scrabble_tiles
+from pipeline.ingest.words import ingest
 from tests.bench.enable import CONFIG, ENABLE, ROOT
 from tests.bench.timing import median_seconds
 

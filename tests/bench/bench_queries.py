@@ -27,7 +27,7 @@ SEED = 20240603
 
 def racks(blanks: int, n: int, seed: int = SEED) -> list[str]:
     """n racks of 7 tiles drawn from the Scrabble bag without replacement, `blanks` of them blanks."""
-    from pipeline.config import LETTERS, load_config
+    from pipeline.core.config import LETTERS, load_config
 
     tiles = load_config(enable.CONFIG).tiles["scrabble"]
     bag = [c for c in LETTERS for _ in range(tiles.counts[c])]
@@ -100,26 +100,37 @@ def run() -> dict:
         return skipped
     import polars as pl
 
-    from pipeline import queries
-    from pipeline.config import load_config
-    from pipeline.tables import Store
+    from pipeline.anagrams.queries import (
+        anagram,
+        anagram_plus,
+        hooks,
+        hunt,
+        open_index,
+        pattern,
+        stem,
+        subanagrams,
+        top_stems,
+        word_facts,
+    )
+    from pipeline.core.config import load_config
+    from pipeline.core.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         data = enable.build(Path(tmp), ["indexes", "stems"])
         store = Store(data, enable.LEXICON)
         words = pl.read_parquet(store.path("words"), columns=["word"])["word"].to_list()
         started = time.perf_counter()
-        index = queries.open_index(store, load_config(enable.CONFIG))
+        index = open_index(store, load_config(enable.CONFIG))
         load_ms = ms(time.perf_counter() - started)
         for n in range(1, 16):
             index.block(n)  # "lexicon already loaded": every length's letter counts ready
 
         groups = {b: racks(b, RACKS_PER_GROUP) for b in BLANKS}
         kinds = {
-            "anagram": lambda r: queries.anagram(index, r),
-            "anagram_plus": lambda r: queries.anagram_plus(index, r),
-            "words": lambda r: queries.subanagrams(index, r),
-            "pattern": lambda r: queries.pattern(index, r),
+            "anagram": lambda r: anagram(index, r),
+            "anagram_plus": lambda r: anagram_plus(index, r),
+            "words": lambda r: subanagrams(index, r),
+            "pattern": lambda r: pattern(index, r),
         }
         warm_ms, per_rack = {}, {}
         for kind, fn in kinds.items():
@@ -127,12 +138,12 @@ def run() -> dict:
             for b, group in groups.items():
                 warm_ms[kind][str(b)], per_rack[(kind, b)] = warm(fn, group)
         letters = [sorted(set(r.replace("?", ""))) for r in groups[0]]
-        warm_ms["hunt"] = warm(lambda ls: queries.hunt(index, "".join(ls), ls[0], 4), letters)[0]
+        warm_ms["hunt"] = warm(lambda ls: hunt(index, "".join(ls), ls[0], 4), letters)[0]
         sample = [words[i] for i in range(0, len(words), len(words) // RACKS_PER_GROUP)][:RACKS_PER_GROUP]
-        warm_ms["hooks"] = warm(lambda w: queries.hooks(store, w), sample)[0]
-        warm_ms["word"] = warm(lambda w: queries.word_facts(store, w), sample)[0]
-        warm_ms["stems"] = warm(lambda o: queries.top_stems(store, 7, o, 50), ["letters", "bingos", "usefulness"])[0]
-        warm_ms["stem"] = warm(lambda s: queries.stem(store, s), ["AEIRST", "AEINST", "EINRST"])[0]
+        warm_ms["hooks"] = warm(lambda w: hooks(store, w), sample)[0]
+        warm_ms["word"] = warm(lambda w: word_facts(store, w), sample)[0]
+        warm_ms["stems"] = warm(lambda o: top_stems(store, 7, o, 50), ["letters", "bingos", "usefulness"])[0]
+        warm_ms["stem"] = warm(lambda s: stem(store, s), ["AEIRST", "AEINST", "EINRST"])[0]
 
         scan_ms = {"anagram": {}, "words": {}, "anagram_plus": {}}
         speedup = {"anagram": {}, "words": {}, "anagram_plus": {}}
@@ -146,8 +157,8 @@ def run() -> dict:
             scan_ms["anagram_plus"][str(b)] = ms(plus)
             speedup["anagram_plus"][str(b)] = round(plus / per_rack[("anagram_plus", b)][0], 1)
             for r in group:
-                agrees &= sorted(w.upper() for w in queries.anagram(index, r)["word"]) == scan(words, r, True)
-                agrees &= sorted(w.upper() for w in queries.subanagrams(index, r)["word"]) == scan(words, r, False)
+                agrees &= sorted(w.upper() for w in anagram(index, r)["word"]) == scan(words, r, True)
+                agrees &= sorted(w.upper() for w in subanagrams(index, r)["word"]) == scan(words, r, False)
 
         cold_s = {}
         for kind, argv in (("anagram", ["anagram"]), ("anagram_plus", ["anagram", "--plus"]), ("words", ["words"]),

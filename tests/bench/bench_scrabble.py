@@ -22,27 +22,28 @@ TARGET_MS = 20.0
 
 def positions(variant, lexicon, count: int = POSITIONS) -> list:
     """Board and rack of the turns FIRST_TURN..LAST_TURN of seeded greedy self-play games."""
-    from pipeline import scrabble as sc
+    from pipeline.scrabble.selfplay import game_rng, self_play
 
     found, game = [], 0
     while len(found) < count:
         game += 1
-        played = sc.self_play(variant, lexicon, sc.game_rng(SEED, variant.name, game))
+        played = self_play(variant, lexicon, game_rng(SEED, variant.name, game))
         found += [(t.board, t.rack) for t in played.turns[FIRST_TURN:LAST_TURN + 1]]
     return found[:count]
 
 
 def query_seconds(board, rack, variant, lexicon) -> tuple[float, int]:
     """The median time of one best-play query over REPEATS runs, and the number of legal plays."""
-    from pipeline import scrabble as sc
+    from pipeline.scrabble.movegen import generate, record_tiles
+    from pipeline.scrabble.rules import evaluate
 
     times = []
     for _ in range(REPEATS):
         start = time.perf_counter()
-        records, total = sc.generate(board, rack, variant, lexicon, keep=1)
+        records, total = generate(board, rack, variant, lexicon, keep=1)
         if len(records):
-            tiles, direction = sc.record_tiles(records[0])
-            sc.evaluate(board, tiles, variant, lexicon, direction)
+            tiles, direction = record_tiles(records[0])
+            evaluate(board, tiles, variant, lexicon, direction)
         times.append(time.perf_counter() - start)
     return statistics.median(times), total
 
@@ -56,17 +57,20 @@ def summary(times: list[float], plays: int) -> dict:
 
 def run() -> dict:
     """Best-play timings on mid-game positions, overall and with / without blanks."""
-    from pipeline import scrabble as sc
-    from pipeline.config import load_config
+    from pipeline.core.config import load_config
+    from pipeline.scrabble.board import Board
+    from pipeline.scrabble.lexicon import Lexicon
+    from pipeline.scrabble.movegen import generate
+    from pipeline.scrabble.variant import variant as sc_variant
 
     if missing():
         return missing()
-    variant = sc.variant(load_config(CONFIG), "scrabble")
+    variant = sc_variant(load_config(CONFIG), "scrabble")
     started = time.perf_counter()
-    lexicon = sc.Lexicon(ENABLE.read_text().upper().split())
+    lexicon = Lexicon(ENABLE.read_text().upper().split())
     trie = lexicon.trie
     trie_seconds = time.perf_counter() - started
-    sc.generate(sc.Board(), "AEINST?", variant, lexicon)  # compile (or load) the kernels
+    generate(Board(), "AEINST?", variant, lexicon)  # compile (or load) the kernels
     started = time.perf_counter()
     games = positions(variant, lexicon)
     selfplay_seconds = time.perf_counter() - started

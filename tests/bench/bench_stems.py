@@ -56,11 +56,11 @@ def run() -> dict:
         return skipped
     import polars as pl
 
-    from pipeline import stems
-    from pipeline.config import load_config
-    from pipeline.progress import SILENT
-    from pipeline.stages import StageContext, run_stage, stage
-    from pipeline.tables import Store
+    from pipeline.anagrams.stems import build, params, stem_tiles
+    from pipeline.core.config import load_config
+    from pipeline.core.progress import SILENT
+    from pipeline.core.stages import StageContext, run_stage, stage
+    from pipeline.core.store import Store
 
     config = load_config(enable.CONFIG)
     with tempfile.TemporaryDirectory() as tmp:
@@ -68,17 +68,17 @@ def run() -> dict:
         store = Store(data, enable.LEXICON)
         anagrams = pl.read_parquet(store.path("anagrams"))
         words = pl.read_parquet(store.path("words"), columns=["word"])["word"].to_list()
-        ctx = StageContext(config, enable.LEXICON, None, stems.params(config, None), SILENT)
+        ctx = StageContext(config, enable.LEXICON, None, params(config, None), SILENT)
         times, table = [], None
         for _ in range(3):
             started = time.perf_counter()
-            table = stems.build({"anagrams": anagrams}, ctx)["stems.parquet"]
+            table = build({"anagrams": anagrams}, ctx)["stems.parquet"]
             times.append(time.perf_counter() - started)
         started = time.perf_counter()
         run_stage(stage("stems"), config, store, None, SILENT)
         with_io = time.perf_counter() - started
 
-    _, tiles = stems.stem_tiles(config)
+    _, tiles = stem_tiles(config)
     started = time.perf_counter()
     plain = straightforward(words, tiles)
     plain_s = time.perf_counter() - started

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.config import adhoc_lexicon, load_config
-from pipeline.progress import SILENT
-from pipeline.stages import run
+from pipeline.core.config import adhoc_lexicon, load_config
+from pipeline.core.progress import SILENT
+from pipeline.core.stages import run
 
 ROOT = Path(__file__).resolve().parents[2]
 ENABLE = ROOT.parent / "shared" / "corpora" / "enable" / "enable1.txt"

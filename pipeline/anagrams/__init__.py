@@ -1,0 +1,1 @@
+"""Anagrams: the alphagram index, prefixes, hooks, bingo stems, and the word-finding queries."""

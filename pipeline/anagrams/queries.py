@@ -1,0 +1,370 @@
+"""Racks and hands, and the anagram / words / hunt / pattern / hooks / stems lookups over the tables."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.config import LETTERS, upper_ascii
+from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.store import MAX_ROWS
+from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
+
+_PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
+_WILDCARDS = {"?": "[A-Z]", "*": "[A-Z]*"}  # the pattern tokens that are not already regex
+
+
+def pattern_tokens(pattern: str) -> list[str]:
+    """A word pattern's tokens: letters, `?` (one letter), `*` (any run), `[ABC]` and `[^ABC]` (classes)."""
+    text = upper_ascii(pattern.strip())
+    if not text:
+        raise WordstatsError("empty pattern (use ? for one letter, * for any run, [ABC] for a class)")
+    tokens, pos = [], 0
+    for match in _PATTERN_TOKEN.finditer(text):
+        if match.start() != pos:
+            break
+        tokens.append(match.group())
+        pos = match.end()
+    if pos != len(text):
+        raise WordstatsError(
+            f"bad pattern {pattern!r} at character {pos + 1} ({text[pos]!r}): use letters, ?, *, [ABC] or [^ABC]"
+        )
+    return tokens
+
+
+def pattern_regex(pattern: str) -> str:
+    """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
+    return "^" + "".join(_WILDCARDS.get(token, token) for token in pattern_tokens(pattern)) + "$"
+
+
+# ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
+
+
+def parse_letters(text: str, what: str) -> str:
+    """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
+    letters = upper_ascii(text.strip())
+    if not letters:
+        raise WordstatsError(f"empty {what}: give letters A-Z")
+    for pos, ch in enumerate(letters, 1):
+        if ch not in LETTERS:
+            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
+    return letters
+
+
+# ---- the anagram index in memory -----------------------------------------------------------------
+
+
+class WordIndex:
+    """A lexicon's anagram families (anagrams.parquet) in memory, with letter counts per word length.
+
+    Families are addressed by their row in the file; the letter counts of the alphagrams of one length
+    are computed the first time a query needs that length.
+    """
+
+    COLUMNS = ["alphagram", "length", "words", "probability_order"]
+
+    def __init__(self, families: pl.DataFrame, values: np.ndarray):
+        self.values = np.asarray(values, dtype=np.int64)  # tile value of each letter A–Z
+        self.alphagrams = families["alphagram"]
+        self.length = families["length"].to_numpy().astype(np.int64)
+        self.order = families["probability_order"].to_numpy()
+        self.words = families["words"].explode()  # every word, family after family
+        sizes = families["words"].list.len().to_numpy().astype(np.int64)
+        self.first_word = np.cumsum(sizes) - sizes  # index in self.words of each family's first word
+        self.n_words = sizes
+        self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @classmethod
+    def load(cls, path: Path, values: np.ndarray) -> WordIndex:
+        """Read the index from an anagrams.parquet file."""
+        return cls(pl.read_parquet(path, columns=cls.COLUMNS), values)
+
+    def block(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the alphagrams of this length and their letter counts (26 × rows)."""
+        if length not in self._blocks:
+            rows = np.flatnonzero(self.length == length)
+            counts = letter_matrix(self.alphagrams.gather(rows)).astype(np.uint8)  # small: the index stays in memory
+            self._blocks[length] = rows, np.ascontiguousarray(counts.T)
+        return self._blocks[length]
+
+    def fitting(self, rack: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the alphagrams of length lo..hi made of some of the rack's tiles (27 counts, blanks
+        standing for any letter), and their letter counts (rows × 26)."""
+        letters, blanks = rack[:26], rack[BLANK_INDEX]
+        found_rows, found_counts = [np.zeros(0, dtype=np.int64)], [np.zeros((0, 26), dtype=np.uint8)]
+        for length in range(max(lo, 1), min(hi, int(self.length.max(initial=0))) + 1):
+            rows, counts = self.block(length)
+            covered = np.zeros(len(rows), dtype=np.int64)
+            for letter in np.flatnonzero(letters):
+                covered += np.minimum(counts[letter], letters[letter])
+            keep = np.flatnonzero(length - covered <= blanks)
+            found_rows.append(rows[keep])
+            found_counts.append(counts[:, keep].T)
+        return np.concatenate(found_rows), np.concatenate(found_counts)
+
+    def spread(self, rows: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The words of the families at `rows`, and for each word the index of its family in `rows`."""
+        sizes = self.n_words[rows]
+        owner = np.repeat(np.arange(len(rows)), sizes)
+        rank = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        return self.words.gather(self.first_word[rows][owner] + rank).to_list(), owner
+
+    def plays(self, rows: np.ndarray, counts: np.ndarray, rack: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows` (letter counts `counts`) spelled from the rack (27 counts):
+        word (blanks lower-case), plain, length, score (blanks score 0), blanks (the letters they stand
+        for), probability_order."""
+        counts = counts.astype(np.int64)
+        stand_ins = np.clip(counts - rack[None, :26], 0, None)  # per letter, how many blanks stand for it
+        blank_text = _spell_out(stand_ins)
+        words, owner = self.spread(rows)
+        blanks = [blank_text[i] for i in owner.tolist()]
+        return pl.DataFrame({
+            "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
+            "plain": pl.Series(words, dtype=pl.String),
+            "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
+            "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
+            "blanks": pl.Series(blanks, dtype=pl.String),
+            "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
+        })
+
+    def words_at(self, rows: np.ndarray) -> pl.DataFrame:
+        """The words of the families at `rows`, one row each: word, length."""
+        words, owner = self.spread(rows)
+        return pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
+                             "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)})
+
+
+def _spell_out(stand_ins: np.ndarray) -> list[str]:
+    """Rows of per-letter blank counts as text: the letters the blanks stand for, sorted ('' for none)."""
+    text = [""] * len(stand_ins)
+    for row, letter in zip(*np.nonzero(stand_ins)):
+        text[row] += LETTERS[letter] * int(stand_ins[row, letter])
+    return text
+
+
+def _lower_first(word: str, blanks: str) -> str:
+    """The word with, for each blank letter, its first upper-case occurrence in lower case: SULTaNA."""
+    for letter in blanks:
+        at = word.find(letter)
+        word = word[:at] + letter.lower() + word[at + 1:]
+    return word
+
+
+_INDEXES: dict[tuple, WordIndex] = {}
+
+
+def load_index(store, values: np.ndarray) -> WordIndex:
+    """The lexicon's WordIndex, read once per process (again when anagrams.parquet changes)."""
+    path = store.require("anagrams", WordIndex.COLUMNS)
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(int(v) for v in values))
+    if key not in _INDEXES:
+        _INDEXES.clear()
+        _INDEXES[key] = WordIndex.load(path, values)
+    return _INDEXES[key]
+
+
+def open_index(store, config) -> WordIndex:
+    """The lexicon's WordIndex, scoring with the values of the tile set of [indexes] tiles."""
+    from pipeline.anagrams.indexes import index_tiles
+    from pipeline.letters.tiles import letter_values
+
+    _, tiles = index_tiles(config)
+    return load_index(store, letter_values(tiles))
+
+
+# ---- the word-finding queries ----------------------------------------------------------------------
+
+
+def anagram(index: WordIndex, rack: str) -> pl.DataFrame:
+    """Every word that uses all the tiles of the rack (? = blank), blank-played letters in lower case."""
+    tiles = parse_rack(rack)
+    size = int(tiles.sum())
+    found = index.plays(*index.fitting(tiles, size, size), tiles)
+    return found.sort("plain").drop("plain", "length")
+
+
+def anagram_plus(index: WordIndex, rack: str, through: str | None = None) -> pl.DataFrame:
+    """For each board letter (A–Z or `through`), the words that use every rack tile plus that letter."""
+    tiles = parse_rack(rack)
+    board = sorted(set(parse_letters(through, "--through letters"))) if through is not None else list(LETTERS)
+    size = int(tiles.sum()) + 1
+    parts = []
+    for letter in board:
+        with_board = tiles.copy()
+        with_board[LETTERS.index(letter)] += 1
+        found = index.plays(*index.fitting(with_board, size, size), with_board)
+        parts.append(found.sort("plain").select(pl.lit(letter).alias("through"), pl.all()))
+    return pl.concat(parts).drop("plain", "length")
+
+
+def subanagrams(index: WordIndex, hand: str, min_length: int = 1, max_length: int | None = None) -> pl.DataFrame:
+    """Every word made from some of the hand's tiles (? = blank), longest then highest-scoring first."""
+    tiles = parse_rack(hand, "hand")
+    size = int(tiles.sum())
+    top = size if max_length is None else min(size, max_length)
+    found = index.plays(*index.fitting(tiles, min_length, top), tiles)
+    return found.sort(["length", "score", "plain"], descending=[True, True, False]).drop("plain")
+
+
+def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: int = 1) -> pl.DataFrame:
+    """Words spelled only with these letters, each usable any number of times; pangrams use them all."""
+    allowed = "".join(sorted(set(parse_letters(letters, "letters"))))
+    alphagram = pl.col("alphagram")
+    keep = alphagram.str.contains(f"^[{allowed}]+$")
+    if center is not None:
+        middle = parse_letters(center, "--center letter")
+        if len(middle) != 1 or middle not in allowed:
+            raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
+        keep &= alphagram.str.contains(middle, literal=True)
+    rows = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length}).with_row_index("row")
+            .filter(keep & (pl.col("length") >= min_length))["row"].to_numpy())
+    uses_all = pl.all_horizontal(pl.col("word").str.contains(c, literal=True) for c in allowed)
+    return (index.words_at(rows).with_columns(uses_all.alias("pangram"))
+            .sort(["pangram", "length", "word"], descending=[True, True, False]))
+
+
+def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
+    """Words matching a pattern (? one letter, * any run, [ABC], [^ABC]) or, with regex, a whole-word regex."""
+    if regex:
+        if not text.strip():
+            raise WordstatsError("empty regex")
+        expr, lo, hi = f"(?i)^(?:{text.strip()})$", 1, 10**9
+    else:
+        expr, tokens = pattern_regex(text), pattern_tokens(text)
+        lo = sum(token != "*" for token in tokens)
+        hi = 10**9 if "*" in tokens else lo
+    words = index.words_at(np.flatnonzero((index.length >= lo) & (index.length <= hi)))
+    try:
+        return words.filter(pl.col("word").str.contains(expr)).sort("word")
+    except pl.exceptions.PolarsError as exc:  # "regex parse error:", the regex, a caret, "error: <why>", ...
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
+        why = next((line.removeprefix("error: ") for line in lines if line.startswith("error: ")), lines[0])
+        raise WordstatsError(f"bad regex {text!r}: {why}") from None
+
+
+# ---- one word: hooks and everything the tables know ---------------------------------------------------
+
+
+def _lookup(path: Path, column: str, value: str) -> pl.DataFrame:
+    """The rows of a Parquet table whose `column` equals `value` (row groups pruned by their statistics)."""
+    return pl.scan_parquet(path).filter(pl.col(column) == value).collect()
+
+
+HOOK_COLUMNS = ["word", "front_hooks", "back_hooks", "front_inner", "back_inner"]
+
+
+def hooks(store, word: str) -> pl.DataFrame:
+    """The word's front and back hooks and whether it stays a word minus its first / last letter."""
+    word = parse_letters(word, "word")
+    found = _lookup(store.require("hooks", HOOK_COLUMNS), "word", word)
+    if found.is_empty():
+        raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
+    return found
+
+
+# tables keyed by something other than `word`: (column, key from the word)
+_KEYED = {
+    "anagrams": ("alphagram", lambda w: "".join(sorted(w))),
+    "prefixes": ("prefix", lambda w: w),
+    "stems": ("stem", lambda w: "".join(sorted(w))),
+}
+
+
+def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
+    """Every row about the word in every table of the lexicon that exists (words first), by table name."""
+    word = parse_letters(word, "word")
+    store.require("words")
+    facts: dict[str, pl.DataFrame] = {}
+    tables = store.parquet_tables()
+    for name in sorted(tables, key=lambda n: (n != "words", n)):
+        path = tables[name]
+        schema = store.schema(name)
+        column, key = _KEYED.get(name, ("word", lambda w: w))
+        if schema.get(column) != pl.String:
+            continue
+        rows = _lookup(path, column, key(word))
+        if rows.height:
+            facts[name] = rows
+    if "words" not in facts:
+        raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
+    return facts
+
+
+def facts_table(facts: dict[str, pl.DataFrame], max_chars: int | None = None) -> pl.DataFrame:
+    """word_facts as one long table: table, row, column, value (as text, cut to max_chars when given)."""
+    from pipeline.core.display import flatten
+
+    parts = []
+    for name, rows in facts.items():
+        text = flatten(rows).with_columns(pl.all().cast(pl.String))
+        if max_chars:
+            cut = pl.all().str.slice(0, max_chars - 1) + "…"
+            text = text.with_columns(pl.when(pl.all().str.len_chars() > max_chars).then(cut).otherwise(pl.all()))
+        parts.append(text.with_row_index("row", offset=1)
+                     .unpivot(index="row", variable_name="column", value_name="value")
+                     .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value"))
+    return pl.concat(parts)
+
+
+# ---- stems --------------------------------------------------------------------------------------------
+
+STEM_ORDERS = {
+    "letters": (["n_letters", "n_bingos", "stem_length", "stem"], [True, True, False, False]),
+    "bingos": (["n_bingos", "n_letters", "stem_length", "stem"], [True, True, False, False]),
+    "usefulness": (["usefulness", "stem_length", "stem"], [True, False, False]),
+}
+STEM_COLUMNS = ["stem", "stem_length", "letters", "n_letters", "n_bingos", "has_s",
+                "stem_probability", "draw_chance", "usefulness"]
+
+
+def top_stems(store, length: int | None = None, order: str = "usefulness", top: int | None = 50,
+              min_letters: int = 1) -> pl.DataFrame:
+    """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
+    if order not in STEM_ORDERS:
+        raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
+    if length is not None and length not in (6, 7):
+        raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
+    stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
+    if length is not None:
+        stems = stems.filter(pl.col("stem_length") == length)
+    by, descending = STEM_ORDERS[order]
+    stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
+    if top:
+        stems = stems.head(min(top, MAX_ROWS))
+    return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
+
+
+STUDY_FORMATS = (".csv", ".md")
+
+
+def check_export(path: Path) -> Path:
+    """The study-list file, if its extension is one we write (.csv or .md)."""
+    if Path(path).suffix.lower() not in STUDY_FORMATS:
+        raise WordstatsError(f"--export {path}: give a .csv or .md file")
+    return Path(path)
+
+
+def study_list(stems: pl.DataFrame) -> pl.DataFrame:
+    """Stems as a study list: rank, stem, letters, and the bingos as text (A: WORD WORD; B: ...)."""
+    bingos = [
+        "; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row)
+        for row in stems["bingos"].to_list()
+    ]
+    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(pl.Series("bingos", bingos, dtype=pl.String))
+
+
+def stem(store, text: str) -> pl.DataFrame:
+    """For each letter that combines with the stem (letters in any order), its bingos."""
+    letters = parse_letters(text, "stem")
+    if len(letters) not in (6, 7):
+        raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
+    key = "".join(sorted(letters))
+    found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
+    if found.is_empty():
+        raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
+    return (found.select(pl.col("bingos").explode()).unnest("bingos")
+            .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words"))

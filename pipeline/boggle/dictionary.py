@@ -1,0 +1,88 @@
+"""The Boggle dictionary: a compact trie over cube spellings (QU as Q), with points per word."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from pipeline.boggle.rules import Rules
+from pipeline.core.errors import WordstatsError
+
+
+def formable(word: str) -> bool:
+    """Whether Boggle cubes can spell the word: every Q is followed by U."""
+    return "Q" not in word or word.count("Q") == word.count("QU")
+
+
+def cube_spelling(word: str) -> str:
+    """The word as the cubes spell it: QU becomes Q (the Qu cube)."""
+    return word.replace("QU", "Q")
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """The words a board can score under some rules, as a compact trie over cube spellings."""
+
+    rules: Rules
+    words: tuple[str, ...]  # usual spellings, indexed by word_at
+    nodes: np.ndarray  # uint64 per node, see pack_nodes: child letters, points class, first child
+    values: np.ndarray  # int32: the points of each points class (class 0 = no word, 0 points)
+    points: np.ndarray  # int32: points of the word ending at the node, 0 when none
+    rank: np.ndarray  # int32: the word's place, longest first then alphabetical (picks a board's longest word)
+    word_at: np.ndarray  # int32: that word's index in `words`, -1 when none
+    letter_weights: np.ndarray  # float64 cumulative counts of each cube letter in the words (+1 each)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """(nodes, values, rank): what the kernels walk."""
+        return self.nodes, self.values, self.rank
+
+    @property
+    def n_nodes(self) -> int:
+        """Trie nodes, root included."""
+        return int(self.nodes.shape[0])
+
+
+MAX_POINT_VALUES = 63  # a node's points class has 6 bits, class 0 is "no word"
+
+
+def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each trie node as one uint64 (its child letters in bits 0-25, the class of its points in bits 26-31,
+    its first child in bits 32-63: what a step of the walk reads, in one load), and the points of each class."""
+    values = np.unique(np.concatenate([[0], points])).astype(np.int32)
+    if values.size > MAX_POINT_VALUES + 1 or values[0] < 0:
+        raise WordstatsError(f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
+                             f"different values, got {values.size - 1} positive ones")
+    classes = np.searchsorted(values, points).astype(np.uint64)
+    nodes = mask.astype(np.uint64) | (classes << np.uint64(26)) | (first.astype(np.uint64) << np.uint64(32))
+    return nodes, values
+
+
+def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
+    """The Boggle dictionary of upper-case words under `rules`."""
+    from pipeline.boggle.kernels import trie_compact
+    from pipeline.letters.trie import build_trie, encode
+
+    kept = [w for w in words if len(w) >= rules.min_length and formable(w)]
+    usual = {cube_spelling(w): w for w in kept}
+    trie = build_trie(list(usual))
+    mask, first, word_at = trie_compact(trie.children, trie.word_at)
+    ordered = tuple(usual[s] for s in trie.words)
+    lengths = np.fromiter(map(len, ordered), dtype=np.int32, count=len(ordered))
+    table = np.array(rules.points, dtype=np.int32)
+    word_points = np.where(lengths >= rules.min_length, table[np.minimum(lengths, len(table) - 1)], 0)
+    has = word_at >= 0
+    points = np.zeros(mask.shape[0], dtype=np.int32)
+    points[has] = word_points[word_at[has]]
+    word_rank = np.empty(len(ordered), dtype=np.int32)
+    alphabetical = np.empty(len(ordered), dtype=np.int64)
+    alphabetical[sorted(range(len(ordered)), key=ordered.__getitem__)] = np.arange(len(ordered))
+    word_rank[np.lexsort((alphabetical, -lengths))] = np.arange(len(ordered), dtype=np.int32)
+    rank = np.full(mask.shape[0], np.iinfo(np.int32).max, dtype=np.int32)
+    rank[has] = word_rank[word_at[has]]
+    codes, _ = encode(trie.words)
+    letter_counts = np.bincount(codes, minlength=26).astype(np.float64) + 1.0  # every letter stays possible
+    nodes, values = pack_nodes(mask, first, points, f"rules {rules.name!r}")
+    return Dictionary(rules, ordered, nodes, values, points, rank, word_at, np.cumsum(letter_counts))

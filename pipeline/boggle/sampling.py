@@ -1,0 +1,47 @@
+"""Random Boggle boards: rolls of the dice, their scores and a summary."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from pipeline.boggle.dictionary import Dictionary
+from pipeline.boggle.rules import Dice
+from pipeline.boggle.solver import score_boards
+
+
+def roll(dice: Dice, seed: int, count: int, start: int = 0) -> np.ndarray:
+    """Boards start .. start+count-1 of the seeded sequence: the dice shuffled into the cells, each rolled."""
+    from pipeline.boggle.kernels import boggle_roll
+
+    faces, n_faces = dice.arrays()
+    return boggle_roll(faces, n_faces, dice.rows * dice.cols, seed, start, count)
+
+
+def summarise(scores: np.ndarray, percentiles: Sequence[float]) -> dict:
+    """Mean, standard deviation, percentiles, minimum and maximum of board scores."""
+    values = np.asarray(scores, dtype=np.float64)
+    if values.size == 0:
+        return {"boards": 0}
+    return {
+        "boards": int(values.size),
+        "mean": round(float(values.mean()), 4),
+        "std": round(float(values.std(ddof=1)) if values.size > 1 else 0.0, 4),
+        "min": int(values.min()),
+        "max": int(values.max()),
+        "percentiles": {f"p{p:02g}": round(float(np.percentile(values, p)), 4) for p in percentiles},
+        "zero_share": round(float((values == 0).mean()), 6),
+    }
+
+
+def random_boards(dice: Dice, dictionary: Dictionary, seed: int, count: int,
+                  chunk: int = 1_000_000, on_chunk: Callable[[int], None] | None = None):
+    """Roll and score `count` boards in chunks; yields (boards, Scores) per chunk."""
+    for start in range(0, count, chunk):
+        n = min(chunk, count - start)
+        boards = roll(dice, seed, n, start)
+        result = score_boards(boards, dice.rows, dice.cols, dictionary)
+        if on_chunk:
+            on_chunk(n)
+        yield boards, result

@@ -1,0 +1,123 @@
+"""Boggle settings read from the config: variants (rules), dice sets, best-board search."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+from pipeline.boggle.best import SearchParams
+from pipeline.boggle.dictionary import MAX_POINT_VALUES
+from pipeline.boggle.rules import Dice, Rules, parse_size
+from pipeline.core.config import Config, Section
+from pipeline.core.errors import WordstatsError
+
+
+@dataclass(frozen=True)
+class BestConfig:
+    """The stage's best-board search: seed, runs per search, annealing settings, what to search."""
+
+    seed: int
+    runs: int
+    params: SearchParams
+    free: tuple[str, ...]  # grid sizes searched with free letters
+    dice_sets: tuple[str, ...]  # dice sets whose rollable boards are searched
+
+
+@dataclass(frozen=True)
+class BoggleConfig:
+    """The [boggle] section: rules per variant, dice sets, and the stage's sample sizes and seeds."""
+
+    variants: dict[str, Rules]
+    dice: dict[str, Dice]
+    seed: int
+    boards: int
+    dice_sets: tuple[str, ...]
+    percentiles: tuple[float, ...]
+    best: BestConfig
+
+    def rules(self, variant: str = "standard", min_length: int | None = None) -> Rules:
+        """The rules of a variant, with the shortest word overridden when given."""
+        if variant not in self.variants:
+            raise WordstatsError(f"unknown Boggle variant {variant!r} (variants: {', '.join(self.variants)})")
+        return self.variants[variant].with_min_length(min_length)
+
+    def dice_set(self, name: str) -> Dice:
+        """The dice set `name`."""
+        if name not in self.dice:
+            raise WordstatsError(f"unknown dice set {name!r} (dice sets: {', '.join(self.dice)})")
+        return self.dice[name]
+
+
+def dice_seed(seed: int, name: str) -> int:
+    """The seed of the random boards of one dice set: the stage seed mixed with the set's name."""
+    return seed ^ zlib.crc32(name.encode("utf-8"))
+
+
+def _rules(name: str, sec: Section) -> Rules:
+    """The rules of [boggle.variants.NAME], validated."""
+    sec.allow("min_length", "points")
+    min_length = sec.int("min_length", 3, lo=1)
+    points = sec.list("points", of=int)
+    if not points or any(p < 0 for p in points):
+        sec.fail("points", "expected a non-empty list of points (each >= 0) by word length")
+    if len(set(points) - {0}) > MAX_POINT_VALUES:
+        sec.fail("points", f"at most {MAX_POINT_VALUES} different point values are supported")
+    return Rules(name, min_length, tuple(points))
+
+
+def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
+    """The dice set [boggle.dice.NAME], validated against the variants."""
+    sec.allow("size", "variant", "dice", "description")
+    sec.str("description", "")
+    try:
+        rows, cols = parse_size(sec.str("size"))
+    except WordstatsError as exc:
+        sec.fail("size", str(exc))
+    variant = sec.str("variant", "standard")
+    if variant not in variants:
+        sec.fail("variant", f"unknown variant {variant!r} (variants: {', '.join(variants)})")
+    faces = sec.list("dice", of=str)
+    for die in faces:
+        if not die or not all("A" <= ch <= "Z" for ch in die):
+            sec.fail("dice", f"die {die!r}: faces are upper-case letters A-Z (Q is the Qu face)")
+    if len(faces) < rows * cols:
+        sec.fail("dice", f"{len(faces)} dice cannot fill a {rows}x{cols} board")
+    return Dice(name, rows, cols, variant, tuple(faces))
+
+
+def boggle_config(config: Config) -> BoggleConfig:
+    """The validated [boggle] section of a config."""
+    sec = config.section("boggle")
+    sec.allow("seed", "boards", "dice_sets", "percentiles", "variants", "dice", "best")
+    variants = {name: _rules(name, s) for name, s in sec.sections("variants").items()}
+    if "standard" not in variants:
+        variants = {"standard": Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11)), **variants}
+    dice = {name: _dice(name, s, variants) for name, s in sec.sections("dice").items()}
+    dice_sets = tuple(sec.list("dice_sets", list(dice), of=str))
+    for name in dice_sets:
+        if name not in dice:
+            sec.fail("dice_sets", f"unknown dice set {name!r} (dice sets: {', '.join(dice) or 'none'})")
+    percentiles = sec.list("percentiles", [1, 5, 10, 25, 50, 75, 90, 95, 99], of=object)
+    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100 for p in percentiles):
+        sec.fail("percentiles", "expected a list of numbers between 0 and 100")
+    best_sec = sec.section("best", {})
+    best_sec.allow("seed", "runs", "steps", "t_start", "t_end", "free", "dice_sets")
+    t_start = best_sec.float("t_start", 100.0, lo=1e-6)
+    best = BestConfig(
+        seed=best_sec.int("seed", 7, lo=0),
+        runs=best_sec.int("runs", 4, lo=1),
+        params=SearchParams(best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start,
+                            best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)),
+        free=tuple(best_sec.list("free", ["4x4"], of=str)),
+        dice_sets=tuple(best_sec.list("dice_sets", list(dice_sets), of=str)),
+    )
+    for size in best.free:
+        try:
+            parse_size(size)
+        except WordstatsError as exc:
+            best_sec.fail("free", str(exc))
+    for name in best.dice_sets:
+        if name not in dice:
+            best_sec.fail("dice_sets", f"unknown dice set {name!r}")
+    return BoggleConfig(variants, dice, sec.int("seed", 0, lo=0), sec.int("boards", 100_000, lo=1),
+                        dice_sets, tuple(float(p) for p in percentiles), best)

@@ -1,0 +1,232 @@
+"""Word-finding commands: anagram, words, hunt, pattern, hooks, word, stems, stem."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pipeline.cli.app import (
+    ConfigOpt,
+    CsvOpt,
+    DataDirOpt,
+    JsonOpt,
+    LexiconOpt,
+    Session,
+    _emit,
+    app,
+)
+
+RackArg = Annotated[str, typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).",
+                                        show_default=False)]
+WordArg = Annotated[str, typer.Argument(help="A word (letters A-Z, any case).", show_default=False)]
+
+
+@app.command()
+def anagram(
+    rack: RackArg,
+    plus: Annotated[bool, typer.Option("--plus", help="Also use one board letter: for each A-Z, the words "
+                                                      "of the rack plus that letter.")] = False,
+    through: Annotated[Optional[str], typer.Option("--through", help="With --plus, only these board letters "
+                                                   "(implies --plus).", show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
+    from pipeline.anagrams.queries import anagram as queries_anagram
+    from pipeline.anagrams.queries import (
+        anagram_plus,
+        open_index,
+    )
+    from pipeline.letters.tiles import parse_rack
+
+    parse_rack(rack)
+    s = Session(config, data_dir, lexicon)
+    index = open_index(s.store, s.config)
+    if plus or through is not None:
+        _emit(anagram_plus(index, rack, through), as_json, as_csv)
+    else:
+        _emit(queries_anagram(index, rack), as_json, as_csv)
+
+
+@app.command()
+def words(
+    hand: Annotated[str, typer.Argument(help="Tiles in hand: letters, ? for a blank.", show_default=False)],
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1,
+                                                      show_default=False)] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words made from some of the tiles of HAND (subanagrams), longest then highest-scoring first."""
+    from pipeline.anagrams.queries import (
+        open_index,
+        subanagrams,
+    )
+    from pipeline.letters.tiles import parse_rack
+
+    parse_rack(hand, "hand")
+    s = Session(config, data_dir, lexicon)
+    index = open_index(s.store, s.config)
+    _emit(subanagrams(index, hand, min_length, max_length), as_json, as_csv)
+
+
+@app.command()
+def hunt(
+    letters: Annotated[str, typer.Argument(help="The letters; each may be used any number of times.",
+                                           show_default=False)],
+    center: Annotated[Optional[str], typer.Option("--center", help="A letter every word must use "
+                                                  "(the Spelling Bee form).", show_default=False)] = None,
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Word hunt: words spelled only with LETTERS, reusing them; pangrams (all letters used) first."""
+    from pipeline.anagrams.queries import hunt as queries_hunt
+    from pipeline.anagrams.queries import (
+        open_index,
+        parse_letters,
+    )
+
+    parse_letters(letters, "letters")
+    s = Session(config, data_dir, lexicon)
+    index = open_index(s.store, s.config)
+    _emit(queries_hunt(index, letters, center, min_length), as_json, as_csv)
+
+
+@app.command()
+def pattern(
+    text: Annotated[str, typer.Argument(metavar="PATTERN", help="? one letter, * any run, [ABC] one of, "
+                                        "[^ABC] none of; or a regex with --regex.", show_default=False)],
+    regex: Annotated[bool, typer.Option("--regex", help="PATTERN is a regular expression matched against "
+                                                        "the whole word, ignoring case.")] = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Words matching a pattern such as ?A?E[^S] or QU*Z."""
+    from pipeline.anagrams.queries import (
+        open_index,
+        pattern_regex,
+    )
+    from pipeline.anagrams.queries import pattern as queries_pattern
+
+    if not regex:
+        pattern_regex(text)
+    s = Session(config, data_dir, lexicon)
+    index = open_index(s.store, s.config)
+    _emit(queries_pattern(index, text, regex), as_json, as_csv)
+
+
+@app.command()
+def hooks(
+    word: WordArg,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """The letters that make a word in front of / behind WORD, and whether it stays a word minus an end."""
+    from pipeline.anagrams.queries import hooks as queries_hooks
+    from pipeline.anagrams.queries import (
+        parse_letters,
+    )
+
+    parse_letters(word, "word")
+    s = Session(config, data_dir, lexicon)
+    _emit(queries_hooks(s.store, word), as_json, as_csv)
+
+
+@app.command()
+def word(
+    text: Annotated[str, typer.Argument(metavar="WORD", help="A word (letters A-Z, any case).",
+                                        show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Everything the lexicon's tables know about WORD: one line per table, row and column."""
+    from pipeline.anagrams.queries import (
+        facts_table,
+        parse_letters,
+        word_facts,
+    )
+    from pipeline.core.display import choose_format, emit, emit_json
+
+    fmt = choose_format(as_json, as_csv)
+    word = parse_letters(text, "word")
+    s = Session(config, data_dir, lexicon)
+    facts = word_facts(s.store, word)
+    if fmt == "json":
+        emit_json({"word": word, "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+    else:
+        emit(facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
+
+
+# ---- stems (issue 4) ----------------------------------------------------------------------------
+
+
+@app.command()
+def stems(
+    length: Annotated[Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.",
+                                                  show_default=False)] = None,
+    order: Annotated[str, typer.Option("--order", help="Rank by: letters, bingos or usefulness.")] = "usefulness",
+    top: Annotated[int, typer.Option("--top", help="How many stems (0 = all).", min=0)] = 50,
+    min_letters: Annotated[int, typer.Option("--min-letters", help="Only stems with at least K combining "
+                                             "letters.", min=1, metavar="K")] = 1,
+    export: Annotated[Optional[Path], typer.Option("--export", help="Write a study list (stem, letters, "
+                                                   "bingos) to FILE.csv or FILE.md.", show_default=False,
+                                                   metavar="FILE")] = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Bingo stems: 6 or 7 tiles that combine with many letters to make 7- or 8-letter words."""
+    from pipeline.anagrams.queries import (
+        check_export,
+        study_list,
+        top_stems,
+    )
+
+    if export is not None:
+        check_export(export)
+    s = Session(config, data_dir, lexicon)
+    found = top_stems(s.store, length, order, top, min_letters)
+    if export is not None:
+        from pipeline.core.display import save
+
+        save(study_list(found), export)
+        typer.echo(f"wrote {found.height:,} stems to {export}", err=True)
+    else:
+        _emit(found.drop("bingos"), as_json, as_csv)
+
+
+@app.command()
+def stem(
+    text: Annotated[str, typer.Argument(metavar="STEM", help="6 or 7 letters, in any order.", show_default=False)],
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """For each letter that makes STEM a bingo, the bingos."""
+    from pipeline.anagrams.queries import stem as queries_stem
+
+    s = Session(config, data_dir, lexicon)
+    _emit(queries_stem(s.store, text), as_json, as_csv)

@@ -1,0 +1,123 @@
+"""The typer app: one-line errors, shared options, the session (config, data, lexicon)."""
+
+import contextlib
+import functools
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from typer._click.exceptions import UsageError
+from typer.core import TyperGroup
+
+from pipeline.core.errors import WordstatsError
+
+
+@contextlib.contextmanager
+def _usage_errors_on_one_line():
+    """Print a usage error (bad option value, unknown option or command, missing argument) as one line, exit 2."""
+    try:
+        yield
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `wordstats` or `wordstats scrabble`: the help
+            raise
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        typer.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+
+
+class _Group(TyperGroup):
+    """Typer's command group, with usage errors told on one line like every other error."""
+
+    def make_context(self, *args, **kwargs):
+        """Parse the command line; a usage error is one line."""
+        with _usage_errors_on_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        """Run the command; a usage error is one line."""
+        with _usage_errors_on_one_line():
+            return super().invoke(ctx)
+
+
+class App(typer.Typer):
+    """A Typer app whose commands turn a WordstatsError into one line on stderr and its exit code."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, cls=_Group, **kwargs)
+
+    def command(self, *args, **kwargs):
+        """Register a command whose user errors print as one line with their exit code."""
+        register = super().command(*args, **kwargs)
+
+        def decorator(fn):
+            """Register `fn` wrapped so that its errors print as one line."""
+
+            @functools.wraps(fn)
+            def wrapper(*a, **k):
+                """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
+                try:
+                    return fn(*a, **k)
+                except WordstatsError as exc:
+                    typer.echo(f"error: {exc}", err=True)
+                    raise typer.Exit(exc.exit_code) from None
+                except BrokenPipeError:
+                    sys.stderr.close()  # output piped into `head`: stop quietly
+                    raise typer.Exit(0) from None
+                except OSError as exc:
+                    where = f"{exc.filename}: " if exc.filename else ""
+                    typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
+                    raise typer.Exit(2) from None
+
+            register(wrapper)
+            return fn
+
+        return decorator
+
+
+app = App(
+    name="wordstats",
+    help="Datasets about word games from word lists: build them (run), then query them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Options shared by many commands.
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (default: configs/default.toml).",
+                                                   envvar="WORDSTATS_CONFIG", show_default=False)]
+DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live (default: data/out).",
+                                                    envvar="WORDSTATS_DATA", show_default=False)]
+LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).",
+                                                   show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]
+
+
+class Session:
+    """The config, data folder and lexicon a command works on."""
+
+    def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str]):
+        from pipeline.core.config import load_config
+        from pipeline.core.store import Store, default_data_dir
+
+        self.config = load_config(config)
+        self.data_dir = data_dir or default_data_dir()
+        self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
+        self.store = Store(self.data_dir, self.lexicon)
+        if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
+            self.config.lexicon(self.lexicon)  # raises: unknown lexicon
+
+
+def _emit(df, as_json: bool, as_csv: bool) -> None:
+    """Print a table in the format the --json / --csv flags choose."""
+    from pipeline.core.display import choose_format, emit
+
+    emit(df, choose_format(as_json, as_csv))
+
+
+def main() -> None:
+    """Entry point of the `wordstats` console script."""
+    app()

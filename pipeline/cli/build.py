@@ -1,0 +1,100 @@
+"""Commands that build and inspect: run, info, sql."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pipeline.cli.app import (
+    ConfigOpt,
+    CsvOpt,
+    DataDirOpt,
+    JsonOpt,
+    LexiconOpt,
+    QuietOpt,
+    Session,
+    _emit,
+    app,
+)
+from pipeline.core.errors import WordstatsError
+
+
+@app.command()
+def run(
+    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build (default: all).",
+                                                          show_default=False)] = None,
+    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).",
+                                                         show_default=False)] = None,
+    source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
+                                                         show_default=False)] = None,
+    min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
+    max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    quiet: QuietOpt = False,
+):
+    """Build stages (ingest, indexes, ...) for lexicons; only the named stages and missing inputs run."""
+    from pipeline.core.config import adhoc_lexicon, load_config
+    from pipeline.core.progress import Progress
+    from pipeline.core.stages import run as st_run
+    from pipeline.core.stages import stage as st_stage
+    from pipeline.core.store import default_data_dir
+
+    cfg = load_config(config)
+    out = data_dir or default_data_dir()
+    for name in stages or []:
+        st_stage(name)
+    spec = None
+    if source:
+        if not lexicon or len(lexicon) != 1:
+            raise WordstatsError("--source needs exactly one --lexicon NAME for the ad hoc list")
+        spec = adhoc_lexicon(lexicon[0], source, min_length, max_length)
+    elif min_length is not None or max_length is not None:
+        raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
+    progress = Progress(quiet)
+    for name in lexicon or list(cfg.lexicons):
+        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress)
+        if not quiet:
+            for r in results:
+                files = ", ".join(f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f
+                                  for f, e in r["outputs"].items())
+                typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
+
+
+@app.command()
+def info(
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """List lexicons and their tables: rows, size, when built."""
+    from pipeline.core.info import tables_overview
+
+    s = Session(config, data_dir, lexicon)
+    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help='SQL over the lexicon\'s tables, e.g. "SELECT * FROM words LIMIT 5".')],
+    lexicon: LexiconOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the result to FILE (.parquet/.csv/.json/.md).")] = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Run a polars SQL query; each table is registered under its file's stem (words, anagrams, ...)."""
+    from pipeline.core.info import run_sql
+
+    s = Session(config, data_dir, lexicon)
+    result = run_sql(s.store, query)
+    if out:
+        from pipeline.core.display import save
+
+        save(result, out)
+        typer.echo(f"wrote {result.height:,} rows to {out}", err=True)
+    else:
+        _emit(result, as_json, as_csv)

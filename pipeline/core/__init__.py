@@ -1,0 +1,1 @@
+"""The shared core: config, errors, the store (atomic writes, provenance, manifest), stages, display, progress."""

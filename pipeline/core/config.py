@@ -1,0 +1,326 @@
+"""Load a TOML config into frozen dataclasses; a bad field is an error that names the file and field."""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.errors import WordstatsError
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CONFIG = Path("configs/default.toml")
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANK = "?"
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_MISSING = object()
+# The top-level fields and tables a config may have (each stage reads its own table).
+TOP_LEVEL = ("default_lexicon", "lexicons", "tiles", "indexes", "stems", "boggle", "hangman", "scrabble",
+             "report", "wordlists")
+_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
+
+
+def upper_ascii(text: str) -> str:
+    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
+    return text.translate(_UPPER_ASCII)
+
+
+class Section:
+    """One table of the TOML file, with typed getters whose errors name the file and the field."""
+
+    def __init__(self, data: Any, where: str, file: Path):
+        self.where, self.file = where, file
+        if not isinstance(data, dict):
+            self.fail("", f"expected a table, got {_show(data)}")
+        self.data: dict = data
+
+    def fail(self, key: str, problem: str):
+        """Raise the one-line error for this section's field `key`."""
+        name = f"{self.where}.{key}" if self.where and key else (self.where or key)
+        raise WordstatsError(f"{self.file}: field {name}: {problem}")
+
+    def has(self, key: str) -> bool:
+        """Whether the field is present."""
+        return key in self.data
+
+    def keys(self) -> list[str]:
+        """The field names present, in file order."""
+        return list(self.data)
+
+    def allow(self, *names: str) -> None:
+        """Reject fields not in `names` (catches typos)."""
+        for key in self.data:
+            if key not in names:
+                self.fail(key, f"unknown field (expected one of: {', '.join(names)})")
+
+    def _get(self, key, default):
+        """The raw value of field `key`, `default` when absent, or an error when it is required."""
+        if key in self.data:
+            return self.data[key]
+        if default is _MISSING:
+            self.fail(key, "missing")
+        return default
+
+    def int(self, key: str, default=_MISSING, lo: int | None = None, hi: int | None = None):
+        """An integer field within [lo, hi]."""
+        value = self._get(key, default)
+        if value is None and default is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"expected an integer, got {_show(value)}")
+        if lo is not None and value < lo:
+            self.fail(key, f"must be at least {lo}, got {value}")
+        if hi is not None and value > hi:
+            self.fail(key, f"must be at most {hi}, got {value}")
+        return value
+
+    def float(self, key: str, default=_MISSING, lo: float | None = None, hi: float | None = None):
+        """A number field within [lo, hi]."""
+        value = self._get(key, default)
+        if value is None and default is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN != NaN
+            self.fail(key, f"expected a number, got {_show(value)}")
+        if lo is not None and value < lo:
+            self.fail(key, f"must be at least {lo}, got {value}")
+        if hi is not None and value > hi:
+            self.fail(key, f"must be at most {hi}, got {value}")
+        return float(value)
+
+    def bool(self, key: str, default=_MISSING) -> bool:
+        """A true/false field."""
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            self.fail(key, f"expected true or false, got {_show(value)}")
+        return value
+
+    def str(self, key: str, default=_MISSING, choices=None, pattern: str | None = None):
+        """A string field, optionally one of `choices` or matching `pattern`."""
+        value = self._get(key, default)
+        if value is None and default is None:
+            return None
+        if not isinstance(value, str):
+            self.fail(key, f"expected a string, got {_show(value)}")
+        if choices is not None and value not in choices:
+            self.fail(key, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+        if pattern is not None and not re.fullmatch(pattern, value):
+            self.fail(key, f"{value!r} is not of the form {pattern}")
+        return value
+
+    def list(self, key: str, default=_MISSING, of=builtins.str) -> list:  # `str` here would be the method
+        """A list field whose items are all of type `of`."""
+        value = self._get(key, default)
+        if not isinstance(value, list) or not all(
+            isinstance(v, of) and not isinstance(v, bool) for v in value
+        ):
+            self.fail(key, f"expected a list of {of.__name__}, got {_show(value)}")
+        return value
+
+    def section(self, key: str, default=_MISSING) -> Section:
+        """A sub-table."""
+        value = self._get(key, default)
+        return Section(value, f"{self.where}.{key}" if self.where else key, self.file)
+
+    def sections(self, key: str) -> dict[str, Section]:
+        """A table of named sub-tables, e.g. [lexicons.NAME]."""
+        outer = self.section(key, {})
+        return {name: outer.section(name) for name in outer.keys()}
+
+
+def _show(value: Any) -> str:
+    """A value as an error message shows it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a word list comes from: a file path, or a data file inside an installed package."""
+
+    label: str  # as written in the config, used in provenance (never an absolute path)
+    path: Path | None = None
+    package: str | None = None
+    resource: str | None = None
+    format: str = "text"  # "text" (one word per line or whitespace-separated) or "pickle" (a set of str)
+    sha256: str | None = None
+
+    @property
+    def where(self) -> str:
+        """How error messages name this source: the file path as given, or package:resource."""
+        return str(self.path) if self.path is not None else self.label
+
+
+@dataclass(frozen=True)
+class LexiconSpec:
+    """A named word list: its sources and the rules that normalise it."""
+
+    name: str
+    sources: tuple[Source, ...]
+    min_length: int = 1
+    max_length: int | None = None
+    drop_capitalised: bool = False
+    fold_accents: bool = True
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A bag of tiles: how many of each letter (and blanks), and what each scores."""
+
+    name: str
+    counts: dict[str, int]
+    values: dict[str, int]
+
+    @property
+    def size(self) -> int:
+        """Tiles in the full bag, blanks included."""
+        return sum(self.counts.values())
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration: lexicons, tile sets and each stage's section."""
+
+    path: Path
+    sha256: str
+    default_lexicon: str
+    lexicons: dict[str, LexiconSpec]
+    tiles: dict[str, TileSet]
+    raw: dict = field(repr=False, default_factory=dict)
+
+    def section(self, name: str) -> Section:
+        """The raw TOML table `name` (empty when absent), for stages that read their own settings."""
+        return Section(self.raw.get(name, {}), name, self.path)
+
+    def lexicon(self, name: str) -> LexiconSpec:
+        """The lexicon `name`, or an error listing the known ones."""
+        if name not in self.lexicons:
+            known = ", ".join(sorted(self.lexicons)) or "none"
+            raise WordstatsError(f"unknown lexicon {name!r} (in {self.path}: {known})")
+        return self.lexicons[name]
+
+
+def default_config_path() -> Path:
+    """The config to use when none is given: $WORDSTATS_CONFIG, ./configs/default.toml, or the project's."""
+    env = os.environ.get("WORDSTATS_CONFIG")
+    if env:
+        return Path(env)
+    if DEFAULT_CONFIG.exists():
+        return DEFAULT_CONFIG
+    return PROJECT_ROOT / DEFAULT_CONFIG
+
+
+def load_config(path: Path | str | None = None) -> Config:
+    """Read and validate a config file."""
+    path = Path(path) if path is not None else default_config_path()
+    if not path.exists():
+        raise WordstatsError(f"{path}: config file not found")
+    if path.is_dir():
+        raise WordstatsError(f"{path}: is a directory, not a config file")
+    data = path.read_bytes()
+    raw = parse_toml(data, path, "config")
+    top = Section(raw, "", path)
+    top.allow(*TOP_LEVEL)
+    lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
+    if not lexicons:
+        top.fail("lexicons", "at least one lexicon must be declared")
+    default = top.str("default_lexicon", next(iter(lexicons)))
+    if default not in lexicons:
+        top.fail("default_lexicon", f"{default!r} is not a declared lexicon")
+    tiles = {name: _tiles(name, sec) for name, sec in top.sections("tiles").items()}
+    return Config(
+        path=path,
+        sha256=hashlib.sha256(data).hexdigest(),
+        default_lexicon=default,
+        lexicons=lexicons,
+        tiles=tiles,
+        raw=raw,
+    )
+
+
+def parse_toml(data: bytes, path: Path, what: str) -> dict:
+    """The TOML document in a file's bytes (UTF-8, a byte order mark allowed), or an error naming the file."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))  # a byte order mark (some Windows editors) is fine
+    except UnicodeDecodeError:
+        raise WordstatsError(f"{path}: {what} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise WordstatsError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
+    """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
+    if not NAME_RE.match(name):
+        sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
+    sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
+    raw_sources = sec._get("sources", _MISSING)
+    if not isinstance(raw_sources, list) or not raw_sources:
+        sec.fail("sources", "expected a non-empty list of sources")
+    sources = tuple(
+        _source(Section(item, f"{sec.where}.sources[{i}]", sec.file), base)
+        for i, item in enumerate(raw_sources)
+    )
+    min_length = sec.int("min_length", 1, lo=1)
+    max_length = sec.int("max_length", None, lo=min_length)
+    return LexiconSpec(
+        name=name,
+        sources=sources,
+        min_length=min_length,
+        max_length=max_length,
+        drop_capitalised=sec.bool("drop_capitalised", False),
+        fold_accents=sec.bool("fold_accents", True),
+        description=sec.str("description", ""),
+    )
+
+
+def _source(sec: Section, base: Path) -> Source:
+    """One source of a lexicon: a file (relative to `base`) or a package resource."""
+    sec.allow("path", "package", "resource", "format", "sha256")
+    fmt = sec.str("format", "text", choices=("text", "pickle"))
+    sha = sec.str("sha256", None, pattern=r"[0-9a-f]{64}")
+    if sec.has("path"):
+        if sec.has("package"):
+            sec.fail("package", "give either path or package, not both")
+        written = sec.str("path")
+        return Source(label=written, path=base / written, format=fmt, sha256=sha)
+    package, resource = sec.str("package"), sec.str("resource")
+    return Source(label=f"{package}:{resource}", package=package, resource=resource, format=fmt, sha256=sha)
+
+
+def _tiles(name: str, sec: Section) -> TileSet:
+    """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
+    sec.allow("counts", "values")
+    counts_sec, values_sec = sec.section("counts"), sec.section("values")
+    counts = {k: counts_sec.int(k, lo=0) for k in counts_sec.keys()}
+    values = {k: values_sec.int(k, lo=0) for k in values_sec.keys()}
+    for table, sub in ((counts, counts_sec), (values, values_sec)):
+        for key in table:
+            if key not in LETTERS and key != BLANK:
+                sub.fail(key, "expected a letter A-Z or ? (blank)")
+        for letter in LETTERS:
+            if letter not in table:
+                sub.fail(letter, "missing")
+    return TileSet(name=name, counts=counts, values=values)
+
+
+def adhoc_lexicon(name: str, paths: list[Path], min_length: int | None = None,
+                  max_length: int | None = None) -> LexiconSpec:
+    """A lexicon for word lists named on the command line: every entry made only of letters, any length."""
+    check_lexicon_name(name)
+    if min_length is not None and max_length is not None and max_length < min_length:
+        raise WordstatsError(f"--max-length {max_length} is below --min-length {min_length}")
+    sources = tuple(Source(label=Path(p).name, path=Path(p)) for p in paths)
+    return LexiconSpec(name=name, sources=sources, min_length=min_length or 1, max_length=max_length,
+                       drop_capitalised=False, fold_accents=True, description="ad hoc word list")
+
+
+def check_lexicon_name(name: str) -> str:
+    """The name, if it is a valid lexicon name (it becomes a folder name)."""
+    if not NAME_RE.match(name):
+        raise WordstatsError(f"invalid lexicon name {name!r}: use letters, digits, '_', '-' or '.'")
+    return name

@@ -1,0 +1,137 @@
+"""Query results as an aligned table for people, or JSON / CSV for machines."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+import polars as pl
+
+from pipeline.core.errors import WordstatsError
+
+
+def choose_format(as_json: bool, as_csv: bool) -> str:
+    """The output format from the --json / --csv flags."""
+    if as_json and as_csv:
+        raise WordstatsError("choose one of --json and --csv")
+    return "json" if as_json else "csv" if as_csv else "table"
+
+
+def _cell(value: Any) -> str:
+    """One value as table text: lists joined by spaces, floats without noise, None as blank."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.6g}" if abs(value) < 1e-3 and value != 0 else f"{value:,.4f}".rstrip("0").rstrip(".")
+    if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
+        value = value.to_list()
+    if isinstance(value, (list, tuple)):
+        return " ".join(_cell(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_cell(v)}" for k, v in value.items())
+    return str(value)
+
+
+def flatten(df: pl.DataFrame) -> pl.DataFrame:
+    """Nested columns (lists, structs) as text, for CSV."""
+    exprs = []
+    for name, dtype in df.schema.items():
+        if isinstance(dtype, (pl.List, pl.Array, pl.Struct)):
+            exprs.append(pl.col(name).map_elements(_cell, return_dtype=pl.String))
+        else:
+            exprs.append(pl.col(name))
+    return df.select(exprs)
+
+
+def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
+    """An aligned plain-text table with a header line; numbers right-aligned."""
+    rows = df.rows() if max_rows is None else df.head(max_rows).rows()
+    cells = [[_cell(v) for v in row] for row in rows]
+    header = list(df.columns)
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
+    numeric = [dtype.is_numeric() for dtype in df.dtypes]
+
+    def line(values: Iterable[str]) -> str:
+        """One row of cells, padded to the column widths."""
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(header), line("-" * w for w in widths)] + [line(r) for r in cells]
+    if max_rows is not None and df.height > max_rows:
+        out.append(f"... {df.height - max_rows:,} more rows (use --json or --csv for all)")
+    return "\n".join(out)
+
+
+def finite(df: pl.DataFrame) -> pl.DataFrame:
+    """NaN and ±infinity in float columns as null: JSON has no such numbers (json.dumps would write NaN)."""
+    floats = [name for name, dtype in df.schema.items() if dtype.is_float()]
+    return df.with_columns(pl.when(pl.col(name).is_finite()).then(pl.col(name)).alias(name) for name in floats)
+
+
+def _finite_value(value: Any) -> Any:
+    """A JSON-able value with NaN and ±infinity (also inside lists and dicts) as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_finite_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite_value(v) for k, v in value.items()}
+    return value
+
+
+def render(df: pl.DataFrame, fmt: str) -> str:
+    """The text of `df` in format `fmt`."""
+    if fmt == "json":
+        return json.dumps(finite(df).to_dicts(), ensure_ascii=False, default=str, indent=1)
+    if fmt == "csv":
+        return flatten(df).write_csv()
+    return table_text(df)
+
+
+def emit(df: pl.DataFrame, fmt: str = "table", out=None) -> None:
+    """Print `df` in format `fmt` to stdout (or `out`)."""
+    text = render(df, fmt)
+    stream = out or sys.stdout
+    stream.write(text if text.endswith("\n") else text + "\n")
+
+
+def emit_json(obj: Any, out=None) -> None:
+    """Print any JSON-able object."""
+    (out or sys.stdout).write(json.dumps(_finite_value(obj), ensure_ascii=False, default=str, indent=1) + "\n")
+
+
+def save(df: pl.DataFrame, path: Path) -> None:
+    """Write `df` to a file whose extension picks the format (.parquet, .csv, .json, .md), atomically."""
+    from pipeline.core.store import write_parquet, write_text
+
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        write_parquet(path, df, {"stage": "query"})
+    elif suffix == ".csv":
+        write_text(path, flatten(df).write_csv())
+    elif suffix == ".json":
+        write_text(path, render(df, "json") + "\n")
+    elif suffix == ".md":
+        write_text(path, markdown(df))
+    else:
+        raise WordstatsError(f"{path}: unknown output format {suffix!r} (use .parquet, .csv, .json or .md)")
+
+
+def markdown(df: pl.DataFrame) -> str:
+    """A Markdown table."""
+    head = "| " + " | ".join(df.columns) + " |"
+    rule = "|" + "|".join("---:" if d.is_numeric() else "---" for d in df.dtypes) + "|"
+    body = ["| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |" for row in df.rows()]
+    return "\n".join([head, rule, *body]) + "\n"

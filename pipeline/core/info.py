@@ -1,0 +1,53 @@
+"""What has been built (lexicons, tables, row counts) and SQL over a lexicon's tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.core.config import Config
+from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.store import Store
+
+
+def lexicon_names(config: Config, data_dir: Path) -> list[str]:
+    """Lexicons of the config, then ad hoc ones found in the data folder."""
+    names = list(config.lexicons)
+    if Path(data_dir).is_dir():
+        names += sorted(p.name for p in Path(data_dir).iterdir()
+                        if p.is_dir() and p.name not in names and (p / "words.parquet").exists())
+    return names
+
+
+def tables_overview(config: Config, data_dir: Path, only: list[str] | None = None) -> pl.DataFrame:
+    """One row per lexicon and built file: rows, bytes, stage, build time (from the manifest)."""
+    rows = []
+    for name in only or lexicon_names(config, data_dir):
+        store = Store(data_dir, name)
+        spec = config.lexicons.get(name)
+        source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
+        tables = store.manifest()["tables"]
+        if not tables:
+            rows.append({"lexicon": name, "source": source, "file": None, "rows": None,
+                         "bytes": None, "stage": None, "built_at": "not built"})
+        for file, entry in tables.items():
+            if (store.root / file).exists():
+                rows.append({"lexicon": name, "source": source, "file": file, "rows": entry.get("rows"),
+                             "bytes": entry.get("bytes"), "stage": entry.get("stage"),
+                             "built_at": entry.get("built_at")})
+    return pl.DataFrame(rows, schema={"lexicon": pl.String, "source": pl.String, "file": pl.String,
+                                      "rows": pl.Int64, "bytes": pl.Int64, "stage": pl.String,
+                                      "built_at": pl.String})
+
+
+def run_sql(store: Store, query: str) -> pl.DataFrame:
+    """Run a polars SQL query with every Parquet table of the lexicon registered under its stem."""
+    tables = store.parquet_tables()
+    if not tables:
+        store.require("words")  # raises with a hint on how to build
+    ctx = pl.SQLContext({name: pl.scan_parquet(path) for name, path in tables.items()})
+    try:
+        return ctx.execute(query, eager=True)
+    except Exception as exc:  # polars raises several SQL error types; all mean a bad query
+        raise WordstatsError(f"SQL error: {first_line(exc)} (tables: {', '.join(tables)})") from None

@@ -1,0 +1,1 @@
+"""Hangman: the solvers (compiled and plain), difficulty per word, traces."""

@@ -1,0 +1,96 @@
+"""Compiled (numba) kernel of the Hangman solver."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def hangman_solve(codes, weights):
+    """Misses, guesses and guessed letters of the Hangman solver against every word of one length.
+
+    `codes` (n, L ≤ 63) holds distinct words as letter codes 0-25; `weights` (n,) int64 is the setter's
+    prior (all 1 for the reference solver). The solver guesses the unguessed letter whose candidates carry
+    the most weight (the least weight of a miss), ties to the first letter; the candidates then split by
+    where that letter occurs. All words of the length walk the decision tree together.
+    """
+    n, length = codes.shape
+    distinct = np.zeros((n, 26), dtype=np.int8)  # each word's distinct letters (the first n_distinct)
+    n_distinct = np.zeros(n, dtype=np.int64)
+    for w in range(n):
+        m = 0
+        for i in range(length):
+            c = codes[w, i]
+            if not (m >> c) & 1:
+                m |= 1 << c
+                distinct[w, n_distinct[w]] = c
+                n_distinct[w] += 1
+    misses = np.zeros(n, dtype=np.int32)
+    guesses = np.zeros(n, dtype=np.int32)
+    sequence = np.full((n, 26), -1, dtype=np.int8)
+    order = np.arange(n)
+    keys = np.zeros(n, dtype=np.int64)
+    path = np.zeros(26, dtype=np.int8)
+    mass = np.zeros(26, dtype=np.int64)
+    # pending nodes of the decision tree: disjoint segments order[lo:hi], so at most n of them
+    stack_lo = np.zeros(n + 1, dtype=np.int64)
+    stack_hi = np.zeros(n + 1, dtype=np.int64)
+    stack_depth = np.zeros(n + 1, dtype=np.int64)
+    stack_misses = np.zeros(n + 1, dtype=np.int64)
+    stack_guessed = np.zeros(n + 1, dtype=np.int64)
+    top = 0
+    if n > 0:
+        stack_hi[0] = n
+        top = 1
+    while top > 0:
+        top -= 1
+        lo, hi, depth = stack_lo[top], stack_hi[top], stack_depth[top]
+        missed, guessed = stack_misses[top], stack_guessed[top]
+        mass[:] = 0
+        if hi - lo > 1:
+            for k in range(lo, hi):
+                w = order[k]
+                for j in range(n_distinct[w]):
+                    mass[distinct[w, j]] += weights[w]
+        best, best_mass = -1, 0
+        for c in range(26):
+            if mass[c] > best_mass and not (guessed >> c) & 1:
+                best, best_mass = c, mass[c]
+        if best < 0:  # solved (one candidate left)
+            for k in range(lo, hi):
+                w = order[k]
+                misses[w] = missed
+                guesses[w] = depth
+                for d in range(depth):
+                    sequence[w, d] = path[d]
+            continue
+        path[depth] = best
+        for k in range(lo, hi):
+            w = order[k]
+            key = 0
+            for i in range(length):
+                if codes[w, i] == best:
+                    key |= 1 << i
+            keys[k] = key
+        if hi - lo <= 32:  # small segment: insertion sort by key
+            for k in range(lo + 1, hi):
+                key, w = keys[k], order[k]
+                j = k - 1
+                while j >= lo and keys[j] > key:
+                    keys[j + 1], order[j + 1] = keys[j], order[j]
+                    j -= 1
+                keys[j + 1], order[j + 1] = key, w
+        else:
+            by_key = np.argsort(keys[lo:hi])
+            order[lo:hi] = order[lo:hi][by_key]
+            keys[lo:hi] = keys[lo:hi][by_key]
+        start = lo
+        for k in range(lo + 1, hi + 1):
+            if k == hi or keys[k] != keys[start]:
+                stack_lo[top], stack_hi[top], stack_depth[top] = start, k, depth + 1
+                stack_misses[top] = missed + (1 if keys[start] == 0 else 0)
+                stack_guessed[top] = guessed | (1 << best)
+                top += 1
+                start = k
+    return misses, guesses, sequence

@@ -1,0 +1,1 @@
+"""The ingest stage: read word lists safely, normalise, count what is dropped."""

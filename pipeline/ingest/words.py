@@ -1,0 +1,75 @@
+"""The words table: each word with its length, alphagram, Scrabble value and frequency."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.config import LETTERS, LexiconSpec, TileSet
+from pipeline.ingest.normalise import parse_words
+from pipeline.ingest.sources import VOWELS, SourceText
+from pipeline.letters.tiles import letter_matrix, letter_values
+
+
+def zipf_table() -> pl.DataFrame:
+    """wordfreq's English list as (lower-case word, zipf), with zipf_frequency's exact rounding."""
+    import wordfreq
+
+    pack = wordfreq.get_frequency_list("en", wordlist="best")
+    zipf_of_bucket = []
+    for index in range(len(pack)):  # wordfreq stores frequencies in centibel buckets: 10 ** (-index / 100)
+        f = 10 ** (-index / 100)
+        f = round(f, math.floor(-math.log(f, 10)) + 3)
+        zipf_of_bucket.append(round(math.log(f, 10) + 9, 2))
+    sizes = np.fromiter(map(len, pack), dtype=np.int64, count=len(pack))
+    return pl.DataFrame({
+        "key": pl.Series(list(itertools.chain.from_iterable(pack)), dtype=pl.String),
+        "zipf": pl.Series(np.repeat(np.array(zipf_of_bucket), sizes), dtype=pl.Float64),
+    }).unique("key", keep="last", maintain_order=True)  # a word in two buckets: the later one wins, as in wordfreq
+
+
+def zipf_frequencies(words: pl.Series) -> pl.Series:
+    """English Zipf frequency of each word from wordfreq (as zipf_frequency gives it), 0.0 when unknown."""
+    keys = pl.DataFrame({"key": words.str.to_lowercase()})
+    return keys.join(zipf_table(), on="key", how="left", maintain_order="left")["zipf"].fill_null(0.0)
+
+
+def alphagrams(counts: np.ndarray) -> pl.Series:
+    """Each word's letters in alphabetical order, built from its letter counts."""
+    n = counts.shape[0]
+    letters = np.tile(np.frombuffer(LETTERS.encode(), dtype=np.uint8), n)
+    data = np.repeat(letters, counts.ravel())
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts.sum(axis=1), out=offsets[1:])
+    import pyarrow as pa
+
+    array = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data.tobytes()))
+    return pl.Series("alphagram", pl.from_arrow(array), dtype=pl.String)
+
+
+def word_table(words: list[str], tiles: TileSet) -> pl.DataFrame:
+    """The words table: one row per word with its letter statistics, Scrabble value (`tiles`) and frequency."""
+    word = pl.Series("word", words, dtype=pl.String)
+    counts = letter_matrix(word)
+    present = counts > 0
+    bits = (1 << np.arange(26, dtype=np.uint64)).astype(np.uint64)
+    vowel_idx = [LETTERS.index(v) for v in VOWELS]
+    return pl.DataFrame({
+        "word": word,
+        "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
+        "alphagram": alphagrams(counts),
+        "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
+        "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
+        "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
+        "scrabble_value": pl.Series(counts @ letter_values(tiles), dtype=pl.UInt32),
+        "zipf": zipf_frequencies(word),
+    })
+
+
+def ingest(texts: list[SourceText], spec: LexiconSpec, tiles: TileSet) -> tuple[pl.DataFrame, dict]:
+    """The ingest stage: raw sources → (words table, ingest report)."""
+    words, report = parse_words(texts, spec)
+    return word_table(words, tiles), report

@@ -1,0 +1,67 @@
+"""Words as letter codes (A = 0), and the compact trie in flat arrays built from them (Boggle, Scrabble)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from pipeline.core.config import LETTERS
+
+
+@dataclass(frozen=True)
+class Trie:
+    """Node 0 is the root; children[node, letter] is the child node or -1; word_at[node] the word index or -1."""
+
+    children: np.ndarray  # int32, (n_nodes, 26)
+    word_at: np.ndarray  # int32, (n_nodes,)
+    words: tuple[str, ...]  # the words, sorted; word_at indexes into them
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes, root included."""
+        return self.children.shape[0]
+
+    def find(self, prefix: str) -> int:
+        """The node reached by spelling `prefix`, or -1."""
+        node = 0
+        for ch in prefix:
+            node = int(self.children[node, ord(ch) - 65])
+            if node < 0:
+                return -1
+        return node
+
+    def __contains__(self, word: str) -> bool:
+        """Whether `word` is one of the trie's words."""
+        node = self.find(word)
+        return node >= 0 and self.word_at[node] >= 0
+
+
+def encode(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Upper-case words as one uint8 array of letter codes (A = 0) and int64 offsets (len n + 1)."""
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8) - np.uint8(65)
+    return codes, offsets
+
+
+def letter_codes(words: Sequence[str]) -> np.ndarray:
+    """Upper-case words of one length as an (n, length) int8 matrix of letter codes (A = 0)."""
+    codes, _ = encode(words)
+    return codes.view(np.int8).reshape(len(words), len(words[0]) if words else 0)
+
+
+def build_trie(words: Sequence[str]) -> Trie:
+    """A trie of upper-case A–Z words."""
+    from pipeline.letters.kernels import trie_fill, trie_node_count
+
+    ordered = tuple(sorted(set(words)))
+    bad = next((w for w in ordered if not w.isascii() or not w.isalpha() or not w.isupper()), None)
+    if bad is not None:
+        raise ValueError(f"trie words must be upper-case A-Z, got {bad!r}")
+    codes, offsets = encode(ordered)
+    n_nodes = trie_node_count(codes, offsets)
+    children, word_at = trie_fill(codes, offsets, n_nodes, len(LETTERS))
+    return Trie(children, word_at, ordered)

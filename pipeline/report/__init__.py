@@ -1,0 +1,1 @@
+"""The HTML report: sections from the tables, plots, the page."""

@@ -1,0 +1,52 @@
+"""The report stage: report.html from every table that exists."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.report.html import render
+from pipeline.report.model import Section, Skip, Tables
+from pipeline.report.plots import png
+from pipeline.report.sections import SECTIONS, overview_section
+
+
+def params(config, spec) -> dict:
+    """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins."""
+    sec = config.section("report")
+    sec.allow("dpi", "top", "common_zipf", "bins")
+    return {
+        "dpi": sec.int("dpi", 100, lo=50, hi=300),
+        "top": sec.int("top", 15, lo=1, hi=100),
+        "common_zipf": sec.float("common_zipf", 3.0, lo=0, hi=8),
+        "bins": sec.int("bins", 40, lo=5, hi=200),
+    }
+
+
+
+
+def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], dict[str, str]]:
+    """The sections the tables support, and why each other one is left out."""
+    t = Tables(frames)
+    done, left_out = [overview_section(t, p)], {}
+    for make in SECTIONS:
+        try:
+            done.append(make(t, p))
+        except Skip as why:
+            left_out[make.__name__.removesuffix("_section")] = str(why)
+    return done, left_out
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+    """The report stage: report.html from every table that exists."""
+    import matplotlib
+
+    p = ctx.params
+    done, left_out = sections(inputs, p)
+    plots = [part for s in done for part in s.parts if part.plot is not None]
+    with matplotlib.rc_context({"font.family": "DejaVu Sans", "font.size": 10, "svg.hashsalt": "wordstats",
+                                "axes.spines.top": False, "axes.spines.right": False}):
+        with ctx.progress.task("drawing plots", total=len(plots)) as bar:
+            for part in plots:
+                part.image = png(part.plot(part.result), p["dpi"])
+                bar.advance()
+    return {"report.html": render(ctx.lexicon, done, left_out)}

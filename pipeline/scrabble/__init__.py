@@ -1,0 +1,1 @@
+"""Scrabble: variants and layouts, boards and racks, rules and scoring, move generation, openings, self-play."""

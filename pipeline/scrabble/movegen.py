@@ -1,0 +1,79 @@
+"""Move generation: every legal play of a rack on a board, and the best ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.config import LETTERS
+from pipeline.letters.tiles import rack_counts
+from pipeline.scrabble.board import Board, leave
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.rules import Play, Tile, _step, evaluate
+from pipeline.scrabble.variant import KEEP_MAX, Variant
+
+
+def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
+    """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
+    first, earlier generated first on ties), and the number of legal plays."""
+    from pipeline.scrabble.kernels import scrabble_plays
+
+    trie = lexicon.trie
+    records, total = scrabble_plays(
+        board.tiles, board.blanks, rack_counts(rack).astype(np.int32), trie.children, trie.word_at,
+        variant.letter_values, variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
+        variant.bingo_bonus, variant.rack_size, keep)
+    return records, int(total)
+
+
+def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
+    """The tiles a play record places, and its direction."""
+    from pipeline.scrabble.kernels import (
+        PLAY_BLANKS,
+        PLAY_COL,
+        PLAY_DIR,
+        PLAY_LEN,
+        PLAY_LETTERS,
+        PLAY_PLACED,
+        PLAY_ROW,
+    )
+
+    row, col, direction = int(record[PLAY_ROW]), int(record[PLAY_COL]), int(record[PLAY_DIR])
+    blanks, placed = int(record[PLAY_BLANKS]), int(record[PLAY_PLACED])
+    dr, dc = _step(direction)
+    tiles = []
+    for i in range(int(record[PLAY_LEN])):
+        if placed >> i & 1:
+            letter = LETTERS[record[PLAY_LETTERS + i]]
+            tiles.append(Tile(row + i * dr, col + i * dc, letter.lower() if blanks >> i & 1 else letter))
+    return tiles, direction
+
+
+def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
+    """The `top` highest-scoring legal plays, best first."""
+    if top <= KEEP_MAX:
+        records, _ = generate(board, rack, variant, lexicon, keep=top)
+    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
+        from pipeline.scrabble.kernels import PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
+    plays = []
+    for record in records:
+        tiles, direction = record_tiles(record)
+        plays.append(evaluate(board, tiles, variant, lexicon, direction))
+    return plays
+
+
+def plays_table(plays: list[Play], rack: str) -> pl.DataFrame:
+    """Plays as rows: position, word, score, tiles played, cross-words, leave."""
+    return pl.DataFrame({
+        "position": [p.position for p in plays],
+        "word": [p.display for p in plays],
+        "score": [p.score for p in plays],
+        "tiles": [len(p.tiles) for p in plays],
+        "bingo": [p.bingo > 0 for p in plays],
+        "cross_words": [[w.word for w in p.cross] for p in plays],
+        "leave": [leave(rack, p.tiles) for p in plays],
+    }, schema={"position": pl.String, "word": pl.String, "score": pl.Int32, "tiles": pl.UInt8,
+               "bingo": pl.Boolean, "cross_words": pl.List(pl.String), "leave": pl.String})

@@ -1,0 +1,270 @@
+"""Scrabble plays: notation, legality, and scores with their breakdown."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+import polars as pl
+
+from pipeline.core.config import BLANK
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.variant import ACROSS, COLUMNS, DOWN, SIZE, Variant
+
+
+class IllegalPlay(WordstatsError):
+    """A play the rules forbid; the message says why."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile placed by a play: its square and letter (lower case for a blank)."""
+
+    row: int
+    col: int
+    letter: str
+
+
+@dataclass(frozen=True)
+class WordScore:
+    """One word a play forms and how it scores."""
+
+    word: str  # upper case
+    squares: tuple[tuple[int, int], ...]
+    letters: str  # each letter with its value and premium, e.g. "Q10×2 U1 (I1) Z10"
+    letter_sum: int
+    word_mult: int
+
+    @property
+    def score(self) -> int:
+        """Letter sum times word multiplier."""
+        return self.letter_sum * self.word_mult
+
+
+@dataclass(frozen=True)
+class Play:
+    """A legal play: where, which tiles, the words it forms and its score."""
+
+    row: int  # of the main word's first square
+    col: int
+    direction: int  # ACROSS or DOWN
+    display: str  # the main word, blanks lower case, board tiles in parentheses
+    tiles: tuple[Tile, ...]
+    main: WordScore
+    cross: tuple[WordScore, ...]
+    bingo: int
+
+    @property
+    def position(self) -> str:
+        """Standard notation: row then column across (8H), column then row down (H8)."""
+        return position(self.row, self.col, self.direction)
+
+    @property
+    def score(self) -> int:
+        """Main word, cross-words and bingo bonus."""
+        return self.main.score + sum(w.score for w in self.cross) + self.bingo
+
+    def __str__(self) -> str:
+        """The play in standard notation: position and word."""
+        return f"{self.position} {self.display}"
+
+
+def position(row: int, col: int, direction: int) -> str:
+    """A square in standard notation for a play in `direction`."""
+    return f"{row + 1}{COLUMNS[col]}" if direction == ACROSS else f"{COLUMNS[col]}{row + 1}"
+
+
+def _step(direction: int) -> tuple[int, int]:
+    """The (row, column) step of one square in `direction`."""
+    return (0, 1) if direction == ACROSS else (1, 0)
+
+
+def _run(board: Board, new: dict, row: int, col: int, direction: int) -> list[tuple[int, int]]:
+    """The squares of the maximal line of tiles (board and new) through (row, col) in `direction`."""
+    dr, dc = _step(direction)
+
+    def filled(r, c):
+        """Whether the square is on the board and holds a tile (old or new)."""
+        return 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in new)
+
+    while filled(row - dr, col - dc):
+        row, col = row - dr, col - dc
+    squares = []
+    while filled(row, col):
+        squares.append((row, col))
+        row, col = row + dr, col + dc
+    return squares
+
+
+def _word_score(board: Board, new: dict, squares: list, variant: Variant) -> WordScore:
+    """A word's letters and score: premiums count only under new tiles."""
+    letter_sum, mult, parts = 0, 1, []
+    for r, c in squares:
+        if (r, c) in new:
+            letter = new[(r, c)]
+            lm, wm = int(variant.letter_mult[r, c]), int(variant.word_mult[r, c])
+            value = variant.value(letter) * lm
+            mult *= wm
+            parts.append(f"{letter}{variant.value(letter)}" + (f"×{lm}" if lm > 1 else ""))
+        else:
+            letter = board.letter(r, c)
+            value = variant.value(letter)
+            parts.append(f"({letter}{value})")
+        letter_sum += value
+    word = "".join(new.get(sq) or board.letter(*sq) for sq in squares).upper()
+    return WordScore(word, tuple(squares), " ".join(parts), letter_sum, mult)
+
+
+def _display(board: Board, new: dict, squares: list) -> str:
+    """The main word in notation: new tiles as played, board tiles grouped in parentheses."""
+    out, inside = [], False
+    for sq in squares:
+        on_board = sq not in new
+        if on_board != inside:
+            out.append("(" if on_board else ")")
+            inside = on_board
+        out.append(new[sq] if not on_board else board.letter(*sq))
+    return "".join(out) + (")" if inside else "")
+
+
+def evaluate(board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lexicon,
+             direction: int | None = None) -> Play:
+    """The play of `tiles` on `board`, scored, or IllegalPlay saying which rule it breaks.
+
+    A one-tile play's direction is `direction` when given, else across when it makes an across word."""
+    tiles = tuple(tiles)
+    if not tiles:
+        raise IllegalPlay("a play places at least one tile")
+    if len(tiles) > variant.rack_size:
+        raise IllegalPlay(f"a play places at most {variant.rack_size} tiles, this one {len(tiles)}")
+    new: dict[tuple[int, int], str] = {}
+    for t in tiles:
+        if not (0 <= t.row < SIZE and 0 <= t.col < SIZE):
+            raise IllegalPlay("the word runs off the board")
+        if board.occupied(t.row, t.col) or (t.row, t.col) in new:
+            raise IllegalPlay(f"square {position(t.row, t.col, ACROSS)} is already taken")
+        new[(t.row, t.col)] = t.letter
+    rows, cols = {t.row for t in tiles}, {t.col for t in tiles}
+    if len(rows) > 1 and len(cols) > 1:
+        raise IllegalPlay("the tiles are not in one row or one column")
+    if len(tiles) > 1:
+        direction = ACROSS if len(rows) == 1 else DOWN
+    elif direction is None:
+        t = tiles[0]
+        direction = ACROSS if len(_run(board, new, t.row, t.col, ACROSS)) > 1 else DOWN
+    first = min(new)
+    squares = _run(board, new, first[0], first[1], direction)
+    if not all(sq in squares for sq in new):
+        raise IllegalPlay("the tiles leave a gap")
+    if len(squares) < 2:
+        raise IllegalPlay("the main word has only one letter")
+    if board.is_empty:
+        if variant.centre not in new:
+            raise IllegalPlay(f"the first play must cover the centre square "
+                              f"{position(*variant.centre, ACROSS)}")
+    elif len(squares) == len(new) and not any(
+        0 <= r + dr < SIZE and 0 <= c + dc < SIZE and board.occupied(r + dr, c + dc)
+        for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+    ):
+        raise IllegalPlay("the play does not touch any tile on the board")
+    main = _word_score(board, new, squares, variant)
+    cross = []
+    for r, c in sorted(new):
+        run = _run(board, new, r, c, 1 - direction)
+        if len(run) > 1:
+            cross.append(_word_score(board, new, run, variant))
+    for word in [main, *cross]:
+        if word.word not in lexicon:
+            raise IllegalPlay(f"{word.word} is not a word in the lexicon")
+    bingo = variant.bingo_bonus if len(tiles) == variant.rack_size else 0
+    return Play(squares[0][0], squares[0][1], direction, _display(board, new, squares),
+                tuple(Tile(r, c, new[(r, c)]) for r, c in sorted(new)), main, tuple(cross), bingo)
+
+
+_POSITION = re.compile(r"^(?:(\d{1,2})([A-Oa-o])|([A-Oa-o])(\d{1,2}))$")
+_WORD = re.compile(r"^(?:[A-Za-z]|\([A-Za-z]+\))+$")
+
+
+def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
+    """The tiles and direction of a play in notation ("8H QU(I)Z", "H8 word"): letters on taken squares
+    must match the board (parentheses optional), lower-case letters on empty squares are blanks."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise WordstatsError(f"play {text!r}: expected a position and a word, e.g. \"8H WORD\" or \"H8 WORD\"")
+    where, word = parts
+    match = _POSITION.match(where)
+    if not match:
+        raise WordstatsError(f"play {text!r}: bad position {where!r} (across: row then column, 8H; "
+                             f"down: column then row, H8)")
+    if match.group(1):
+        direction, row, col = ACROSS, int(match.group(1)) - 1, COLUMNS.index(match.group(2).upper())
+    else:
+        direction, row, col = DOWN, int(match.group(4)) - 1, COLUMNS.index(match.group(3).upper())
+    if not 0 <= row < SIZE:
+        raise WordstatsError(f"play {text!r}: row {row + 1} is off the board (rows 1-{SIZE})")
+    if not _WORD.match(word):
+        raise WordstatsError(f"play {text!r}: the word may hold only letters, with board tiles "
+                             f"optionally in parentheses")
+    dr, dc = _step(direction)
+    tiles, bracketed, r, c = [], False, row, col
+    if 0 <= r - dr and 0 <= c - dc and board.occupied(r - dr, c - dc):
+        raise IllegalPlay(f"the word continues into the tile at {position(r - dr, c - dc, ACROSS)}; "
+                          f"start the play there")
+    for ch in word:
+        if ch in "()":
+            bracketed = ch == "("
+            continue
+        if not (r < SIZE and c < SIZE):
+            raise IllegalPlay("the word runs off the board")
+        square = position(r, c, ACROSS)
+        if board.occupied(r, c):
+            if board.letter(r, c).upper() != ch.upper():
+                raise IllegalPlay(f"square {square} holds {board.letter(r, c)}, not {ch}")
+        elif bracketed:
+            raise IllegalPlay(f"square {square} is empty, but {ch} is in parentheses (a board tile)")
+        else:
+            tiles.append(Tile(r, c, ch))
+        r, c = r + dr, c + dc
+    if r < SIZE and c < SIZE and board.occupied(r, c):
+        raise IllegalPlay(f"the word continues into the tile at {position(r, c, ACROSS)}; include it")
+    return tiles, direction
+
+
+def check_rack(tiles: Iterable[Tile], rack: str) -> None:
+    """Raise IllegalPlay when the rack lacks a tile the play needs."""
+    left = Counter(rack)
+    for t in tiles:
+        need = BLANK if t.letter.islower() else t.letter
+        if left[need] <= 0:
+            raise IllegalPlay(f"the rack {rack} has no {'blank' if need == BLANK else need} left for "
+                              f"{position(t.row, t.col, ACROSS)}")
+        left[need] -= 1
+
+
+def score_play(board: Board, text: str, variant: Variant, lexicon: Lexicon, rack: str | None = None) -> Play:
+    """Validate and score a play written in notation."""
+    tiles, direction = parse_play(text, board)
+    if rack is not None:
+        check_rack(tiles, rack)
+    return evaluate(board, tiles, variant, lexicon, direction)
+
+
+def breakdown(play: Play) -> pl.DataFrame:
+    """A play's score, word by word: main word, cross-words, bingo bonus, total."""
+    rows = [("main", play.main), *(("cross", w) for w in play.cross)]
+    table = {
+        "part": [k for k, _ in rows] + (["bingo"] if play.bingo else []) + ["total"],
+        "word": [w.word for _, w in rows] + ([""] if play.bingo else []) + [str(play)],
+        "letters": [w.letters for _, w in rows] + ([""] if play.bingo else []) + [""],
+        "letter_sum": [w.letter_sum for _, w in rows] + ([None] if play.bingo else []) + [None],
+        "word_mult": [w.word_mult for _, w in rows] + ([None] if play.bingo else []) + [None],
+        "score": [w.score for _, w in rows] + ([play.bingo] if play.bingo else []) + [play.score],
+    }
+    return pl.DataFrame(table, schema={"part": pl.String, "word": pl.String, "letters": pl.String,
+                                       "letter_sum": pl.Int32, "word_mult": pl.Int32, "score": pl.Int32})

@@ -1,0 +1,69 @@
+"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.openings import openings
+from pipeline.scrabble.selfplay import (
+    SELFPLAY_SCHEMA,
+    game_rng,
+    game_row,
+    self_play,
+    selfplay_summary,
+)
+from pipeline.scrabble.variant import variants
+
+
+def params(config: Config, spec: LexiconSpec | None) -> dict:
+    """The variants and the openings / self-play settings (validated)."""
+    known = variants(config)
+    sec = config.section("scrabble")
+
+    def chosen(sub: Section) -> list[str]:
+        """The variants a sub-section lists (default all), each a declared one."""
+        names = sub.list("variants", list(known))
+        for name in names:
+            if name not in known:
+                sub.fail("variants", f"unknown variant {name!r} (declared: {', '.join(known)})")
+        return names
+
+    opening_sec, selfplay_sec = sec.section("openings", {}), sec.section("selfplay", {})
+    opening_sec.allow("variants")
+    selfplay_sec.allow("variants", "games", "seed")
+    return {
+        "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
+                            "centre_doubles_word": v.centre_doubles_word, "values": v.tile_set.values,
+                            "counts": v.tile_set.counts} for name, v in known.items()},
+        "openings": {"variants": chosen(opening_sec)},
+        "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
+                     "seed": selfplay_sec.int("seed", 0, lo=0)},
+    }
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+    """Best opening scores of every short word, and seeded greedy self-play games."""
+    known = variants(ctx.config)
+    words = inputs["words"]["word"].to_list()
+    lexicon = Lexicon(words)
+    table = None
+    for name in ctx.params["openings"]["variants"]:
+        part = openings(lexicon.words, known[name])
+        part = part.rename({c: f"{name}_{c}" for c in part.columns if c != "word"})
+        table = part if table is None else table.join(part, on="word", how="full", coalesce=True)
+    if table is None:
+        table = pl.DataFrame({"word": []}, schema={"word": pl.String})
+    table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
+    table = table.select("word", "length", pl.exclude("word", "length"))
+    sp = ctx.params["selfplay"]
+    rows = []
+    with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
+        for name in sp["variants"]:
+            for number in range(1, sp["games"] + 1):
+                game = self_play(known[name], lexicon, game_rng(sp["seed"], name, number))
+                rows.append(game_row(game, number))
+                task.advance()
+    games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
+    return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}

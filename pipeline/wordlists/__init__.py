@@ -1,0 +1,1 @@
+"""Word lists for teachers: presets, filters, the block list, and printable sheets."""
