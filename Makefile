@@ -32,7 +32,7 @@ CORE := $(wildcard pipeline/core/*.py pipeline/letters/*.py) $(INSTALLED)
 # Files each lexicon gets; later stages add theirs here.
 TABLES := words.parquet ingest_report.json
 
-.PHONY: all test bench clean help install
+.PHONY: all test test-fast lint bench clean help install
 
 # Prerequisites expand again after the whole file is read, so the stages' `TABLES +=` below count.
 .SECONDEXPANSION:
@@ -102,8 +102,15 @@ endif
 
 # ---- checks -------------------------------------------------------------------------------------
 
-test: $(INSTALLED) ## run the test suite
+test: $(INSTALLED) ## run the full test suite
 	$(VENV)/bin/pytest
+
+test-fast: $(INSTALLED) ## the quick tests for the edit loop (no slow end-to-end tests)
+	$(VENV)/bin/pytest -m "not slow" -x
+
+lint: $(INSTALLED) ## ruff (lint and format check)
+	$(VENV)/bin/ruff check pipeline tests
+	$(VENV)/bin/ruff format --check pipeline tests
 
 bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench

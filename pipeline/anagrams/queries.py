@@ -121,20 +121,23 @@ class WordIndex:
         blank_text = _spell_out(stand_ins)
         words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
-        return pl.DataFrame({
-            "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
-            "plain": pl.Series(words, dtype=pl.String),
-            "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
-            "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
-            "blanks": pl.Series(blanks, dtype=pl.String),
-            "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
-        })
+        return pl.DataFrame(
+            {
+                "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
+                "plain": pl.Series(words, dtype=pl.String),
+                "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
+                "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
+                "blanks": pl.Series(blanks, dtype=pl.String),
+                "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
+            }
+        )
 
     def words_at(self, rows: np.ndarray) -> pl.DataFrame:
         """The words of the families at `rows`, one row each: word, length."""
         words, owner = self.spread(rows)
-        return pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
-                             "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)})
+        return pl.DataFrame(
+            {"word": pl.Series(words, dtype=pl.String), "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)}
+        )
 
 
 def _spell_out(stand_ins: np.ndarray) -> list[str]:
@@ -149,7 +152,7 @@ def _lower_first(word: str, blanks: str) -> str:
     """The word with, for each blank letter, its first upper-case occurrence in lower case: SULTaNA."""
     for letter in blanks:
         at = word.find(letter)
-        word = word[:at] + letter.lower() + word[at + 1:]
+        word = word[:at] + letter.lower() + word[at + 1 :]
     return word
 
 
@@ -220,11 +223,18 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
         keep &= alphagram.str.contains(middle, literal=True)
-    rows = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length}).with_row_index("row")
-            .filter(keep & (pl.col("length") >= min_length))["row"].to_numpy())
+    rows = (
+        pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})
+        .with_row_index("row")
+        .filter(keep & (pl.col("length") >= min_length))["row"]
+        .to_numpy()
+    )
     uses_all = pl.all_horizontal(pl.col("word").str.contains(c, literal=True) for c in allowed)
-    return (index.words_at(rows).with_columns(uses_all.alias("pangram"))
-            .sort(["pangram", "length", "word"], descending=[True, True, False]))
+    return (
+        index.words_at(rows)
+        .with_columns(uses_all.alias("pangram"))
+        .sort(["pangram", "length", "word"], descending=[True, True, False])
+    )
 
 
 def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
@@ -304,9 +314,11 @@ def facts_table(facts: dict[str, pl.DataFrame], max_chars: int | None = None) ->
         if max_chars:
             cut = pl.all().str.slice(0, max_chars - 1) + "…"
             text = text.with_columns(pl.when(pl.all().str.len_chars() > max_chars).then(cut).otherwise(pl.all()))
-        parts.append(text.with_row_index("row", offset=1)
-                     .unpivot(index="row", variable_name="column", value_name="value")
-                     .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value"))
+        parts.append(
+            text.with_row_index("row", offset=1)
+            .unpivot(index="row", variable_name="column", value_name="value")
+            .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value")
+        )
     return pl.concat(parts)
 
 
@@ -317,12 +329,22 @@ STEM_ORDERS = {
     "bingos": (["n_bingos", "n_letters", "stem_length", "stem"], [True, True, False, False]),
     "usefulness": (["usefulness", "stem_length", "stem"], [True, False, False]),
 }
-STEM_COLUMNS = ["stem", "stem_length", "letters", "n_letters", "n_bingos", "has_s",
-                "stem_probability", "draw_chance", "usefulness"]
+STEM_COLUMNS = [
+    "stem",
+    "stem_length",
+    "letters",
+    "n_letters",
+    "n_bingos",
+    "has_s",
+    "stem_probability",
+    "draw_chance",
+    "usefulness",
+]
 
 
-def top_stems(store, length: int | None = None, order: str = "usefulness", top: int | None = 50,
-              min_letters: int = 1) -> pl.DataFrame:
+def top_stems(
+    store, length: int | None = None, order: str = "usefulness", top: int | None = 50, min_letters: int = 1
+) -> pl.DataFrame:
     """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
     if order not in STEM_ORDERS:
         raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
@@ -350,11 +372,10 @@ def check_export(path: Path) -> Path:
 
 def study_list(stems: pl.DataFrame) -> pl.DataFrame:
     """Stems as a study list: rank, stem, letters, and the bingos as text (A: WORD WORD; B: ...)."""
-    bingos = [
-        "; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row)
-        for row in stems["bingos"].to_list()
-    ]
-    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(pl.Series("bingos", bingos, dtype=pl.String))
+    bingos = ["; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row) for row in stems["bingos"].to_list()]
+    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(
+        pl.Series("bingos", bingos, dtype=pl.String)
+    )
 
 
 def stem(store, text: str) -> pl.DataFrame:
@@ -366,5 +387,8 @@ def stem(store, text: str) -> pl.DataFrame:
     found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
     if found.is_empty():
         raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
-    return (found.select(pl.col("bingos").explode()).unnest("bingos")
-            .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words"))
+    return (
+        found.select(pl.col("bingos").explode())
+        .unnest("bingos")
+        .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words")
+    )

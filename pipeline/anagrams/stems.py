@@ -68,8 +68,21 @@ def stem_table(anagrams: pl.DataFrame, tiles: TileSet) -> pl.DataFrame:
         _rank("rank_letters", length, (position, -n_bingos.astype(np.int64), -n_letters.astype(np.int64))),
         _rank("rank_bingos", length, (position, -n_letters.astype(np.int64), -n_bingos.astype(np.int64))),
         _rank("rank_usefulness", length, (position, -useful)),
-    ).select("stem", "stem_length", "letters", "n_letters", "n_bingos", "bingos", "has_s", "stem_probability",
-             "draw_chance", "usefulness", "rank_letters", "rank_bingos", "rank_usefulness")
+    ).select(
+        "stem",
+        "stem_length",
+        "letters",
+        "n_letters",
+        "n_bingos",
+        "bingos",
+        "has_s",
+        "stem_probability",
+        "draw_chance",
+        "usefulness",
+        "rank_letters",
+        "rank_bingos",
+        "rank_usefulness",
+    )
 
 
 def _rank(name: str, length: np.ndarray, keys: tuple) -> pl.Series:

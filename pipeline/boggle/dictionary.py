@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -53,8 +53,10 @@ def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: s
     its first child in bits 32-63: what a step of the walk reads, in one load), and the points of each class."""
     values = np.unique(np.concatenate([[0], points])).astype(np.int32)
     if values.size > MAX_POINT_VALUES + 1 or values[0] < 0:
-        raise WordstatsError(f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
-                             f"different values, got {values.size - 1} positive ones")
+        raise WordstatsError(
+            f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
+            f"different values, got {values.size - 1} positive ones"
+        )
     classes = np.searchsorted(values, points).astype(np.uint64)
     nodes = mask.astype(np.uint64) | (classes << np.uint64(26)) | (first.astype(np.uint64) << np.uint64(32))
     return nodes, values

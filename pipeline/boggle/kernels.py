@@ -215,8 +215,24 @@ def _visit(node, nodes, values, mark, stamp, fresh, score, words):
 
 
 @njit(cache=True, inline="always")
-def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-            near_letters, cell_sets, kids, nexts, level, score, words):
+def _expand(
+    record,
+    cells,
+    used,
+    board,
+    nodes,
+    values,
+    mark,
+    stamp,
+    fresh,
+    near_letters,
+    cell_sets,
+    kids,
+    nexts,
+    level,
+    score,
+    words,
+):
     """Visit the children of the node `record` reached through `cells` (the path so far is `used`): count
     their words, and for each cell store its child's record in kids[_slot(level, cell)] and that child's own
     candidate cells in nexts[_slot(level, cell)]. Returns the cells whose child goes on (has candidates), and the
@@ -225,8 +241,7 @@ def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
     while cells:
         here = _cttz64(cells)
         cells &= cells - _U64(1)
-        child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh,
-                                     score, words)
+        child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh, score, words)
         nxt = _next_cells(_children(child), here, near_letters, cell_sets) & ~(used | (_U64(1) << here))
         kids[_slot(level, here)] = child
         nexts[_slot(level, here)] = nxt
@@ -270,12 +285,27 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
     for start in range(n):
         if not (_children(root) >> np.uint32(board[start])) & np.uint32(1):
             continue
-        record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh,
-                                      score, words)
+        record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh, score, words)
         used = _U64(1) << _U64(start)
         cells = _next_cells(_children(record), start, near_letters, cell_sets) & ~used
-        going_on, score, words = _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-                                         near_letters, cell_sets, kids, nexts, _U64(0), score, words)
+        going_on, score, words = _expand(
+            record,
+            cells,
+            used,
+            board,
+            nodes,
+            values,
+            mark,
+            stamp,
+            fresh,
+            near_letters,
+            cell_sets,
+            kids,
+            nexts,
+            _U64(0),
+            score,
+            words,
+        )
         if going_on == 0:
             continue
         depth = 0
@@ -289,9 +319,24 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
             todo[d] = rest
             used = paths[d] | (_U64(1) << here)
             level = d + _U64(rest != 0)
-            going_on, score, words = _expand(kids[_slot(d, here)], nexts[_slot(d, here)], used, board, nodes,
-                                             values, mark, stamp, fresh, near_letters, cell_sets, kids, nexts,
-                                             level, score, words)
+            going_on, score, words = _expand(
+                kids[_slot(d, here)],
+                nexts[_slot(d, here)],
+                used,
+                board,
+                nodes,
+                values,
+                mark,
+                stamp,
+                fresh,
+                near_letters,
+                cell_sets,
+                kids,
+                nexts,
+                level,
+                score,
+                words,
+            )
             if going_on != 0:
                 depth = np.int64(level)
                 todo[level] = going_on
@@ -317,10 +362,16 @@ def _scratch(n_cells, nodes, values):
     subset (and room to build them); per stack level and cell (see _slot) the child record and its candidate
     cells, per level the pending cells and the path; the list of a board's words (room for all the
     dictionary's)."""
-    return (np.empty(n_cells, dtype=np.uint32), np.zeros(32 * n_cells, dtype=np.uint64), np.zeros(8, dtype=np.uint64),
-            np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64), np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
-            np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
-            np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32))
+    return (
+        np.empty(n_cells, dtype=np.uint32),
+        np.zeros(32 * n_cells, dtype=np.uint64),
+        np.zeros(8, dtype=np.uint64),
+        np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
+        np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
+        np.empty(n_cells + 1, dtype=np.uint64),
+        np.empty(n_cells + 1, dtype=np.uint64),
+        np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32),
+    )
 
 
 @njit(cache=True)
@@ -351,11 +402,12 @@ def boggle_score_boards(boards, nbrs, ncount, nodes, values, rank, n_chunks, cou
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
-            s, w, l = _board_dfs(boards[b], nbrs, ncount, nodes, values, rank, mark, b - lo + 1, counts[chunk],
-                                 scratch)
+            s, w, lg = _board_dfs(
+                boards[b], nbrs, ncount, nodes, values, rank, mark, b - lo + 1, counts[chunk], scratch
+            )
             scores[b] = s
             n_words[b] = w
-            longest[b] = l
+            longest[b] = lg
     total = np.zeros(width, dtype=np.int64)
     for chunk in range(n_chunks):
         for i in range(width):
@@ -435,8 +487,25 @@ def _pick_letter(state, cumulative):
 
 
 @njit(cache=True)
-def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                nbrs, ncount, nodes, values, rank, mark, scratch, best):
+def _anneal_one(
+    state,
+    free,
+    cumulative,
+    faces,
+    n_faces,
+    n_cells,
+    steps,
+    t_start,
+    t_end,
+    nbrs,
+    ncount,
+    nodes,
+    values,
+    rank,
+    mark,
+    scratch,
+    best,
+):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
@@ -462,7 +531,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
     t = t_start
-    for step in range(steps):
+    for _ in range(steps):
         # propose: kind 0 = change one cell's letter (free) or die face (dice), 1 = swap two cells
         state, kind = _below(state, 2)
         state, a = _below(state, n_cells)
@@ -538,14 +607,46 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
 
 
 @njit(cache=True, parallel=True)
-def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                  nbrs, ncount, nodes, values, rank):
+def boggle_anneal(
+    seed,
+    first_run,
+    n_runs,
+    free,
+    cumulative,
+    faces,
+    n_faces,
+    n_cells,
+    steps,
+    t_start,
+    t_end,
+    nbrs,
+    ncount,
+    nodes,
+    values,
+    rank,
+):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     for r in prange(n_runs):
         mark = np.zeros(nodes.shape[0], dtype=np.int32)
-        scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
-                                t_start, t_end, nbrs, ncount, nodes, values, rank, mark,
-                                _scratch(n_cells, nodes, values), boards[r])
+        scores[r] = _anneal_one(
+            _stream(seed, first_run + r),
+            free,
+            cumulative,
+            faces,
+            n_faces,
+            n_cells,
+            steps,
+            t_start,
+            t_end,
+            nbrs,
+            ncount,
+            nodes,
+            values,
+            rank,
+            mark,
+            _scratch(n_cells, nodes, values),
+            boards[r],
+        )
     return boards, scores

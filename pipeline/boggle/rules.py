@@ -88,8 +88,9 @@ class Board:
 
     def grid(self) -> list[str]:
         """The board as lines of cubes, for people."""
-        return [" ".join(f"{self.cube(r * self.cols + c):<2}" for c in range(self.cols)).rstrip()
-                for r in range(self.rows)]
+        return [
+            " ".join(f"{self.cube(r * self.cols + c):<2}" for c in range(self.cols)).rstrip() for r in range(self.rows)
+        ]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -138,8 +139,9 @@ def parse_board(text: str, size: str | None = None, where: str | None = None) ->
     elif len(rows_cubes) > 1:
         rows, cols = len(rows_cubes), len(rows_cubes[0])
         if any(len(r) != cols for r in rows_cubes):
-            raise WordstatsError(f"{where}: rows have different numbers of cells "
-                                 f"({', '.join(str(len(r)) for r in rows_cubes)})")
+            raise WordstatsError(
+                f"{where}: rows have different numbers of cells ({', '.join(str(len(r)) for r in rows_cubes)})"
+            )
     else:
         side = math.isqrt(n)
         if side * side != n:
@@ -197,7 +199,7 @@ def load_board(arg: str, size: str | None = None) -> Board:
     return parse_board(arg, size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Each cell's 8-connected neighbours (cells × 8, -1 padded) and their counts, for one grid size."""
     from pipeline.boggle.kernels import boggle_neighbours

@@ -66,8 +66,7 @@ class Scores:
     node_counts: np.ndarray  # int64 per trie node: boards containing the word ending there (empty if not asked)
 
 
-def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionary,
-                 count_words: bool = False) -> Scores:
+def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionary, count_words: bool = False) -> Scores:
     """Score boards (one per row, letter codes) of one grid size on all cores."""
     import numba
 
@@ -77,7 +76,8 @@ def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionar
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     chunks = max(1, min(numba.get_num_threads(), boards.shape[0]))
     scores, n_words, longest, counts = boggle_score_boards(
-        boards, *neighbours(rows, cols), *dictionary.arrays, chunks, count_words)
+        boards, *neighbours(rows, cols), *dictionary.arrays, chunks, count_words
+    )
     return Scores(scores, n_words, longest, counts)
 
 

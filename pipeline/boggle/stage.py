@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import polars as pl
@@ -22,14 +22,26 @@ def params(config: Config, spec) -> dict:
     return {
         "seed": bc.seed,
         "boards": bc.boards,
-        "dice_sets": {name: {"size": bc.dice[name].size, "variant": bc.dice[name].variant,
-                             "dice": list(bc.dice[name].faces), "seed": dice_seed(bc.seed, name)}
-                      for name in bc.dice_sets},
+        "dice_sets": {
+            name: {
+                "size": bc.dice[name].size,
+                "variant": bc.dice[name].variant,
+                "dice": list(bc.dice[name].faces),
+                "seed": dice_seed(bc.seed, name),
+            }
+            for name in bc.dice_sets
+        },
         "variants": {name: {"min_length": r.min_length, "points": list(r.points)} for name, r in bc.variants.items()},
         "percentiles": list(bc.percentiles),
-        "best": {"seed": bc.best.seed, "runs": bc.best.runs, "steps": bc.best.params.steps,
-                 "t_start": bc.best.params.t_start, "t_end": bc.best.params.t_end,
-                 "free": list(bc.best.free), "dice_sets": list(bc.best.dice_sets)},
+        "best": {
+            "seed": bc.best.seed,
+            "runs": bc.best.runs,
+            "steps": bc.best.params.steps,
+            "t_start": bc.best.params.t_start,
+            "t_end": bc.best.params.t_end,
+            "free": list(bc.best.free),
+            "dice_sets": list(bc.best.dice_sets),
+        },
     }
 
 
@@ -73,30 +85,35 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
 def boards_frame(name: str, seed: int, boards: np.ndarray, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
     """One row per random board: its dice set, seed, index, letters, score, words and longest word."""
     n = boards.shape[0]
-    return pl.DataFrame({
-        "dice": pl.Series([name] * n, dtype=pl.String),
-        "seed": pl.Series([seed] * n, dtype=pl.Int64),
-        "index": pl.Series(np.arange(n, dtype=np.uint32)),
-        "board": pl.Series(board_texts(boards), dtype=pl.String),
-        "score": pl.Series(result.scores.astype(np.uint32)),
-        "n_words": pl.Series(result.n_words.astype(np.uint32)),
-        "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
-    })
+    return pl.DataFrame(
+        {
+            "dice": pl.Series([name] * n, dtype=pl.String),
+            "seed": pl.Series([seed] * n, dtype=pl.Int64),
+            "index": pl.Series(np.arange(n, dtype=np.uint32)),
+            "board": pl.Series(board_texts(boards), dtype=pl.String),
+            "score": pl.Series(result.scores.astype(np.uint32)),
+            "n_words": pl.Series(result.n_words.astype(np.uint32)),
+            "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
+        }
+    )
 
 
-def findability(name: str, words: list[str], dictionary: Dictionary, node_counts: np.ndarray,
-                n_boards: int) -> pl.DataFrame:
+def findability(
+    name: str, words: list[str], dictionary: Dictionary, node_counts: np.ndarray, n_boards: int
+) -> pl.DataFrame:
     """For every word of the lexicon: its points, on how many random boards it was found, and the rates."""
     has = dictionary.word_at >= 0
     found = np.zeros(len(dictionary.words), dtype=np.int64)
     found[dictionary.word_at[has]] = node_counts[has]
     points = np.zeros(len(dictionary.words), dtype=np.int32)
     points[dictionary.word_at[has]] = dictionary.points[has]
-    playable = pl.DataFrame({
-        "word": pl.Series(dictionary.words, dtype=pl.String),
-        "points": pl.Series(points.astype(np.uint8)),
-        "boards_found": pl.Series(found.astype(np.uint32)),
-    })
+    playable = pl.DataFrame(
+        {
+            "word": pl.Series(dictionary.words, dtype=pl.String),
+            "points": pl.Series(points.astype(np.uint8)),
+            "boards_found": pl.Series(found.astype(np.uint32)),
+        }
+    )
     return (
         pl.DataFrame({"word": pl.Series(words, dtype=pl.String)})
         .join(playable, on="word", how="left")
@@ -111,8 +128,9 @@ def findability(name: str, words: list[str], dictionary: Dictionary, node_counts
     )
 
 
-def dice_summary(dice: Dice, seed: int, bc: BoggleConfig, result: Scores, boards: pl.DataFrame,
-                 words: pl.DataFrame) -> dict:
+def dice_summary(
+    dice: Dice, seed: int, bc: BoggleConfig, result: Scores, boards: pl.DataFrame, words: pl.DataFrame
+) -> dict:
     """Score statistics of one dice set's random boards, with its rules and the best board rolled."""
     rules = bc.variants[dice.variant]
     stats = summarise(result.scores, bc.percentiles)
@@ -146,10 +164,29 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
             runs = anneal(dictionary, rows, cols, seed, 0, bc.best.runs, bc.best.params, dice)
             n_words = score_boards(np.stack([r.board.codes for r in runs]), rows, cols, dictionary).n_words
             for r, w in zip(runs, n_words.tolist()):
-                rows_out.append({"search": label, "dice": dice.name if dice else None, "size": f"{rows}x{cols}",
-                                 "variant": variant, "seed": seed, "run": r.run, "board": r.board.letters,
-                                 "score": r.score, "n_words": w})
+                rows_out.append(
+                    {
+                        "search": label,
+                        "dice": dice.name if dice else None,
+                        "size": f"{rows}x{cols}",
+                        "variant": variant,
+                        "seed": seed,
+                        "run": r.run,
+                        "board": r.board.letters,
+                        "score": r.score,
+                        "n_words": w,
+                    }
+                )
             task.advance()
-    schema = {"search": pl.String, "dice": pl.String, "size": pl.String, "variant": pl.String, "seed": pl.Int64,
-              "run": pl.UInt32, "board": pl.String, "score": pl.UInt32, "n_words": pl.UInt32}
+    schema = {
+        "search": pl.String,
+        "dice": pl.String,
+        "size": pl.String,
+        "variant": pl.String,
+        "seed": pl.Int64,
+        "run": pl.UInt32,
+        "board": pl.String,
+        "score": pl.UInt32,
+        "n_words": pl.UInt32,
+    }
     return pl.DataFrame(rows_out, schema=schema).sort(["search", "score", "run"], descending=[False, True, False])

@@ -85,12 +85,21 @@ app = App(
 )
 
 # Options shared by many commands.
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (default: configs/default.toml).",
-                                                   envvar="WORDSTATS_CONFIG", show_default=False)]
-DataDirOpt = Annotated[Optional[Path], typer.Option("--data-dir", help="Where outputs live (default: data/out).",
-                                                    envvar="WORDSTATS_DATA", show_default=False)]
-LexiconOpt = Annotated[Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).",
-                                                   show_default=False)]
+ConfigOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--config", help="Config file (default: configs/default.toml).", envvar="WORDSTATS_CONFIG", show_default=False
+    ),
+]
+DataDirOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--data-dir", help="Where outputs live (default: data/out).", envvar="WORDSTATS_DATA", show_default=False
+    ),
+]
+LexiconOpt = Annotated[
+    Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).", show_default=False)
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]

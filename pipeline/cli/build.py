@@ -21,12 +21,17 @@ from pipeline.core.errors import WordstatsError
 
 @app.command()
 def run(
-    stages: Annotated[Optional[list[str]], typer.Argument(help="Stages to build (default: all).",
-                                                          show_default=False)] = None,
-    lexicon: Annotated[Optional[list[str]], typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).",
-                                                         show_default=False)] = None,
-    source: Annotated[Optional[list[Path]], typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.",
-                                                         show_default=False)] = None,
+    stages: Annotated[
+        Optional[list[str]], typer.Argument(help="Stages to build (default: all).", show_default=False)
+    ] = None,
+    lexicon: Annotated[
+        Optional[list[str]],
+        typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).", show_default=False),
+    ] = None,
+    source: Annotated[
+        Optional[list[Path]],
+        typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.", show_default=False),
+    ] = None,
     min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
     max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
     config: ConfigOpt = None,
@@ -56,8 +61,9 @@ def run(
         results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress)
         if not quiet:
             for r in results:
-                files = ", ".join(f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f
-                                  for f, e in r["outputs"].items())
+                files = ", ".join(
+                    f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f for f, e in r["outputs"].items()
+                )
                 typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
 
 
@@ -80,7 +86,9 @@ def info(
 def sql(
     query: Annotated[str, typer.Argument(help='SQL over the lexicon\'s tables, e.g. "SELECT * FROM words LIMIT 5".')],
     lexicon: LexiconOpt = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the result to FILE (.parquet/.csv/.json/.md).")] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Write the result to FILE (.parquet/.csv/.json/.md).")
+    ] = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import polars as pl
 
@@ -35,33 +36,57 @@ class Stage:
 
 # In dependency order: a stage appears after every stage whose outputs it reads.
 STAGES: tuple[Stage, ...] = (
-    Stage("ingest", "pipeline.ingest.stage", (), ("words.parquet", "ingest_report.json"),
-          description="read and normalise the word list"),
-
+    Stage(
+        "ingest",
+        "pipeline.ingest.stage",
+        (),
+        ("words.parquet", "ingest_report.json"),
+        description="read and normalise the word list",
+    ),
     # -- indexes and stems (issues 3, 4)
-    Stage("indexes", "pipeline.anagrams.indexes", ("words",), ("anagrams.parquet", "prefixes.parquet", "hooks.parquet"),
-          description="anagram families with probabilities, prefixes, hooks"),
-    Stage("stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",),
-          description="6- and 7-letter bingo stems"),
-
+    Stage(
+        "indexes",
+        "pipeline.anagrams.indexes",
+        ("words",),
+        ("anagrams.parquet", "prefixes.parquet", "hooks.parquet"),
+        description="anagram families with probabilities, prefixes, hooks",
+    ),
+    Stage(
+        "stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",), description="6- and 7-letter bingo stems"
+    ),
     # -- boggle (issue 5)
-    Stage("boggle", "pipeline.boggle.stage", ("words",),
-          ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
-          description="random Boggle boards per dice set, per-word findability, best-board search"),
-
+    Stage(
+        "boggle",
+        "pipeline.boggle.stage",
+        ("words",),
+        ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
+        description="random Boggle boards per dice set, per-word findability, best-board search",
+    ),
     # -- hangman (issue 6)
-    Stage("hangman", "pipeline.hangman.stage", ("words",), ("hangman.parquet", "hangman_summary.json"),
-          description="Hangman difficulty of every word (two solvers)"),
-
+    Stage(
+        "hangman",
+        "pipeline.hangman.stage",
+        ("words",),
+        ("hangman.parquet", "hangman_summary.json"),
+        description="Hangman difficulty of every word (two solvers)",
+    ),
     # -- scrabble (issue 8)
-    Stage("scrabble", "pipeline.scrabble.stage", ("words",),
-          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
-          description="best opening scores, greedy self-play games"),
-
+    Stage(
+        "scrabble",
+        "pipeline.scrabble.stage",
+        ("words",),
+        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+        description="best opening scores, greedy self-play games",
+    ),
     # -- report (issue 7): last, it reads every table that exists
-    Stage("report", "pipeline.report.stage", ("words",), ("report.html",),
-          optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
-          description="the HTML report of every table that exists"),
+    Stage(
+        "report",
+        "pipeline.report.stage",
+        ("words",),
+        ("report.html",),
+        optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
+        description="the HTML report of every table that exists",
+    ),
 )
 
 
@@ -155,8 +180,14 @@ def run_stage(s: Stage, config: Config, store: Store, spec: LexiconSpec | None, 
     return {"stage": s.name, "seconds": round(time.perf_counter() - started, 3), "outputs": entries}
 
 
-def run(config: Config, data_dir: Path, lexicon: str, names: list[str],
-        spec: LexiconSpec | None = None, progress: Progress | None = None) -> list[dict]:
+def run(
+    config: Config,
+    data_dir: Path,
+    lexicon: str,
+    names: list[str],
+    spec: LexiconSpec | None = None,
+    progress: Progress | None = None,
+) -> list[dict]:
     """Run the named stages (all when empty) for one lexicon, in dependency order."""
     store = Store(data_dir, lexicon)
     if spec is None and lexicon in config.lexicons:

@@ -9,8 +9,9 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import polars as pl
 
@@ -81,8 +82,14 @@ def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], ro
     """Write a DataFrame atomically as Parquet with provenance in the footer key-value metadata."""
     metadata = {f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())}
     with atomic_path(target) as tmp:
-        df.write_parquet(tmp, compression="zstd", compression_level=3, statistics=True,
-                         row_group_size=row_group_size, metadata=metadata)
+        df.write_parquet(
+            tmp,
+            compression="zstd",
+            compression_level=3,
+            statistics=True,
+            row_group_size=row_group_size,
+            metadata=metadata,
+        )
 
 
 def _meta_value(value: Any) -> str:
@@ -141,8 +148,10 @@ class Store:
             schema = self.schema(name)
             missing = [c for c in columns if c not in schema]
             if missing:
-                raise WordstatsError(f"{path} has no column {missing[0]!r} (built by an older version?): "
-                                     f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
+                raise WordstatsError(
+                    f"{path} has no column {missing[0]!r} (built by an older version?): "
+                    f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
+                )
         return path
 
     def schema(self, name: str) -> dict[str, pl.DataType]:
@@ -155,8 +164,10 @@ class Store:
 
     def _damaged(self, path: Path, exc: Exception) -> WordstatsError:
         """The error for a Parquet file that cannot be read."""
-        return WordstatsError(f"{path}: not a readable Parquet table ({first_line(exc)}): "
-                              f"rebuild it with `wordstats run --lexicon {self.lexicon}`")
+        return WordstatsError(
+            f"{path}: not a readable Parquet table ({first_line(exc)}): "
+            f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
+        )
 
     def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
         """Read table `name` (Parquet), or only `columns` of it."""
@@ -190,13 +201,14 @@ class Store:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise self._bad_manifest(path, str(exc)) from None
         if not isinstance(manifest, dict) or not isinstance(manifest.get("tables"), dict):
-            raise self._bad_manifest(path, "no \"tables\" object")
+            raise self._bad_manifest(path, 'no "tables" object')
         return manifest
 
     def _bad_manifest(self, path: Path, why: str) -> WordstatsError:
         """The error for a manifest.json that cannot be read."""
-        return WordstatsError(f"{path}: damaged manifest ({why}): delete it and rebuild with "
-                              f"`wordstats run --lexicon {self.lexicon}`")
+        return WordstatsError(
+            f"{path}: damaged manifest ({why}): delete it and rebuild with `wordstats run --lexicon {self.lexicon}`"
+        )
 
     def record(self, entries: dict[str, dict[str, Any]]) -> None:
         """Add or replace manifest entries, under a lock so concurrent stages do not lose each other's."""

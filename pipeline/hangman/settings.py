@@ -44,8 +44,6 @@ def settings(config) -> Settings:
     return s
 
 
-
-
 def setter_weights(zipf: np.ndarray, prior: str = "wordfreq", unknown_zipf: float = 0.0) -> np.ndarray:
     """The setter's prior as integer weights: uses per trillion words, round(10^(zipf + 3)), or all 1."""
     zipf = np.asarray(zipf, dtype=np.float64)

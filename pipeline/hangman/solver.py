@@ -34,7 +34,7 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
             games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
             for i, word in zip(idx, group):
                 misses[i], guesses[i], sequence = games[word]
-                letters[i, :len(sequence)] = [ord(ch) - ord("A") for ch in sequence]
+                letters[i, : len(sequence)] = [ord(ch) - ord("A") for ch in sequence]
     return misses, guesses, letters
 
 
@@ -52,12 +52,14 @@ def sequences(letters: np.ndarray, guesses: np.ndarray) -> pl.Series:
 def solve_lexicon(words: list[str], weights=None) -> pl.DataFrame:
     """The solver against every word of a lexicon (distinct words, any lengths): word, misses, guesses, sequence."""
     misses, guesses, letters = solve_codes(words, weights)
-    return pl.DataFrame([
-        pl.Series("word", words, dtype=pl.String),
-        pl.Series("misses", misses, dtype=pl.UInt8),
-        pl.Series("guesses", guesses, dtype=pl.UInt8),
-        sequences(letters, guesses),
-    ])
+    return pl.DataFrame(
+        [
+            pl.Series("word", words, dtype=pl.String),
+            pl.Series("misses", misses, dtype=pl.UInt8),
+            pl.Series("guesses", guesses, dtype=pl.UInt8),
+            sequences(letters, guesses),
+        ]
+    )
 
 
 def solve_plain(words: list[str], weights: dict[str, int] | None = None) -> dict[str, tuple[int, int, str]]:

@@ -15,8 +15,6 @@ def params(config, spec) -> dict:
     return asdict(settings(config))
 
 
-
-
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     """The hangman stage: words.parquet → hangman.parquet, hangman_summary.json."""
     s = settings(ctx.config)

@@ -100,8 +100,8 @@ def combinations(counts: np.ndarray, tiles: TileSet, use_blanks: bool = True) ->
     choose = binomials(full[:26], int(counts.max(initial=0)))
     ways = _ways(counts, choose, n_blanks, np.int64)
     # a draw is a set of tiles, so ways <= C(bag, length); check exactness only where that bound passes 2**62
-    risky = np.array([draws(int(n), tiles) >= 2 ** 62 for n in counts.sum(axis=1)], dtype=bool)
-    if risky.any() and _ways(counts[risky], choose, n_blanks, np.float64).max() >= 2.0 ** 62:
+    risky = np.array([draws(int(n), tiles) >= 2**62 for n in counts.sum(axis=1)], dtype=bool)
+    if risky.any() and _ways(counts[risky], choose, n_blanks, np.float64).max() >= 2.0**62:
         raise WordstatsError("a word has too many ways to be drawn to count exactly in 64 bits")
     return ways
 

@@ -59,8 +59,9 @@ def plot_stems(df: pl.DataFrame):
     return fig
 
 
-def step_lines(df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: str, title: str,
-               legend: str | None = None):
+def step_lines(
+    df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: str, title: str, legend: str | None = None
+):
     """Step lines of y over x, one per value of column `by`."""
     fig = new_figure()
     ax = fig.subplots()
@@ -76,8 +77,16 @@ def step_lines(df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: s
 
 def plot_histogram(df: pl.DataFrame):
     """Step lines: boards per score bin, one per dice set."""
-    return step_lines(df, "dice", "bin", "boards", "board score (points)", "boards",
-                      "Boggle score histogram per dice set", legend="dice")
+    return step_lines(
+        df,
+        "dice",
+        "bin",
+        "boards",
+        "board score (points)",
+        "boards",
+        "Boggle score histogram per dice set",
+        legend="dice",
+    )
 
 
 def plot_findable(df: pl.DataFrame):
@@ -108,8 +117,9 @@ def plot_misses(df: pl.DataFrame):
 
 def plot_openings(df: pl.DataFrame):
     """Step lines: words per best opening score, one per game."""
-    return step_lines(df, "game", "score_from", "words", "best opening score (points)", "words",
-                      "Best opening scores per game")
+    return step_lines(
+        df, "game", "score_from", "words", "best opening score (points)", "words", "Best opening scores per game"
+    )
 
 
 def png(fig, dpi: int) -> bytes:

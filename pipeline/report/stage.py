@@ -22,8 +22,6 @@ def params(config, spec) -> dict:
     }
 
 
-
-
 def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], dict[str, str]]:
     """The sections the tables support, and why each other one is left out."""
     t = Tables(frames)
@@ -43,8 +41,15 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     p = ctx.params
     done, left_out = sections(inputs, p)
     plots = [part for s in done for part in s.parts if part.plot is not None]
-    with matplotlib.rc_context({"font.family": "DejaVu Sans", "font.size": 10, "svg.hashsalt": "wordstats",
-                                "axes.spines.top": False, "axes.spines.right": False}):
+    with matplotlib.rc_context(
+        {
+            "font.family": "DejaVu Sans",
+            "font.size": 10,
+            "svg.hashsalt": "wordstats",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    ):
         with ctx.progress.task("drawing plots", total=len(plots)) as bar:
             for part in plots:
                 part.image = png(part.plot(part.result), p["dpi"])

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -65,8 +66,9 @@ def parse_board(text: str, where: str = "board") -> Board:
     if not lines:
         return board
     if len(lines) > SIZE:
-        raise WordstatsError(f"{where}: line {SIZE + 1}: more than {SIZE} lines (a board is {SIZE} lines "
-                             f"of {SIZE} characters)")
+        raise WordstatsError(
+            f"{where}: line {SIZE + 1}: more than {SIZE} lines (a board is {SIZE} lines of {SIZE} characters)"
+        )
     for r, line in enumerate(lines):
         for c, ch in enumerate(line):
             if c >= SIZE:
@@ -74,16 +76,18 @@ def parse_board(text: str, where: str = "board") -> Board:
             if ch == EMPTY:
                 continue
             if not ("A" <= ch <= "Z" or "a" <= ch <= "z"):
-                raise WordstatsError(f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
-                                     f"(use . for empty, A-Z for tiles, a-z for blanks)")
+                raise WordstatsError(
+                    f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
+                    f"(use . for empty, A-Z for tiles, a-z for blanks)"
+                )
             board.tiles[r, c] = ord(ch.upper()) - 65
             board.blanks[r, c] = ch.islower()
         if len(line) < SIZE:
-            raise WordstatsError(f"{where}: line {r + 1}, column {len(line) + 1}: line has {len(line)} "
-                                 f"characters, expected {SIZE}")
+            raise WordstatsError(
+                f"{where}: line {r + 1}, column {len(line) + 1}: line has {len(line)} characters, expected {SIZE}"
+            )
     if len(lines) < SIZE:
-        raise WordstatsError(f"{where}: line {len(lines) + 1}: board ends after {len(lines)} lines, "
-                             f"expected {SIZE}")
+        raise WordstatsError(f"{where}: line {len(lines) + 1}: board ends after {len(lines)} lines, expected {SIZE}")
     return board
 
 

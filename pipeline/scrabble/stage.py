@@ -34,12 +34,23 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     opening_sec.allow("variants")
     selfplay_sec.allow("variants", "games", "seed")
     return {
-        "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
-                            "centre_doubles_word": v.centre_doubles_word, "values": v.tile_set.values,
-                            "counts": v.tile_set.counts} for name, v in known.items()},
+        "variants": {
+            name: {
+                "layout": list(v.layout),
+                "rack_size": v.rack_size,
+                "bingo_bonus": v.bingo_bonus,
+                "centre_doubles_word": v.centre_doubles_word,
+                "values": v.tile_set.values,
+                "counts": v.tile_set.counts,
+            }
+            for name, v in known.items()
+        },
         "openings": {"variants": chosen(opening_sec)},
-        "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
-                     "seed": selfplay_sec.int("seed", 0, lo=0)},
+        "selfplay": {
+            "variants": chosen(selfplay_sec),
+            "games": selfplay_sec.int("games", 10, lo=0),
+            "seed": selfplay_sec.int("seed", 0, lo=0),
+        },
     }
 
 
