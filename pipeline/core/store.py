@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.locks import hold_read_lock, lock_fd, locked
 
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
@@ -260,7 +261,7 @@ class Store:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise WordstatsError(f"{self.root}: cannot create the lexicon folder ({exc.strerror or exc})") from None
-        fd = _lock_fd(self.root / WRITER_LOCK)
+        fd = lock_fd(self.root / WRITER_LOCK)
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -286,7 +287,7 @@ class Store:
 
     def _apply(self, plan: dict[str, Any]) -> None:
         """Rename a commit's temporary files into place, record them in the manifest, drop the journal."""
-        with _locked(self.root / COMMIT_LOCK, fcntl.LOCK_EX):
+        with locked(self.root / COMMIT_LOCK, fcntl.LOCK_EX):
             for tmp, final in plan["renames"]:
                 if (self.root / tmp).exists():
                     os.replace(self.root / tmp, self.root / final)
@@ -349,11 +350,11 @@ class Store:
             with contextlib.suppress(WordstatsError, OSError), self.writer(wait=False):
                 pass
         try:
-            fd = _lock_fd(self.root / COMMIT_LOCK)
+            fd = lock_fd(self.root / COMMIT_LOCK)
         except WordstatsError:
             return  # a folder we cannot even open a lock in is one nobody is writing to
         fcntl.flock(fd, fcntl.LOCK_SH)
-        _READ_LOCKS.append(fd)
+        hold_read_lock(fd)
 
     # -- the manifest, checked against the files and rebuilt from the tables' footers
 
@@ -361,16 +362,20 @@ class Store:
         """Whether the manifest misses a built output, lists a missing one, or disagrees on a file's size."""
         tables = self.manifest()["tables"]
         on_disk = {name for name in outputs if (self.root / name).is_file()}
-        if set(tables) != on_disk:
+        if not on_disk <= set(tables) or not all((self.root / name).is_file() for name in tables):
             return True
         return any((self.root / name).stat().st_size != entry.get("bytes") for name, entry in tables.items())
 
     def rebuild_manifest(self, producers: dict[str, str]) -> dict[str, Any]:
         """The manifest made again from the files: rows and stage from each Parquet footer, sizes, hashes, and
         file times; `producers` names the stage of each output file (for JSON and HTML outputs)."""
-        old = self.manifest()["tables"] if (self.root / MANIFEST).is_file() else {}
+        try:
+            old = self.manifest()["tables"]
+        except WordstatsError:
+            old = {}
+        known = {**{name: entry.get("stage") for name, entry in old.items()}, **producers}
         tables = {}
-        for name, stage in producers.items():
+        for name, stage in sorted(known.items()):
             path = self.root / name
             if not path.is_file():
                 continue
@@ -400,37 +405,6 @@ class Store:
                 entry["built_at"] = old[name].get("built_at", entry["built_at"])
             tables[name] = entry
         return {"lexicon": self.lexicon, "tables": tables}
-
-
-_READ_LOCKS: list[int] = []
-
-
-def release_read_locks() -> None:
-    """Release the read locks taken by this command."""
-    while _READ_LOCKS:
-        os.close(_READ_LOCKS.pop())
-
-
-def _lock_fd(path: Path) -> int:
-    """A file descriptor to lock `path` with (created when missing; opened read-only in a read-only folder)."""
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        try:
-            return os.open(path, os.O_RDONLY)
-        except OSError:
-            raise WordstatsError(f"{path.parent}: cannot write ({exc.strerror or exc})") from None
-
-
-@contextlib.contextmanager
-def _locked(path: Path, how: int):
-    """Hold an flock on `path` for the block."""
-    fd = _lock_fd(path)
-    try:
-        fcntl.flock(fd, how)
-        yield
-    finally:
-        os.close(fd)
 
 
 def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
