@@ -103,8 +103,10 @@ def write_fingerprints(config: Config, data_dir: Path) -> list[Path]:
 
 
 def make_rules(config: Config, config_arg: str, data_dir: Path, target: Path) -> list[Path]:
-    """Write the fingerprints and the rules file (each only when changed); the files written."""
+    """Write the fingerprints (only when changed) and the rules file (touched when unchanged); the files written."""
     changed = write_fingerprints(config, data_dir)
     if write_if_changed(target, rules(config, config_arg)):
         changed.append(target)
+    else:
+        os.utime(target)  # up to date with the modules make compared it with
     return changed

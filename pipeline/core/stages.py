@@ -233,7 +233,6 @@ def run_stage(
     if reads_sources and adhoc and spec is not None:
         files[SOURCE_RECORD] = source_record(spec)
     entries = store.commit(files, provenance)
-    entries.pop(SOURCE_RECORD, None)
     if reads_sources and not adhoc:
         (store.root / SOURCE_RECORD).unlink(missing_ok=True)
     if reads_sources and adhoc and store.lexicon in config.lexicons:  # --force: `make` rebuilds it from the config

@@ -311,6 +311,8 @@ class Store:
                     _sync_file(tmp)
                 except WRITE_ERRORS as exc:
                     raise write_error(target, exc) from None
+                if target.name.startswith("."):  # a hidden file (such as .source.json) goes in, unlisted
+                    continue
                 entries[target.name] = {
                     "rows": rows,
                     "bytes": tmp.stat().st_size,
