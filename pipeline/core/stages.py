@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import time
@@ -16,7 +17,7 @@ from pipeline.core import fingerprint
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.progress import Progress
-from pipeline.core.store import Store, fingerprint_path, sha256_file
+from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
 SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
@@ -279,6 +280,25 @@ def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -
         )
 
 
+def current_manifest(store: Store, holding_lock: bool = False) -> dict:
+    """The lexicon's manifest; when it is missing, damaged or disagrees with the files, rebuilt from the tables'
+    footers and saved (unless another run is building the lexicon right now)."""
+    producers = {name: s.name for s in STAGES for name in s.outputs}
+    try:
+        if not store.manifest_is_stale(producers):
+            return store.manifest()
+    except WordstatsError:  # a damaged manifest is rebuilt too
+        pass
+    manifest = store.rebuild_manifest(producers)
+    if manifest["tables"]:
+        if holding_lock:
+            write_json(store.root / MANIFEST, manifest)
+        else:
+            with contextlib.suppress(WordstatsError, OSError), store.writer(wait=False):
+                write_json(store.root / MANIFEST, manifest)
+    return manifest
+
+
 def run(
     config: Config,
     data_dir: Path,
@@ -292,6 +312,7 @@ def run(
     store = Store(data_dir, lexicon)
     adhoc = spec is not None
     with store.writer():
+        current_manifest(store, holding_lock=True)
         if spec is not None:
             check_source(config, store, spec, force)
         elif lexicon in config.lexicons:
