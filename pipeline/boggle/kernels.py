@@ -308,7 +308,7 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
         )
         if going_on == 0:
             continue
-        depth = 0
+        depth: int | np.int64 = 0
         todo[0] = going_on
         paths[0] = used
         while depth >= 0:

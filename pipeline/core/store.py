@@ -224,6 +224,7 @@ class Store:
     def write(self, outputs: dict[str, Any], provenance: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Write a stage's outputs (DataFrame → Parquet, dict/list → JSON, str → text) and record them."""
         entries = {}
+        rows: int | None
         for name, obj in outputs.items():
             path = self.path(name)
             if isinstance(obj, pl.DataFrame):
@@ -232,8 +233,11 @@ class Store:
             elif isinstance(obj, (dict, list)):
                 write_json(path, obj)
                 rows = len(obj) if isinstance(obj, list) else None
-            elif isinstance(obj, (str, bytes)):
-                (write_text if isinstance(obj, str) else write_bytes)(path, obj)
+            elif isinstance(obj, str):
+                write_text(path, obj)
+                rows = None
+            elif isinstance(obj, bytes):
+                write_bytes(path, obj)
                 rows = None
             else:
                 raise TypeError(f"stage output {name} has unsupported type {type(obj).__name__}")

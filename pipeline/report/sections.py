@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import cast
 
 import polars as pl
 
@@ -156,7 +157,7 @@ def stems_section(t: Tables, p: dict) -> Section:
 def boggle_section(t: Tables, p: dict) -> Section:
     """Random Boggle boards: scores per dice set."""
     t.need("boggle_boards", "dice", "score", "n_words", "longest")
-    best = int(t.frames["boggle_boards"]["score"].max() or 0)
+    best = int(cast(int, t.frames["boggle_boards"]["score"].max()) or 0)
     width = max(1, math.ceil((best + 1) / p["bins"]))
     s = Section(
         "boggle",

@@ -52,6 +52,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     ):
         with ctx.progress.task("drawing plots", total=len(plots)) as bar:
             for part in plots:
+                assert part.plot is not None
                 part.image = png(part.plot(part.result), p["dpi"])
                 bar.advance()
     return {"report.html": render(ctx.lexicon, done, left_out)}
