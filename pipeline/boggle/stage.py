@@ -57,6 +57,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     dictionaries: dict[str, Dictionary] = {}
 
     def dictionary_for(variant: str) -> Dictionary:
+        """The dictionary of a variant, compiled once."""
         if variant not in dictionaries:
             dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
         return dictionaries[variant]
