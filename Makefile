@@ -64,9 +64,10 @@ test: $(INSTALLED) ## run the full test suite
 test-fast: $(INSTALLED) ## the quick tests for the edit loop (no slow end-to-end tests)
 	$(VENV)/bin/pytest -m "not slow" -x
 
-lint: $(INSTALLED) ## ruff (lint and format check)
+lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
 	$(VENV)/bin/ruff check pipeline tests
 	$(VENV)/bin/ruff format --check pipeline tests
+	$(VENV)/bin/mypy
 
 bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench

@@ -59,6 +59,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     dictionaries: dict[str, Dictionary] = {}
 
     def dictionary_for(variant: str) -> Dictionary:
+        """The dictionary of a variant, compiled once."""
         if variant not in dictionaries:
             dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
         return dictionaries[variant]
@@ -156,8 +157,8 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
         rows, cols = parse_size(size)
         searches.append((f"free {rows}x{cols}", None, rows, cols, "standard"))
     for name in bc.best.dice_sets:
-        dice = bc.dice[name]
-        searches.append((f"dice {name}", dice, dice.rows, dice.cols, dice.variant))
+        rolled = bc.dice[name]
+        searches.append((f"dice {name}", rolled, rolled.rows, rolled.cols, rolled.variant))
     rows_out = []
     with progress.task("boggle: best-board search", total=len(searches)) as task:
         for label, dice, rows, cols, variant in searches:

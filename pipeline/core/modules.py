@@ -82,4 +82,4 @@ def closure(*names: str) -> list[Path]:
         seen.add(name)
         todo.extend(parents(name))
         todo.extend(imports(path))
-    return sorted({module_file(n) for n in seen})  # type: ignore[type-var]
+    return sorted({f for n in seen if (f := module_file(n)) is not None})

@@ -56,6 +56,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     ):
         with ctx.progress.task("drawing plots", total=len(plots)) as bar:
             for part in plots:
+                assert part.plot is not None
                 part.image = png(part.plot(part.result), p["dpi"])
                 bar.advance()
     return ctx.result(report=render(ctx.lexicon, done, left_out))
