@@ -46,7 +46,7 @@ $(RULES_MK): $(CONFIG) $(wildcard pipeline/*.py pipeline/*/*.py) $(INSTALLED)
 	@$(MAKE_RULES)
 
 ifeq ($(filter $(NO_RULES_GOALS),$(MAKECMDGOALS)),)
--include $(RULES_MK)
+include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif

@@ -179,8 +179,9 @@ def test_every_stage_depends_on_the_modules_it_really_runs(built, tmp_path):
     script = (
         "import sys, json; from pathlib import Path; from pipeline.core.config import load_config; "
         "from pipeline.core.progress import Progress; from pipeline.core.stages import run; "
-        "before = set(sys.modules); run(load_config(sys.argv[1]), Path(sys.argv[2]), 'tiny', [sys.argv[3]], "
-        "progress=Progress(True)); print(json.dumps(sorted(m for m in sys.modules if m.startswith('pipeline'))))"
+        "r = run(load_config(sys.argv[1]), Path(sys.argv[2]), 'tiny', [sys.argv[3]], "
+        "progress=Progress(True)); params, build = r[-1]['reads']; assert params.covers(build), 'build reads more'; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pipeline'))))"
     )
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     for s in STAGES:
@@ -256,6 +257,12 @@ def test_a_failing_stage_changes_no_file(copy):
     assert snapshot(out / "tiny") == before
     edit_config(config, '[indexes]\ntiles = "bogus"', '[indexes]\ntiles = "scrabble"')
 
+    edit_config(config, "[hangman]", "[hangman")  # not TOML: make stops before any stage
+    res = make("all", config=config, out=out)
+    assert res.returncode != 0 and "invalid TOML" in res.stderr and "wordstats run" not in res.stdout
+    assert snapshot(out / "tiny") == before
+    edit_config(config, "[hangman", "[hangman]")
+
     (config.parent / "tiny.txt").write_text("")  # an empty word list
     res = make("all", config=config, out=out)
     assert res.returncode != 0 and "empty" in res.stderr
@@ -281,6 +288,17 @@ def test_make_reruns_a_touched_stage_and_those_downstream_for_real(copy):
     changed = {p.name for p in (out / "tiny").iterdir() if p.is_file() and p.stat().st_mtime_ns != times[p.name]}
     assert changed - {"manifest.json"} == {"hangman.parquet", "hangman_summary.json", "report.html"}
     assert make("-q", "all", config=config, out=out).returncode == 0
+
+
+def test_a_forced_ad_hoc_list_on_a_config_lexicon_is_rebuilt_by_make(copy, cli):
+    config, out = copy
+    other = config.parent / "other.txt"
+    other.write_text("zebra\nquagga\n")
+    res = cli("run", "ingest", "--source", other, "-l", "tiny", "--force", "--config", config, "--data-dir", out)
+    assert res.exit_code == 0, res
+    shown = cli("info", "-l", "tiny", "--config", config, "--data-dir", out, "--json")
+    assert {row["source"] for row in json.loads(shown.stdout)} == {"ad hoc: other.txt"}
+    assert planned(make("-n", "all", config=config, out=out)) == set(STAGE_NAMES)  # make puts the config's back
 
 
 def test_make_rules_are_generated_not_kept_by_hand():

@@ -255,6 +255,15 @@ def source_record(spec: LexiconSpec) -> dict[str, Any]:
     }
 
 
+def adhoc_sources(store: Store) -> list[str] | None:
+    """The word list files a lexicon was last built from with --source (None when built from the config)."""
+    try:
+        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
+
+
 def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -> None:
     """Refuse --source onto a lexicon of the config, or onto an ad hoc lexicon built from other files."""
     if force:
@@ -264,13 +273,9 @@ def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -
             f"lexicon {store.lexicon!r} is declared in {config.path}: --source would replace its words "
             f"(choose another --lexicon name, or add --force)"
         )
-    record = store.root / SOURCE_RECORD
     if not store.exists("words"):
         return
-    try:
-        before = json.loads(record.read_text(encoding="utf-8"))["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
-        before = None
+    before = adhoc_sources(store)
     now = source_record(spec)["sources"]
     if before != now:
         was = ", ".join(before) if before else "an unknown word list"
