@@ -189,6 +189,7 @@ def test_every_stage_file_is_documented():
     assert not missing, f"docs/tables.md has no '## NAME' section for {missing}: add one with its columns"
 
 
+@pytest.mark.slow  # builds every stage of a small lexicon
 def test_built_tables_match_docs(built):
     documented = sections(TABLES_MD.read_text())
     problems = []
@@ -210,6 +211,7 @@ def test_built_tables_match_docs(built):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow  # builds every stage of a small lexicon
 def test_built_json_keys_are_documented(built):
     documented = sections(TABLES_MD.read_text())
     problems = []
@@ -275,6 +277,7 @@ def run_example(command: str, data: Path) -> Result:
     return run_cli(*args, *extra)
 
 
+@pytest.mark.slow  # builds every stage of a small lexicon
 def test_every_console_example_runs(built, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name, text in example_files().items():
@@ -285,3 +288,12 @@ def test_every_console_example_runs(built, tmp_path, monkeypatch):
         if res.exit_code != code:
             failures.append(f"{page}:{line}: `{command}` exited {res.exit_code}, expected {code}: {res.stderr.strip()}")
     assert not failures, "\n".join(failures)
+
+
+def test_paths_the_docs_name_exist():
+    missing = []
+    for page in PAGES:
+        for path in sorted(set(re.findall(r"`((?:pipeline|tests|configs|data/raw)/[\w./-]*\w)`", page.read_text()))):
+            if "<" not in path and not (ROOT / path).exists():
+                missing.append(f"{page.name}: `{path}` does not exist")
+    assert not missing, "\n".join(missing)
