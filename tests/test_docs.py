@@ -297,3 +297,26 @@ def test_paths_the_docs_name_exist():
             if "<" not in path and not (ROOT / path).exists():
                 missing.append(f"{page.name}: `{path}` does not exist")
     assert not missing, "\n".join(missing)
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_links_between_pages_resolve():
+    anchors = {
+        page.resolve(): {anchor(h) for h in re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)} for page in PAGES
+    }
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if re.match(r"^[a-z]+:", target):
+                continue  # a web address
+            file, _, fragment = target.partition("#")
+            path = (page.parent / file).resolve() if file else page.resolve()
+            if not path.exists():
+                broken.append(f"{page.name}: link to {target}: no file {file}")
+            elif fragment and path in anchors and fragment not in anchors[path]:
+                broken.append(f"{page.name}: link to {target}: no heading with anchor #{fragment} in {path.name}")
+    assert not broken, "\n".join(broken)
