@@ -140,3 +140,23 @@ def test_limit_caps_terminal_output(cli, data):
     res = sql(cli, data, "SELECT word FROM words ORDER BY word", "--limit", "2", "--json")
     assert [r["word"] for r in json.loads(res.stdout)] == ["ACT", "BIRD"]
     assert "showing 2 of 7 rows" in res.stderr
+
+
+def test_data_found_from_the_config_project_wherever_the_command_runs(cli, tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    (project / "configs").mkdir(parents=True)
+    config = project / "configs" / "c.toml"
+    config.write_text(SMALL_CONFIG.read_text().replace('"../../', f'"{SMALL_CONFIG.parents[2]}/'))
+    (project / "data").mkdir()
+    build_lexicon(project / "data" / "out", WORDS, "ingest", lexicon="t", config=config)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("WORDSTATS_DATA", raising=False)
+    res = cli("sql", "SELECT count(*) AS n FROM words", "-l", "t", "--config", config, "--json")
+    assert res.exit_code == 0 and json.loads(res.stdout) == [{"n": 7}], res
+    res = cli("info", "-l", "t", "--config", config, "--json")
+    assert f"data folder: {project / 'data' / 'out'} (from the project of {config})" in res.stderr
+    assert {r["file"] for r in json.loads(res.stdout)} >= {"words.parquet"}
+    res = cli("info", "--config", config, "--json", env={"WORDSTATS_DATA": str(tmp_path / "none")})
+    assert "(from WORDSTATS_DATA)" in res.stderr

@@ -109,6 +109,7 @@ def _root(
 ) -> None:
     """Datasets about word games from word lists: build them (run), then query them."""
 
+
 # Options shared by many commands.
 ConfigOpt = Annotated[
     Optional[Path],
@@ -143,7 +144,11 @@ class Session:
         self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
-            self.config.lexicon(self.lexicon)  # raises: unknown lexicon
+            from pipeline.core.errors import pick
+            from pipeline.core.info import lexicon_names
+
+            self.lexicon = pick(self.lexicon, lexicon_names(self.config, self.data_dir), "lexicon")  # any case
+            self.store = Store(self.data_dir, self.lexicon)
 
 
 def _emit(df, as_json: bool, as_csv: bool, limit: Optional[int] = None) -> None:

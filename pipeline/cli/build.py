@@ -78,6 +78,7 @@ def info(
     from pipeline.core.info import tables_overview
 
     s = Session(config, data_dir, lexicon)
+    typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
     _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
 
 
@@ -87,7 +88,9 @@ def sql(
     lexicon: Annotated[
         Optional[str],
         typer.Option(
-            "--lexicon", "-l", help="Lexicon name, or all (adds a lexicon column; default: the config's).",
+            "--lexicon",
+            "-l",
+            help="Lexicon name, or all (adds a lexicon column; default: the config's).",
             show_default=False,
         ),
     ] = None,
@@ -98,8 +101,10 @@ def sql(
     out: Annotated[
         Optional[Path],
         typer.Option(
-            "--out", help="Write the result to FILE (.parquet, .csv, .json or .md) with its provenance.",
-            metavar="FILE", show_default=False,
+            "--out",
+            help="Write the result to FILE (.parquet, .csv, .json or .md) with its provenance.",
+            metavar="FILE",
+            show_default=False,
         ),
     ] = None,
     force: ForceOpt = False,

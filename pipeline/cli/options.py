@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick, unknown  # noqa: F401  (the CLI's name look-ups)
 
 TERMINAL_LIMIT = 50  # rows a listing prints to the terminal unless --limit says otherwise
 MAX_LIMIT = 10_000_000
@@ -84,24 +83,6 @@ def check_number(value: Optional[float], what: str, lo: float, hi: float) -> Opt
     if not math.isfinite(value) or not lo <= value <= hi:
         raise WordstatsError(f"{what} {value!r}: expected a number from {lo:g} to {hi:g}")
     return value
-
-
-def pick(value: str, choices: Iterable[str], what: str) -> str:
-    """The choice that `value` names, ignoring case; an unknown name is an error with "did you mean"."""
-    names = list(choices)
-    for name in names:
-        if name.lower() == value.strip().lower():
-            return name
-    raise WordstatsError(unknown(value, names, what))
-
-
-def unknown(value: str, names: Iterable[str], what: str) -> str:
-    """The message for an unknown name: the closest known ones, then all of them."""
-    names = list(names)
-    lower = {n.lower(): n for n in names}
-    close = difflib.get_close_matches(value.strip().lower(), list(lower), n=1, cutoff=0.6)
-    hint = f"; did you mean {lower[close[0]]!r}?" if close else ""
-    return f"unknown {what} {value!r}{hint} (known: {', '.join(names) or 'none'})"
 
 
 def check_out(out: Optional[Path], force: bool, suffixes: Iterable[str], data_dir: Optional[Path] = None) -> None:

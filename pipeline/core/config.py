@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, unknown
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = Path("configs/default.toml")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # used with fullmatch: no trailing newline
 _MISSING = object()
 # The top-level fields and tables a config may have (each stage reads its own table).
 TOP_LEVEL = (
@@ -208,8 +208,7 @@ class Config:
     def lexicon(self, name: str) -> LexiconSpec:
         """The lexicon `name`, or an error listing the known ones."""
         if name not in self.lexicons:
-            known = ", ".join(sorted(self.lexicons)) or "none"
-            raise WordstatsError(f"unknown lexicon {name!r} (in {self.path}: {known})")
+            raise WordstatsError(f"{unknown(name, sorted(self.lexicons), 'lexicon')} in {self.path}")
         return self.lexicons[name]
 
 
@@ -263,7 +262,7 @@ def parse_toml(data: bytes, path: Path, what: str) -> dict:
 
 def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
     """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
-    if not NAME_RE.match(name):
+    if not NAME_RE.fullmatch(name):
         sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
     sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
     raw_sources = sec._get("sources", _MISSING)
@@ -336,6 +335,6 @@ def adhoc_lexicon(
 
 def check_lexicon_name(name: str) -> str:
     """The name, if it is a valid lexicon name (it becomes a folder name)."""
-    if not NAME_RE.match(name):
-        raise WordstatsError(f"invalid lexicon name {name!r}: use letters, digits, '_', '-' or '.'")
+    if not NAME_RE.fullmatch(name):
+        raise WordstatsError(f"invalid lexicon name {name!r}: use at most 64 letters, digits, '_', '-' or '.'")
     return name

@@ -89,9 +89,7 @@ def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_L
     except duckdb.Error as exc:
         con.close()
         raise WordstatsError(f"SQL: cannot open the tables ({first_line(exc)})") from None
-    inputs = {
-        f"{lexicon}/{path.name}": sha256_file(path) for parts in views.values() for lexicon, path in parts
-    }
+    inputs = {f"{lexicon}/{path.name}": sha256_file(path) for parts in views.values() for lexicon, path in parts}
     return con, sorted(views), inputs
 
 
@@ -126,9 +124,7 @@ def run_sql(
             for batch in reader:
                 rows += batch.num_rows
                 if rows > max_rows:
-                    raise WordstatsError(
-                        f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate"
-                    )
+                    raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
                 batches.append(batch)
             import pyarrow as pa
 
