@@ -8,7 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from pipeline.core.config import Config, Section, TileSet
-from pipeline.core.errors import WordstatsError, pick
+from pipeline.core.errors import pick
 from pipeline.letters.tiles import letter_values as tl_letter_values
 from pipeline.letters.tiles import tile_set as tl_tile_set
 
