@@ -56,6 +56,13 @@ JsonObjectOpt = Annotated[bool, typer.Option("--json", help="Print one JSON obje
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV (one header line, then one line per row).")]
 
 
+def choose_format(as_json: bool, as_csv: bool) -> str:
+    """The output format from the --json / --csv flags: json, csv or table."""
+    if as_json and as_csv:
+        raise WordstatsError("choose one of --json and --csv")
+    return "json" if as_json else "csv" if as_csv else "table"
+
+
 def limit_for(limit: Optional[int], fmt: str) -> Optional[int]:
     """The number of rows to show: --limit N (0 = all), else TERMINAL_LIMIT for a table and all otherwise."""
     if limit is None:
