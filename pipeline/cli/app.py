@@ -57,6 +57,8 @@ class App(typer.Typer):
             @functools.wraps(fn)
             def wrapper(*a, **k):
                 """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
+                from pipeline.core.locks import release_read_locks
+
                 try:
                     return fn(*a, **k)
                 except NotFound as exc:  # an empty result is not an error: a note, exit 0
@@ -75,6 +77,8 @@ class App(typer.Typer):
                     where = f"{exc.filename}: " if exc.filename else ""
                     typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
                     raise typer.Exit(2) from None
+                finally:
+                    release_read_locks()
 
             register(wrapper)
             return fn
@@ -149,6 +153,7 @@ class Session:
 
             self.lexicon = pick(self.lexicon, lexicon_names(self.config, self.data_dir), "lexicon")  # any case
             self.store = Store(self.data_dir, self.lexicon)
+        self.store.read_lock()  # no stage's outputs are swapped while this command reads them
 
 
 def _emit(df, as_json: bool, as_csv: bool, limit: Optional[int] = None) -> None:
