@@ -128,8 +128,8 @@ def run_sql(
                 batches.append(batch)
             import pyarrow as pa
 
-            table = pl.from_arrow(pa.Table.from_batches(batches, schema=reader.schema))
-            assert isinstance(table, pl.DataFrame)
+            converted = pl.from_arrow(pa.Table.from_batches(batches, schema=reader.schema))
+            table = converted if isinstance(converted, pl.DataFrame) else converted.to_frame()
     except duckdb.InterruptException:
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:
