@@ -110,10 +110,12 @@ def _grown(a, size, fill):
 
 
 @njit(cache=True)
-def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, keys):
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, keys, seen, stamp):
     """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
     digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
-    points class in the low 6 bits. Returns the keys (in `keys`, grown when too short) and their number."""
+    points class in the low 6 bits. Returns the keys (in `keys`, grown when too short), their number, and the
+    sum/union bound: the points of every distinct word some board of the class has (words are marked in
+    `seen` with `stamp`, which must differ from the marks of earlier calls)."""
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
@@ -125,6 +127,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
             cell_mask[cell] |= np.uint32(1) << np.uint32(letters[cell, li])
             index_of[cell, letters[cell, li]] = li
     n_keys = 0
+    union = 0
     st_cell = np.empty(n, dtype=np.int64)
     st_todo = np.empty(n, dtype=np.uint32)  # letters still to try at the cell
     st_nb = np.empty(n, dtype=np.int64)  # next neighbour slot, -1 = pick a letter first
@@ -160,6 +163,9 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                 record = nodes[child]
                 cls = (record >> _U64(26)) & _U64(63)
                 if cls:
+                    if seen[child] != stamp:
+                        seen[child] = stamp
+                        union += values[cls]
                     if n_keys == keys.shape[0]:
                         keys = _grow_uint64(keys, n_keys + 1)
                     keys[n_keys] = key | cls
@@ -183,14 +189,14 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                     st_parent[d] = st_node[d - 1]
                 else:
                     st_nb[d] = -1
-    return keys, n_keys
+    return keys, n_keys, union
 
 
 @njit(cache=True)
 def orderly_tree(ks, values, n, width, digit_bits):
     """The orderly tree of the sorted keys, built in one pass over them.
 
-    Returns (root bound, s_pts, first, kid_list, c_kids, c_pos, c_bound, word_paths): sum node s (0 = the
+    Returns (root bound, s_pts, first, kid_list, c_kids, c_pos, c_bound): sum node s (0 = the
     root) has points s_pts[s] and choice children kid_list[first[s]:first[s + 1]]; choice node c is for the
     cell at split position c_pos[c], has sum children c_kids[c * width + letter index] (-1 = none) and bound
     c_bound[c]. Equal keys (one word on several paths with the same choices, or several words) add up.
@@ -293,7 +299,7 @@ def orderly_tree(ks, values, n, width, digit_bits):
         kid_list[fill[c_parent[c]]] = c
         fill[c_parent[c]] += 1
     return (s_acc[0], s_pts[:n_sum], first, kid_list, c_kids[: n_choice * width], c_pos[:n_choice],
-            c_bound[:n_choice], n_keys)
+            c_bound[:n_choice])
 
 
 @njit(cache=True)
