@@ -210,7 +210,6 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
     nbrs, ncount = neighbours(problem.rows, problem.cols)
     order = split_order(problem.rows, problem.cols)
     group_letters, group_sizes = problem.partition.arrays()
-    width = problem.partition.width
     bits = problem.digit_bits
     keys = np.empty(1 << 16, dtype=np.uint64)
     seen = np.zeros(d.nodes.shape[0], dtype=np.int32)
@@ -228,8 +227,8 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         keys, n_keys, union = pk.word_keys(d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, keys,
                                                seen, stamp)
         t1 = time.process_time()
-        root, s_pts, first, kid_list, c_kids, c_pos, c_bound = pk.orderly_tree(np.sort(keys[:n_keys]), d.values,
-                                                                               n, width, bits)
+        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits)
+        root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
         totals["classes"] += 1
         totals["word_paths"] += int(n_keys)
@@ -241,8 +240,7 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
             seconds["words"] += t1 - t0
             seconds["tree"] += t2 - t1
             continue
-        picks, _, tried, cut = pk.orderly_search(n, width, n_letters, order, c_pos.shape[0], s_pts, first, kid_list,
-                                                c_kids, c_pos, c_bound, problem.floor)
+        picks, _, tried, cut = pk.orderly_search(n, n_letters, order, *tree[1:], problem.floor)
         t3 = time.process_time()
         visited += tried
         dropped += cut

@@ -193,13 +193,15 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
 
 
 @njit(cache=True)
-def orderly_tree(ks, values, n, width, digit_bits):
-    """The orderly tree of the sorted keys, built in one pass over them.
+def orderly_tree(ks, values, n, digit_bits):
+    """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
+    neighbours in sorted order, so the path of the previous key is the only one still open).
 
-    Returns (root bound, s_pts, first, kid_list, c_kids, c_pos, c_bound): sum node s (0 = the
-    root) has points s_pts[s] and choice children kid_list[first[s]:first[s + 1]]; choice node c is for the
-    cell at split position c_pos[c], has sum children c_kids[c * width + letter index] (-1 = none) and bound
-    c_bound[c]. Equal keys (one word on several paths with the same choices, or several words) add up.
+    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter):
+    sum node s (0 = the root) has points s_pts[s] and choice children s_kids[s_first[s]:s_first[s + 1]];
+    choice node c is for the cell at split position c_pos[c], has bound c_bound[c] and sum children
+    c_kids[c_first[c]:c_first[c + 1]], for the letter indices c_letter[...] of the same range, increasing.
+    Equal keys (one word on several paths with the same choices, or several words) add up.
     """
     n_keys = ks.shape[0]
     digit_mask = _U64((1 << digit_bits) - 1)
@@ -207,12 +209,15 @@ def orderly_tree(ks, values, n, width, digit_bits):
     low = _U64(0)  # the lowest bit of every digit
     for p in range(n):
         low |= _U64(1) << _U64(p * digit_bits)
-    cap = max(64, n_keys + n + 1)  # grown below as needed: a tree has about one node per key
+    cap = max(64, n_keys // 2 + n + 1)  # grown below as needed
     s_pts = np.zeros(cap, dtype=np.int32)
-    c_kids = np.full(cap * width, -1, dtype=np.int32)
+    s_parent = np.empty(cap, dtype=np.int32)  # the choice node above a sum node
+    s_letter = np.empty(cap, dtype=np.int32)  # the letter index it stands for
     c_pos = np.empty(cap, dtype=np.int32)
-    c_parent = np.empty(cap, dtype=np.int32)
+    c_parent = np.empty(cap, dtype=np.int32)  # the sum node above a choice node
     c_bound = np.zeros(cap, dtype=np.int32)
+    s_parent[0] = -1
+    s_letter[0] = -1
     n_sum, n_choice = 1, 0
     sum_stack = np.zeros(n + 1, dtype=np.int64)  # sum_stack[j]: the sum node after j choices
     choice_stack = np.zeros(n + 1, dtype=np.int64)  # choice_stack[j]: the choice node below sum_stack[j]
@@ -228,10 +233,11 @@ def orderly_tree(ks, values, n, width, digit_bits):
         while i < n_keys and (ks[i] >> _U64(6)) == body:
             pts += values[ks[i] & _U64(63)]
             i += 1
-        if n_sum + n >= cap:
+        if n_sum + n >= cap or n_choice + n >= cap:
             cap *= 2
             s_pts = _grown(s_pts, cap, 0)
-            c_kids = _grown(c_kids, cap * width, -1)
+            s_parent = _grown(s_parent, cap, 0)
+            s_letter = _grown(s_letter, cap, 0)
             c_pos = _grown(c_pos, cap, 0)
             c_parent = _grown(c_parent, cap, 0)
             c_bound = _grown(c_bound, cap, 0)
@@ -274,7 +280,8 @@ def orderly_tree(ks, values, n, width, digit_bits):
                 c_acc[j] = 0
             t = n_sum
             n_sum += 1
-            c_kids[choice_stack[j] * width + digit - 1] = t
+            s_parent[t] = choice_stack[j]
+            s_letter[t] = digit - 1
             sum_stack[j + 1] = t
             s_acc[j + 1] = 0
             j += 1
@@ -288,22 +295,36 @@ def orderly_tree(ks, values, n, width, digit_bits):
             c_acc[j - 1] = s_acc[j]
         c_bound[choice_stack[j - 1]] = c_acc[j - 1]
         s_acc[j - 1] += c_acc[j - 1]
-    first = np.zeros(n_sum + 1, dtype=np.int32)
+    # children lists, in order of creation (for a choice node: by increasing letter)
+    s_first = np.zeros(n_sum + 1, dtype=np.int32)
     for c in range(n_choice):
-        first[c_parent[c] + 1] += 1
+        s_first[c_parent[c] + 1] += 1
     for s in range(n_sum):
-        first[s + 1] += first[s]
-    kid_list = np.empty(max(n_choice, 1), dtype=np.int32)
-    fill = first[:n_sum].copy()
+        s_first[s + 1] += s_first[s]
+    s_kids = np.empty(max(n_choice, 1), dtype=np.int32)
+    fill = s_first[:n_sum].copy()
     for c in range(n_choice):
-        kid_list[fill[c_parent[c]]] = c
+        s_kids[fill[c_parent[c]]] = c
         fill[c_parent[c]] += 1
-    return (s_acc[0], s_pts[:n_sum], first, kid_list, c_kids[: n_choice * width], c_pos[:n_choice],
-            c_bound[:n_choice])
+    c_first = np.zeros(n_choice + 1, dtype=np.int32)
+    for t in range(1, n_sum):
+        c_first[s_parent[t] + 1] += 1
+    for c in range(n_choice):
+        c_first[c + 1] += c_first[c]
+    c_kids = np.empty(max(n_sum - 1, 1), dtype=np.int32)
+    c_letter = np.empty(max(n_sum - 1, 1), dtype=np.int8)
+    fill = c_first[:n_choice].copy()
+    for t in range(1, n_sum):
+        k = fill[s_parent[t]]
+        c_kids[k] = t
+        c_letter[k] = s_letter[t]
+        fill[s_parent[t]] = k + 1
+    return (s_acc[0], s_pts[:n_sum].copy(), s_first, s_kids, c_pos[:n_choice].copy(), c_bound[:n_choice].copy(),
+            c_first, c_kids, c_letter)
 
 
 @njit(cache=True)
-def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list, c_kids, c_pos, c_bound, floor):
+def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
     """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
     choice as soon as its bound is below `floor`.
 
@@ -313,12 +334,14 @@ def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list,
     cells spelling it), at least its true score. Returns the surviving boards as letter indices per cell
     (in cell order), their bounds, and per split position the choices visited and dropped.
     """
+    n_choice = c_pos.shape[0]
     stack_first = np.zeros(n + 1, dtype=np.int64)
     for c in range(n_choice):
         stack_first[c_pos[c] + 1] += 1
     for p in range(n):
         stack_first[p + 1] += stack_first[p]
     stack = np.empty(max(stack_first[n], 1), dtype=np.int32)
+    cursor = np.empty(max(stack_first[n], 1), dtype=np.int32)  # the next child of a stacked choice node
     top = stack_first[:n].copy()
     sums = np.zeros(n, dtype=np.int64)
     saved_top = np.empty((n + 1, n), dtype=np.int64)
@@ -332,8 +355,8 @@ def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list,
     n_out = 0
     # the root: its points, and its choice children on their cells' stacks
     base[0] = s_pts[0]
-    for k in range(first[0], first[1]):
-        c = kid_list[k]
+    for k in range(s_first[0], s_first[1]):
+        c = s_kids[k]
         p = c_pos[c]
         stack[top[p]] = c
         top[p] += 1
@@ -347,6 +370,8 @@ def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list,
     li[0] = -1
     saved_top[0, :] = top
     saved_sums[0, :] = sums
+    for k in range(stack_first[0], top[0]):
+        cursor[k] = c_first[stack[k]]
     while d >= 0:
         li[d] += 1
         cell = order[d]
@@ -358,12 +383,14 @@ def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list,
         sums[:] = saved_sums[d, :]
         pts = base[d]
         for k in range(stack_first[d], saved_top[d, d]):
-            t = c_kids[stack[k] * width + letter]
-            if t < 0:
+            j = cursor[k]
+            if j == c_first[stack[k] + 1] or c_letter[j] != letter:
                 continue
+            cursor[k] = j + 1
+            t = c_kids[j]
             pts += s_pts[t]
-            for j in range(first[t], first[t + 1]):
-                c = kid_list[j]
+            for jj in range(s_first[t], s_first[t + 1]):
+                c = s_kids[jj]
                 p = c_pos[c]
                 stack[top[p]] = c
                 top[p] += 1
@@ -393,4 +420,6 @@ def orderly_search(n, width, n_letters, order, n_choice, s_pts, first, kid_list,
         li[d] = -1
         saved_top[d, :] = top
         saved_sums[d, :] = sums
+        for k in range(stack_first[d], top[d]):
+            cursor[k] = c_first[stack[k]]
     return out[:n_out].copy(), out_bound[:n_out].copy(), visited, dropped

@@ -240,6 +240,8 @@ def boggle_prove(
     from pipeline.boggle.rules import parse_size
     from pipeline.core.progress import Progress
 
+    if out is not None and out.suffix.lower() != ".parquet":
+        raise WordstatsError(f"{out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
     rows, cols = parse_size(size)
     partition = parse_partition(classes) if classes is not None else default_partition(rows, cols)
     if floor < 1:
@@ -257,8 +259,6 @@ def boggle_prove(
     if out is not None:
         from pipeline.core.store import write_parquet
 
-        if out.suffix.lower() != ".parquet":
-            raise WordstatsError(f"{out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
         write_parquet(out, proof.boards, {**provenance, "params": {"size": summary["size"], "floor": floor,
                                                                     "partition": partition.text},
                                           "summary": summary})
