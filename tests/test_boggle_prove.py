@@ -41,8 +41,13 @@ def moby_words() -> list[str]:
 def small_dictionary(words: list[str], alphabet: str, longest: int):
     """The Boggle dictionary of the words spelled with `alphabet` (QU counts as the Q cube) that fit."""
     allowed = set(alphabet) | ({"U"} if "Q" in alphabet else set())
-    kept = [w for w in words if set(w) <= allowed and len(w.replace("QU", "Q")) <= longest
-            and ("U" not in w or "U" in alphabet or w.count("U") == w.count("QU"))]
+    kept = [
+        w
+        for w in words
+        if set(w) <= allowed
+        and len(w.replace("QU", "Q")) <= longest
+        and ("U" not in w or "U" in alphabet or w.count("U") == w.count("QU"))
+    ]
     return compile_dictionary(kept, STANDARD)
 
 
@@ -53,8 +58,7 @@ def brute_force(rows: int, cols: int, alphabet: str, dictionary, floor: int) -> 
     boards = np.array(list(itertools.product(codes, repeat=n)), dtype=np.int8)
     scores = score_boards(boards, rows, cols, dictionary).scores
     keep = np.flatnonzero(scores >= floor)
-    return {canonical_board(t, rows, cols): int(s)
-            for t, s in zip(board_texts(boards[keep]), scores[keep].tolist())}
+    return {canonical_board(t, rows, cols): int(s) for t, s in zip(board_texts(boards[keep]), scores[keep].tolist())}
 
 
 def proof_boards(tmp_path, rows, cols, dictionary, partition, floor, workers=1) -> dict[str, int]:
@@ -108,6 +112,7 @@ def one_thread():
 
 # ---- the bound never undercuts a board of its class -------------------------------------------------
 
+
 def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
     """(orderly tree bound, sum/union bound) of the board class giving cell i the letters letters[i]."""
     n = rows * cols
@@ -119,8 +124,19 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
     bits = int(width + 1).bit_length()
     nbrs, ncount = neighbours(rows, cols)
     seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
-    keys, n_keys, union = pk.word_keys(dictionary.nodes, dictionary.values, nbrs, ncount, codes, n_letters,
-                                       split_order(rows, cols), bits, np.empty(8, dtype=np.uint64), seen, 1)
+    keys, n_keys, union = pk.word_keys(
+        dictionary.nodes,
+        dictionary.values,
+        nbrs,
+        ncount,
+        codes,
+        n_letters,
+        split_order(rows, cols),
+        bits,
+        np.empty(8, dtype=np.uint64),
+        seen,
+        1,
+    )
     tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits)
     return int(tree[0]), int(union)
 
@@ -142,8 +158,7 @@ def test_bound_is_never_below_a_board_of_the_class(enable_like, size, data):
     cells = [data.draw(st.sets(st.sampled_from(LETTERS), min_size=1, max_size=4)) for _ in range(n)]
     letters = ["".join(sorted(c)) for c in cells]
     tree_bound, union = class_bound(enable_like, rows, cols, letters)
-    boards = np.array([[ord(data.draw(st.sampled_from(x))) - 65 for x in letters] for _ in range(25)],
-                      dtype=np.int8)
+    boards = np.array([[ord(data.draw(st.sampled_from(x))) - 65 for x in letters] for _ in range(25)], dtype=np.int8)
     scores = score_boards(boards, rows, cols, enable_like).scores
     assert scores.max() <= tree_bound
     assert scores.max() <= union
@@ -162,6 +177,7 @@ def test_bound_of_a_single_board_is_at_least_its_score_and_sum_union_is_exact(en
 
 
 # ---- symmetry, partitions, classes ---------------------------------------------------------------------
+
 
 def test_symmetries_are_the_dihedral_group():
     for rows, cols, count in [(3, 3, 8), (4, 4, 8), (3, 4, 4), (2, 3, 4)]:
@@ -198,11 +214,14 @@ def test_split_order_starts_in_the_middle():
     assert split_order(3, 4).tolist()[:2] == [5, 6]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "give groups"),
-    ("AB CA", "more than one group"),
-    ("AB C1", "not a letter"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "give groups"),
+        ("AB CA", "more than one group"),
+        ("AB C1", "not a letter"),
+    ],
+)
 def test_bad_partitions(text, message):
     with pytest.raises(WordstatsError, match=message):
         parse_partition(text)
@@ -236,6 +255,7 @@ def test_rerun_resumes_from_finished_shards(tmp_path, moby_words, one_thread):
 
 # ---- the CLI ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def small_lexicon(tmp_path_factory, moby_words):
     """An ad hoc lexicon of the Moby words over a few letters, built with the real CLI."""
@@ -252,8 +272,23 @@ def small_lexicon(tmp_path_factory, moby_words):
 
 def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):
     out = tmp_path / "boards.parquet"
-    res = cli("boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny",
-              "--data-dir", small_lexicon, "--out", out, "--json")
+    res = cli(
+        "boggle",
+        "prove",
+        "--size",
+        "2x3",
+        "--floor",
+        "14",
+        "--classes",
+        "AEI RST",
+        "--lexicon",
+        "tiny",
+        "--data-dir",
+        small_lexicon,
+        "--out",
+        out,
+        "--json",
+    )
     assert res.exit_code == 0, res
     got = json.loads(res.stdout)
     table = pl.read_parquet(out)
@@ -267,22 +302,38 @@ def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path
 
     provenance = read_provenance(out)
     assert json.loads(provenance["summary"])["boards"] == len(expected)
-    again = cli("boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny",
-                "--data-dir", small_lexicon, "--csv")
+    again = cli(
+        "boggle",
+        "prove",
+        "--size",
+        "2x3",
+        "--floor",
+        "14",
+        "--classes",
+        "AEI RST",
+        "--lexicon",
+        "tiny",
+        "--data-dir",
+        small_lexicon,
+        "--csv",
+    )
     assert again.exit_code == 0, again
     assert again.stdout.splitlines()[0].startswith("board,score")
     assert len(again.stdout.splitlines()) == len(expected) + 1
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--size", "3y3", "--floor", "100"], "board size"),
-    (["--size", "2x2", "--floor", "0"], "--floor"),
-    (["--size", "2x2", "--floor", "100", "--classes", "AB A"], "more than one group"),
-    (["--size", "9x9", "--floor", "100"], "at most 64"),
-    (["--size", "5x5", "--floor", "100"], "word keys"),
-    (["--size", "4x4", "--floor", "100", "--classes", "AB CD EF GH IJ KL MN OP"], "top-level classes"),
-    (["--size", "2x2", "--floor", "100", "--out", "x.csv"], ".parquet"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--size", "3y3", "--floor", "100"], "board size"),
+        (["--size", "2x2", "--floor", "0"], "--floor"),
+        (["--size", "2x2", "--floor", "100", "--classes", "AB A"], "more than one group"),
+        (["--size", "9x9", "--floor", "100"], "at most 64"),
+        (["--size", "5x5", "--floor", "100"], "word keys"),
+        (["--size", "4x4", "--floor", "100", "--classes", "AB CD EF GH IJ KL MN OP"], "top-level classes"),
+        (["--size", "2x2", "--floor", "100", "--out", "x.csv"], ".parquet"),
+    ],
+)
 def test_cli_prove_bad_input_is_one_line(cli, small_lexicon, args, message):
     res = cli("boggle", "prove", *args, "--lexicon", "tiny", "--data-dir", small_lexicon)
     assert res.exit_code == 2, res
@@ -296,6 +347,5 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     board = "DESLATPER"  # the proven best 3x3 board, 545 points
     letters = [next(g for g in groups if ch in g) for ch in board]
     bound, _ = class_bound(dictionary, 3, 3, letters)
-    assert int(score_boards(np.array([[ord(c) - 65 for c in board]], dtype=np.int8), 3, 3, dictionary).scores[0]) \
-        == 545
+    assert int(score_boards(np.array([[ord(c) - 65 for c in board]], dtype=np.int8), 3, 3, dictionary).scores[0]) == 545
     assert bound >= 545

@@ -10,8 +10,29 @@ from pathlib import Path
 from pipeline.core.stages import STAGES
 from tests.conftest import ROOT, SMALL_CONFIG
 
-WORDS = ["stare", "tears", "rates", "aster", "cat", "act", "dog", "god", "retains", "nastier", "stainer",
-         "quiz", "zoo", "ox", "boggle", "hangman", "scrabble", "anagram", "tiles", "islet", "stile"]
+WORDS = [
+    "stare",
+    "tears",
+    "rates",
+    "aster",
+    "cat",
+    "act",
+    "dog",
+    "god",
+    "retains",
+    "nastier",
+    "stainer",
+    "quiz",
+    "zoo",
+    "ox",
+    "boggle",
+    "hangman",
+    "scrabble",
+    "anagram",
+    "tiles",
+    "islet",
+    "stile",
+]
 
 
 def tiny_config(tmp_path: Path) -> Path:
@@ -29,8 +50,12 @@ def tiny_config(tmp_path: Path) -> Path:
 def make(*args: str, config: Path, out: Path) -> subprocess.CompletedProcess:
     """Run make in the project with another config and data folder."""
     env = {**os.environ, "WORDSTATS_QUIET": "1"}
-    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), *args, f"CONFIG={config}", f"OUT={out}"],
-                          capture_output=True, text=True, env=env)
+    return subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), *args, f"CONFIG={config}", f"OUT={out}"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
 
 
 def age(*paths: Path) -> None:

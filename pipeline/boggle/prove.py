@@ -21,9 +21,10 @@ import math
 import os
 import resource
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -31,10 +32,12 @@ import polars as pl
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import check_size, neighbours
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import A_CODE
 
-METHOD = "orderly sum/choice tree (Vanderkam 2025) per top-level class, min with sum/union at the top; " \
-         "depth-first split in a fixed cell order; exact solver on single boards"
-KEY_POINT_BITS = 6  # a word key keeps the word's points class in its low 6 bits
+METHOD = (
+    "orderly sum/choice tree (Vanderkam 2025) per top-level class, min with sum/union at the top; "
+    "depth-first split in a fixed cell order; exact solver on single boards"
+)
 MAX_TOP_CLASSES = 20_000_000  # top-level classes enumerated in memory
 MAX_BOARDS = 2_000_000  # more candidate boards than this means the floor is far too low
 SHARDS = 128  # a proof is cut into about this many shards (fewer when there are fewer classes)
@@ -50,6 +53,7 @@ FALLBACK_PARTITION = "AEIJOU BCDFGMPQVWXZ HKLNRSTY"
 
 
 # ---- partitions, split order, symmetry -----------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Partition:
@@ -76,7 +80,7 @@ class Partition:
         """The groups as letter codes (groups × width, padded) and their sizes."""
         codes = np.zeros((len(self.groups), self.width), dtype=np.int8)
         for i, g in enumerate(self.groups):
-            codes[i, : len(g)] = [ord(ch) - 65 for ch in g]
+            codes[i, : len(g)] = [ord(ch) - A_CODE for ch in g]
         return codes, np.array([len(g) for g in self.groups], dtype=np.int32)
 
 
@@ -85,7 +89,9 @@ def parse_partition(text: str) -> Partition:
     at most one group. Letters left out are never placed, so the proof covers boards of the others only."""
     groups = [g for g in text.replace(",", " ").upper().split() if g]
     if not groups:
-        raise WordstatsError("--classes: give groups of letters separated by spaces, e.g. 'AEIOU BCDFGHJKLMNPQRSTVWXYZ'")
+        raise WordstatsError(
+            "--classes: give groups of letters separated by spaces, e.g. 'AEIOU BCDFGHJKLMNPQRSTVWXYZ'"
+        )
     seen: set[str] = set()
     for g in groups:
         for ch in g:
@@ -131,10 +137,12 @@ def top_classes(n_groups: int, rows: int, cols: int) -> np.ndarray:
     """The canonical top-level classes (one row of group indices per class, in increasing order of its code
     with the first cell most significant): those whose code is the least among their symmetric images."""
     n = rows * cols
-    total = n_groups ** n
+    total = n_groups**n
     if total > MAX_TOP_CLASSES:
-        raise WordstatsError(f"{n_groups} letter groups on {n} cells make {total:,} top-level classes; at most "
-                             f"{MAX_TOP_CLASSES:,} are supported (use fewer groups in --classes)")
+        raise WordstatsError(
+            f"{n_groups} letter groups on {n} cells make {total:,} top-level classes; at most "
+            f"{MAX_TOP_CLASSES:,} are supported (use fewer groups in --classes)"
+        )
     codes = np.arange(total, dtype=np.int64)
     digits = np.empty((total, n), dtype=np.int8)
     rest = codes.copy()
@@ -149,6 +157,7 @@ def top_classes(n_groups: int, rows: int, cols: int) -> np.ndarray:
 
 
 # ---- one shard ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -174,10 +183,14 @@ class Problem:
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    bits = KEY_POINT_BITS + problem.n_cells * problem.digit_bits
+    from pipeline.boggle.prove_kernels import KEY_CLASS_BITS
+
+    bits = KEY_CLASS_BITS + problem.n_cells * problem.digit_bits
     if bits > 64:
-        raise WordstatsError(f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
-                             f"letters needs {bits}-bit word keys (at most 64): use smaller groups in --classes")
+        raise WordstatsError(
+            f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
+            f"letters needs {bits}-bit word keys (at most 64): use smaller groups in --classes"
+        )
     if problem.floor < 1:
         raise WordstatsError(f"--floor must be at least 1, got {problem.floor}")
 
@@ -224,8 +237,9 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         letters = np.ascontiguousarray(group_letters[row])
         n_letters = np.ascontiguousarray(group_sizes[row])
         t0 = time.process_time()
-        keys, n_keys, union = pk.word_keys(d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, keys,
-                                               seen, stamp)
+        keys, n_keys, union = pk.word_keys(
+            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, keys, seen, stamp
+        )
         t1 = time.process_time()
         tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
@@ -233,7 +247,7 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         totals["classes"] += 1
         totals["word_paths"] += int(n_keys)
         totals["tree_nodes"] += int(s_pts.shape[0] + c_pos.shape[0])
-        top = {"class": class_name(row), "tree_bound": int(root), "sum_union": int(union), "best": None}
+        top: dict[str, Any] = {"class": class_name(row), "tree_bound": int(root), "sum_union": int(union), "best": None}
         tops.append(top)
         if min(root, union) < problem.floor:
             totals["classes_dropped_at_top"] += 1
@@ -249,12 +263,14 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
             scores = score_boards(boards, problem.rows, problem.cols, d).scores
             totals["boards_scored"] += int(boards.shape[0])
             if totals["boards_scored"] > MAX_BOARDS:
-                raise WordstatsError(f"more than {MAX_BOARDS:,} boards reach the bound: --floor "
-                                     f"{problem.floor} is far too low for a proof")
+                raise WordstatsError(
+                    f"more than {MAX_BOARDS:,} boards reach the bound: --floor "
+                    f"{problem.floor} is far too low for a proof"
+                )
             keep = np.flatnonzero(scores >= problem.floor)
             for i in keep.tolist():
                 raw = boards[i]
-                text = min((raw[image].astype(np.uint8) + 65).tobytes().decode("ascii") for image in images)
+                text = min((raw[image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in images)
                 found[text] = (int(scores[i]), top["class"])
             if keep.size:
                 top["best"] = int(scores[keep].max())
@@ -265,7 +281,8 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         seconds["score"] += t4 - t3
     frame = pl.DataFrame(
         {"board": list(found), "score": [v[0] for v in found.values()], "class": [v[1] for v in found.values()]},
-        schema=BOARD_SCHEMA)
+        schema=BOARD_SCHEMA,
+    )
     stats = {
         **totals,
         "subclasses_visited": visited.tolist(),  # per split position: partial boards examined
@@ -281,6 +298,7 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
 
 # ---- the job: shards, resume, merge ---------------------------------------------------------------
 
+
 def dictionary_hash(dictionary: Dictionary) -> str:
     """A digest of what the proof reads from a dictionary: its trie and points."""
     digest = hashlib.sha256()
@@ -292,10 +310,15 @@ def dictionary_hash(dictionary: Dictionary) -> str:
 def job_params(problem: Problem) -> dict[str, Any]:
     """The parameters that decide a proof's result (and its job id)."""
     rules = problem.dictionary.rules
-    return {"size": f"{problem.rows}x{problem.cols}", "floor": problem.floor, "partition": problem.partition.text,
-            "rules": {"name": rules.name, "min_length": rules.min_length, "points": list(rules.points)},
-            "dictionary_sha256": dictionary_hash(problem.dictionary), "split_order": split_order(
-                problem.rows, problem.cols).tolist(), "format": 1}
+    return {
+        "size": f"{problem.rows}x{problem.cols}",
+        "floor": problem.floor,
+        "partition": problem.partition.text,
+        "rules": {"name": rules.name, "min_length": rules.min_length, "points": list(rules.points)},
+        "dictionary_sha256": dictionary_hash(problem.dictionary),
+        "split_order": split_order(problem.rows, problem.cols).tolist(),
+        "format": 1,
+    }
 
 
 def job_id(params: dict[str, Any]) -> str:
@@ -362,8 +385,14 @@ class Proof:
     summary: dict[str, Any]
 
 
-def prove(problem: Problem, jobs_root: Path, workers: int = 1, progress=None, provenance: dict | None = None,
-          on_shard: Callable[[int], None] | None = None) -> Proof:
+def prove(
+    problem: Problem,
+    jobs_root: Path,
+    workers: int = 1,
+    progress=None,
+    provenance: dict | None = None,
+    on_shard: Callable[[int], None] | None = None,
+) -> Proof:
     """Run every shard of the proof not finished yet under jobs_root/<job id>/, then merge them all."""
     check_problem(problem)
     started_cpu, started = time.process_time(), time.perf_counter()
@@ -390,8 +419,9 @@ def prove(problem: Problem, jobs_root: Path, workers: int = 1, progress=None, pr
 
     from pipeline.core.progress import SILENT
 
-    with (progress or SILENT).task(f"boggle prove {problem.rows}x{problem.cols} ≥ {problem.floor}: shards",
-                                   total=len(ranges)) as task:
+    with (progress or SILENT).task(
+        f"boggle prove {problem.rows}x{problem.cols} ≥ {problem.floor}: shards", total=len(ranges)
+    ) as task:
         task.advance(resumed)
         if workers <= 1 or len(todo) <= 1:
             for i in todo:
@@ -403,23 +433,47 @@ def prove(problem: Problem, jobs_root: Path, workers: int = 1, progress=None, pr
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
-                                     initargs=(problem,)) as pool:
-                futures = [pool.submit(_worker_shard, i, classes[ranges[i][0]:ranges[i][1]]) for i in todo]
+            with ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_worker_init, initargs=(problem,)
+            ) as pool:
+                futures = [pool.submit(_worker_shard, i, classes[ranges[i][0] : ranges[i][1]]) for i in todo]
                 for future in as_completed(futures):
                     i, result = future.result()
                     finish(i, result)
                     task.advance()
-    return merge(problem, params, folder, classes.shape[0], ranges, results, resumed,
-                 time.process_time() - started_cpu, time.perf_counter() - started, workers)
+    return merge(
+        problem,
+        params,
+        folder,
+        classes.shape[0],
+        ranges,
+        results,
+        resumed,
+        time.process_time() - started_cpu,
+        time.perf_counter() - started,
+        workers,
+    )
 
 
-def merge(problem: Problem, params: dict, folder: Path, n_classes: int, ranges: Sequence[tuple[int, int]],
-          results: dict[int, ShardResult], resumed: int, driver_cpu: float, wall: float, workers: int) -> Proof:
+def merge(
+    problem: Problem,
+    params: dict,
+    folder: Path,
+    n_classes: int,
+    ranges: Sequence[tuple[int, int]],
+    results: dict[int, ShardResult],
+    resumed: int,
+    driver_cpu: float,
+    wall: float,
+    workers: int,
+) -> Proof:
     """The proof's boards (one per symmetry class, best first, then alphabetical) and summary."""
     frames = [results[i].boards for i in range(len(ranges))]
-    boards = (pl.concat(frames) if frames else pl.DataFrame(schema=BOARD_SCHEMA)) \
-        .unique(subset="board", keep="first").sort(["score", "board"], descending=[True, False])
+    boards = (
+        (pl.concat(frames) if frames else pl.DataFrame(schema=BOARD_SCHEMA))
+        .unique(subset="board", keep="first")
+        .sort(["score", "board"], descending=[True, False])
+    )
     stats = [results[i].stats for i in range(len(ranges))]
     n = problem.n_cells
     visited = np.sum([s["subclasses_visited"] for s in stats], axis=0).astype(np.int64) if stats else np.zeros(n)
@@ -453,13 +507,18 @@ def merge(problem: Problem, params: dict, folder: Path, n_classes: int, ranges: 
         "shards": len(ranges),
         "shards_resumed": resumed,
         "workers": workers,
-        "seconds": {"bounding": round(seconds["words"] + seconds["tree"], 3), "splitting": seconds["search"],
-                    "scoring": seconds["score"], **{f"{k}_detail": v for k, v in seconds.items()}},
+        "seconds": {
+            "bounding": round(seconds["words"] + seconds["tree"], 3),
+            "splitting": seconds["search"],
+            "scoring": seconds["score"],
+            **{f"{k}_detail": v for k, v in seconds.items()},
+        },
         "cpu_seconds": round(shard_cpu + (driver_cpu if workers > 1 else 0.0), 3),
         "shard_cpu_seconds": round(shard_cpu, 3),
         "wall_seconds": round(wall, 3),
-        "peak_rss_mib": max([s["peak_rss_mib"] for s in stats] +
-                            [round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)]),
+        "peak_rss_mib": max(
+            [s["peak_rss_mib"] for s in stats] + [round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)]
+        ),
     }
     return Proof(boards, summary)
 
@@ -479,14 +538,21 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
     with_best = [t for t in tops if t["best"]]
     if with_best:
         ratios = np.array([min(t["tree_bound"], t["sum_union"]) / t["best"] for t in with_best])
-        out["bound_over_best"] = {"classes": len(with_best), "min": round(float(ratios.min()), 3),
-                                  "median": round(float(np.median(ratios)), 3),
-                                  "max": round(float(ratios.max()), 3)}
+        out["bound_over_best"] = {
+            "classes": len(with_best),
+            "min": round(float(ratios.min()), 3),
+            "median": round(float(np.median(ratios)), 3),
+            "max": round(float(ratios.max()), 3),
+        }
         if best:
             holder = max(with_best, key=lambda t: (t["best"], -t["tree_bound"]))
-            out["best_class"] = {"class": holder["class"], "tree_bound": holder["tree_bound"],
-                                 "sum_union": holder["sum_union"], "best": holder["best"],
-                                 "ratio": round(min(holder["tree_bound"], holder["sum_union"]) / holder["best"], 3)}
+            out["best_class"] = {
+                "class": holder["class"],
+                "tree_bound": holder["tree_bound"],
+                "sum_union": holder["sum_union"],
+                "best": holder["best"],
+                "ratio": round(min(holder["tree_bound"], holder["sum_union"]) / holder["best"], 3),
+            }
     return out
 
 

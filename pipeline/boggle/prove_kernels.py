@@ -23,8 +23,15 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from pipeline.boggle.kernels import NODE_CLASS_MASK, NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+
 _U64 = np.uint64
-_LETTERS = _U64((1 << 26) - 1)
+_LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
+_CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
+_CLASS_MASK = _U64(NODE_CLASS_MASK)
+_FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
+KEY_CLASS_BITS = int(NODE_CLASS_MASK).bit_length()  # a word key keeps the word's points class in its low bits
+_KEY_SHIFT = _U64(KEY_CLASS_BITS)
 
 
 @intrinsic
@@ -47,7 +54,7 @@ def _kids(record):
 @njit(cache=True, inline="always")
 def _word_points(record, values):
     """The points of the word ending at a trie node (0 when none)."""
-    return values[(record >> _U64(26)) & _U64(63)]
+    return values[(record >> _CLASS_SHIFT) & _CLASS_MASK]
 
 
 @njit(cache=True, inline="always")
@@ -55,7 +62,7 @@ def _kid(record, letter):
     """The index of a trie node's child for `letter` (which must be one of its child letters)."""
     kids = _kids(record)
     bit = np.uint32(1) << np.uint32(letter)
-    return np.int64(np.uint32(record >> _U64(32)) + _popcount32(kids & (bit - np.uint32(1))))
+    return np.int64(np.uint32(record >> _FIRST_SHIFT) + _popcount32(kids & (bit - np.uint32(1))))
 
 
 @intrinsic
@@ -119,7 +126,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
-        shift[order[p]] = _U64(6 + (n - 1 - p) * digit_bits)
+        shift[order[p]] = _U64(KEY_CLASS_BITS + (n - 1 - p) * digit_bits)
     cell_mask = np.zeros(n, dtype=np.uint32)
     index_of = np.zeros((n, 26), dtype=np.int64)
     for cell in range(n):
@@ -158,10 +165,12 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                 child = _kid(nodes[st_parent[d]], letter)
                 st_node[d] = child
                 used |= np.int64(1) << cell
-                key = (key & ~(_U64((1 << digit_bits) - 1) << shift[cell])) | (_U64(index_of[cell, letter] + 1) << shift[cell])
+                key = (key & ~(_U64((1 << digit_bits) - 1) << shift[cell])) | (
+                    _U64(index_of[cell, letter] + 1) << shift[cell]
+                )
                 st_nb[d] = 0
                 record = nodes[child]
-                cls = (record >> _U64(26)) & _U64(63)
+                cls = (record >> _CLASS_SHIFT) & _CLASS_MASK
                 if cls:
                     if seen[child] != stamp:
                         seen[child] = stamp
@@ -228,10 +237,10 @@ def orderly_tree(ks, values, n, digit_bits):
     m = 0  # choices on the path of the previous key
     i = 0
     while i < n_keys:
-        body = ks[i] >> _U64(6)
+        body = ks[i] >> _KEY_SHIFT
         pts = 0
-        while i < n_keys and (ks[i] >> _U64(6)) == body:
-            pts += values[ks[i] & _U64(63)]
+        while i < n_keys and (ks[i] >> _KEY_SHIFT) == body:
+            pts += values[ks[i] & _CLASS_MASK]
             i += 1
         if n_sum + n >= cap or n_choice + n >= cap:
             cap *= 2
@@ -253,8 +262,11 @@ def orderly_tree(ks, values, n, digit_bits):
             q = (np.int64(_leading_zeros64(diff)) - (64 - body_bits)) // digit_bits
         below = _U64((n - q) * digit_bits)  # the bits of positions q and after
         h = np.int64(_popcount64(nz >> below)) if below < _U64(64) else 0
-        share = q < n and ((nz >> (below - _U64(digit_bits))) & _U64(1)) != 0 and \
-            ((prev_nz >> (below - _U64(digit_bits))) & _U64(1)) != 0
+        share = (
+            q < n
+            and ((nz >> (below - _U64(digit_bits))) & _U64(1)) != 0
+            and ((prev_nz >> (below - _U64(digit_bits))) & _U64(1)) != 0
+        )
         # finish the previous path's nodes below the shared part
         for j in range(m, h, -1):
             bound = s_acc[j]
@@ -264,7 +276,7 @@ def orderly_tree(ks, values, n, digit_bits):
                 c_bound[choice_stack[j - 1]] = c_acc[j - 1]
                 s_acc[j - 1] += c_acc[j - 1]
         # the new key's remaining choices, from position q on
-        j = h
+        j = int(h)
         rest = nz & ((_U64(1) << below) - _U64(1)) if below < _U64(64) else nz
         while rest:
             bit = _U64(63) - _leading_zeros64(rest)
@@ -319,8 +331,17 @@ def orderly_tree(ks, values, n, digit_bits):
         c_kids[k] = t
         c_letter[k] = s_letter[t]
         fill[s_parent[t]] = k + 1
-    return (s_acc[0], s_pts[:n_sum].copy(), s_first, s_kids, c_pos[:n_choice].copy(), c_bound[:n_choice].copy(),
-            c_first, c_kids, c_letter)
+    return (
+        s_acc[0],
+        s_pts[:n_sum].copy(),
+        s_first,
+        s_kids,
+        c_pos[:n_choice].copy(),
+        c_bound[:n_choice].copy(),
+        c_first,
+        c_kids,
+        c_letter,
+    )
 
 
 @njit(cache=True)

@@ -106,8 +106,9 @@ def boggle_config(config: Config) -> BoggleConfig:
     best = BestConfig(
         seed=best_sec.int("seed", 7, lo=0),
         runs=best_sec.int("runs", 4, lo=1),
-        params=SearchParams(best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start,
-                            best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)),
+        params=SearchParams(
+            best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start, best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)
+        ),
         free=tuple(best_sec.list("free", ["4x4"], of=str)),
         dice_sets=tuple(best_sec.list("dice_sets", list(dice_sets), of=str)),
     )
@@ -119,5 +120,12 @@ def boggle_config(config: Config) -> BoggleConfig:
     for name in best.dice_sets:
         if name not in dice:
             best_sec.fail("dice_sets", f"unknown dice set {name!r}")
-    return BoggleConfig(variants, dice, sec.int("seed", 0, lo=0), sec.int("boards", 100_000, lo=1),
-                        dice_sets, tuple(float(p) for p in percentiles), best)
+    return BoggleConfig(
+        variants,
+        dice,
+        sec.int("seed", 0, lo=0),
+        sec.int("boards", 100_000, lo=1),
+        dice_sets,
+        tuple(float(p) for p in percentiles),
+        best,
+    )

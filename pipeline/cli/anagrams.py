@@ -16,18 +16,24 @@ from pipeline.cli.app import (
     app,
 )
 
-RackArg = Annotated[str, typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).",
-                                        show_default=False)]
+RackArg = Annotated[
+    str,
+    typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).", show_default=False),
+]
 WordArg = Annotated[str, typer.Argument(help="A word (letters A-Z, any case).", show_default=False)]
 
 
 @app.command()
 def anagram(
     rack: RackArg,
-    plus: Annotated[bool, typer.Option("--plus", help="Also use one board letter: for each A-Z, the words "
-                                                      "of the rack plus that letter.")] = False,
-    through: Annotated[Optional[str], typer.Option("--through", help="With --plus, only these board letters "
-                                                   "(implies --plus).", show_default=False)] = None,
+    plus: Annotated[
+        bool,
+        typer.Option("--plus", help="Also use one board letter: for each A-Z, the words of the rack plus that letter."),
+    ] = False,
+    through: Annotated[
+        Optional[str],
+        typer.Option("--through", help="With --plus, only these board letters (implies --plus).", show_default=False),
+    ] = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -55,8 +61,9 @@ def anagram(
 def words(
     hand: Annotated[str, typer.Argument(help="Tiles in hand: letters, ? for a blank.", show_default=False)],
     min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
-    max_length: Annotated[Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1,
-                                                      show_default=False)] = None,
+    max_length: Annotated[
+        Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1, show_default=False)
+    ] = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -78,10 +85,13 @@ def words(
 
 @app.command()
 def hunt(
-    letters: Annotated[str, typer.Argument(help="The letters; each may be used any number of times.",
-                                           show_default=False)],
-    center: Annotated[Optional[str], typer.Option("--center", help="A letter every word must use "
-                                                  "(the Spelling Bee form).", show_default=False)] = None,
+    letters: Annotated[
+        str, typer.Argument(help="The letters; each may be used any number of times.", show_default=False)
+    ],
+    center: Annotated[
+        Optional[str],
+        typer.Option("--center", help="A letter every word must use (the Spelling Bee form).", show_default=False),
+    ] = None,
     min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -104,10 +114,18 @@ def hunt(
 
 @app.command()
 def pattern(
-    text: Annotated[str, typer.Argument(metavar="PATTERN", help="? one letter, * any run, [ABC] one of, "
-                                        "[^ABC] none of; or a regex with --regex.", show_default=False)],
-    regex: Annotated[bool, typer.Option("--regex", help="PATTERN is a regular expression matched against "
-                                                        "the whole word, ignoring case.")] = False,
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="PATTERN",
+            help="? one letter, * any run, [ABC] one of, [^ABC] none of; or a regex with --regex.",
+            show_default=False,
+        ),
+    ],
+    regex: Annotated[
+        bool,
+        typer.Option("--regex", help="PATTERN is a regular expression matched against the whole word, ignoring case."),
+    ] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -150,8 +168,7 @@ def hooks(
 
 @app.command()
 def word(
-    text: Annotated[str, typer.Argument(metavar="WORD", help="A word (letters A-Z, any case).",
-                                        show_default=False)],
+    text: Annotated[str, typer.Argument(metavar="WORD", help="A word (letters A-Z, any case).", show_default=False)],
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -176,20 +193,28 @@ def word(
         emit(facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
 
 
-# ---- stems (issue 4) ----------------------------------------------------------------------------
+# ---- stems --------------------------------------------------------------------------------------
 
 
 @app.command()
 def stems(
-    length: Annotated[Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.",
-                                                  show_default=False)] = None,
+    length: Annotated[
+        Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.", show_default=False)
+    ] = None,
     order: Annotated[str, typer.Option("--order", help="Rank by: letters, bingos or usefulness.")] = "usefulness",
     top: Annotated[int, typer.Option("--top", help="How many stems (0 = all).", min=0)] = 50,
-    min_letters: Annotated[int, typer.Option("--min-letters", help="Only stems with at least K combining "
-                                             "letters.", min=1, metavar="K")] = 1,
-    export: Annotated[Optional[Path], typer.Option("--export", help="Write a study list (stem, letters, "
-                                                   "bingos) to FILE.csv or FILE.md.", show_default=False,
-                                                   metavar="FILE")] = None,
+    min_letters: Annotated[
+        int, typer.Option("--min-letters", help="Only stems with at least K combining letters.", min=1, metavar="K")
+    ] = 1,
+    export: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--export",
+            help="Write a study list (stem, letters, bingos) to FILE.csv or FILE.md.",
+            show_default=False,
+            metavar="FILE",
+        ),
+    ] = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,

@@ -19,16 +19,23 @@ from pipeline.cli.app import (
 )
 from pipeline.core.errors import WordstatsError
 
-boggle_app = App(name="boggle", help="Boggle: solve and score boards, roll random ones, search for the best.",
-                 no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
+boggle_app = App(
+    name="boggle",
+    help="Boggle: solve and score boards, roll random ones, search for the best.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 app.add_typer(boggle_app, name="boggle")
 
-SizeOpt = Annotated[Optional[str], typer.Option("--size", help="Board size RxC (needed when not square).",
-                                                show_default=False)]
-MinLengthOpt = Annotated[Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).",
-                                                     show_default=False)]
-BoggleVariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).",
-                                                   show_default=False)]
+SizeOpt = Annotated[
+    Optional[str], typer.Option("--size", help="Board size RxC (needed when not square).", show_default=False)
+]
+MinLengthOpt = Annotated[
+    Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).", show_default=False)
+]
+BoggleVariantOpt = Annotated[
+    Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).", show_default=False)
+]
 
 
 def _boggle_rules(s: Session, variant: Optional[str], min_length: Optional[int]):
@@ -41,7 +48,9 @@ def _boggle_rules(s: Session, variant: Optional[str], min_length: Optional[int])
 @boggle_app.command("solve")
 def boggle_solve(
     board: Annotated[str, typer.Argument(help="Cells in row order (PERSLATGSINETERS; Q or Qu) or a board file.")],
-    paths: Annotated[bool, typer.Option("--paths", help="Show a path of cubes (row,col from 0) for each word.")] = False,
+    paths: Annotated[
+        bool, typer.Option("--paths", help="Show a path of cubes (row,col from 0) for each word.")
+    ] = False,
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
@@ -104,8 +113,10 @@ def boggle_score(
 def boggle_random(
     dice: Annotated[str, typer.Option("--dice", help="Dice set from the config (classic, new, big).")] = "new",
     count: Annotated[int, typer.Option("--count", "-n", help="How many boards.", min=1)] = 10,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed (default: the stage's seed for these dice).",
-                                                min=0, show_default=False)] = None,
+    seed: Annotated[
+        Optional[int],
+        typer.Option("--seed", help="Seed (default: the stage's seed for these dice).", min=0, show_default=False),
+    ] = None,
     summary: Annotated[bool, typer.Option("--summary", help="Only score statistics and boards per second.")] = False,
     min_length: MinLengthOpt = None,
     lexicon: LexiconOpt = None,
@@ -136,10 +147,14 @@ def boggle_random(
             emit_json(stats)
             return
         pct = "  ".join(f"{k} {v:g}" for k, v in stats["percentiles"].items())
-        typer.echo(f"{stats['boards']:,} boards from the {dice} dice (seed {seed}), {s.lexicon}, "
-                   f"words of {stats['min_length']}+ letters")
-        typer.echo(f"mean {stats['mean']:.2f}  sd {stats['std']:.2f}  min {stats['min']}  "
-                   f"max {stats['max']} ({stats['max_board']})")
+        typer.echo(
+            f"{stats['boards']:,} boards from the {dice} dice (seed {seed}), {s.lexicon}, "
+            f"words of {stats['min_length']}+ letters"
+        )
+        typer.echo(
+            f"mean {stats['mean']:.2f}  sd {stats['std']:.2f}  min {stats['min']}  "
+            f"max {stats['max']} ({stats['max_board']})"
+        )
         typer.echo(pct)
         typer.echo(f"{stats['boards_per_second']:,} boards/s (rolling and scoring, {stats['seconds']:.2f} s)")
         return
@@ -152,14 +167,17 @@ def boggle_random(
 
 @boggle_app.command("best")
 def boggle_best(
-    size: Annotated[Optional[str], typer.Option("--size", help="Board size RxC (default 4x4, or the dice's).",
-                                                show_default=False)] = None,
+    size: Annotated[
+        Optional[str], typer.Option("--size", help="Board size RxC (default 4x4, or the dice's).", show_default=False)
+    ] = None,
     minutes: Annotated[float, typer.Option("--minutes", help="Search time budget.", min=0)] = 1.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0)] = 1,
-    dice: Annotated[Optional[str], typer.Option("--dice", help="Only boards this dice set can roll.",
-                                                show_default=False)] = None,
-    target: Annotated[Optional[int], typer.Option("--target", help="Stop once a board scores this much.",
-                                                  show_default=False)] = None,
+    dice: Annotated[
+        Optional[str], typer.Option("--dice", help="Only boards this dice set can roll.", show_default=False)
+    ] = None,
+    target: Annotated[
+        Optional[int], typer.Option("--target", help="Stop once a board scores this much.", show_default=False)
+    ] = None,
     steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1)] = 100_000,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
@@ -192,36 +210,56 @@ def boggle_best(
     def report(rounds: int, best, elapsed: float) -> None:
         """Print the search's progress after each round, unless quiet."""
         if not quiet:
-            typer.echo(f"round {rounds}: best {best.score} ({best.board.letters}, run {best.run}) "
-                       f"at {elapsed:.1f} s", err=True)
+            typer.echo(
+                f"round {rounds}: best {best.score} ({best.board.letters}, run {best.run}) at {elapsed:.1f} s", err=True
+            )
 
     result = search(dictionary, rows, cols, seed, minutes, params, dice_set, target, on_round=report)
     best = result.pop("best")
-    facts = {"board": best.board.letters, "size": best.board.size, "score": best.score,
-             "words": len(solve(best.board, dictionary)), "lexicon": s.lexicon, "dice": dice,
-             "seed": seed, "run": best.run, **result}
+    facts = {
+        "board": best.board.letters,
+        "size": best.board.size,
+        "score": best.score,
+        "words": len(solve(best.board, dictionary)),
+        "lexicon": s.lexicon,
+        "dice": dice,
+        "seed": seed,
+        "run": best.run,
+        **result,
+    }
     if as_json:
         from pipeline.core.display import emit_json
 
         emit_json(facts)
         return
     typer.echo("\n".join(best.board.grid()))
-    typer.echo(f"{best.score:,} points, {facts['words']:,} words: {best.board.letters} "
-               f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
-               f"{facts['runs']} runs of {steps:,} steps in {facts['seconds']:.1f} s)")
+    typer.echo(
+        f"{best.score:,} points, {facts['words']:,} words: {best.board.letters} "
+        f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
+        f"{facts['runs']} runs of {steps:,} steps in {facts['seconds']:.1f} s)"
+    )
 
 
 @boggle_app.command("prove")
 def boggle_prove(
     floor: Annotated[int, typer.Option("--floor", help="Keep every board scoring at least this much.")],
     size: Annotated[str, typer.Option("--size", help="Board size RxC.")] = "3x3",
-    classes: Annotated[Optional[str], typer.Option(
-        "--classes", help="Letter partition: groups separated by spaces (default: the size's, see docs).",
-        show_default=False)] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the boards as Parquet (summary in the footer).",
-                                                show_default=False)] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local worker processes (default: the CPUs).",
-                                                   min=1, show_default=False)] = None,
+    classes: Annotated[
+        Optional[str],
+        typer.Option(
+            "--classes",
+            help="Letter partition: groups separated by spaces (default: the size's, see docs).",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", help="Write the boards as Parquet (summary in the footer).", show_default=False),
+    ] = None,
+    workers: Annotated[
+        Optional[int],
+        typer.Option("--workers", help="Local worker processes (default: the CPUs).", min=1, show_default=False),
+    ] = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
@@ -251,17 +289,28 @@ def boggle_prove(
     problem = Problem(rows, cols, dictionary, partition, floor)
     check_problem(problem)
     words = s.store.require("words")
-    provenance = {"stage": "boggle prove", "lexicon": s.lexicon, "version": __version__,
-                  "inputs": {"words": _file_sha256(words)}}
-    proof = run_proof(problem, s.store.root / "jobs", workers or default_workers(), Progress(quiet or as_json
-                      or as_csv), provenance)
+    provenance = {
+        "stage": "boggle prove",
+        "lexicon": s.lexicon,
+        "version": __version__,
+        "inputs": {"words": _file_sha256(words)},
+    }
+    proof = run_proof(
+        problem, s.store.root / "jobs", workers or default_workers(), Progress(quiet or as_json or as_csv), provenance
+    )
     summary = {"lexicon": s.lexicon, **proof.summary}
     if out is not None:
         from pipeline.core.store import write_parquet
 
-        write_parquet(out, proof.boards, {**provenance, "params": {"size": summary["size"], "floor": floor,
-                                                                    "partition": partition.text},
-                                          "summary": summary})
+        write_parquet(
+            out,
+            proof.boards,
+            {
+                **provenance,
+                "params": {"size": summary["size"], "floor": floor, "partition": partition.text},
+                "summary": summary,
+            },
+        )
     if as_json:
         from pipeline.core.display import emit_json
 
@@ -285,17 +334,19 @@ def _proof_text(summary: dict) -> str:
     """The proof summary for people."""
     sec = summary["seconds"]
     best = f"best {summary['best']}" if summary["best"] is not None else "no board"
-    return "\n".join([
-        f"{summary['boards']:,} boards of {summary['size']} score at least {summary['floor']} ({best}), "
-        f"one per symmetry class ({summary['symmetries']} symmetries), lexicon {summary['lexicon']}",
-        f"partition: {summary['partition']}",
-        f"bound: {summary['bound_method']}",
-        f"classes: {summary['top_level_classes']:,} top-level ({summary['top_level_dropped']:,} eliminated there), "
-        f"{summary['classes_examined']:,} examined, {summary['classes_eliminated']:,} eliminated by the bound; "
-        f"{summary['boards_scored']:,} boards scored individually",
-        f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
-        f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
-        f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "
-        f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
-        f"job: {summary['job']}",
-    ])
+    return "\n".join(
+        [
+            f"{summary['boards']:,} boards of {summary['size']} score at least {summary['floor']} ({best}), "
+            f"one per symmetry class ({summary['symmetries']} symmetries), lexicon {summary['lexicon']}",
+            f"partition: {summary['partition']}",
+            f"bound: {summary['bound_method']}",
+            f"classes: {summary['top_level_classes']:,} top-level ({summary['top_level_dropped']:,} eliminated there), "
+            f"{summary['classes_examined']:,} examined, {summary['classes_eliminated']:,} eliminated by the bound; "
+            f"{summary['boards_scored']:,} boards scored individually",
+            f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
+            f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
+            f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "
+            f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
+            f"job: {summary['job']}",
+        ]
+    )

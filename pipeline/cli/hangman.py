@@ -19,18 +19,24 @@ from pipeline.core.errors import WordstatsError
 
 @app.command()
 def hangman(
-    word: Annotated[Optional[str], typer.Argument(help="Trace the solver's game against WORD.",
-                                                  show_default=False)] = None,
-    length: Annotated[Optional[int], typer.Option("--length", help="Only words of this length.",
-                                                  show_default=False)] = None,
-    hardest: Annotated[Optional[int], typer.Option("--hardest", help="The N hardest words.",
-                                                   show_default=False)] = None,
-    easiest: Annotated[Optional[int], typer.Option("--easiest", help="The N easiest words.",
-                                                   show_default=False)] = None,
-    band: Annotated[Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.",
-                                                show_default=False)] = None,
-    common: Annotated[bool, typer.Option(
-        "--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")] = False,
+    word: Annotated[
+        Optional[str], typer.Argument(help="Trace the solver's game against WORD.", show_default=False)
+    ] = None,
+    length: Annotated[
+        Optional[int], typer.Option("--length", help="Only words of this length.", show_default=False)
+    ] = None,
+    hardest: Annotated[
+        Optional[int], typer.Option("--hardest", help="The N hardest words.", show_default=False)
+    ] = None,
+    easiest: Annotated[
+        Optional[int], typer.Option("--easiest", help="The N easiest words.", show_default=False)
+    ] = None,
+    band: Annotated[
+        Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.", show_default=False)
+    ] = None,
+    common: Annotated[
+        bool, typer.Option("--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")
+    ] = False,
     weighted: Annotated[bool, typer.Option("--weighted", help="Trace the frequency-weighted solver.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -59,13 +65,21 @@ def hangman(
         return
     if not as_csv:
         solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
-        typer.echo(f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
-                   f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}")
+        typer.echo(
+            f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
+            f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}"
+        )
     _emit(steps, False, as_csv)
     if not as_csv:
         by = " by the reference solver" if facts["weighted"] else ""
-        rank = (f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
-                f"band {facts['band']}" if "rank_in_length" in facts else "")
+        rank = (
+            f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
+            f"band {facts['band']}"
+            if "rank_in_length" in facts
+            else ""
+        )
         misses, guesses = facts["misses"], facts["guesses"]
-        typer.echo(f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
-                   f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}")
+        typer.echo(
+            f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
+            f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}"
+        )

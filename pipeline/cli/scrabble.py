@@ -18,12 +18,17 @@ from pipeline.cli.app import (
 )
 from pipeline.core.errors import NotFound, WordstatsError
 
-scrabble_app = App(name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.",
-                   no_args_is_help=True)
+scrabble_app = App(
+    name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.", no_args_is_help=True
+)
 app.add_typer(scrabble_app, name="scrabble")
 
-BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
-                                                  "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
+BoardOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--board", help="Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).", show_default=False
+    ),
+]
 ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
@@ -41,8 +46,9 @@ def _scrabble_board(board: Optional[Path], empty: bool):
 
 @scrabble_app.command("best")
 def scrabble_best(
-    rack: Annotated[str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).",
-                                      show_default=False)],
+    rack: Annotated[
+        str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).", show_default=False)
+    ],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
@@ -71,13 +77,20 @@ def scrabble_best(
 
 @scrabble_app.command("score")
 def scrabble_score(
-    play: Annotated[str, typer.Option("--play", help='The play in notation: "8H WORD" across, "H8 WORD" down; '
-                                      "lower case = blank, board tiles may be in parentheses.",
-                                      show_default=False)],
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play",
+            help='The play in notation: "8H WORD" across, "H8 WORD" down; '
+            "lower case = blank, board tiles may be in parentheses.",
+            show_default=False,
+        ),
+    ],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
-    rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
-                                                show_default=False)] = None,
+    rack: Annotated[
+        Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.", show_default=False)
+    ] = None,
     variant: ScrabbleVariantOpt = "scrabble",
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,

@@ -20,8 +20,18 @@ BLANK = "?"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MISSING = object()
 # The top-level fields and tables a config may have (each stage reads its own table).
-TOP_LEVEL = ("default_lexicon", "lexicons", "tiles", "indexes", "stems", "boggle", "hangman", "scrabble",
-             "report", "wordlists")
+TOP_LEVEL = (
+    "default_lexicon",
+    "lexicons",
+    "tiles",
+    "indexes",
+    "stems",
+    "boggle",
+    "hangman",
+    "scrabble",
+    "report",
+    "wordlists",
+)
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 
 
@@ -112,21 +122,19 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: str, default=_MISSING, of=builtins.str) -> list:  # `str` here would be the method
+    def list(self, key: builtins.str, default=_MISSING, of=builtins.str) -> builtins.list:  # `str`: the method above
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
-        if not isinstance(value, list) or not all(
-            isinstance(v, of) and not isinstance(v, bool) for v in value
-        ):
+        if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool) for v in value):
             self.fail(key, f"expected a list of {of.__name__}, got {_show(value)}")
         return value
 
-    def section(self, key: str, default=_MISSING) -> Section:
+    def section(self, key: builtins.str, default=_MISSING) -> Section:
         """A sub-table."""
         value = self._get(key, default)
         return Section(value, f"{self.where}.{key}" if self.where else key, self.file)
 
-    def sections(self, key: str) -> dict[str, Section]:
+    def sections(self, key: builtins.str) -> dict[builtins.str, Section]:
         """A table of named sub-tables, e.g. [lexicons.NAME]."""
         outer = self.section(key, {})
         return {name: outer.section(name) for name in outer.keys()}
@@ -262,8 +270,7 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
     if not isinstance(raw_sources, list) or not raw_sources:
         sec.fail("sources", "expected a non-empty list of sources")
     sources = tuple(
-        _source(Section(item, f"{sec.where}.sources[{i}]", sec.file), base)
-        for i, item in enumerate(raw_sources)
+        _source(Section(item, f"{sec.where}.sources[{i}]", sec.file), base) for i, item in enumerate(raw_sources)
     )
     min_length = sec.int("min_length", 1, lo=1)
     max_length = sec.int("max_length", None, lo=min_length)
@@ -308,15 +315,23 @@ def _tiles(name: str, sec: Section) -> TileSet:
     return TileSet(name=name, counts=counts, values=values)
 
 
-def adhoc_lexicon(name: str, paths: list[Path], min_length: int | None = None,
-                  max_length: int | None = None) -> LexiconSpec:
+def adhoc_lexicon(
+    name: str, paths: list[Path], min_length: int | None = None, max_length: int | None = None
+) -> LexiconSpec:
     """A lexicon for word lists named on the command line: every entry made only of letters, any length."""
     check_lexicon_name(name)
     if min_length is not None and max_length is not None and max_length < min_length:
         raise WordstatsError(f"--max-length {max_length} is below --min-length {min_length}")
     sources = tuple(Source(label=Path(p).name, path=Path(p)) for p in paths)
-    return LexiconSpec(name=name, sources=sources, min_length=min_length or 1, max_length=max_length,
-                       drop_capitalised=False, fold_accents=True, description="ad hoc word list")
+    return LexiconSpec(
+        name=name,
+        sources=sources,
+        min_length=min_length or 1,
+        max_length=max_length,
+        drop_capitalised=False,
+        fold_accents=True,
+        description="ad hoc word list",
+    )
 
 
 def check_lexicon_name(name: str) -> str:

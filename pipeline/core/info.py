@@ -15,8 +15,11 @@ def lexicon_names(config: Config, data_dir: Path) -> list[str]:
     """Lexicons of the config, then ad hoc ones found in the data folder."""
     names = list(config.lexicons)
     if Path(data_dir).is_dir():
-        names += sorted(p.name for p in Path(data_dir).iterdir()
-                        if p.is_dir() and p.name not in names and (p / "words.parquet").exists())
+        names += sorted(
+            p.name
+            for p in Path(data_dir).iterdir()
+            if p.is_dir() and p.name not in names and (p / "words.parquet").exists()
+        )
     return names
 
 
@@ -27,18 +30,65 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
         store = Store(data_dir, name)
         spec = config.lexicons.get(name)
         source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
-        tables = store.manifest()["tables"]
+        tables = current_manifest(store)["tables"]
         if not tables:
-            rows.append({"lexicon": name, "source": source, "file": None, "rows": None,
-                         "bytes": None, "stage": None, "built_at": "not built"})
+            rows.append(
+                {
+                    "lexicon": name,
+                    "source": source,
+                    "file": None,
+                    "rows": None,
+                    "bytes": None,
+                    "stage": None,
+                    "built_at": "not built",
+                }
+            )
         for file, entry in tables.items():
             if (store.root / file).exists():
-                rows.append({"lexicon": name, "source": source, "file": file, "rows": entry.get("rows"),
-                             "bytes": entry.get("bytes"), "stage": entry.get("stage"),
-                             "built_at": entry.get("built_at")})
-    return pl.DataFrame(rows, schema={"lexicon": pl.String, "source": pl.String, "file": pl.String,
-                                      "rows": pl.Int64, "bytes": pl.Int64, "stage": pl.String,
-                                      "built_at": pl.String})
+                rows.append(
+                    {
+                        "lexicon": name,
+                        "source": source,
+                        "file": file,
+                        "rows": entry.get("rows"),
+                        "bytes": entry.get("bytes"),
+                        "stage": entry.get("stage"),
+                        "built_at": entry.get("built_at"),
+                    }
+                )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "lexicon": pl.String,
+            "source": pl.String,
+            "file": pl.String,
+            "rows": pl.Int64,
+            "bytes": pl.Int64,
+            "stage": pl.String,
+            "built_at": pl.String,
+        },
+    )
+
+
+def current_manifest(store: Store) -> dict:
+    """The lexicon's manifest; when it is missing or disagrees with the files, rebuilt from the tables' footers
+    (and saved, unless a run is building the lexicon right now)."""
+    import contextlib
+
+    from pipeline.core.stages import STAGES
+    from pipeline.core.store import MANIFEST, write_json
+
+    producers = {name: s.name for s in STAGES for name in s.outputs}
+    try:
+        if not store.manifest_is_stale(producers):
+            return store.manifest()
+    except WordstatsError:  # a damaged manifest is rebuilt too
+        pass
+    manifest = store.rebuild_manifest(producers)
+    if manifest["tables"]:
+        with contextlib.suppress(WordstatsError, OSError), store.writer(wait=False):
+            write_json(store.root / MANIFEST, manifest)
+    return manifest
 
 
 def run_sql(store: Store, query: str) -> pl.DataFrame:

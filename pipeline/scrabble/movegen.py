@@ -20,9 +20,20 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
     trie = lexicon.trie
     records, total = scrabble_plays(
-        board.tiles, board.blanks, rack_counts(rack).astype(np.int32), trie.children, trie.word_at,
-        variant.letter_values, variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
-        variant.bingo_bonus, variant.rack_size, keep)
+        board.tiles,
+        board.blanks,
+        rack_counts(rack).astype(np.int32),
+        trie.children,
+        trie.word_at,
+        variant.letter_values,
+        variant.letter_mult,
+        variant.word_mult,
+        variant.centre[0],
+        variant.centre[1],
+        variant.bingo_bonus,
+        variant.rack_size,
+        keep,
+    )
     return records, int(total)
 
 
@@ -67,13 +78,23 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
 
 def plays_table(plays: list[Play], rack: str) -> pl.DataFrame:
     """Plays as rows: position, word, score, tiles played, cross-words, leave."""
-    return pl.DataFrame({
-        "position": [p.position for p in plays],
-        "word": [p.display for p in plays],
-        "score": [p.score for p in plays],
-        "tiles": [len(p.tiles) for p in plays],
-        "bingo": [p.bingo > 0 for p in plays],
-        "cross_words": [[w.word for w in p.cross] for p in plays],
-        "leave": [leave(rack, p.tiles) for p in plays],
-    }, schema={"position": pl.String, "word": pl.String, "score": pl.Int32, "tiles": pl.UInt8,
-               "bingo": pl.Boolean, "cross_words": pl.List(pl.String), "leave": pl.String})
+    return pl.DataFrame(
+        {
+            "position": [p.position for p in plays],
+            "word": [p.display for p in plays],
+            "score": [p.score for p in plays],
+            "tiles": [len(p.tiles) for p in plays],
+            "bingo": [p.bingo > 0 for p in plays],
+            "cross_words": [[w.word for w in p.cross] for p in plays],
+            "leave": [leave(rack, p.tiles) for p in plays],
+        },
+        schema={
+            "position": pl.String,
+            "word": pl.String,
+            "score": pl.Int32,
+            "tiles": pl.UInt8,
+            "bingo": pl.Boolean,
+            "cross_words": pl.List(pl.String),
+            "leave": pl.String,
+        },
+    )

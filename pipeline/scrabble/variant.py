@@ -91,7 +91,11 @@ def _variant(name: str, sec: Section, config: Config) -> Variant:
             sec.fail("layout", f"row {i}: {bad!r} is not one of {''.join(PREMIUMS)}")
     if "".join(layout).count("*") != 1:
         sec.fail("layout", "mark exactly one centre square with *")
-    return Variant(name=name, tile_set=tile_set, layout=layout,
-                   rack_size=sec.int("rack_size", 7, lo=1, hi=SIZE),
-                   bingo_bonus=sec.int("bingo_bonus", lo=0),
-                   centre_doubles_word=sec.bool("centre_doubles_word"))
+    return Variant(
+        name=name,
+        tile_set=tile_set,
+        layout=layout,
+        rack_size=sec.int("rack_size", 7, lo=1, hi=SIZE),
+        bingo_bonus=sec.int("bingo_bonus", lo=0),
+        centre_doubles_word=sec.bool("centre_doubles_word"),
+    )

@@ -16,18 +16,32 @@ SORTS = ("alpha", "frequency", "difficulty")
 PAPERS = ("A4", "Letter")
 # Preset fields and their types; each is also a command-line option (min_zipf → --min-zipf).
 FIELDS: dict[str, type] = {
-    "title": str, "length": str, "common": bool, "min_zipf": float, "top_frequent": int,
-    "contains": str, "starts_with": str, "ends_with": str, "pattern": str, "hangman": str,
-    "boggle_findable": bool, "min_find_rate": float, "count": int, "seed": int, "sort": str, "blanks": bool,
+    "title": str,
+    "length": str,
+    "common": bool,
+    "min_zipf": float,
+    "top_frequent": int,
+    "contains": str,
+    "starts_with": str,
+    "ends_with": str,
+    "pattern": str,
+    "hangman": str,
+    "boggle_findable": bool,
+    "min_find_rate": float,
+    "count": int,
+    "seed": int,
+    "sort": str,
+    "blanks": bool,
 }
 # On/off options given as bare flags (--common): absent means "as the preset says".
 FLAGS = ("common", "boggle_findable")
 # Options that replace each other: giving one on the command line drops the others from the preset.
 GROUPS = ({"common", "min_zipf"},)
+
+
 def flag(name: str) -> str:
     """The command-line option of field `name` (min_zipf → --min-zipf)."""
     return "--" + name.replace("_", "-")
-
 
 
 def parse_length(text: str) -> tuple[int, int]:

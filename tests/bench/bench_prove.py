@@ -38,16 +38,27 @@ def proof_3x3(dictionary) -> dict:
         proof = prove(problem, Path(tmp), workers=1)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     s = proof.summary
-    return {"boards": s["boards"], "best": s["best"], "expected": {"boards": 42, "best": 545},
-            "correct": s["boards"] == 42 and s["best"] == 545,
-            "cpu_seconds": round(cpu, 2), "wall_seconds": round(wall, 2),
-            "vs_hybrid_boggle_cpu": round(HYBRID_BOGGLE_3X3_CPU_SECONDS / cpu, 2),
-            "seconds": s["seconds"], "peak_rss_mib": s["peak_rss_mib"], "tightness": s["tightness"],
-            "partition": s["partition"], "top_level_classes": s["top_level_classes"],
-            "top_level_dropped": s["top_level_dropped"], "classes_examined": s["classes_examined"],
-            "classes_eliminated": s["classes_eliminated"], "boards_scored": s["boards_scored"],
-            "word_paths": s["word_paths"], "tree_nodes": s["tree_nodes"],
-            "top_boards": proof.boards.head(5).to_dicts()}
+    return {
+        "boards": s["boards"],
+        "best": s["best"],
+        "expected": {"boards": 42, "best": 545},
+        "correct": s["boards"] == 42 and s["best"] == 545,
+        "cpu_seconds": round(cpu, 2),
+        "wall_seconds": round(wall, 2),
+        "vs_hybrid_boggle_cpu": round(HYBRID_BOGGLE_3X3_CPU_SECONDS / cpu, 2),
+        "seconds": s["seconds"],
+        "peak_rss_mib": s["peak_rss_mib"],
+        "tightness": s["tightness"],
+        "partition": s["partition"],
+        "top_level_classes": s["top_level_classes"],
+        "top_level_dropped": s["top_level_dropped"],
+        "classes_examined": s["classes_examined"],
+        "classes_eliminated": s["classes_eliminated"],
+        "boards_scored": s["boards_scored"],
+        "word_paths": s["word_paths"],
+        "tree_nodes": s["tree_nodes"],
+        "top_boards": proof.boards.head(5).to_dicts(),
+    }
 
 
 def rate_3x4(dictionary) -> dict:
@@ -68,15 +79,26 @@ def rate_3x4(dictionary) -> dict:
     per = np.array(per_class)
     mean = float(per.mean())
     sem = float(per.std(ddof=1) / np.sqrt(per.size)) if per.size > 1 else 0.0
-    return {"partition": partition.text, "floor": 1500, "top_level_classes": int(classes.shape[0]),
-            "sampled": int(per.size), "seconds_per_class": {"mean": round(mean, 3), "median": round(
-                float(np.median(per)), 3), "max": round(float(per.max()), 3), "sem": round(sem, 3)},
-            "classes_per_second": round(1 / mean, 3) if mean else None,
-            "projected_cpu_hours": round(mean * classes.shape[0] / 3600, 1),
-            "projected_cpu_hours_2sem": [round((mean - 2 * sem) * classes.shape[0] / 3600, 1),
-                                         round((mean + 2 * sem) * classes.shape[0] / 3600, 1)],
-            "hybrid_boggle_cpu_hours": round(24_300 / 3600, 1),
-            "peak_rss_mib": peak}
+    return {
+        "partition": partition.text,
+        "floor": 1500,
+        "top_level_classes": int(classes.shape[0]),
+        "sampled": int(per.size),
+        "seconds_per_class": {
+            "mean": round(mean, 3),
+            "median": round(float(np.median(per)), 3),
+            "max": round(float(per.max()), 3),
+            "sem": round(sem, 3),
+        },
+        "classes_per_second": round(1 / mean, 3) if mean else None,
+        "projected_cpu_hours": round(mean * classes.shape[0] / 3600, 1),
+        "projected_cpu_hours_2sem": [
+            round((mean - 2 * sem) * classes.shape[0] / 3600, 1),
+            round((mean + 2 * sem) * classes.shape[0] / 3600, 1),
+        ],
+        "hybrid_boggle_cpu_hours": round(24_300 / 3600, 1),
+        "peak_rss_mib": peak,
+    }
 
 
 def run() -> dict:
@@ -87,8 +109,10 @@ def run() -> dict:
         return {"skipped": f"{ENABLE2K} not present"}
     numba.set_num_threads(1)
     dictionary = compile_dictionary(ENABLE2K.read_text().upper().split(), STANDARD)
-    out = {"baseline": "hybrid-boggle break_all, 610 CPU-s on one thread of this machine (quoted from the issue)",
-           "proof_3x3_floor_500": proof_3x3(dictionary)}
+    out = {
+        "baseline": "hybrid-boggle break_all, 610 CPU-s on one thread of this machine (quoted from the issue)",
+        "proof_3x3_floor_500": proof_3x3(dictionary),
+    }
     if SAMPLE_3X4 > 0:
         out["rate_3x4_floor_1500"] = rate_3x4(dictionary)
     return out
