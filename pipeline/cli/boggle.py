@@ -8,7 +8,6 @@ import typer
 from pipeline.cli.app import (
     App,
     ConfigOpt,
-    CsvOpt,
     DataDirOpt,
     JsonOpt,
     LexiconOpt,
