@@ -77,7 +77,7 @@ def test_unwritable_output_names_the_file_not_a_temporary(cli, build, tmp_path):
     (tmp_path / "taken.csv").mkdir()  # a folder where the file should go
     (tmp_path / "plain").write_text("a file where a folder should be")
     for target, says in (
-        (tmp_path / "taken.csv", "taken.csv: cannot write (Is a directory)"),
+        (tmp_path / "taken.csv", "taken.csv: is a folder"),
         (tmp_path / "plain" / "r.csv", "r.csv: cannot create its folder"),
     ):
         res = cli("sql", "SELECT word FROM words", "-l", "t", "--data-dir", data, "--out", target)

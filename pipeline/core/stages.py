@@ -65,7 +65,7 @@ STAGES: tuple[Stage, ...] = (
         ("words.parquet", "ingest_report.json"),
         description="read and normalise the word list",
     ),
-    # -- indexes and stems (issues 3, 4)
+    # -- anagram indexes and bingo stems
     Stage(
         "indexes",
         "pipeline.anagrams.indexes",
@@ -76,7 +76,7 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",), description="6- and 7-letter bingo stems"
     ),
-    # -- boggle (issue 5)
+    # -- boggle
     Stage(
         "boggle",
         "pipeline.boggle.stage",
@@ -84,7 +84,7 @@ STAGES: tuple[Stage, ...] = (
         ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
         description="random Boggle boards per dice set, per-word findability, best-board search",
     ),
-    # -- hangman (issue 6)
+    # -- hangman
     Stage(
         "hangman",
         "pipeline.hangman.stage",
@@ -92,7 +92,7 @@ STAGES: tuple[Stage, ...] = (
         ("hangman.parquet", "hangman_summary.json"),
         description="Hangman difficulty of every word (two solvers)",
     ),
-    # -- scrabble (issue 8)
+    # -- scrabble
     Stage(
         "scrabble",
         "pipeline.scrabble.stage",
@@ -100,7 +100,7 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
-    # -- report (issue 7): last, it reads every table that exists
+    # -- report: last, it reads every table that exists
     Stage(
         "report",
         "pipeline.report.stage",
