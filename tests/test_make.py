@@ -150,7 +150,9 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
     modules = sorted(PACKAGE_DIR.rglob("*.py"))
     assert len(modules) > 40
     before = {p: p.stat().st_mtime for p in modules}
-    start = time.time() - 200
+    installed = max((ROOT / f).stat().st_mtime for f in (".venv/.installed", "pyproject.toml", "requirements.lock"))
+    start = max(time.time() - 400, installed + 1)  # every time below is after the install and not in the future
+    time.sleep(max(0.0, start + 30 + len(modules) - time.time()))
     try:
         set_time(modules + [config, config.parent / "tiny.txt"], start)
         set_time(outputs(out), start + 10)
