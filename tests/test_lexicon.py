@@ -215,6 +215,9 @@ def test_vectorised_ingest_matches_reference(lines, fold, caps, lo, span):
 def test_default_lexicons_real_counts(tmp_path, cli):
     res = cli("run", "ingest", "--data-dir", tmp_path, "--config", DEFAULT_CONFIG)
     assert res.exit_code == 0, res
+    enable = pl.read_parquet(tmp_path / "enable/words.parquet")
+    assert enable.height == 172_820 and {"AA", "ZYZZYVA", "RETAINS"} <= set(enable["word"])
+    assert not {"QI", "KI", "ZA"} & set(enable["word"])  # ENABLE predates them
     moby = pl.read_parquet(tmp_path / "moby/words.parquet")
     assert moby.height == 113_809
     assert moby["word"].is_sorted() and moby["word"].str.contains("^[A-Z]+$").all()
