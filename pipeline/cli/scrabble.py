@@ -1,4 +1,4 @@
-"""Scrabble commands: best, score."""
+"""Scrabble commands: best, score, show, play, replay, leaves, selfplay."""
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -19,7 +19,9 @@ from pipeline.cli.app import (
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
-    name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.", no_args_is_help=True
+    name="scrabble",
+    help="Scrabble and Words With Friends: boards, plays and scores, best plays, GCG games, leave values.",
+    no_args_is_help=True,
 )
 app.add_typer(scrabble_app, name="scrabble")
 
@@ -31,6 +33,13 @@ BoardOpt = Annotated[
 ]
 ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
+
+
+def _rack(text: str, game):
+    """A rack as typed (case-insensitive, ? = blank), at most the variant's rack size and blanks."""
+    from pipeline.scrabble.board import parse_rack
+
+    return parse_rack(text, game.rack_size, game.tile_set.counts.get("?", 0))
 
 
 def _scrabble_board(board: Optional[Path], empty: bool):
@@ -53,26 +62,52 @@ def scrabble_best(
     empty: EmptyOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
     top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    equity: Annotated[
+        bool,
+        typer.Option("--equity", help="Rank by equity: score + the leave's value (leaves.parquet); exchanges too."),
+    ] = False,
+    show: Annotated[bool, typer.Option("--show", help="Also print the board with the top play on it.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
-    from pipeline.scrabble.board import parse_rack
+    """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
+    from pipeline.core.display import choose_format
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.movegen import best_plays, plays_table
+    from pipeline.scrabble.rules import check_bag
     from pipeline.scrabble.variant import variant as sc_variant
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
-    tiles = parse_rack(rack, game.rack_size)
+    tiles = _rack(rack, game)
     position = _scrabble_board(board, empty)
-    plays = best_plays(position, tiles, game, load_lexicon(s.store), top)
-    if not plays:
-        raise NotFound(f"no legal play for rack {tiles} on this board")
-    _emit(plays_table(plays, tiles), as_json, as_csv)
+    check_bag(position, tiles, (), game)
+    words = load_lexicon(s.store)
+    if equity:
+        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves
+
+        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), top)
+        if not moves:
+            raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
+        table = equity_table(moves)
+        plays = [m.play for m in moves if m.play is not None][:1]
+    else:
+        plays = best_plays(position, tiles, game, words, top)
+        if not plays:
+            raise NotFound(f"no legal play for rack {tiles} on this board")
+        table = plays_table(plays, tiles)
+    _emit(table, as_json, as_csv)
+    if show and fmt == "table" and plays:
+        from pipeline.scrabble.render import print_board
+
+        after = position.copy()
+        after.put(plays[0].tiles)
+        typer.echo(f"\n{plays[0]} {plays[0].score}")
+        print_board(after, game, [(t.row, t.col) for t in plays[0].tiles])
 
 
 @scrabble_app.command("score")
@@ -100,7 +135,6 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.board import parse_rack
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
     from pipeline.scrabble.variant import variant as sc_variant
@@ -108,7 +142,7 @@ def scrabble_score(
     choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
-    tiles = parse_rack(rack, game.rack_size) if rack is not None else None
+    tiles = _rack(rack, game) if rack is not None else None
     position = _scrabble_board(board, empty)
     try:
         result = score_play(position, play, game, load_lexicon(s.store), tiles)
@@ -121,3 +155,115 @@ def scrabble_score(
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None
     _emit(breakdown(result), as_json, as_csv)
+
+
+OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write to this file.", show_default=False)]
+ForceOpt = Annotated[bool, typer.Option("--force", "-f", help="Overwrite the --out file if it exists.")]
+
+
+def _check_out(out: Optional[Path], force: bool) -> None:
+    """Refuse to overwrite an existing --out file without --force (nothing is written)."""
+    if out is not None and out.exists() and not force:
+        raise WordstatsError(f"{out}: already exists (give --force to overwrite it)")
+    if out is not None and out.exists() and not out.is_file():
+        raise WordstatsError(f"{out}: not a file")
+
+
+@scrabble_app.command("show")
+def scrabble_show(
+    board_file: Annotated[Path, typer.Argument(help="Board file (15 lines of 15: . empty, A-Z, a-z blanks).")],
+    variant: ScrabbleVariantOpt = "scrabble",
+    out: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Write a picture: .svg or .png.", show_default=False)
+    ] = None,
+    force: ForceOpt = False,
+    config: ConfigOpt = None,
+):
+    """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
+    from pipeline.core.config import load_config
+    from pipeline.core.store import write_bytes, write_text
+    from pipeline.scrabble.board import read_board
+    from pipeline.scrabble.render import picture, print_board
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    game = sc_variant(load_config(config), variant)
+    position = read_board(board_file)
+    if out is None:
+        print_board(position, game)
+        return
+    data = picture(position, game, out)
+    _check_out(out, force)
+    (write_text if isinstance(data, str) else write_bytes)(out, data)
+    typer.echo(f"wrote {out}", err=True)
+
+
+@scrabble_app.command("play")
+def scrabble_play(
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play", help='The play: "8H WORD" across, "H8 WORD" down; lower case = blank.', show_default=False
+        ),
+    ],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    rack: Annotated[
+        Optional[str],
+        typer.Option(
+            "--rack", help="The player's tiles (? = blank, any case): checked, leave shown.", show_default=False
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Write the new board file here.", show_default=False)
+    ] = None,
+    force: ForceOpt = False,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+):
+    """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
+    the new board and the leave, and write the new board file (--out)."""
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.board import leave
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.render import board_text, print_board
+    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    tiles = _rack(rack, game) if rack is not None else None
+    position = _scrabble_board(board, empty)
+    _check_out(out, force or (out is not None and board is not None and out.resolve() == board.resolve()))
+    try:
+        result = score_play(position, play, game, load_lexicon(s.store), tiles)
+    except IllegalPlay as exc:
+        typer.echo(f"illegal: {play}: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    after = position.copy()
+    after.put(result.tiles)
+    kept = leave(tiles, result.tiles) if tiles is not None else None
+    if out is not None:
+        write_text(out, after.text())
+    if as_json:
+        from pipeline.core.display import emit_json
+
+        emit_json(
+            {
+                "play": str(result),
+                "score": result.score,
+                "breakdown": breakdown(result).to_dicts(),
+                "leave": kept,
+                "board": board_text(after, game).splitlines(),
+            }
+        )
+    else:
+        _emit(breakdown(result), False, False)
+        typer.echo("")
+        print_board(after, game, [(t.row, t.col) for t in result.tiles])
+        if kept is not None:
+            typer.echo(f"leave: {kept or '(none)'}")
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)

@@ -1,0 +1,158 @@
+"""Leave values: what keeping a set of tiles is worth, estimated from greedy self-play games.
+
+A leave is the tiles a player keeps after a play (before drawing), written with letters sorted and blanks
+(?) last. Its observed value is the mean score of the player's next turn after keeping it, minus the mean
+next-turn score over all leaves kept (so the average kept leave is worth 0). Rare leaves borrow from their
+sub-leaves (backoff): the prior of a leave of n >= 2 tiles is the mean, over its distinct tiles t, of
+value(leave - t) + value(t); its value is (count * observed + K * prior) / (count + K), K the prior weight.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.config import BLANK, LETTERS
+from pipeline.scrabble.board import leave as rack_leave
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.selfplay import Game, game_rng, self_play
+from pipeline.scrabble.variant import Variant
+
+TILES = LETTERS + BLANK  # leave order: letters, then blanks
+MAX_LEAVE = 6
+Z95 = 1.959963984540054
+
+OBSERVATION_SCHEMA = {"leave": pl.String, "next_score": pl.Int32}
+LEAVES_SCHEMA = {
+    "leave": pl.String,
+    "length": pl.UInt8,
+    "value": pl.Float64,
+    "count": pl.UInt32,
+    "observed": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "prior": pl.Float64,
+}
+
+
+def leave_key(tiles: Iterable[str]) -> str:
+    """A leave as stored: letters sorted, blanks last ('?' for a blank)."""
+    return "".join(sorted(tiles, key=lambda ch: (ch == BLANK, ch)))
+
+
+def every_leave(counts: dict[str, int], most: int = MAX_LEAVE) -> Iterator[str]:
+    """Every leave of 1 to `most` tiles a bag with these tile counts can give, shortest first."""
+    kinds = [(ch, counts.get(ch, 0)) for ch in TILES if counts.get(ch, 0) > 0]
+    for size in range(1, most + 1):
+        yield from _leaves_of(kinds, 0, size, "")
+
+
+def _leaves_of(kinds: list[tuple[str, int]], start: int, size: int, prefix: str) -> Iterator[str]:
+    """The leaves of exactly `size` more tiles from kinds[start:], after `prefix` (in leave order)."""
+    if size == 0:
+        yield prefix
+        return
+    for i in range(start, len(kinds)):
+        ch, have = kinds[i]
+        for n in range(min(have, size), 0, -1):
+            yield from _leaves_of(kinds, i + 1, size - n, prefix + ch * n)
+
+
+def game_observations(game: Game, variant: Variant) -> list[tuple[str, int]]:
+    """(leave, next-turn score) for each play after which its player kept tiles, drew, and played again
+    while the bag still held a full rack (leaves matter before the endgame)."""
+    bag = variant.tile_set.size - variant.rack_size * len(game.scores)
+    pending: dict[int, str] = {}
+    out = []
+    for turn in game.turns:
+        if turn.player in pending:
+            out.append((pending.pop(turn.player), turn.score))
+        if turn.action == "play" and turn.play is not None:
+            kept = rack_leave(turn.rack, turn.play.tiles)
+            bag -= len(turn.play.tiles)
+            if 0 < len(kept) <= MAX_LEAVE and bag >= variant.rack_size:
+                pending[turn.player] = kept
+    return out
+
+
+def observe(variant: Variant, lexicon: Lexicon, seed: int, games: Iterable[int]) -> pl.DataFrame:
+    """Leave observations of the seeded greedy games numbered `games` (one block of the leaves job: a pure
+    function of its inputs; blocks merge in any order with merge_observations)."""
+    rows: list[tuple[str, int]] = []
+    for number in games:
+        rows.extend(game_observations(self_play(variant, lexicon, game_rng(seed, variant.name, number)), variant))
+    return pl.DataFrame(rows, schema=OBSERVATION_SCHEMA, orient="row")
+
+
+def summarise(observations: pl.DataFrame) -> pl.DataFrame:
+    """Per leave: count, sum and sum of squares of next-turn scores (sums merge in any order)."""
+    score = pl.col("next_score").cast(pl.Float64)
+    return observations.group_by("leave").agg(
+        pl.len().cast(pl.UInt32).alias("count"), score.sum().alias("total"), (score * score).sum().alias("squares")
+    )
+
+
+def merge_summaries(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """Several blocks' summaries as one, the same whatever their order."""
+    parts = list(parts)
+    if not parts:
+        return pl.DataFrame(schema={"leave": pl.String, "count": pl.UInt32, "total": pl.Float64, "squares": pl.Float64})
+    both = pl.concat(parts)
+    return (
+        both.group_by("leave")
+        .agg(pl.col("count").sum().cast(pl.UInt32), pl.col("total").sum(), pl.col("squares").sum())
+        .sort("leave")
+    )
+
+
+def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float) -> pl.DataFrame:
+    """The value of every leave of 1 to 6 tiles: observed mean next-turn score minus the overall mean, with a
+    95% confidence interval, shrunk towards the backoff prior of its sub-leaves (see the module docstring)."""
+    n_all = int(summary["count"].sum()) if summary.height else 0
+    mean_all = float(summary["total"].sum()) / n_all if n_all else 0.0
+    seen = {row[0]: row[1:] for row in summary.iter_rows()}
+    values: dict[str, float] = {}
+    rows = []
+    for key in every_leave(counts):
+        n, total, squares = seen.get(key, (0, 0.0, 0.0))
+        observed = low = high = None
+        if n:
+            mean = total / n
+            observed = mean - mean_all
+            if n >= 2:
+                var = max(squares - n * mean * mean, 0.0) / (n - 1)
+                half = Z95 * math.sqrt(var / n)
+                low, high = observed - half, observed + half
+        if len(key) == 1:
+            prior = 0.0
+        else:
+            subs = [values[key.replace(ch, "", 1)] + values[ch] for ch in dict.fromkeys(key)]
+            prior = sum(subs) / len(subs)
+        value = (n * observed + prior_weight * prior) / (n + prior_weight) if n else prior
+        values[key] = value
+        rows.append((key, len(key), value, n, observed, low, high, prior))
+    return pl.DataFrame(rows, schema=LEAVES_SCHEMA, orient="row")
+
+
+def leaves_for(table: pl.DataFrame) -> dict[str, float]:
+    """A leaves table as {leave: value} (the empty leave is worth 0)."""
+    out = dict(zip(table["leave"].to_list(), table["value"].to_list()))
+    out[""] = 0.0
+    return out
+
+
+def rack_leaves(rack: str) -> list[str]:
+    """Every leave a rack can keep (sub-multisets, the empty one and the whole rack included)."""
+    kinds = [(ch, rack.count(ch)) for ch in dict.fromkeys(leave_key(rack))]
+    out = [""]
+    for ch, have in kinds:
+        out = [k + ch * n for k in out for n in range(have + 1)]
+    return sorted({leave_key(k) for k in out})
+
+
+def bag_counts_array(variant: Variant) -> np.ndarray:
+    """The tile set's 27 counts (A-Z, then blanks)."""
+    return np.array([variant.tile_set.counts.get(ch, 0) for ch in TILES], dtype=np.int64)
