@@ -77,6 +77,11 @@ TABLES += openings.parquet selfplay.parquet selfplay_summary.json
 $(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
 	$(RUN) --lexicon $* scrabble
 
+# leave values
+TABLES += leaves.parquet leaves_games.zip
+$(OUT)/%/leaves.parquet $(OUT)/%/leaves_games.zip &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
+	$(RUN) --lexicon $* leaves
+
 # report (issue 7): last, so that it can depend on every table listed above it
 REPORT_INPUTS := $(filter %.parquet,$(TABLES))
 TABLES += report.html

@@ -267,3 +267,185 @@ def scrabble_play(
             typer.echo(f"leave: {kept or '(none)'}")
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+
+
+@scrabble_app.command("replay")
+def scrabble_replay(
+    game_file: Annotated[Path, typer.Argument(help="A GCG game record.")],
+    move: Annotated[
+        Optional[int], typer.Option("--move", help="Show the board after move N (1 = the first).", min=1)
+    ] = None,
+    best: Annotated[
+        bool, typer.Option("--best/--no-best", help="The best move and its equity beside each play.")
+    ] = True,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
+    and give each move's best play by equity (when leaves.parquet is built, else by score)."""
+    from pipeline.core.display import choose_format
+    from pipeline.scrabble.gcg import read_gcg
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.replay import replay_table
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    fmt = choose_format(as_json, as_csv)
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    record = read_gcg(game_file)
+    table, steps = replay_table(record, game, load_lexicon(s.store), s.store, best, str(game_file))
+    if move is not None:
+        if move > len(steps):
+            raise WordstatsError(f"--move {move}: the game has {len(steps)} moves")
+        from pipeline.scrabble.render import print_board
+
+        step = steps[move - 1]
+        new = [(t.row, t.col) for t in step.play.tiles] if step.play is not None else []
+        table = table.slice(move - 1, 1)
+        _emit(table, as_json, as_csv)
+        if fmt == "table":
+            typer.echo("")
+            print_board(step.board, game, new)
+    else:
+        _emit(table, as_json, as_csv)
+    problems = int(table["problems"].list.len().gt(0).sum()) if move is None else 0
+    if move is None and fmt == "table":
+        totals = {}
+        for step in steps:
+            totals[record.players[step.event.player][0]] = step.our_total
+        final = ", ".join(f"{nick} {total}" for nick, total in totals.items())
+        typer.echo(f"\n{len(steps)} moves; final: {final}; {problems} with a discrepancy")
+    if problems:
+        raise typer.Exit(1)
+
+
+@scrabble_app.command("leaves")
+def scrabble_leaves(
+    games: Annotated[int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 14,
+    prior_weight: Annotated[
+        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0)
+    ] = 20,
+    variant: ScrabbleVariantOpt = "scrabble",
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", "-o", help="Write here (default: the lexicon's leaves.parquet).", show_default=False),
+    ] = None,
+    force: ForceOpt = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+):
+    """Learn leave values from N seeded greedy self-play games and write leaves.parquet (the file
+    `scrabble best --equity` reads); prints games per second."""
+    import time
+
+    from pipeline import __version__
+    from pipeline.core.progress import Progress
+    from pipeline.core.store import sha256_file, write_parquet
+    from pipeline.scrabble.leaves_stage import learn
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    target = out or s.store.path("leaves")
+    if out is not None:
+        _check_out(out, force)
+    words = load_lexicon(s.store)
+    started = time.perf_counter()
+    with Progress().task("leave self-play games", total=games) as task:
+        table, _ = learn(game, words, games, seed, prior_weight, task)
+    seconds = time.perf_counter() - started
+    provenance = {
+        "stage": "leaves",
+        "lexicon": s.lexicon,
+        "config_sha256": s.config.sha256,
+        "inputs": {"words.parquet": sha256_file(s.store.path("words"))},
+        "params": {"variant": game.name, "games": games, "seed": seed, "prior_weight": prior_weight},
+        "version": __version__,
+    }
+    write_parquet(target, table, provenance)
+    typer.echo(
+        f"wrote {target}: {table.height:,} leaves from {games:,} games in {seconds:.1f} s "
+        f"({games / seconds:.1f} games/s)"
+    )
+
+
+@scrabble_app.command("selfplay")
+def scrabble_selfplay(
+    games: Annotated[int, typer.Option("--games", help="How many games.", min=1, max=1_000_000)] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 1,
+    first: Annotated[str, typer.Option("--first", help="Strategy of the first player: score or equity.")] = "score",
+    second: Annotated[str, typer.Option("--second", help="Strategy of the second player: score or equity.")] = "score",
+    gcg_dir: Annotated[
+        Optional[Path], typer.Option("--gcg-dir", help="Write each game as GCG into this folder.", show_default=False)
+    ] = None,
+    compare: Annotated[
+        bool,
+        typer.Option("--compare", help="Equity against score-only, alternating who starts: mean scores, win rate."),
+    ] = False,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
+    records (--gcg-dir) or compare equity with score-only play (--compare)."""
+    from pipeline.core.display import choose_format, emit_json
+    from pipeline.core.progress import Progress
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.gcg import game_gcg
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.match import STRATEGIES, Player, compare_strategies, comparison_summary, play_game
+    from pipeline.scrabble.selfplay import game_rng
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    fmt = choose_format(as_json, as_csv)
+    for name, value in (("--first", first), ("--second", second)):
+        if value not in STRATEGIES:
+            raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    words = load_lexicon(s.store)
+    needs = compare or "equity" in (first, second)
+    leaves = None
+    if needs:
+        from pipeline.scrabble.equity import LeaveValues, load_leaves
+        from pipeline.scrabble.leaves import leaves_for
+
+        load_leaves(s.store, game)  # checks the variant
+        import polars as pl
+
+        leaves = LeaveValues.of(leaves_for(pl.read_parquet(s.store.path("leaves"), columns=["leave", "value"])))
+    if compare:
+        with Progress().task("equity against score-only games", total=games) as task:
+            table = compare_strategies(game, words, leaves, games, seed, task)
+        summary = comparison_summary(table)
+        if fmt == "json":
+            emit_json(summary)
+        else:
+            import polars as pl
+
+            _emit(pl.DataFrame([summary]), False, fmt == "csv")
+        return
+    players = (Player(first, leaves), Player(second, leaves))
+    rows = []
+    for number in range(1, games + 1):
+        played = play_game(game, words, game_rng(seed, game.name, number), players)
+        if gcg_dir is not None:
+            write_text(
+                gcg_dir / f"game-{number:06d}.gcg", game_gcg(played, game, (first + "1", second + "2"), s.lexicon)
+            )
+        rows.append(
+            {"game": number, "score_1": played.scores[0], "score_2": played.scores[1], "turns": len(played.turns)}
+        )
+    import polars as pl
+
+    _emit(pl.DataFrame(rows), as_json, as_csv)

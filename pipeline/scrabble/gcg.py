@@ -4,7 +4,8 @@ Events, one a line: `>nick: RACK 8H WORD +score total` (a play; lower case = bla
 (an exchange; `-N` when only the number is known), `>nick: RACK - +0 total` (a pass), `>nick: RACK -- -score
 total` (the previous play withdrawn as a phony), `>nick: RACK (challenge) +N total` (challenge bonus),
 `>nick: RACK (time) -N total` (time penalty), `>nick: (RACK) +N total` (going out: twice the value of the
-opponent's RACK), `>nick: RACK (RACK) -N total` (end-of-game rack penalty).
+opponent's RACK, or once when the opponent's own line loses it), `>nick: RACK (RACK) -N total` (end-of-game
+rack penalty).
 """
 
 from __future__ import annotations
@@ -223,8 +224,9 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
                     check_rack([_tile(ch) for ch in ev.move], ev.rack)
                 except IllegalPlay as exc:
                     step.problems.append(f"exchange {ev.move}: {exc}")
-        elif ev.kind == END_POINTS:
-            ours = 2 * rack_value(ev.move, variant)
+        elif ev.kind == END_POINTS:  # twice the rack (NASPA), or once when the opponent lost it (WESPA)
+            value = rack_value(ev.move, variant)
+            ours = value if ev.score == value and _penalised(game, ev) else 2 * value
         elif ev.kind == END_PENALTY:
             ours = -rack_value(ev.move, variant)
         totals[ev.player] += ours if ours is not None else ev.score
@@ -236,6 +238,11 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
             totals[ev.player] = ev.total  # go on from the record's total, so one slip is reported once
         steps.append(step)
     return steps
+
+
+def _penalised(game: GcgGame, ev: Event) -> bool:
+    """Whether the opponent lost the same rack in an end-of-game penalty line."""
+    return any(e.kind == END_PENALTY and e.player != ev.player and e.move == ev.move for e in game.events)
 
 
 def _fill_dots(move: str, board: Board) -> str:
@@ -305,14 +312,18 @@ def game_gcg(game: Game, variant: Variant, names: tuple[str, str] = ("p1", "p2")
 def _end_lines(game: Game, variant: Variant, board: Board, totals: list[int], names) -> list[tuple[int, str]]:
     """The end-of-game lines: going-out points, or each player's rack penalty."""
     out = []
-    if game.went_out is not None:
+    if game.went_out is not None:  # self-play's rule: the others lose their racks' value, which the winner gains
         winner = game.went_out
         left = Counter(ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0)))
         left.subtract(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
-        rack = "".join(sorted(left.elements()))
-        points = 2 * rack_value(rack, variant)
+        rack = _gcg_rack("".join(left.elements()))
+        points = rack_value(rack, variant)
+        for p in range(len(game.scores)):
+            if p != winner and rack:
+                totals[p] -= points
+                out.append((p, f">{names[p]}: {rack} ({rack}) -{points} {totals[p]}"))
         totals[winner] += points
-        out.append((winner, f">{names[winner]}: ({_gcg_rack(rack)}) +{points} {totals[winner]}"))
+        out.append((winner, f">{names[winner]}: ({rack}) +{points} {totals[winner]}"))
         return out
     finals = getattr(game, "final_racks", None)
     for p in range(len(game.scores)):
