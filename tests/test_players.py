@@ -72,14 +72,14 @@ def lexicon(enable_words):
 def data(tmp_path_factory):
     """ENABLE built into a data folder (ingest and a few-game leaves stage) with the small test config."""
     out = tmp_path_factory.mktemp("players") / "out"
-    return build_lexicon(out, ENABLE, "ingest", "leaves", lexicon="t")
+    return build_lexicon(out, ENABLE, "ingest", "indexes", "leaves", lexicon="t")
 
 
-def cli_in(cli, data, *args):
+def cli_in(cli, data, *args, input: str | None = None):
     """A command on the ENABLE test lexicon."""
     from tests.conftest import SMALL_CONFIG
 
-    return cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    return cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, input=input)
 
 
 # ---- ENABLE, the default game lexicon -------------------------------------------------------------
@@ -417,3 +417,64 @@ def test_best_equity_cli(cli, data):
     shown = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "retains", "--show")
     assert shown.exit_code == 0 and "triple word" in shown.stdout
     assert re.search(r"\n8[A-H] [A-Z]{7} 66\n", shown.stdout)  # the top play, then the board with it
+
+
+# ---- study --------------------------------------------------------------------------------------
+
+
+def test_judge_club_style(cli, data, enable_words):
+    res = cli_in(cli, data, "judge", "qi", "RETAINS", "za")
+    assert res.exit_code == 1
+    assert res.stdout.splitlines()[:3] == ["QI       NOT VALID", "RETAINS  VALID", "ZA       NOT VALID"]
+    assert "NOT ACCEPTABLE" in res.stdout
+    ok = cli_in(cli, data, "judge", "zyzzyva", "aa")
+    assert ok.exit_code == 0 and "the play is ACCEPTABLE" in ok.stdout
+    rng = random.Random(1)
+    sample = rng.sample(enable_words, 30) + ["XQ", "RETAINSS"]
+    rows = json.loads(cli_in(cli, data, "judge", "-", "--json", input=" ".join(sample)).stdout)
+    assert [r["valid"] for r in rows] == [w in set(enable_words) for w in sample]
+
+
+def test_hooks_beside_anagrams(cli, data, enable_words):
+    words = set(enable_words)
+    rows = json.loads(cli_in(cli, data, "anagram", "AEINRST", "--hooks", "--json").stdout)
+    assert [r["word"] for r in rows] == sorted(w for w in words if sorted(w) == sorted("AEINRST"))
+    for r in rows:
+        w = r["word"]
+        assert r["front_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch + w in words)
+        assert r["back_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if w + ch in words)
+        assert r["hooked"] == ("·" if w[1:] in words else "") + w + ("·" if w[:-1] in words else "")
+        assert r["probability_order"] >= 1
+    batch = json.loads(cli_in(cli, data, "anagram", "-", "--json", input="AEINRST\nQIS\n").stdout)
+    assert {r["rack"] for r in batch} == {"AEINRST"}  # ENABLE has no anagram of QIS
+    pat = json.loads(cli_in(cli, data, "pattern", "-", "--hooks", "--json", input="QU?Z\nZYZZYV?").stdout)
+    assert {(r["pattern"], r["word"]) for r in pat} == {("QU?Z", "QUIZ"), ("ZYZZYV?", "ZYZZYVA")}
+
+
+def test_study_deck_and_csv(cli, data, tmp_path):
+    csv_path = tmp_path / "s.csv"
+    res = cli_in(cli, data, "study", "--length", "7", "--from", "1", "--to", "5", "--out", csv_path)
+    assert res.exit_code == 0, res
+    import csv
+
+    rows = list(csv.DictReader(csv_path.open()))
+    alphas = [r for r in rows if r["tags"] == "alphagram"]
+    assert all(re.match(r"^[A-Z]{7} \(#\d+\)$", r["front"]) for r in alphas)
+    orders = [int(r["front"].split("#")[1].rstrip(")")) for r in alphas]
+    assert orders == sorted(orders) and orders[0] == 1 and max(orders) <= 5
+    hooks = [r for r in rows if r["tags"] == "hooks"]
+    assert len(hooks) == sum(len(r["back"].splitlines()) for r in alphas)
+    apkg = tmp_path / "s.apkg"
+    assert cli_in(cli, data, "study", "--to", "5", "--out", apkg).exit_code == 0
+    import sqlite3
+    import zipfile
+
+    with zipfile.ZipFile(apkg) as zf:
+        (tmp_path / "c").write_bytes(zf.read("collection.anki2"))
+    notes = sqlite3.connect(tmp_path / "c").execute("select flds, tags from notes").fetchall()
+    assert len(notes) == len(rows)
+    again = tmp_path / "t.apkg"
+    cli_in(cli, data, "study", "--to", "5", "--out", again)
+    assert again.read_bytes() == apkg.read_bytes()  # stable ids and timestamps: the same deck, byte for byte
+    bad = cli_in(cli, data, "study", "--out", tmp_path / "x.txt")
+    assert bad.exit_code == 2 and "use .apkg or .csv" in bad.stderr

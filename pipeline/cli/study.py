@@ -1,7 +1,7 @@
 """Study commands: judge (is each word valid?) and study (flashcard decks for Anki, or CSV)."""
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
