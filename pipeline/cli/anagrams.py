@@ -37,7 +37,7 @@ def _items(text: str, what: str) -> list[str]:
     return read_batch(sys.stdin.read(), what)
 
 
-def _batch(queries: list[str], column: str, run) -> "pl.DataFrame":  # noqa: F821
+def _batch(queries: list[str], column: str, run):
     """One query's table, or several queries' tables stacked with the query in `column` first."""
     import polars as pl
 

@@ -193,7 +193,10 @@ def scrabble_show(
         return
     data = picture(position, game, out)
     _check_out(out, force)
-    (write_text if isinstance(data, str) else write_bytes)(out, data)
+    if isinstance(data, str):
+        write_text(out, data)
+    else:
+        write_bytes(out, data)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -424,7 +427,7 @@ def scrabble_selfplay(
         import polars as pl
 
         leaves = LeaveValues.of(leaves_for(pl.read_parquet(s.store.path("leaves"), columns=["leave", "value"])))
-    if compare:
+    if compare and leaves is not None:
         with Progress().task("equity against score-only games", total=games) as task:
             table = compare_strategies(game, words, leaves, games, seed, task)
         summary = comparison_summary(table)

@@ -80,4 +80,3 @@ def study(
     else:
         anki_package(alphas, hooks, title, out)
     typer.echo(f"wrote {out}: {alphas.height:,} alphagram cards, {hooks.height:,} hook cards", err=True)
-

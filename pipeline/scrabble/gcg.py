@@ -204,7 +204,7 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
                 tiles, direction = parse_play(_fill_dots(ev.move, board), board)
                 if ev.rack:
                     check_rack(tiles, ev.rack)
-                play = evaluate(board, tiles, variant, _AnyWord(), direction)
+                play = evaluate(board, tiles, variant, _AnyWord(), direction)  # type: ignore[arg-type]
             except WordstatsError as exc:
                 raise WordstatsError(f"{where}: line {ev.line}: {ev.move}: {exc}") from None
             step.play, ours = play, play.score

@@ -114,15 +114,17 @@ def compare_strategies(
 def comparison_summary(table: pl.DataFrame) -> dict:
     """Games, mean scores, the equity player's win rate (ties count half) and its 95% interval."""
     n = table.height
-    diff = table["equity_score"] - table["score_only"]
+    equity = table["equity_score"].to_numpy().astype(np.float64)
+    score = table["score_only"].to_numpy().astype(np.float64)
+    diff = equity - score
     wins = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
     rate = wins / n if n else 0.0
     half = 1.96 * (rate * (1 - rate) / n) ** 0.5 if n else 0.0
     return {
         "games": n,
-        "equity_mean_score": round(float(table["equity_score"].mean() or 0), 2),
-        "score_only_mean_score": round(float(table["score_only"].mean() or 0), 2),
-        "mean_spread": round(float(diff.mean() or 0), 2),
+        "equity_mean_score": round(float(equity.mean()), 2) if n else 0.0,
+        "score_only_mean_score": round(float(score.mean()), 2) if n else 0.0,
+        "mean_spread": round(float(diff.mean()), 2) if n else 0.0,
         "equity_win_rate": round(rate, 4),
         "win_rate_ci95": [round(rate - half, 4), round(rate + half, 4)],
     }

@@ -12,7 +12,7 @@ from pipeline.scrabble.leaves import leave_key
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.variant import Variant
 
-REPLAY_SCHEMA = {
+REPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "move": pl.UInt32,
     "player": pl.String,
     "rack": pl.String,
@@ -80,12 +80,13 @@ def replay_table(
             if moves:
                 top = moves[0]
                 row["best"], row["best_score"], row["best_equity"] = top.notation, top.score, round(top.equity, 2)
+                mine: float | None
                 if ev.kind == PLAY and step.play is not None:
                     kept = leave(ev.rack, step.play.tiles)
                     mine = step.play.score + values.values([kept])[kept]
                 elif ev.kind == EXCHANGE and not ev.move.isdigit():
-                    kept = _minus(ev.rack, ev.move)
-                    mine = values.values([kept])[kept] if kept is not None else None
+                    kept_or_none = _minus(ev.rack, ev.move)
+                    mine = values.values([kept_or_none])[kept_or_none] if kept_or_none is not None else None
                 else:
                     mine = values.values([leave_key(ev.rack)])[leave_key(ev.rack)] if leaves is not None else 0.0
                 if mine is not None:
