@@ -9,7 +9,6 @@ value(leave - t) + value(t); its value is (count * observed + K * prior) / (coun
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -113,28 +112,100 @@ def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: fl
     95% confidence interval, shrunk towards the backoff prior of its sub-leaves (see the module docstring)."""
     n_all = int(summary["count"].sum()) if summary.height else 0
     mean_all = float(summary["total"].sum()) / n_all if n_all else 0.0
-    seen = {row[0]: row[1:] for row in summary.iter_rows()}
-    values: dict[str, float] = {}
-    rows = []
-    for key in every_leave(counts):
-        n, total, squares = seen.get(key, (0, 0.0, 0.0))
-        observed = low = high = None
-        if n:
+    seen_keys = _keys_of(_codes(summary["leave"].to_list())) if summary.height else np.zeros(0, dtype=np.int64)
+    order = np.argsort(seen_keys)
+    seen_keys = seen_keys[order]
+    seen_n = summary["count"].to_numpy().astype(np.float64)[order] if summary.height else np.zeros(0)
+    seen_total = summary["total"].to_numpy().astype(np.float64)[order] if summary.height else np.zeros(0)
+    seen_squares = summary["squares"].to_numpy().astype(np.float64)[order] if summary.height else np.zeros(0)
+    limits = np.array([counts.get(ch, 0) for ch in TILES], dtype=np.int64)
+    parts = []
+    level_keys: list[np.ndarray] = []
+    level_values: list[np.ndarray] = []
+    for size in range(1, MAX_LEAVE + 1):
+        codes = _multisets(size, limits)
+        keys = _keys_of(codes)
+        at = np.searchsorted(seen_keys, keys)
+        hit = (
+            (at < len(seen_keys)) & (seen_keys[np.minimum(at, len(seen_keys) - 1)] == keys) if len(seen_keys) else None
+        )
+        n = np.zeros(len(keys))
+        total = np.zeros(len(keys))
+        squares = np.zeros(len(keys))
+        if hit is not None:
+            n[hit], total[hit], squares[hit] = seen_n[at[hit]], seen_total[at[hit]], seen_squares[at[hit]]
+        with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / n
-            observed = mean - mean_all
-            if n >= 2:
-                var = max(squares - n * mean * mean, 0.0) / (n - 1)
-                half = Z95 * math.sqrt(var / n)
-                low, high = observed - half, observed + half
-        if len(key) == 1:
-            prior = 0.0
+            observed = np.where(n > 0, mean - mean_all, np.nan)
+            var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
+            half = np.where(n >= 2, Z95 * np.sqrt(var / n), np.nan)
+        if size == 1:
+            prior = np.zeros(len(keys))
         else:
-            subs = [values[key.replace(ch, "", 1)] + values[ch] for ch in dict.fromkeys(key)]
-            prior = sum(subs) / len(subs)
-        value = (n * observed + prior_weight * prior) / (n + prior_weight) if n else prior
-        values[key] = value
-        rows.append((key, len(key), value, n, observed, low, high, prior))
-    return pl.DataFrame(rows, schema=LEAVES_SCHEMA, orient="row")
+            sums = np.zeros(len(keys))
+            distinct = np.zeros(len(keys))
+            for j in range(size):
+                first = np.ones(len(keys), dtype=bool) if j == 0 else codes[:, j] != codes[:, j - 1]
+                sub = np.delete(codes, j, axis=1)
+                sub_value = level_values[size - 2][np.searchsorted(level_keys[size - 2], _keys_of(sub))]
+                tile_value = level_values[0][np.searchsorted(level_keys[0], _keys_of(codes[:, j : j + 1]))]
+                sums += np.where(first, sub_value + tile_value, 0.0)
+                distinct += first
+            prior = sums / distinct
+        value = np.where(n > 0, (n * np.nan_to_num(observed) + prior_weight * prior) / (n + prior_weight), prior)
+        level_keys.append(keys)
+        level_values.append(value)
+        parts.append(
+            pl.DataFrame(
+                {
+                    "leave": _texts(codes),
+                    "length": np.full(len(keys), size, dtype=np.uint8),
+                    "value": value,
+                    "count": n.astype(np.uint32),
+                    "observed": observed,
+                    "ci_low": observed - half,
+                    "ci_high": observed + half,
+                    "prior": prior,
+                }
+            ).with_columns(pl.col("observed", "ci_low", "ci_high").fill_nan(None))
+        )
+    return pl.concat(parts).cast(LEAVES_SCHEMA).sort("length", "leave")  # type: ignore[arg-type]
+
+
+RADIX = len(TILES) + 1  # a leave's key: its tile codes + 1, sorted, as digits of a number in this base
+
+
+def _codes(leaves: list[str]) -> np.ndarray:
+    """Leaves as rows of sorted tile codes (A = 0, ? = 26), padded with -1 to MAX_LEAVE + 1 columns."""
+    out = np.full((len(leaves), MAX_LEAVE + 1), -1, dtype=np.int64)
+    for i, leave in enumerate(leaves):
+        row = sorted(TILES.index(ch) for ch in leave[: MAX_LEAVE + 1])
+        out[i, : len(row)] = row
+    return out
+
+
+def _keys_of(codes: np.ndarray) -> np.ndarray:
+    """The key of each row of sorted codes: sum of (code + 1) * RADIX**position."""
+    weights = RADIX ** np.arange(codes.shape[1], dtype=np.int64)
+    return ((codes + 1) * weights[None, :]).sum(axis=1)
+
+
+def _multisets(size: int, limits: np.ndarray) -> np.ndarray:
+    """Every sorted row of `size` tile codes that the bag's counts allow."""
+    from itertools import combinations_with_replacement
+
+    rows = np.array(list(combinations_with_replacement(range(len(TILES)), size)), dtype=np.int64)
+    used = np.zeros((len(rows), len(TILES)), dtype=np.int64)
+    for j in range(size):
+        np.add.at(used, (np.arange(len(rows)), rows[:, j]), 1)
+    return rows[(used <= limits[None, :]).all(axis=1)]
+
+
+def _texts(codes: np.ndarray) -> list[str]:
+    """Rows of sorted tile codes as leave text (letters, then ? for blanks)."""
+    letters = np.frombuffer(TILES.encode(), dtype=np.uint8)
+    chars = letters[codes].astype(np.uint8)
+    return [s.decode() for s in np.ascontiguousarray(chars).view(f"S{codes.shape[1]}").ravel()]
 
 
 def leaves_for(table: pl.DataFrame) -> dict[str, float]:
