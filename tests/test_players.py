@@ -351,6 +351,8 @@ def test_observations_follow_the_players_next_turns(scrabble, lexicon):
 def test_leaves_stage_table(data):
     table = pl.read_parquet(data / "t" / "leaves.parquet")
     assert table.height == 914_624 and table["leave"].n_unique() == table.height
+    counts = variants(load_config(DEFAULT_CONFIG))["scrabble"].tile_set.counts
+    assert set(table["leave"]) == set(every_leave(counts))  # the vectorised enumeration and the recursive one
     assert table["count"].sum() > 0 and (table.filter(pl.col("count") == 0)["observed"].null_count() > 0)
     import zipfile
 
