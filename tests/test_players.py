@@ -202,7 +202,7 @@ def test_show_text_svg_png(cli, data, tmp_path, scrabble):
     assert image.size == (626, 626) and png.read_bytes() == board_png(parse_board(path.read_text()), scrabble)
     assert cli("scrabble", "show", path, "--out", png).exit_code == 2  # exists: needs --force
     bad = cli("scrabble", "show", path, "--out", tmp_path / "b.gif")
-    assert bad.exit_code == 2 and "use .svg or .png" in bad.stderr
+    assert bad.exit_code == 2 and "use .svg, .png" in bad.stderr
 
 
 def test_board_text_marks_premiums(scrabble):
@@ -411,7 +411,7 @@ def test_equity_games_round_trip_as_gcg(scrabble, lexicon):
 
 
 def test_best_equity_cli(cli, data):
-    res = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "qvvwuu?", "--equity", "--json", "--top", "3")
+    res = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "qvvwuu?", "--equity", "--json", "--limit", "3")
     assert res.exit_code == 0, res
     rows = json.loads(res.stdout)
     assert len(rows) == 3 and rows[0]["equity"] >= rows[1]["equity"] >= rows[2]["equity"]
@@ -479,4 +479,4 @@ def test_study_deck_and_csv(cli, data, tmp_path):
     cli_in(cli, data, "study", "--to", "5", "--out", again)
     assert again.read_bytes() == apkg.read_bytes()  # stable ids and timestamps: the same deck, byte for byte
     bad = cli_in(cli, data, "study", "--out", tmp_path / "x.txt")
-    assert bad.exit_code == 2 and "use .apkg or .csv" in bad.stderr
+    assert bad.exit_code == 2 and "use .apkg, .csv" in bad.stderr

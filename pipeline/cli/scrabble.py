@@ -16,6 +16,7 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import MAX_LIMIT, ForceOpt, check_out
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
@@ -31,7 +32,9 @@ BoardOpt = Annotated[
         "--board", help="Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).", show_default=False
     ),
 ]
-ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+ScrabbleVariantOpt = Annotated[
+    str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config; any case).")
+]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
@@ -61,7 +64,9 @@ def scrabble_best(
     board: BoardOpt = None,
     empty: EmptyOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
-    top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="How many plays to show (0 = all).", min=0, max=MAX_LIMIT)
+    ] = 10,
     equity: Annotated[
         bool,
         typer.Option("--equity", help="Rank by equity: score + the leave's value (leaves.parquet); exchanges too."),
@@ -90,13 +95,13 @@ def scrabble_best(
     if equity:
         from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves
 
-        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), top)
+        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT)
         if not moves:
             raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
         table = equity_table(moves)
         plays = [m.play for m in moves if m.play is not None][:1]
     else:
-        plays = best_plays(position, tiles, game, words, top)
+        plays = best_plays(position, tiles, game, words, limit or MAX_LIMIT)
         if not plays:
             raise NotFound(f"no legal play for rack {tiles} on this board")
         table = plays_table(plays, tiles)
@@ -157,10 +162,6 @@ def scrabble_score(
     _emit(breakdown(result), as_json, as_csv)
 
 
-OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write to this file.", show_default=False)]
-ForceOpt = Annotated[bool, typer.Option("--force", "-f", help="Overwrite the --out file if it exists.")]
-
-
 def _check_out(out: Optional[Path], force: bool) -> None:
     """Refuse to overwrite an existing --out file without --force (nothing is written)."""
     if out is not None and out.exists() and not force:
@@ -174,7 +175,7 @@ def scrabble_show(
     board_file: Annotated[Path, typer.Argument(help="Board file (15 lines of 15: . empty, A-Z, a-z blanks).")],
     variant: ScrabbleVariantOpt = "scrabble",
     out: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Write a picture: .svg or .png.", show_default=False)
+        Optional[Path], typer.Option("--out", help="Write a picture: FILE.svg or FILE.png.", show_default=False)
     ] = None,
     force: ForceOpt = False,
     config: ConfigOpt = None,
@@ -191,8 +192,8 @@ def scrabble_show(
     if out is None:
         print_board(position, game)
         return
+    check_out(out, force, (".svg", ".png"))
     data = picture(position, game, out)
-    _check_out(out, force)
     if isinstance(data, str):
         write_text(out, data)
     else:
@@ -217,7 +218,7 @@ def scrabble_play(
         ),
     ] = None,
     out: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Write the new board file here.", show_default=False)
+        Optional[Path], typer.Option("--out", help="Write the new board file here.", show_default=False)
     ] = None,
     force: ForceOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
@@ -336,7 +337,7 @@ def scrabble_leaves(
     variant: ScrabbleVariantOpt = "scrabble",
     out: Annotated[
         Optional[Path],
-        typer.Option("--out", "-o", help="Write here (default: the lexicon's leaves.parquet).", show_default=False),
+        typer.Option("--out", help="Write FILE.parquet (default: the lexicon's leaves.parquet).", show_default=False),
     ] = None,
     force: ForceOpt = False,
     lexicon: LexiconOpt = None,
@@ -358,7 +359,7 @@ def scrabble_leaves(
     game = sc_variant(s.config, variant)
     target = out or s.store.path("leaves")
     if out is not None:
-        _check_out(out, force)
+        check_out(out, force, (".parquet",), s.data_dir)
     words = load_lexicon(s.store)
     started = time.perf_counter()
     with Progress().task("leave self-play games", total=games) as task:

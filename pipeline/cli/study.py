@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.app import ConfigOpt, CsvOpt, DataDirOpt, JsonOpt, LexiconOpt, Session, _emit, app
+from pipeline.cli.options import ForceOpt, check_out
 from pipeline.core.errors import WordstatsError
 
 
@@ -44,14 +45,14 @@ def judge(
 
 @app.command()
 def study(
-    out: Annotated[Path, typer.Option("--out", "-o", help="The deck: FILE.apkg (Anki) or FILE.csv.")],
+    out: Annotated[Path, typer.Option("--out", help="The deck: FILE.apkg (Anki) or FILE.csv.", metavar="FILE")],
     length: Annotated[int, typer.Option("--length", help="Alphagrams of this many letters.", min=2, max=15)] = 7,
     first: Annotated[int, typer.Option("--from", help="First probability order (1 = likeliest).", min=1)] = 1,
     last: Annotated[int, typer.Option("--to", help="Last probability order.", min=1)] = 100,
     hook_cards: Annotated[
         bool, typer.Option("--hook-cards/--no-hook-cards", help="Also a hook card for each answer word.")
     ] = True,
-    force: Annotated[bool, typer.Option("--force", "-f", help="Overwrite the --out file.")] = False,
+    force: ForceOpt = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -63,13 +64,10 @@ def study(
     from pipeline.core.store import write_text
 
     suffix = out.suffix.lower()
-    if suffix not in (".apkg", ".csv"):
-        raise WordstatsError(f"{out}: unknown deck format {out.suffix or '(none)'!r} (use .apkg or .csv)")
     if last < first:
         raise WordstatsError(f"--to {last} is before --from {first}")
-    if out.exists() and not force:
-        raise WordstatsError(f"{out}: already exists (give --force to overwrite it)")
     s = Session(config, data_dir, lexicon)
+    check_out(out, force, (".apkg", ".csv"), s.data_dir)
     alphas = alphagram_cards(s.store, length, first, last)
     if alphas.is_empty():
         raise WordstatsError(f"no {length}-letter alphagrams with probability order {first}-{last} in {s.lexicon}")
