@@ -480,3 +480,29 @@ def test_study_deck_and_csv(cli, data, tmp_path):
     assert again.read_bytes() == apkg.read_bytes()  # stable ids and timestamps: the same deck, byte for byte
     bad = cli_in(cli, data, "study", "--out", tmp_path / "x.txt")
     assert bad.exit_code == 2 and "use .apkg, .csv" in bad.stderr
+
+
+def test_selfplay_cli_writes_gcg_that_replays(cli, data, tmp_path, scrabble, lexicon):
+    folder = tmp_path / "games"
+    res = cli_in(cli, data, "scrabble", "selfplay", "--games", "2", "--seed", "3", "--gcg-dir", folder, "--json")
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    for row in rows:
+        text = (folder / f"game-{row['game']:06d}.gcg").read_text()
+        steps = replay(parse_gcg(text), scrabble, lexicon)
+        assert not any(s.problems for s in steps)
+        finals = {s.event.player: s.our_total for s in steps}
+        assert [finals[0], finals[1]] == [row["score_1"], row["score_2"]]
+    bad = cli_in(cli, data, "scrabble", "selfplay", "--first", "greedy")
+    assert bad.exit_code == 2 and "unknown strategy" in bad.stderr
+
+
+def test_leaves_cli_writes_a_table(cli, data, tmp_path):
+    out = tmp_path / "l.parquet"
+    res = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    assert res.exit_code == 0, res
+    assert "914,624 leaves from 3 games" in res.stdout
+    table = pl.read_parquet(out)
+    assert table.height == 914_624 and int(table["count"].sum()) > 0
+    again = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    assert again.exit_code == 2 and "file exists" in again.stderr
