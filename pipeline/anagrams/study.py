@@ -167,7 +167,16 @@ def anki_package(alphas: pl.DataFrame, hooks: pl.DataFrame, title: str, path: Pa
                 tags=["hooks"],
             )
         )
-    from pipeline.core.store import atomic_path
+    import tempfile
+    import zipfile
 
-    with atomic_path(path) as tmp:
-        genanki.Package(deck).write_to_file(str(tmp), timestamp=0)
+    from pipeline.core.store import write_bytes
+
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch) / "deck.apkg"
+        genanki.Package(deck).write_to_file(str(raw), timestamp=0)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(raw) as src, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as dst:
+            for name in sorted(src.namelist()):  # fixed entry times: the same cards give the same bytes
+                dst.writestr(zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0)), src.read(name))
+    write_bytes(path, buffer.getvalue())
