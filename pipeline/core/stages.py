@@ -100,6 +100,13 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
+    Stage(
+        "leaves",
+        "pipeline.scrabble.leaves_stage",
+        ("words",),
+        ("leaves.parquet", "leaves_games.zip"),
+        description="leave values from greedy self-play (and the games as GCG)",
+    ),
     # -- report: last, it reads every table that exists
     Stage(
         "report",
