@@ -19,7 +19,10 @@ from pipeline.wordlists.options import (
     parse_length,
     pattern_for_list,
 )
-from pipeline.wordlists.settings import Settings, blocked_words, load_settings
+from pipeline.wordlists.settings import Settings, exclusions, load_settings
+
+
+SAFE = "offensive words and topics not for the classroom left out"
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,12 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
     """The filters of `options`, in the order they are applied."""
     out: list[Step] = []
     if not allow_all:
-        blocked = sorted(blocked_words(settings))
+        keep = exclusions(settings).keep()
         out.append(
             Step(
                 "--allow-all",
-                "offensive and adult words left out",
-                lambda lf: lf.filter(~pl.col("word").is_in(blocked)),
+                SAFE,
+                lambda lf: lf.filter(keep),
                 loosen=False,
             )
         )
@@ -222,7 +225,7 @@ def word_list(
         lf = lf.join(hang, on="word", how="left")
     df = lf.sort("word").collect()
     described = [s.words for s in chosen if s.option != "--allow-all"]
-    described.append("offensive and adult words left out" if not allow_all else "no words left out (--allow-all)")
+    described.append(SAFE if not allow_all else "no words left out (--allow-all)")
     if df.height == 0:
         raise NotFound(f"no words match: {'; '.join(described)}. To get some, {loosen_hint(base, chosen)}")
     note = None
