@@ -77,6 +77,11 @@ TABLES += openings.parquet selfplay.parquet selfplay_summary.json
 $(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
 	$(RUN) --lexicon $* scrabble
 
+# phonics: sounds, syllables, phonics features and grade levels (teacher word lists)
+TABLES += phonics.parquet
+$(OUT)/%/phonics.parquet &: $(OUT)/%/words.parquet $(CONFIG) data/raw/dolch.csv $(wildcard pipeline/phonics/*.py) $(CORE)
+	$(RUN) --lexicon $* phonics
+
 # report (issue 7): last, so that it can depend on every table listed above it
 REPORT_INPUTS := $(filter %.parquet,$(TABLES))
 TABLES += report.html

@@ -78,6 +78,14 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
+    # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
+    Stage(
+        "phonics",
+        "pipeline.phonics.stage",
+        ("words",),
+        ("phonics.parquet",),
+        description="pronunciations (CMU), syllables, phonics features, Dolch and grade levels",
+    ),
     # -- report (issue 7): last, it reads every table that exists
     Stage(
         "report",
