@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.store import Store
-from pipeline.wordlists.select import presets_table, word_list
 from pipeline.wordlists.safety import Exclusions
+from pipeline.wordlists.select import presets_table, word_list
 from pipeline.wordlists.settings import blocked_words, excluded_words, exclusions, load_settings
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
@@ -334,9 +334,7 @@ def test_boggle_findable_uses_find_rate(lex, store, config, rows):
         table = table.filter(pl.col("dice") == "new")
     for rate, args in ((0.01, ()), (0.1, ("--min-find-rate", "0.1"))):
         findable = set(table.filter(pl.col("find_rate") >= rate)["word"])
-        expected = sorted(
-            findable & set(reference(rows, {"length": "3-5"}, exclusions(load_settings(config)), False))
-        )
+        expected = sorted(findable & set(reference(rows, {"length": "3-5"}, exclusions(load_settings(config)), False)))
         assert listed(lex, "--boggle-findable", "--length", "3-5", "--upper", *args) == expected
 
 
@@ -399,29 +397,19 @@ def test_no_words_says_which_filter_to_loosen(lex):
 
 def test_presets_load(config):
     table = presets_table(config)
-    assert table["preset"].to_list() == ["spelling-k2", "spelling-35", "hangman-easy", "hangman-hard"]
+    names = table["preset"].to_list()
+    for grade in "k12345":
+        assert f"spelling-{grade}" in names
+    for name in ("cvc-a", "cvc-u", "blends", "digraphs", "magic-e", "vowel-teams", "r-controlled", "dolch-primer"):
+        assert name in names
+    assert {"hangman-easy", "hangman-medium", "hangman-hard", "clap-1", "clap-4", "word-search"} <= set(names)
     assert all(table["title"])
 
 
-def test_preset_spelling_k2(lex, store):
-    words = listed(lex, "--preset", "spelling-k2", "--upper")
-    zipf = dict(store.read("words", ["word", "zipf"]).rows())
-    assert len(words) == 20 and all(3 <= len(w) <= 4 and zipf[w] >= 4.5 for w in words)
-    assert words == listed(lex, "--preset", "spelling-k2", "--upper")
-
-
-def test_command_line_overrides_preset(lex):
-    words = listed(lex, "--preset", "spelling-k2", "--length", "5")
-    assert len(words) == 20 and all(len(w) == 5 for w in words)
-
-
-@pytest.mark.parametrize("name", ["spelling-35", "hangman-easy", "hangman-hard"])
-def test_other_presets_give_lists(lex, store, name):
-    words = listed(lex, "--preset", name, "--upper")
-    assert 1 <= len(words) <= 20
-    if name.startswith("hangman"):
-        band = dict(store.read("hangman", ["word", "band"]).rows())
-        assert {band[w] for w in words} == {name.removeprefix("hangman-")}
+def test_preset_without_phonics_table_says_how_to_build_it(lex):
+    code, _, err = wl(lex, "--preset", "spelling-k2")
+    assert code == 2 and "phonics.parquet" in err and "wordstats run phonics" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_bad_preset_field_names_file_and_field(tmp_path, lex):
@@ -444,45 +432,14 @@ def pdf_text(data: bytes) -> str:
     return "\n".join(out)
 
 
-def test_outputs_csv_md_html_pdf(lex, tmp_path):
-    words = listed(lex, "--preset", "spelling-k2")
-    for ext in ("csv", "md", "html", "pdf"):
-        path = tmp_path / f"list.{ext}"
-        code, out, err = wl(lex, "--preset", "spelling-k2", "--out", path)
-        assert code == 0 and f"wrote 20 words to {path}" in err
-        data = path.read_bytes()
-        assert len(data) > 200
-        if ext == "csv":
-            assert pl.read_csv(path)["word"].to_list() == words
-        elif ext == "md":
-            text = data.decode()
-            assert text.startswith("# Spelling words (kindergarten to grade 2)") and "## Spelling test" in text
-            assert all(re.search(rf"\d+\. {w}\b", text) for w in words)
-        elif ext == "html":
-            text = data.decode()
-            assert "<title>Spelling words" in text and all(f"<li>{w}</li>" in text for w in words)
-            assert "Spelling test" in text and "3 to 4 letters" in text
-        else:
-            assert data.startswith(b"%PDF")
-            text = pdf_text(data)
-            assert all(w in text for w in words) and "Spelling test" in text and "3 to 4 letters" in text
-
-
-def test_hangman_pdf_has_puzzles_and_answer_key(lex, tmp_path):
-    path = tmp_path / "hang.pdf"
-    code, _, err = wl(lex, "--preset", "hangman-hard", "--out", path)
-    assert code == 0, err
-    text = pdf_text(path.read_bytes())
-    words = listed(lex, "--preset", "hangman-hard")
-    assert "Answer key" in text and all(w in text for w in words)
-    assert all(" ".join("_" * len(w)) in text for w in words)
-    assert text.index("Answer key") > max(text.index(" ".join("_" * len(w))) for w in words)
-
-
 def test_screen_output_names_filters(lex):
     code, out, err = wl(lex, "--length", "4-5", "--ends-with", "ing", "--common")
     assert code == 0
-    assert "4 to 5 letters" in err and "ending with ing" in err and "offensive words and topics not for the classroom left out" in err
+    assert (
+        "4 to 5 letters" in err
+        and "ending with ing" in err
+        and "offensive words and topics not for the classroom left out" in err
+    )
     assert out.splitlines()[0].split() == ["word", "length", "zipf"]
     body = [line.split() for line in out.splitlines()[2:]]
     assert body and all(w.endswith("ing") and int(n) in (4, 5) and float(z) >= 3.0 for w, n, z in body)

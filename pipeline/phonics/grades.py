@@ -15,7 +15,9 @@ DOLCH_GRADE = {"pre-primer": 0, "primer": 0, "grade-1": 1, "grade-2": 2, "grade-
 DALE_CHALL_PACKAGE = "textstat"
 DALE_CHALL_RESOURCE = "resources/en/easy_words.txt"
 GRADE_NAMES = {0: "K", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6+"}
-RARE_ZIPF = 3.5  # a familiar word used less often than this in adult text is one grade later
+RARE_ZIPF = 4.0  # a familiar word used less often than this in adult text is one grade later...
+VERY_RARE_ZIPF = 3.0  # ...and less often than this, two grades later
+UNSEEN_ZIPF = 2.5  # a familiar word rarer than this is beyond primary (6)
 SCHOOL_ZIPF = 4.0  # an unfamiliar word at least this common, of at most 3 syllables, is grade 5
 KNOWN_ZIPF = 3.0  # an unfamiliar word at least this common is grade 6+ ("beyond primary")
 
@@ -39,19 +41,21 @@ def dale_chall() -> frozenset[str]:
     return frozenset(w.strip().upper() for w in text.split() if w.strip().isalpha())
 
 
-def familiar(words: list[str]) -> list[bool]:
-    """Dale–Chall familiarity of each word (upper case): on the list, or an inflection of a word on it
-    (as Dale and Chall count regular plurals, -ed, -ing, -er, -est forms as familiar)."""
+def familiar(words: list[str]) -> list[str | None]:
+    """Dale–Chall familiarity of each word (upper case): "listed" when on the list, "inflected" when an
+    inflection of a word on it (Dale and Chall count regular plurals, -ed, -ing, -er, -est forms as
+    familiar), else None."""
     import lemminflect
 
     listed = dale_chall()
-    out = []
+    out: list[str | None] = []
     for w in words:
         if w in listed:
-            out.append(True)
+            out.append("listed")
             continue
         lemmas = lemminflect.getAllLemmas(w.lower())
-        out.append(any(lemma.upper() in listed for forms in lemmas.values() for lemma in forms))
+        inflected = any(lemma.upper() in listed for forms in lemmas.values() for lemma in forms)
+        out.append("inflected" if inflected else None)
     return out
 
 
@@ -69,13 +73,17 @@ def grade_expr() -> pl.Expr:
         .then(3)
         .otherwise(4)
     )
-    rare = (pl.col("zipf") < RARE_ZIPF).cast(pl.Int32)
-    familiar_grade = pl.min_horizontal(by_sound + rare, pl.lit(4))
+    later = (
+        (pl.col("zipf") < RARE_ZIPF).cast(pl.Int32)
+        + (pl.col("zipf") < VERY_RARE_ZIPF).cast(pl.Int32)
+        + (pl.col("dale_chall") == "inflected").cast(pl.Int32)
+    )
+    familiar_grade = pl.min_horizontal(by_sound + later, pl.lit(4))
     dolch_grade = pl.col("dolch").replace_strict(DOLCH_GRADE, default=None, return_dtype=pl.Int32)
     return (
         pl.when(pl.col("dolch").is_not_null())
         .then(dolch_grade)
-        .when(pl.col("dale_chall"))
+        .when(pl.col("dale_chall").is_not_null() & (pl.col("zipf") >= UNSEEN_ZIPF))
         .then(familiar_grade)
         .when((pl.col("zipf") >= SCHOOL_ZIPF) & (syl <= 3))
         .then(5)

@@ -112,7 +112,7 @@ def phonics_table(words: pl.DataFrame, dolch_words: pl.DataFrame) -> pl.DataFram
         .with_columns(
             dale_chall=pl.Series(
                 [a or b for a, b in zip(familiar(df["word"].to_list()), familiar([s[1] or "" for s in spellings]))],
-                dtype=pl.Boolean,
+                dtype=pl.String,
             ),
             spelling=pl.Series([s[0] for s in spellings], dtype=pl.String),
             other_spelling=pl.Series([s[1] for s in spellings], dtype=pl.String),

@@ -123,6 +123,4 @@ def build_exclusions(
         if word not in everything and not any(r in word for r in roots):
             raise ValueError(word)
     n = len(entries) + sum(len(set(ws)) for ws in topics.values())
-    return Exclusions(
-        offensive - allow_set, {t: ws - allow_set for t, ws in expanded.items()}, roots, allow_set, n
-    )
+    return Exclusions(offensive - allow_set, {t: ws - allow_set for t, ws in expanded.items()}, roots, allow_set, n)

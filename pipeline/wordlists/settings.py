@@ -14,12 +14,12 @@ from typing import Any
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import write_text
-from pipeline.wordlists.safety import Exclusions, build_exclusions
 from pipeline.wordlists.options import (
     FIELDS,
     PAPERS,
     check_option,
 )
+from pipeline.wordlists.safety import Exclusions, build_exclusions
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
 
@@ -155,9 +155,7 @@ def _exclusions(entries, topics, roots, allow, suffixes, where: str) -> Exclusio
     try:
         excl = build_exclusions(entries, dict(topics), roots, allow, suffixes)
     except ValueError as exc:
-        raise WordstatsError(
-            f"{where}: field blocklist.allow: {str(exc).lower()!r} is not on the block list"
-        ) from None
+        raise WordstatsError(f"{where}: field blocklist.allow: {str(exc).lower()!r} is not on the block list") from None
     data = {
         "offensive": sorted(excl.offensive),
         "topics": {t: sorted(ws) for t, ws in excl.topics.items()},
