@@ -63,7 +63,8 @@ def wordlist(
         Optional[str], typer.Option(help="alpha (default), frequency or difficulty.", show_default=False)
     ] = None,
     children: Annotated[
-        bool, typer.Option("--children", help="Only words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4).")
+        bool,
+        typer.Option("--children", help="Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4)."),
     ] = False,
     grade: Annotated[
         Optional[str], typer.Option(help="Grade level: K, 1 ... 5, or a range (K-2, 2-3).", show_default=False)
