@@ -651,3 +651,18 @@ def test_empty_board_and_variant_help(cli):
     assert res.exit_code == 2 and "empty board" in res.stderr
     assert "standard (3+ letters) or big" in cli("boggle", "solve", "--help").stdout
     assert "scrabble or wwf" in cli("scrabble", "best", "--help").stdout
+
+
+def test_point_classes_fit_the_packed_node():
+    """The config's limit on distinct points is what a node's points class can hold, and pack_nodes
+    puts each field where the kernels read it."""
+    from pipeline.boggle import kernels
+    from pipeline.boggle.dictionary import MAX_POINT_VALUES, pack_nodes
+
+    assert MAX_POINT_VALUES == kernels.NODE_CLASS_MASK
+    assert kernels.NODE_CLASS_MASK + 1 == 1 << (kernels.NODE_FIRST_SHIFT - kernels.NODE_CLASS_SHIFT)
+    nodes, values = pack_nodes(np.array([0b101]), np.array([7]), np.array([11]), "test")
+    node = int(nodes[0])
+    assert node & ((1 << kernels.NODE_CLASS_SHIFT) - 1) == 0b101
+    assert values[(node >> kernels.NODE_CLASS_SHIFT) & kernels.NODE_CLASS_MASK] == 11
+    assert node >> kernels.NODE_FIRST_SHIFT == 7

@@ -49,7 +49,7 @@ def replay(secret: str, lexicon: list[str], weight=lambda word: 1) -> tuple[int,
 
 
 def heuristic(word: str, vowels="AEIOU", order="ETAOINSHRDLCUMWFGYPBVKJXQZ") -> int:
-    """The issue's heuristic, spelled out."""
+    """The heuristic score, spelled out: (distinct letters) × (7 − vowels) × frequency places."""
     distinct = set(word)
     return len(distinct) * (7 - sum(ch in vowels for ch in word)) * sum(order.index(ch) + 1 for ch in distinct)
 

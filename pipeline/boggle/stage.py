@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -13,10 +14,11 @@ from pipeline.boggle.rules import Dice, parse_size
 from pipeline.boggle.sampling import roll, summarise
 from pipeline.boggle.settings import BoggleConfig, boggle_config, dice_seed
 from pipeline.boggle.solver import Scores, board_texts, score_boards
-from pipeline.core.config import Config
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The stage's parameters (recorded in provenance)."""
     bc = boggle_config(config)
     return {
@@ -50,13 +52,14 @@ def word_of_nodes(dictionary: Dictionary, nodes: np.ndarray) -> list[str | None]
     return [dictionary.words[dictionary.word_at[n]] if n >= 0 else None for n in nodes.tolist()]
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """Random boards per dice set with their scores, per-word findability, a summary, and the best boards."""
     bc = boggle_config(ctx.config)
     words = inputs["words"]["word"].to_list()
     dictionaries: dict[str, Dictionary] = {}
 
     def dictionary_for(variant: str) -> Dictionary:
+        """The dictionary of a variant, compiled once."""
         if variant not in dictionaries:
             dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
         return dictionaries[variant]
@@ -74,12 +77,12 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
             summary[name] = dice_summary(dice, seed, bc, result, board_frames[-1], word_frames[-1])
             task.advance()
     best = best_boards(bc, dictionary_for, ctx.progress)
-    return {
-        "boggle_boards.parquet": pl.concat(board_frames),
-        "boggle_words.parquet": pl.concat(word_frames).sort("dice", "word"),
-        "boggle_summary.json": {"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
-        "boggle_best.parquet": best,
-    }
+    return ctx.result(
+        boggle_boards=pl.concat(board_frames),
+        boggle_words=pl.concat(word_frames).sort("dice", "word"),
+        boggle_summary={"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
+        boggle_best=best,
+    )
 
 
 def boards_frame(name: str, seed: int, boards: np.ndarray, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
@@ -154,8 +157,8 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
         rows, cols = parse_size(size)
         searches.append((f"free {rows}x{cols}", None, rows, cols, "standard"))
     for name in bc.best.dice_sets:
-        dice = bc.dice[name]
-        searches.append((f"dice {name}", dice, dice.rows, dice.cols, dice.variant))
+        rolled = bc.dice[name]
+        searches.append((f"dice {name}", rolled, rolled.rows, rolled.cols, rolled.variant))
     rows_out = []
     with progress.task("boggle: best-board search", total=len(searches)) as task:
         for label, dice, rows, cols, variant in searches:

@@ -56,6 +56,8 @@ class App(typer.Typer):
             @functools.wraps(fn)
             def wrapper(*a, **k):
                 """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
+                from pipeline.core.locks import release_read_locks
+
                 try:
                     return fn(*a, **k)
                 except WordstatsError as exc:
@@ -68,6 +70,8 @@ class App(typer.Typer):
                     where = f"{exc.filename}: " if exc.filename else ""
                     typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
                     raise typer.Exit(2) from None
+                finally:
+                    release_read_locks()
 
             register(wrapper)
             return fn
@@ -118,6 +122,7 @@ class Session:
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
             self.config.lexicon(self.lexicon)  # raises: unknown lexicon
+        self.store.read_lock()  # no stage's outputs are swapped while this command reads them
 
 
 def _emit(df, as_json: bool, as_csv: bool) -> None:

@@ -34,6 +34,9 @@ def run(
     ] = None,
     min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
     max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --source replace a config lexicon or one built from other files.")
+    ] = False,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     quiet: QuietOpt = False,
@@ -58,13 +61,28 @@ def run(
         raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
     progress = Progress(quiet)
     for name in lexicon or list(cfg.lexicons):
-        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress)
+        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress, force=force)
         if not quiet:
             for r in results:
                 files = ", ".join(
                     f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f for f, e in r["outputs"].items()
                 )
                 typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
+
+
+@app.command("make-rules")
+def make_rules(
+    out: Annotated[Path, typer.Option("--out", help="The makefile to write (only when its content changes).")],
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+):
+    """Write the Makefile's stage rules and each stage's settings fingerprint (`make` calls this)."""
+    from pipeline.core.config import load_config
+    from pipeline.core.makerules import make_rules as write_rules
+    from pipeline.core.store import default_data_dir
+
+    cfg = load_config(config)
+    write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(), out)
 
 
 @app.command()

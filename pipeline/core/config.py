@@ -123,19 +123,19 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: str, default=_MISSING, of=builtins.str) -> list:  # `str` here would be the method
+    def list(self, key: builtins.str, default=_MISSING, of=builtins.str) -> builtins.list:  # `str`: the method above
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
         if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool) for v in value):
             self.fail(key, f"expected a list of {of.__name__}, got {_show(value)}")
         return value
 
-    def section(self, key: str, default=_MISSING) -> Section:
+    def section(self, key: builtins.str, default=_MISSING) -> Section:
         """A sub-table."""
         value = self._get(key, default)
         return Section(value, f"{self.where}.{key}" if self.where else key, self.file)
 
-    def sections(self, key: str) -> dict[str, Section]:
+    def sections(self, key: builtins.str) -> dict[builtins.str, Section]:
         """A table of named sub-tables, e.g. [lexicons.NAME]."""
         outer = self.section(key, {})
         return {name: outer.section(name) for name in outer.keys()}

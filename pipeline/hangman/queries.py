@@ -20,7 +20,8 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
     has = np.zeros((n, 26), dtype=bool)
     has[np.repeat(np.arange(n), codes.shape[1]), codes.ravel()] = True
     secret = codes[words.index(word)]
-    alive, guessed, revealed, misses, steps = np.ones(n, dtype=bool), np.zeros(26, dtype=bool), ["_"] * len(word), 0, []
+    steps: list[dict] = []
+    alive, guessed, revealed, misses = np.ones(n, dtype=bool), np.zeros(26, dtype=bool), ["_"] * len(word), 0
     while alive.sum() > 1:
         mass = (has[alive] * weights[alive, None]).sum(axis=0)
         mass[guessed] = -1

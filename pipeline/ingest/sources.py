@@ -43,6 +43,7 @@ def read_source(source: Source) -> SourceText:
         except OSError as exc:
             raise WordstatsError(f"{path}: cannot read ({exc.strerror})") from None
     else:
+        assert source.package is not None and source.resource is not None  # a source is a path or a resource
         try:
             data = resources.files(source.package).joinpath(source.resource).read_bytes()
         except ModuleNotFoundError:

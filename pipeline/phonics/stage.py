@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import PROJECT_ROOT, Config
+from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
 from pipeline.phonics.rules import base, features
 from pipeline.phonics.sounds import cmu_table, hyphen_syllables, stress, syllables
@@ -25,7 +27,7 @@ def dolch_path(config: Config) -> Path:
     return config.path.parent / sec.str("dolch") if sec.has("dolch") else DEFAULT_DOLCH
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The sources and their versions (recorded in provenance)."""
     path = dolch_path(config)
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
@@ -155,6 +157,6 @@ COLUMNS = [
 ]
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The phonics stage: words.parquet → phonics.parquet."""
-    return {"phonics.parquet": phonics_table(inputs["words"], dolch(dolch_path(ctx.config)))}
+    return ctx.result(phonics=phonics_table(inputs["words"], dolch(dolch_path(ctx.config))))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import (
@@ -17,7 +20,7 @@ from pipeline.scrabble.selfplay import (
 from pipeline.scrabble.variant import variants
 
 
-def params(config: Config, spec: LexiconSpec | None) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The variants and the openings / self-play settings (validated)."""
     known = variants(config)
     sec = config.section("scrabble")
@@ -54,7 +57,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     }
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """Best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
@@ -77,4 +80,4 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
                 rows.append(game_row(game, number))
                 task.advance()
     games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
-    return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}
+    return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
