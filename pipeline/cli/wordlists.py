@@ -108,6 +108,12 @@ def wordlist(
             show_default=False,
         ),
     ] = None,
+    difficulty: Annotated[
+        Optional[str],
+        typer.Option(
+            help="Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).", show_default=False
+        ),
+    ] = None,
     allow_all: Annotated[
         bool, typer.Option("--allow-all", help="Do not leave out offensive words and topics not for the classroom.")
     ] = False,
@@ -163,6 +169,7 @@ def wordlist(
         spelling=spelling,
         paper=paper,
         sheet=sheet,
+        difficulty=difficulty,
     )
     wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
     if wl.note:

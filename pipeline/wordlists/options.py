@@ -67,6 +67,7 @@ FIELDS: dict[str, type] = {
     "spelling": str,
     "paper": str,
     "sheet": str,
+    "difficulty": str,
 }
 # On/off options given as bare flags (--common): absent means "as the preset says".
 FLAGS = ("common", "boggle_findable", "children")
@@ -173,6 +174,8 @@ def check_option(name: str, value: Any) -> None:
         raise WordstatsError(f"--spelling {value!r}: choose us or uk")
     elif name == "paper" and value.lower() not in PAPER_NAMES:
         raise WordstatsError(f"--paper {value!r}: choose letter or a4")
+    elif name == "difficulty" and value not in BANDS:
+        raise WordstatsError(f"--difficulty {value!r}: choose easy, medium or hard")
     elif name == "sheet" and value not in SHEETS:
         raise WordstatsError(f"--sheet {value!r}: choose {', '.join(SHEETS)}")
     elif name == "min_find_rate" and not 0 <= value <= 1:

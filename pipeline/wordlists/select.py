@@ -56,6 +56,7 @@ class WordList:
     seed: int = 0
     children: bool = False
     pool: int = 0  # words that matched, before any random pick
+    difficulty: str = "medium"  # word search: which directions words run in, how big the grid is
 
     @property
     def words(self) -> list[str]:
@@ -410,6 +411,7 @@ def word_list(
         seed=options.get("seed", 0),
         children=bool(options.get("children") or "grade" in options),
         pool=pool,
+        difficulty=options.get("difficulty", "medium"),
     )
 
 
