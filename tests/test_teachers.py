@@ -229,3 +229,35 @@ def test_every_preset_gives_a_list(lex):
             "wordlist", "--preset", name, "--lexicon", "t", "--data-dir", lex, "--config", DEFAULT_CONFIG, "--json"
         )
         assert res.exit_code == 0 and json.loads(res.stdout), (name, res)
+
+
+@pytest.mark.parametrize(
+    "name", ["spelling-k", "cvc-a", "dolch-primer", "hangman-hard", "clap-2", "word-search", "scramble", "handwriting"]
+)
+def test_preset_sheets_from_the_cli(lex, tmp_path, name):
+    """A teacher's command: each preset's sheet as PDF (US letter) and HTML."""
+    for ext in ("pdf", "html", "md", "csv"):
+        path = tmp_path / f"{name}.{ext}"
+        res = run_cli(
+            "wordlist", "--preset", name, "--out", path, "--lexicon", "t", "--data-dir", lex, "--config", DEFAULT_CONFIG
+        )
+        assert res.exit_code == 0 and path.stat().st_size > 100, res
+    assert b"/MediaBox [0 0 612.00 792.00]" in (tmp_path / f"{name}.pdf").read_bytes()
+    assert "size: letter" in (tmp_path / f"{name}.html").read_text()
+    a4 = tmp_path / "a4.pdf"
+    run_cli(
+        "wordlist",
+        "--preset",
+        name,
+        "--paper",
+        "a4",
+        "--out",
+        a4,
+        "--lexicon",
+        "t",
+        "--data-dir",
+        lex,
+        "--config",
+        DEFAULT_CONFIG,
+    )
+    assert b"/MediaBox [0 0 595.28 841.89]" in a4.read_bytes()

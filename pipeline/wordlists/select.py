@@ -271,7 +271,8 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
     if "syllables" in options:
         lo, hi = parse_range(options["syllables"], "--syllables")
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
-        add("--syllables", words, pl.col("syllables").is_between(lo, hi))
+        words += " (counted in the CMU Pronouncing Dictionary)"
+        add("--syllables", words, pl.col("in_cmu") & pl.col("syllables").is_between(lo, hi))
     if "sound" in options:
         sound = options["sound"].upper()
         add("--sound", f"with the sound /{sound}/ however spelled", pl.col("phonemes").list.contains(sound))

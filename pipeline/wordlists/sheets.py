@@ -119,34 +119,37 @@ def _markdown_table(words: list[str], columns: int) -> list[str]:
 
 HTML_STYLE = """
 body { font-family: "DejaVu Sans", "Helvetica", "Arial", sans-serif; margin: 0; color: #111; }
-section.page { padding: 0; }
 section.page + section.page { break-before: page; page-break-before: always; }
 h1 { font-size: 26pt; margin: 0 0 0.2em; }
 p.name { font-size: 13pt; margin: 0.2em 0 0.6em; }
 p.how { font-size: 13pt; margin: 0 0 0.8em; color: #333; }
-ol.words { columns: 3 12em; font-size: 22pt; line-height: 1.8; padding-left: 1.6em; margin: 0; }
-ol.lines { columns: 2; font-size: 15pt; line-height: 2.6; padding-left: 1.8em; }
-ol.lines li::after { content: ""; display: inline-block; width: 11em; border-bottom: 1px solid #000; }
-ol.scramble { font-size: 20pt; line-height: 2.4; font-family: "DejaVu Sans Mono", monospace; }
-ol.scramble span.line { display: inline-block; width: 9em; border-bottom: 1px solid #000; margin-left: 1em; }
-table.grid { border-collapse: collapse; margin: 0.5em 0 1em; }
-table.grid td { width: 1.45em; height: 1.45em; text-align: center; font: bold 17pt "DejaVu Sans Mono", monospace; }
-table.grid td.hit { background: #ffe08a; border-radius: 0.3em; }
-ul.bank { columns: 3; font-size: 15pt; list-style: none; padding: 0; text-transform: uppercase; }
-div.hangman { display: flex; align-items: center; gap: 1.2em; margin: 0 0 1.2em; break-inside: avoid; }
-div.hangman .board { font: bold 20pt "DejaVu Sans Mono", monospace; }
-div.hangman .missed span { display: inline-block; width: 1.4em; height: 1.4em; border: 1.5px solid #000;
-  margin-right: 0.25em; vertical-align: middle; }
-div.hand { margin: 0 0 0.9em; break-inside: avoid; }
-div.hand .row { position: relative; height: 2.6em; border-top: 1px solid #444; border-bottom: 1.5px solid #000;
-  font-size: 30pt; line-height: 1; }
-div.hand .row::after { content: ""; position: absolute; left: 0; right: 0; top: 50%; border-top: 1.5px dotted #888; }
-div.hand .trace { position: absolute; bottom: 0.05em; left: 0.3em; color: #bbb; letter-spacing: 0.08em; }
+ol.words { columns: 3; column-gap: 2em; font-size: 22pt; line-height: 1.8; padding-left: 2.2em; margin: 0; }
+ol.lines { columns: 2; font-size: 15pt; line-height: 2.6; padding-left: 2.2em; }
+ol.lines li::after { content: ""; display: inline-block; width: 10em; border-bottom: 1px solid #000; }
+ol.scramble { font: bold 20pt "DejaVu Sans Mono", monospace; line-height: 2.3; padding-left: 3.6em;
+  letter-spacing: 0.3em; }
+ol.scramble span.line { display: inline-block; width: 8em; border-bottom: 1px solid #000; margin-left: 1.5em; }
+table.grid { border-collapse: collapse; margin: 0.5em auto 1em; border: 1px solid #999; }
+table.grid td { width: 1.5em; height: 1.5em; text-align: center; font: bold 18pt "DejaVu Sans Mono", monospace; }
+table.grid td.hit { background: #ffd666; }
+ul.bank { columns: 3; font-size: 15pt; font-weight: bold; list-style: none; padding: 0; text-transform: uppercase; }
+ul.bank li::before { content: "☐ "; }
+div.hangman { display: flex; align-items: center; gap: 1.5em; margin: 0 0 1.4em; break-inside: avoid; }
+div.hangman b { font-size: 14pt; align-self: flex-start; }
+div.hangman .board { font: bold 24pt "DejaVu Sans Mono", monospace; margin-bottom: 0.5em; }
+div.hangman .missed { font-size: 12pt; }
+div.hangman .missed span { display: inline-block; width: 1.6em; height: 1.6em; border: 1.5px solid #000;
+  margin-left: 0.35em; vertical-align: middle; }
+div.hand { margin: 0 0 6mm; break-inside: avoid; }
+div.hand .row { position: relative; height: 16mm; margin-top: 5mm; border-top: 1px solid #555;
+  border-bottom: 2px solid #222; }
+div.hand .row::after { content: ""; position: absolute; left: 0; right: 0; top: 50%; border-top: 1.5px dashed #999; }
+div.hand .trace { position: absolute; left: 3mm; bottom: -0.154em; font-size: 14.6mm; line-height: 1;
+  color: #b5b5b5; }
 div.cards { display: grid; grid-template-columns: 1fr 1fr; }
-div.card { height: 62mm; border: 1.5px dashed #777; display: flex; align-items: center; justify-content: center;
+div.card { height: 58mm; border: 1.5px dashed #777; display: flex; align-items: center; justify-content: center;
   font-size: 38pt; font-weight: bold; break-inside: avoid; }
-footer.teacher { margin-top: 1.5em; font-size: 7.5pt; color: #777; }
-@media print { body { margin: 0; } }
+footer.teacher { margin-top: 1.5em; font-size: 7.5pt; color: #777; break-inside: avoid; }
 """
 
 
@@ -210,7 +213,7 @@ def to_html(wl: WordList) -> str:
 
 
 GALLOWS_SVG = (
-    '<svg width="70" height="84" viewBox="0 0 70 84" aria-label="gallows">'
+    '<svg width="84" height="100" viewBox="0 0 70 84" aria-label="gallows">'
     '<g stroke="#000" stroke-width="3" fill="none" stroke-linecap="round">'
     '<line x1="5" y1="80" x2="45" y2="80"/><line x1="15" y1="80" x2="15" y2="5"/>'
     '<line x1="15" y1="5" x2="50" y2="5"/><line x1="50" y1="5" x2="50" y2="16"/></g></svg>'
