@@ -72,7 +72,7 @@ def sound_rows(words: list[str]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=SOUND_SCHEMA)
 
 
-SOUND_SCHEMA = {
+SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "word": pl.String,
     "pronunciations": pl.List(pl.String),
     "phonemes": pl.List(pl.String),

@@ -21,10 +21,10 @@ DIRECTIONS = {
     "down-left": (1, -1),
 }
 # Word search difficulty: the directions words run in, and the smallest grid side.
-DIFFICULTY = {
+DIFFICULTY: dict[str, tuple[tuple[str, ...], int]] = {
     "easy": (("right", "down"), 8),
     "medium": (("right", "down", "down-right", "up-right"), 10),
-    "hard": tuple([tuple(DIRECTIONS), 12]),  # all 8, backwards too
+    "hard": (tuple(DIRECTIONS), 12),  # all 8, backwards too
 }
 MAX_SIDE = 18
 TRIES = 400  # random placements tried per word before the grid grows

@@ -31,7 +31,7 @@ def inflections(word: str, pos: tuple[str, ...] = POS) -> set[str]:
 def derivations(word: str, suffixes: Iterable[str]) -> set[str]:
     """`word` + each suffix, spelled as English does: a final consonant after one short vowel doubled
     before a vowel (shit → shitty), a final silent e dropped before a vowel (rape → raping)."""
-    out = set()
+    out: set[str] = set()
     if len(word) < 3:
         return out
     doubles = word[-1] not in VOWELS + "wxy" and word[-2] in VOWELS and word[-3] not in VOWELS

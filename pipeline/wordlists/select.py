@@ -248,7 +248,12 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
     def add(opt: str, words: str, expr: pl.Expr, loosen: bool = True) -> None:
         """A step keeping the words whose phonics row passes `expr`."""
         keep = table.filter(expr).select("word")
-        out.append(Step(opt, words, lambda lf, k=keep: lf.join(k, on="word", how="semi"), loosen))
+
+        def semi(lf: pl.LazyFrame, k: pl.LazyFrame = keep) -> pl.LazyFrame:
+            """The words of `lf` that passed."""
+            return lf.join(k, on="word", how="semi")
+
+        out.append(Step(opt, words, semi, loosen))
 
     if options.get("children") and "grade" not in options:
         add("--children", CHILDREN_WORDS, pl.col("grade").is_between(0, CHILDREN_GRADE))
@@ -408,12 +413,19 @@ def word_list(
         hangman="hangman" in options,
         note=note,
         paper=PAPER_NAMES[options["paper"].lower()] if "paper" in options else settings.paper,
-        sheet=options.get("sheet", "hangman" if "hangman" in options else "list"),
+        sheet=options.get("sheet", default_sheet(options)),
         seed=options.get("seed", 0),
         children=bool(options.get("children") or "grade" in options),
         pool=pool,
         difficulty=options.get("difficulty", "medium"),
     )
+
+
+def default_sheet(options: dict[str, Any]) -> str:
+    """The sheet when none is named: Hangman puzzles for a Hangman list, a spelling test with --blanks."""
+    if "hangman" in options:
+        return "hangman"
+    return "spelling-test" if options.get("blanks") else "list"
 
 
 def sort_words(df: pl.DataFrame, sort: str) -> pl.DataFrame:
