@@ -107,6 +107,14 @@ STAGES: tuple[Stage, ...] = (
         ("leaves.parquet", "leaves_games.zip"),
         description="leave values from greedy self-play (and the games as GCG)",
     ),
+    # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
+    Stage(
+        "phonics",
+        "pipeline.phonics.stage",
+        ("words",),
+        ("phonics.parquet",),
+        description="pronunciations (CMU), syllables, phonics features, Dolch and grade levels",
+    ),
     # -- report: last, it reads every table that exists
     Stage(
         "report",
