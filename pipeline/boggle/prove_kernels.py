@@ -345,6 +345,30 @@ def orderly_tree(ks, values, n, digit_bits):
 
 
 @njit(cache=True)
+def _bucket(d, stack, stack_first, top_d, c_first, c_kids, c_letter, n_letters_d, bucket, bucket_at, letter_first):
+    """Sort the sum nodes below the choice nodes stacked for split position d by letter: letter l's are
+    bucket[letter_first[d, l]:letter_first[d, l + 1]], written from bucket_at[d] on; sets bucket_at[d + 1]."""
+    base = bucket_at[d]
+    for letter in range(n_letters_d + 1):
+        letter_first[d, letter] = 0
+    for k in range(stack_first[d], top_d):
+        c = stack[k]
+        for j in range(c_first[c], c_first[c + 1]):
+            letter_first[d, c_letter[j] + 1] += 1
+    letter_first[d, 0] = base
+    for letter in range(n_letters_d):
+        letter_first[d, letter + 1] += letter_first[d, letter]
+    fill_at = letter_first[d, :n_letters_d].copy()
+    for k in range(stack_first[d], top_d):
+        c = stack[k]
+        for j in range(c_first[c], c_first[c + 1]):
+            letter = c_letter[j]
+            bucket[fill_at[letter]] = c_kids[j]
+            fill_at[letter] += 1
+    bucket_at[d + 1] = letter_first[d, n_letters_d]
+
+
+@njit(cache=True)
 def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
     """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
     choice as soon as its bound is below `floor`.
@@ -352,17 +376,25 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     The bound of a partial choice is the points of the sum nodes reached so far plus, for each cell still
     open, the bounds of its choice nodes reached so far (kept per cell as a stack and a running sum). When
     every cell is chosen the bound is the board's score counted with repeats (every word once per set of
-    cells spelling it), at least its true score. Returns the surviving boards as letter indices per cell
-    (in cell order), their bounds, and per split position the choices visited and dropped.
+    cells spelling it), at least its true score. On entering a split position, the sum nodes below its
+    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own.
+    Returns the surviving boards as letter indices per cell (in cell order), their bounds, and per split
+    position the choices visited and dropped.
     """
     n_choice = c_pos.shape[0]
+    n_sum = s_pts.shape[0]
     stack_first = np.zeros(n + 1, dtype=np.int64)
     for c in range(n_choice):
         stack_first[c_pos[c] + 1] += 1
     for p in range(n):
         stack_first[p + 1] += stack_first[p]
     stack = np.empty(max(stack_first[n], 1), dtype=np.int32)
-    cursor = np.empty(max(stack_first[n], 1), dtype=np.int32)  # the next child of a stacked choice node
+    bucket = np.empty(max(n_sum, 1), dtype=np.int32)  # per open level, its sum nodes by letter
+    bucket_at = np.zeros(n + 1, dtype=np.int64)
+    width = 1
+    for p in range(n):
+        width = max(width, n_letters[order[p]])
+    letter_first = np.zeros((n, width + 1), dtype=np.int64)
     top = stack_first[:n].copy()
     sums = np.zeros(n, dtype=np.int64)
     saved_top = np.empty((n + 1, n), dtype=np.int64)
@@ -391,8 +423,9 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     li[0] = -1
     saved_top[0, :] = top
     saved_sums[0, :] = sums
-    for k in range(stack_first[0], top[0]):
-        cursor[k] = c_first[stack[k]]
+    _bucket(
+        0, stack, stack_first, top[0], c_first, c_kids, c_letter, n_letters[order[0]], bucket, bucket_at, letter_first
+    )
     while d >= 0:
         li[d] += 1
         cell = order[d]
@@ -403,12 +436,8 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         top[:] = saved_top[d, :]
         sums[:] = saved_sums[d, :]
         pts = base[d]
-        for k in range(stack_first[d], saved_top[d, d]):
-            j = cursor[k]
-            if j == c_first[stack[k] + 1] or c_letter[j] != letter:
-                continue
-            cursor[k] = j + 1
-            t = c_kids[j]
+        for k in range(letter_first[d, letter], letter_first[d, letter + 1]):
+            t = bucket[k]
             pts += s_pts[t]
             for jj in range(s_first[t], s_first[t + 1]):
                 c = s_kids[jj]
@@ -441,6 +470,17 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         li[d] = -1
         saved_top[d, :] = top
         saved_sums[d, :] = sums
-        for k in range(stack_first[d], top[d]):
-            cursor[k] = c_first[stack[k]]
+        _bucket(
+            d,
+            stack,
+            stack_first,
+            top[d],
+            c_first,
+            c_kids,
+            c_letter,
+            n_letters[order[d]],
+            bucket,
+            bucket_at,
+            letter_first,
+        )
     return out[:n_out].copy(), out_bound[:n_out].copy(), visited, dropped
