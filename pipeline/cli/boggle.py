@@ -8,7 +8,6 @@ import typer
 from pipeline.cli.app import (
     App,
     ConfigOpt,
-    CsvOpt,
     DataDirOpt,
     JsonOpt,
     LexiconOpt,
@@ -17,7 +16,22 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import (
+    MAX_SEED,
+    CsvOpt,
+    JsonObjectOpt,
+    LimitOpt,
+    check_number,
+    choose_format,
+    limit_for,
+    plural,
+)
 from pipeline.core.errors import WordstatsError
+
+MAX_LISTED_BOARDS = 1_000_000  # boards `random` lists (16 bytes and a score each); --summary streams up to MAX_BOARDS
+MAX_BOARDS = 10**10
+MAX_MINUTES = 24 * 60.0
+MAX_STEPS = 10**9
 
 boggle_app = App(
     name="boggle",
@@ -34,7 +48,8 @@ MinLengthOpt = Annotated[
     Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).", show_default=False)
 ]
 BoggleVariantOpt = Annotated[
-    Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).", show_default=False)
+    Optional[str],
+    typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+); any case.", show_default=False),
 ]
 
 
@@ -54,30 +69,35 @@ def boggle_solve(
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
+    as_csv: CsvOpt = False,
 ):
-    """Every word on a board with its points, and the total score."""
+    """Every word on a board with its points, and the total score (--json: one object with the word list)."""
     from pipeline.boggle.queries import solution, store_dictionary
     from pipeline.boggle.rules import load_board
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     grid = load_board(board, size)
     result = solution(grid, store_dictionary(s.store, _boggle_rules(s, variant, min_length)), paths)
-    if as_json:
+    if fmt == "json":
         from pipeline.core.display import emit_json
 
         emit_json(result)
         return
     import polars as pl
 
-    typer.echo("\n".join(grid.grid()))
-    typer.echo(f"{result['score']:,} points, {len(result['words']):,} words ({s.lexicon})")
-    if result["words"]:
-        rows = [{**w, "path": " ".join(f"{r},{c}" for r, c in w["path"])} if paths else w for w in result["words"]]
-        _emit(pl.DataFrame(rows), False, False)
+    if fmt == "table":
+        typer.echo("\n".join(grid.grid()))
+        typer.echo(f"{plural(result['score'], 'point')}, {plural(len(result['words']), 'word')} ({s.lexicon})")
+    rows = [{**w, "path": " ".join(f"{r},{c}" for r, c in w["path"])} if paths else w for w in result["words"]]
+    schema = {"word": pl.String, "points": pl.Int64, **({"path": pl.String} if paths else {})}
+    table = pl.DataFrame(rows) if rows else pl.DataFrame(schema=schema)
+    _emit(table, False, as_csv, limit_for(limit, fmt))
 
 
 @boggle_app.command("score")
@@ -86,54 +106,75 @@ def boggle_score(
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
 ):
     """One line per board with its score."""
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import load_board
     from pipeline.boggle.solver import score
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     grids = [load_board(b, size) for b in boards]
     dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
-    results = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(boards, grids)]
-    if as_json:
-        from pipeline.core.display import emit_json
+    import polars as pl
 
-        emit_json(results)
-        return
-    for r in results:
-        typer.echo(f"{r['source']}: {r['score']}")
+    fmt = choose_format(as_json, as_csv)
+    results = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(boards, grids)]
+    _emit(pl.DataFrame(results), as_json, as_csv, limit_for(limit, fmt))
 
 
 @boggle_app.command("random")
 def boggle_random(
-    dice: Annotated[str, typer.Option("--dice", help="Dice set from the config (classic, new, big).")] = "new",
-    count: Annotated[int, typer.Option("--count", "-n", help="How many boards.", min=1)] = 10,
+    dice: Annotated[
+        str, typer.Option("--dice", help="Dice set from the config (classic, new, big; any case).", metavar="DICE")
+    ] = "new",
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            help=f"How many boards to roll (at most {MAX_LISTED_BOARDS:,} listed; {MAX_BOARDS:,} with --summary).",
+            min=1,
+            max=MAX_BOARDS,
+        ),
+    ] = 10,
     seed: Annotated[
         Optional[int],
-        typer.Option("--seed", help="Seed (default: the stage's seed for these dice).", min=0, show_default=False),
+        typer.Option(
+            "--seed", help="Seed (default: the stage's seed for these dice).", min=0, max=MAX_SEED, show_default=False
+        ),
     ] = None,
     summary: Annotated[bool, typer.Option("--summary", help="Only score statistics and boards per second.")] = False,
     min_length: MinLengthOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
+    limit: LimitOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
     quiet: QuietOpt = False,
 ):
-    """Roll random boards from a dice set and score them."""
+    """Roll random boards from a dice set and score them (--summary --json: one object)."""
     from pipeline.boggle.queries import random_summary, store_dictionary
     from pipeline.boggle.sampling import roll
     from pipeline.boggle.settings import boggle_config, dice_seed
     from pipeline.boggle.solver import board_texts, score_boards
 
+    fmt = choose_format(as_json, as_csv)
+    count = sample
+    if not summary and count > MAX_LISTED_BOARDS:
+        raise WordstatsError(
+            f"--sample {count:,}: at most {MAX_LISTED_BOARDS:,} boards are listed (add --summary for statistics)"
+        )
     s = Session(config, data_dir, lexicon)
     bc = boggle_config(s.config)
     dice_set = bc.dice_set(dice)
+    dice = next(name for name, d in bc.dice.items() if d is dice_set)
     seed = dice_seed(bc.seed, dice) if seed is None else seed
     dictionary = store_dictionary(s.store, bc.rules(dice_set.variant, min_length))
     if summary:
@@ -162,7 +203,12 @@ def boggle_random(
 
     boards = roll(dice_set, seed, count)
     scores = score_boards(boards, dice_set.rows, dice_set.cols, dictionary).scores
-    _emit(pl.DataFrame({"board": board_texts(boards), "score": scores.astype("int64")}), as_json, False)
+    _emit(
+        pl.DataFrame({"board": board_texts(boards), "score": scores.astype("int64")}),
+        as_json,
+        as_csv,
+        limit_for(limit, fmt),
+    )
 
 
 @boggle_app.command("best")
@@ -170,21 +216,26 @@ def boggle_best(
     size: Annotated[
         Optional[str], typer.Option("--size", help="Board size RxC (default 4x4, or the dice's).", show_default=False)
     ] = None,
-    minutes: Annotated[float, typer.Option("--minutes", help="Search time budget.", min=0)] = 1.0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0)] = 1,
+    minutes: Annotated[
+        float, typer.Option("--minutes", help=f"Time budget of the whole search (above 0, at most {MAX_MINUTES:g}).")
+    ] = 1.0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0, max=MAX_SEED)
+    ] = 1,
     dice: Annotated[
         Optional[str], typer.Option("--dice", help="Only boards this dice set can roll.", show_default=False)
     ] = None,
     target: Annotated[
-        Optional[int], typer.Option("--target", help="Stop once a board scores this much.", show_default=False)
+        Optional[int],
+        typer.Option("--target", help="Stop once a board scores this much.", min=1, max=10**9, show_default=False),
     ] = None,
-    steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1)] = 100_000,
+    steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1, max=MAX_STEPS)] = 100_000,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
     quiet: QuietOpt = False,
 ):
     """Search for the highest-scoring board by simulated annealing from random starts, on all cores."""
@@ -194,6 +245,9 @@ def boggle_best(
     from pipeline.boggle.settings import boggle_config
     from pipeline.boggle.solver import solve
 
+    check_number(minutes, "--minutes", 0.0, MAX_MINUTES)
+    if minutes <= 0:
+        raise WordstatsError(f"--minutes {minutes:g}: give a time budget above 0")
     s = Session(config, data_dir, lexicon)
     bc = boggle_config(s.config)
     dice_set = bc.dice_set(dice) if dice else None
@@ -234,9 +288,9 @@ def boggle_best(
         return
     typer.echo("\n".join(best.board.grid()))
     typer.echo(
-        f"{best.score:,} points, {facts['words']:,} words: {best.board.letters} "
+        f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
-        f"{facts['runs']} runs of {steps:,} steps in {facts['seconds']:.1f} s)"
+        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')} in {facts['seconds']:.1f} s)"
     )
 
 

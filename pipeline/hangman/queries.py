@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import LETTERS
-from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.hangman.settings import BANDS, setter_weights, settings
 from pipeline.letters.trie import letter_codes
@@ -114,7 +114,7 @@ LIST_COLUMNS = [
 def select(
     store,
     config,
-    length: int | None = None,
+    length: int | tuple[int, int] | None = None,
     hardest: int | None = None,
     easiest: int | None = None,
     band: str | None = None,
@@ -123,16 +123,17 @@ def select(
     """Words from hangman.parquet: filtered by length, band, commonness; hardest or easiest first."""
     if hardest is not None and easiest is not None:
         raise WordstatsError("choose one of --hardest and --easiest")
-    if band is not None and band.lower() not in BANDS:
-        raise WordstatsError(f"bad --band {band!r}: use one of {', '.join(BANDS)}")
-    for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", length)):
+    if band is not None:
+        band = pick(band, BANDS, "--band")
+    span = (length, length) if isinstance(length, int) else length
+    for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", span and span[0])):
         if value is not None and value < 1:
             raise WordstatsError(f"{name} must be at least 1, got {value}")
     table = store.scan("hangman", LIST_COLUMNS).join(
         store.scan("words", ["word", "zipf"]).select("word", "zipf"), on="word", how="left"
     )
-    if length is not None:
-        table = table.filter(pl.col("length") == length)
+    if span is not None:
+        table = table.filter(pl.col("length").is_between(*span))
     if band is not None:
         table = table.filter(pl.col("band") == band.lower())
     if common:
@@ -145,7 +146,7 @@ def select(
     found = table.select(*LIST_COLUMNS, "zipf").collect()
     if found.is_empty():
         asked = [
-            f"length {length}" if length is not None else "",
+            (f"length {span[0]}" if span[0] == span[1] else f"length {span[0]}-{span[1]}") if span else "",
             f"band {band.lower()}" if band else "",
             "common" if common else "",
         ]

@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import LexiconSpec
+from pipeline.core.config import MAX_WORD_LENGTH, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.ingest.sources import (
     EXAMPLE_CHARS,
@@ -45,7 +45,7 @@ def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
         return None, "capitalised"
     if len(word) < spec.min_length:
         return None, "too_short"
-    if spec.max_length is not None and len(word) > spec.max_length:
+    if len(word) > (spec.max_length or MAX_WORD_LENGTH):
         return None, "too_long"
     return word.upper(), None
 
@@ -98,7 +98,7 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
     checks = [
         (w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
         (n < spec.min_length, "too_short"),
-        (n > spec.max_length if spec.max_length is not None else pl.lit(False), "too_long"),
+        (n > (spec.max_length or MAX_WORD_LENGTH), "too_long"),
     ]
     rule: Any = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
     for cond, name in checks:
