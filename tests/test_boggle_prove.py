@@ -349,3 +349,27 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     bound, _ = class_bound(dictionary, 3, 3, letters)
     assert int(score_boards(np.array([[ord(c) - 65 for c in board]], dtype=np.int8), 3, 3, dictionary).scores[0]) == 545
     assert bound >= 545
+
+
+def test_executor_shard_work_gives_the_same_proof(tmp_path, moby_words, one_thread):
+    from dataclasses import dataclass
+
+    from pipeline.boggle.prove import merge_tables, shard_ranges, shard_work
+
+    @dataclass(frozen=True)
+    class Shard:
+        index: int
+        start: int
+        stop: int
+
+    dictionary = small_dictionary(moby_words, "AEIRST", 6)
+    problem = Problem(2, 3, dictionary, parse_partition("AEI RST"), 12)
+    classes = top_classes(2, 2, 3)
+    parts = [shard_work(Shard(i, lo, hi), (problem, classes)) for i, (lo, hi) in enumerate(shard_ranges(len(classes)))]
+    proof = merge_tables(
+        problem, pl.concat([p["boards"] for p in parts]), pl.concat([p["stats"] for p in parts]), 0.0, 1
+    )
+    direct = prove(problem, tmp_path)
+    assert proof.boards.equals(direct.boards)
+    assert proof.summary["boards_scored"] == direct.summary["boards_scored"]
+    assert proof.summary["top_level_classes"] == direct.summary["top_level_classes"] == len(classes)

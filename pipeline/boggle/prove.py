@@ -359,6 +359,29 @@ def read_shard(path: Path) -> ShardResult | None:
     return ShardResult(boards, stats)
 
 
+STATS_SCHEMA = {"stats": pl.String}
+
+
+def shard_work(shard: Any, shared: tuple[Problem, np.ndarray]) -> dict[str, pl.DataFrame]:
+    """One shard as the sharded-job executor runs it: `shard.start`..`shard.stop` index the canonical
+    top-level classes in `shared` = (problem, classes). Returns its boards and a one-row table holding its
+    statistics as JSON (merge: concatenate, then `merge_tables`)."""
+    problem, classes = shared
+    result = prove_shard(problem, classes[shard.start : shard.stop])
+    stats = pl.DataFrame({"stats": [json.dumps(result.stats, sort_keys=True)]}, schema=STATS_SCHEMA)
+    return {"boards": result.boards, "stats": stats}
+
+
+def merge_tables(problem: Problem, boards: pl.DataFrame, stats: pl.DataFrame, wall: float, workers: int) -> Proof:
+    """The proof from an executor's merged shard tables (boards, and the shards' statistics in order)."""
+    params = job_params(problem)
+    results = {i: ShardResult(boards.clear(), json.loads(text)) for i, text in enumerate(stats["stats"].to_list())}
+    results[0] = ShardResult(boards, results[0].stats) if results else ShardResult(boards, {})
+    ranges = [(0, 0)] * len(results)
+    n_classes = sum(r.stats["classes"] for r in results.values())
+    return merge(problem, params, Path(job_id(params)), n_classes, ranges, results, 0, 0.0, wall, workers)
+
+
 _WORKER_PROBLEM: Problem | None = None
 
 
