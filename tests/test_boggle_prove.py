@@ -122,6 +122,7 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         codes[i, : len(x)] = [ord(c) - 65 for c in x]
     n_letters = np.array([len(x) for x in letters], dtype=np.int32)
     bits = int(width + 1).bit_length()
+    class_bits = max(1, int(dictionary.values.shape[0] - 1).bit_length())
     nbrs, ncount = neighbours(rows, cols)
     seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
     keys, n_keys, union = pk.word_keys(
@@ -133,11 +134,12 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         n_letters,
         split_order(rows, cols),
         bits,
+        class_bits,
         np.empty(8, dtype=np.uint64),
         seen,
         1,
     )
-    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits)
+    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits, class_bits)
     return int(tree[0]), int(union)
 
 

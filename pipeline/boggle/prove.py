@@ -175,6 +175,11 @@ class Problem:
         return self.rows * self.cols
 
     @property
+    def class_bits(self) -> int:
+        """Bits of a word key that hold the word's points class (the dictionary's number of point values)."""
+        return max(1, int(self.dictionary.values.shape[0] - 1).bit_length())
+
+    @property
     def digit_bits(self) -> int:
         """Bits per cell in a word key (a letter index + 1, 0 = cell unused)."""
         return int(self.partition.width + 1).bit_length()
@@ -183,9 +188,7 @@ class Problem:
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    from pipeline.boggle.prove_kernels import KEY_CLASS_BITS
-
-    bits = KEY_CLASS_BITS + problem.n_cells * problem.digit_bits
+    bits = problem.class_bits + problem.n_cells * problem.digit_bits
     if bits > 64:
         raise WordstatsError(
             f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
@@ -238,10 +241,10 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         n_letters = np.ascontiguousarray(group_sizes[row])
         t0 = time.process_time()
         keys, n_keys, union = pk.word_keys(
-            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, keys, seen, stamp
+            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, problem.class_bits, keys, seen, stamp
         )
         t1 = time.process_time()
-        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits)
+        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits, problem.class_bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
         totals["classes"] += 1

@@ -30,8 +30,6 @@ _LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
 _CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
 _CLASS_MASK = _U64(NODE_CLASS_MASK)
 _FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
-KEY_CLASS_BITS = int(NODE_CLASS_MASK).bit_length()  # a word key keeps the word's points class in its low bits
-_KEY_SHIFT = _U64(KEY_CLASS_BITS)
 
 
 @intrinsic
@@ -117,16 +115,16 @@ def _grown(a, size, fill):
 
 
 @njit(cache=True)
-def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, keys, seen, stamp):
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, seen, stamp):
     """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
     digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
-    points class in the low 6 bits. Returns the keys (in `keys`, grown when too short), their number, and the
+    points class in the low `class_bits` bits. Returns the keys (in `keys`, grown when too short), their number, and the
     sum/union bound: the points of every distinct word some board of the class has (words are marked in
     `seen` with `stamp`, which must differ from the marks of earlier calls)."""
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
-        shift[order[p]] = _U64(KEY_CLASS_BITS + (n - 1 - p) * digit_bits)
+        shift[order[p]] = _U64(class_bits + (n - 1 - p) * digit_bits)
     cell_mask = np.zeros(n, dtype=np.uint32)
     index_of = np.zeros((n, 26), dtype=np.int64)
     for cell in range(n):
@@ -202,7 +200,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
 
 
 @njit(cache=True)
-def orderly_tree(ks, values, n, digit_bits):
+def orderly_tree(ks, values, n, digit_bits, class_bits):
     """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
     neighbours in sorted order, so the path of the previous key is the only one still open).
 
@@ -213,6 +211,8 @@ def orderly_tree(ks, values, n, digit_bits):
     Equal keys (one word on several paths with the same choices, or several words) add up.
     """
     n_keys = ks.shape[0]
+    key_shift = _U64(class_bits)
+    class_mask = _U64((1 << class_bits) - 1)
     digit_mask = _U64((1 << digit_bits) - 1)
     body_bits = n * digit_bits
     low = _U64(0)  # the lowest bit of every digit
@@ -237,10 +237,10 @@ def orderly_tree(ks, values, n, digit_bits):
     m = 0  # choices on the path of the previous key
     i = 0
     while i < n_keys:
-        body = ks[i] >> _KEY_SHIFT
+        body = ks[i] >> key_shift
         pts = 0
-        while i < n_keys and (ks[i] >> _KEY_SHIFT) == body:
-            pts += values[ks[i] & _CLASS_MASK]
+        while i < n_keys and (ks[i] >> key_shift) == body:
+            pts += values[ks[i] & class_mask]
             i += 1
         if n_sum + n >= cap or n_choice + n >= cap:
             cap *= 2
