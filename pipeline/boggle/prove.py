@@ -310,8 +310,18 @@ def dictionary_hash(dictionary: Dictionary) -> str:
     return digest.hexdigest()
 
 
+def code_digest() -> str:
+    """A digest of the proof's own code (this module and its kernels): a changed proof never resumes old shards."""
+    from pipeline.boggle import prove_kernels
+
+    digest = hashlib.sha256()
+    for module in (__file__, prove_kernels.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def job_params(problem: Problem) -> dict[str, Any]:
-    """The parameters that decide a proof's result (and its job id)."""
+    """The parameters that decide a proof's result (and its job id), with the code's digest."""
     rules = problem.dictionary.rules
     return {
         "size": f"{problem.rows}x{problem.cols}",
@@ -321,6 +331,7 @@ def job_params(problem: Problem) -> dict[str, Any]:
         "dictionary_sha256": dictionary_hash(problem.dictionary),
         "split_order": split_order(problem.rows, problem.cols).tolist(),
         "format": 1,
+        "code": code_digest(),
     }
 
 
