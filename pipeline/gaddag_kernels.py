@@ -1,0 +1,585 @@
+"""Numba kernels of the GADDAG move generator: the packed arc array, cross-checks, anchors, plays, self-play.
+
+A GADDAG (Gordon, 1994) holds, for every word w and every split 1 <= i <= len(w), the string
+reverse(w[:i]) + SEP + w[i:] (the SEP left out when i = len(w)). Walking it from an anchor square, a move
+generator spells the part of a play left of the anchor backwards, then (after SEP) the part to its right,
+so every play is found once, from the leftmost anchor it covers. The structure is stored like a KWG:
+one uint32 per arc; a node is the run of its arcs, sorted by tile, the last one flagged; node 0 is "no
+node" and arc 0 points at the root.
+
+Boards come in both orientations, index 0 as is and index 1 transposed, so that down plays are across
+plays of the transposed board and every line is a contiguous row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+CHILD_BITS = 22
+CHILD_MASK = (1 << CHILD_BITS) - 1  # bits 0-21: the child node (the index of its first arc; 0 = none)
+END = 1 << 22  # the last arc of its node
+ACCEPTS = 1 << 23  # a string of the GADDAG ends with this arc
+TILE_SHIFT = 24  # bits 24-31: the tile, SEP or 1 + letter code
+SEP = 0
+MAX_STRING = 16  # a word of 15 letters and the separator
+N = 15  # board size
+BLANK_SLOT = 26  # rack counts: 26 letters, then blanks
+ALL_LETTERS = (1 << 26) - 1
+
+# A play record (one row of int32): score, row, column, direction (0 across, 1 down), length of the main
+# word, blank mask and placed mask (bit k = the word's k-th square holds a new blank / new tile), then the
+# main word's letter codes (A = 0), -1 past its end.
+PLAY_SCORE, PLAY_ROW, PLAY_COL, PLAY_DIR, PLAY_LEN, PLAY_BLANKS, PLAY_PLACED, PLAY_LETTERS = range(8)
+RECORD = PLAY_LETTERS + N
+
+# Self-play: the kernel stops for the caller to shuffle the bag (exchange) or at the end of the game.
+GAME_OVER, SHUFFLE = 0, 1
+# A turn of the move log: player, action (0 play, 1 exchange, 2 pass), then the play record.
+TURN_PLAYER, TURN_ACTION, TURN_RECORD = 0, 1, 2
+TURN = TURN_RECORD + RECORD
+PLAY, EXCHANGE, PASS = 0, 1, 2
+
+
+# ---- building ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def gaddag_strings(codes, offsets):
+    """Every GADDAG string of every word (tiles: SEP, 1 + letter) as an (m, MAX_STRING) uint8 matrix,
+    and the length of each."""
+    n_words = offsets.shape[0] - 1
+    m = offsets[n_words] - offsets[0]
+    out = np.zeros((m, MAX_STRING), dtype=np.uint8)
+    lengths = np.zeros(m, dtype=np.int64)
+    j = 0
+    for w in range(n_words):
+        a, b = offsets[w], offsets[w + 1]
+        n = b - a
+        for i in range(1, n + 1):
+            k = 0
+            for p in range(i - 1, -1, -1):
+                out[j, k] = codes[a + p] + 1
+                k += 1
+            if i < n:
+                out[j, k] = SEP
+                k += 1
+                for p in range(i, n):
+                    out[j, k] = codes[a + p] + 1
+                    k += 1
+            lengths[j] = k
+            j += 1
+    return out, lengths
+
+
+@njit(cache=True)
+def sort_keys(strings, lengths):
+    """Two uint64 keys per string (5 bits a tile, 0 past the end) whose lexicographic order is the strings'."""
+    m = strings.shape[0]
+    hi = np.zeros(m, dtype=np.uint64)
+    lo = np.zeros(m, dtype=np.uint64)
+    for j in range(m):
+        h = np.uint64(0)
+        for k in range(12):
+            v = np.uint64(strings[j, k] + 1) if k < lengths[j] else np.uint64(0)
+            h = (h << np.uint64(5)) | v
+        g = np.uint64(0)
+        for k in range(12, MAX_STRING):
+            v = np.uint64(strings[j, k] + 1) if k < lengths[j] else np.uint64(0)
+            g = (g << np.uint64(5)) | v
+        hi[j] = h
+        lo[j] = g
+    return hi, lo
+
+
+@njit(cache=True)
+def _arc_hash(packed, n):
+    """A 64-bit hash of a node's packed arcs."""
+    h = np.uint64(14695981039346656037)
+    for k in range(n):
+        h = (h ^ np.uint64(packed[k])) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _register(packed, n, arcs, n_arcs, table, n_nodes):
+    """The node with these n packed arcs: an equal one already stored, else a new one appended.
+    Returns (node, arcs, n_arcs, table, n_nodes)."""
+    if n == 0:
+        return 0, arcs, n_arcs, table, n_nodes
+    size = table.shape[0]
+    if 2 * (n_nodes + 1) > size:  # grow the hash table
+        bigger = np.full(2 * size, -1, dtype=np.int64)
+        for s in range(size):
+            node = table[s]
+            if node < 0:
+                continue
+            k = 0
+            while arcs[node + k] & END == 0:
+                k += 1
+            slot = _arc_hash(arcs[node:], k + 1) & np.uint64(2 * size - 1)
+            while bigger[slot] >= 0:
+                slot = (slot + np.uint64(1)) & np.uint64(2 * size - 1)
+            bigger[slot] = node
+        table = bigger
+        size = 2 * size
+    mask = np.uint64(size - 1)
+    slot = _arc_hash(packed, n) & mask
+    while table[slot] >= 0:
+        node = table[slot]
+        same = True
+        for k in range(n):
+            if arcs[node + k] != packed[k]:
+                same = False
+                break
+        if same:
+            return node, arcs, n_arcs, table, n_nodes
+        slot = (slot + np.uint64(1)) & mask
+    if n_arcs + n > arcs.shape[0]:
+        bigger_arcs = np.zeros(2 * arcs.shape[0] + n, dtype=np.uint32)
+        bigger_arcs[:n_arcs] = arcs[:n_arcs]
+        arcs = bigger_arcs
+    node = n_arcs
+    for k in range(n):
+        arcs[node + k] = packed[k]
+    table[slot] = node
+    return node, arcs, n_arcs + n, table, n_nodes + 1
+
+
+@njit(cache=True)
+def _freeze(depth, p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes):
+    """Register the node under construction at `depth`; returns its node id and the grown structures."""
+    n = p_n[depth]
+    for k in range(n):
+        arc = (np.uint32(p_tile[depth, k]) << np.uint32(TILE_SHIFT)) | np.uint32(p_child[depth, k])
+        if p_accepts[depth, k]:
+            arc |= np.uint32(ACCEPTS)
+        if k == n - 1:
+            arc |= np.uint32(END)
+        packed[k] = arc
+    return _register(packed, n, arcs, n_arcs, table, n_nodes)
+
+
+@njit(cache=True)
+def gaddag_build(strings, lengths, order):
+    """The minimal acyclic automaton of the strings taken in sorted `order` (Daciuk's incremental
+    algorithm), as packed arcs; arc 0 points at the root. Returns (arcs, number of nodes), or an empty
+    array when the arcs would not fit the child field."""
+    depth_max = MAX_STRING + 1
+    p_tile = np.zeros((depth_max, 32), dtype=np.int64)
+    p_accepts = np.zeros((depth_max, 32), dtype=np.bool_)
+    p_child = np.zeros((depth_max, 32), dtype=np.int64)
+    p_n = np.zeros(depth_max, dtype=np.int64)
+    packed = np.zeros(32, dtype=np.uint32)
+    arcs = np.zeros(1 << 16, dtype=np.uint32)
+    n_arcs = 1
+    table = np.full(1 << 16, -1, dtype=np.int64)
+    n_nodes = 0
+    prev = np.zeros(MAX_STRING, dtype=np.uint8)
+    prev_len = 0
+    for j in order:
+        length = lengths[j]
+        p = 0
+        while p < length and p < prev_len and strings[j, p] == prev[p]:
+            p += 1
+        for d in range(prev_len, p, -1):
+            node, arcs, n_arcs, table, n_nodes = _freeze(d, p_tile, p_accepts, p_child, p_n, packed,
+                                                         arcs, n_arcs, table, n_nodes)
+            p_child[d - 1, p_n[d - 1] - 1] = node
+            p_n[d] = 0
+        for i in range(p, length):
+            k = p_n[i]
+            p_tile[i, k] = strings[j, i]
+            p_accepts[i, k] = i == length - 1
+            p_child[i, k] = 0
+            p_n[i] = k + 1
+            p_n[i + 1] = 0
+        if p == length and p == prev_len:
+            continue  # a duplicate
+        for i in range(length):
+            prev[i] = strings[j, i]
+        prev_len = length
+    for d in range(prev_len, 0, -1):
+        node, arcs, n_arcs, table, n_nodes = _freeze(d, p_tile, p_accepts, p_child, p_n, packed,
+                                                     arcs, n_arcs, table, n_nodes)
+        p_child[d - 1, p_n[d - 1] - 1] = node
+        p_n[d] = 0
+    root, arcs, n_arcs, table, n_nodes = _freeze(0, p_tile, p_accepts, p_child, p_n, packed,
+                                                 arcs, n_arcs, table, n_nodes)
+    if n_arcs > CHILD_MASK:
+        return np.zeros(0, dtype=np.uint32), n_nodes
+    arcs[0] = np.uint32(root) | np.uint32(END)
+    return arcs[:n_arcs].copy(), n_nodes
+
+
+# ---- look-ups ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _arc(arcs, node, tile):
+    """The index of the arc of `node` with `tile`, or -1."""
+    if node == 0:
+        return -1
+    i = node
+    while True:
+        a = arcs[i]
+        t = a >> TILE_SHIFT
+        if t == tile:
+            return i
+        if t > tile or a & END:
+            return -1
+        i += 1
+
+
+@njit(cache=True)
+def gaddag_contains(arcs, codes):
+    """Whether the word of letter codes is in the GADDAG (walked as its full reversal)."""
+    node = arcs[0] & CHILD_MASK
+    i = -1
+    for k in range(codes.shape[0] - 1, -1, -1):
+        i = _arc(arcs, node, codes[k] + 1)
+        if i < 0:
+            return False
+        node = arcs[i] & CHILD_MASK
+    return i >= 0 and arcs[i] & ACCEPTS != 0
+
+
+# ---- cross-checks and anchors ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _cross_at(arcs, tiles, blanks, values, masks, crossed, sums, o, r, c):
+    """Set the cross-check of the empty square (r, c) of orientation o: the letters that make a word with
+    the tiles above and below it, whether there are such tiles, and their value."""
+    top, bottom = r, r
+    while top > 0 and tiles[o, top - 1, c] >= 0:
+        top -= 1
+    while bottom < N - 1 and tiles[o, bottom + 1, c] >= 0:
+        bottom += 1
+    if top == r and bottom == r:
+        masks[o, r, c] = ALL_LETTERS
+        crossed[o, r, c] = False
+        sums[o, r, c] = 0
+        return
+    crossed[o, r, c] = True
+    total = 0
+    for k in range(top, bottom + 1):
+        if k != r and not blanks[o, k, c]:
+            total += values[tiles[o, k, c]]
+    sums[o, r, c] = total
+    mask = 0
+    node = arcs[0] & CHILD_MASK
+    if top < r:  # reverse(above) SEP letter below
+        for k in range(r - 1, top - 1, -1):
+            i = _arc(arcs, node, tiles[o, k, c] + 1)
+            if i < 0:
+                masks[o, r, c] = 0
+                return
+            node = arcs[i] & CHILD_MASK
+        i = _arc(arcs, node, SEP)
+        if i < 0:
+            masks[o, r, c] = 0
+            return
+        node = arcs[i] & CHILD_MASK
+        if node != 0:
+            i = node
+            while True:
+                a = arcs[i]
+                t = a >> TILE_SHIFT
+                if t > 0:
+                    ok = True
+                    last = a
+                    nd = a & CHILD_MASK
+                    for k in range(r + 1, bottom + 1):
+                        j = _arc(arcs, nd, tiles[o, k, c] + 1)
+                        if j < 0:
+                            ok = False
+                            break
+                        last = arcs[j]
+                        nd = last & CHILD_MASK
+                    if ok and last & ACCEPTS:
+                        mask |= 1 << (t - 1)
+                if a & END:
+                    break
+                i += 1
+    else:  # reverse(below) then the letter, a full reversal
+        for k in range(bottom, r, -1):
+            i = _arc(arcs, node, tiles[o, k, c] + 1)
+            if i < 0:
+                masks[o, r, c] = 0
+                return
+            node = arcs[i] & CHILD_MASK
+        if node != 0:
+            i = node
+            while True:
+                a = arcs[i]
+                t = a >> TILE_SHIFT
+                if t > 0 and a & ACCEPTS:
+                    mask |= 1 << (t - 1)
+                if a & END:
+                    break
+                i += 1
+    masks[o, r, c] = mask
+
+
+@njit(cache=True)
+def position_tables(arcs, tiles, blanks, values, centre_r, centre_c):
+    """Both orientations of a board (tiles, blanks) with their cross-check masks, crossed flags, cross
+    sums and anchors (empty squares next to a tile; on an empty board, the centre)."""
+    tt = np.empty((2, N, N), dtype=np.int8)
+    bb = np.empty((2, N, N), dtype=np.bool_)
+    for r in range(N):
+        for c in range(N):
+            tt[0, r, c] = tiles[r, c]
+            tt[1, c, r] = tiles[r, c]
+            bb[0, r, c] = blanks[r, c]
+            bb[1, c, r] = blanks[r, c]
+    masks = np.zeros((2, N, N), dtype=np.int32)
+    crossed = np.zeros((2, N, N), dtype=np.bool_)
+    sums = np.zeros((2, N, N), dtype=np.int32)
+    anchors = np.zeros((2, N, N), dtype=np.bool_)
+    any_tile = False
+    for o in range(2):
+        for r in range(N):
+            for c in range(N):
+                if tt[o, r, c] >= 0:
+                    any_tile = True
+                    continue
+                _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, r, c)
+                if ((r > 0 and tt[o, r - 1, c] >= 0) or (r < N - 1 and tt[o, r + 1, c] >= 0)
+                        or (c > 0 and tt[o, r, c - 1] >= 0) or (c < N - 1 and tt[o, r, c + 1] >= 0)):
+                    anchors[o, r, c] = True
+    if not any_tile:
+        anchors[0, centre_r, centre_c] = True
+        anchors[1, centre_c, centre_r] = True
+    return tt, bb, masks, crossed, sums, anchors
+
+
+# ---- plays -------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _before(score, o, line, start, length, word, blank, rec):
+    """Whether the play (score, orientation, line, start and its squares' letters) ranks before the
+    record: a higher score, or the same score and earlier in the reference generator's order (across
+    first, then by line, start square, and letter by letter, a letter before its blank, a word before
+    its extensions)."""
+    if score != rec[PLAY_SCORE]:
+        return score > rec[PLAY_SCORE]
+    ro = rec[PLAY_DIR]
+    if o != ro:
+        return o < ro
+    rline = rec[PLAY_ROW] if ro == 0 else rec[PLAY_COL]
+    if line != rline:
+        return line < rline
+    rstart = rec[PLAY_COL] if ro == 0 else rec[PLAY_ROW]
+    if start != rstart:
+        return start < rstart
+    rlen = rec[PLAY_LEN]
+    rblanks = rec[PLAY_BLANKS]
+    for k in range(min(length, rlen)):
+        mine = 2 * word[start + k] + (1 if blank[start + k] else 0)
+        theirs = 2 * rec[PLAY_LETTERS + k] + ((rblanks >> k) & 1)
+        if mine != theirs:
+            return mine < theirs
+    return length < rlen
+
+
+@njit(cache=True)
+def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
+    """Add a play record: all of them (keep = 0, growing `out`) or the `keep` best in rank order."""
+    if keep > 0:
+        if n_out == keep and not _before(score, o, line, start, length, word, blank, out[n_out - 1]):
+            return out, n_out
+        if n_out < keep:
+            j = n_out
+            n_out += 1
+        else:
+            j = keep - 1
+        while j > 0 and _before(score, o, line, start, length, word, blank, out[j - 1]):
+            out[j, :] = out[j - 1, :]
+            j -= 1
+    else:
+        if n_out == out.shape[0]:
+            bigger = np.zeros((2 * out.shape[0], out.shape[1]), dtype=np.int32)
+            bigger[:n_out, :] = out[:n_out, :]
+            out = bigger
+        j = n_out
+        n_out += 1
+    blank_mask, placed_mask = 0, 0
+    for k in range(length):
+        if blank[start + k]:
+            blank_mask |= 1 << k
+        if new[start + k]:
+            placed_mask |= 1 << k
+        out[j, PLAY_LETTERS + k] = word[start + k]
+    for k in range(length, N):
+        out[j, PLAY_LETTERS + k] = -1
+    out[j, PLAY_SCORE] = score
+    out[j, PLAY_ROW] = line if o == 0 else start
+    out[j, PLAY_COL] = start if o == 0 else line
+    out[j, PLAY_DIR] = o
+    out[j, PLAY_LEN] = length
+    out[j, PLAY_BLANKS] = blank_mask
+    out[j, PLAY_PLACED] = placed_mask
+    return out, n_out
+
+
+@njit(cache=True)
+def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size,
+                   keep, out):
+    """Every legal play (keep = 0) or the `keep` best (rank order: see _before), by a GADDAG walk from
+    every anchor of both orientations; returns the records, how many there are, and the number of legal
+    plays. `rack` (27 counts) is used as scratch and restored; lmul, wmul are (2, N, N) like the board."""
+    root = arcs[0] & CHILD_MASK
+    n_out, total = 0, 0
+    depth = N + 1
+    sq = np.zeros(depth, dtype=np.int64)
+    phase = np.zeros(depth, dtype=np.int64)
+    node = np.zeros(depth, dtype=np.int64)
+    opt = np.zeros(depth, dtype=np.int64)
+    used = np.full(depth, -1, dtype=np.int64)
+    stage = np.zeros(depth, dtype=np.int64)
+    child = np.zeros(depth, dtype=np.int64)
+    main = np.zeros(depth, dtype=np.int64)
+    mult = np.ones(depth, dtype=np.int64)
+    cross = np.zeros(depth, dtype=np.int64)
+    placed = np.zeros(depth, dtype=np.int64)
+    left = np.zeros(depth, dtype=np.int64)
+    word = np.zeros(N, dtype=np.int64)
+    blank = np.zeros(N, dtype=np.bool_)
+    new = np.zeros(N, dtype=np.bool_)
+    in_rack = 0
+    for k in range(27):
+        in_rack += rack[k]
+    if in_rack == 0:
+        return out, 0, 0
+    for o in range(2):
+        for line in range(N):
+            lt = tt[o, line]
+            for a in range(N):
+                if not anchors[o, line, a]:
+                    continue
+                right_free = a == N - 1 or lt[a + 1] < 0
+                d = 0
+                sq[0], phase[0], node[0], opt[0], used[0], stage[0] = a, 0, root, 2 * root, -1, 0
+                main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
+                while d >= 0:
+                    s = sq[d]
+                    st = stage[d]
+                    if st == 0:  # the next tile for square s
+                        if used[d] >= 0:
+                            rack[used[d]] += 1
+                            used[d] = -1
+                        e = d + 1
+                        t = lt[s]
+                        if t >= 0:  # a board tile: the walk must spell it
+                            if opt[d] < 0:
+                                d -= 1
+                                continue
+                            opt[d] = -1
+                            ai = _arc(arcs, node[d], t + 1)
+                            if ai < 0:
+                                d -= 1
+                                continue
+                            main[e] = main[d] + (0 if bb[o, line, s] else values[t])
+                            mult[e], cross[e], placed[e] = mult[d], cross[d], placed[d]
+                            word[s], blank[s], new[s] = t, False, False
+                        else:  # an empty square: the next arc the cross-check and the rack allow
+                            i = opt[d]
+                            mask = masks[o, line, s]
+                            ai, is_blank = -1, 0
+                            while i >= 0:
+                                cand = i >> 1
+                                bl = i & 1
+                                arc = arcs[cand]
+                                tile = arc >> TILE_SHIFT
+                                if tile == SEP or (mask >> (tile - 1)) & 1 == 0:
+                                    i = -1 if arc & END else 2 * cand + 2
+                                    continue
+                                i = -1 if (bl == 1 and arc & END) else i + 1
+                                if rack[BLANK_SLOT if bl else tile - 1] > 0:
+                                    ai, is_blank = cand, bl
+                                    break
+                            opt[d] = i
+                            if ai < 0:
+                                d -= 1
+                                continue
+                            letter = (arcs[ai] >> TILE_SHIFT) - 1
+                            slot = BLANK_SLOT if is_blank else letter
+                            rack[slot] -= 1
+                            used[d] = slot
+                            value = 0 if is_blank else values[letter] * lmul[o, line, s]
+                            wm = wmul[o, line, s]
+                            main[e] = main[d] + value
+                            mult[e] = mult[d] * wm
+                            cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
+                            placed[e] = placed[d] + 1
+                            word[s], blank[s], new[s] = letter, is_blank == 1, True
+                        arc = arcs[ai]
+                        child[d] = arc & CHILD_MASK
+                        stage[d] = 1
+                        if arc & ACCEPTS:
+                            if phase[d] == 0:
+                                ok = right_free and (s == 0 or lt[s - 1] < 0)
+                                start, end = s, a
+                            else:
+                                ok = s == N - 1 or lt[s + 1] < 0
+                                start, end = left[d], s
+                            if ok and not (o == 1 and placed[e] == 1 and crossed[o, line, a]):
+                                # (a one-tile play that also makes an across word is reported across only)
+                                total += 1
+                                score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
+                                out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1,
+                                                   word, blank, new)
+                    elif st == 1:  # go on: left while left of the anchor, else right
+                        stage[d] = 2
+                        c = child[d]
+                        if c == 0:
+                            continue
+                        if phase[d] == 0:
+                            if s > 0 and (lt[s - 1] >= 0 or (not anchors[o, line, s - 1] and placed[d + 1] < in_rack)):
+                                d += 1
+                                sq[d], phase[d], node[d], opt[d], used[d], stage[d] = s - 1, 0, c, 2 * c, -1, 0
+                                left[d] = s - 1
+                        elif s < N - 1 and (lt[s + 1] >= 0 or placed[d + 1] < in_rack):
+                            d += 1
+                            sq[d], phase[d], node[d], opt[d], used[d], stage[d] = s + 1, 1, c, 2 * c, -1, 0
+                            left[d] = left[d - 1]
+                    else:  # st == 2: after the left part, SEP and the squares right of the anchor
+                        stage[d] = 0
+                        c = child[d]
+                        if phase[d] == 1 or c == 0 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
+                            continue
+                        if arcs[c] >> TILE_SHIFT != SEP:
+                            continue
+                        c2 = arcs[c] & CHILD_MASK
+                        if c2 == 0 or (lt[a + 1] < 0 and placed[d + 1] >= in_rack):
+                            continue
+                        d += 1
+                        sq[d], phase[d], node[d], opt[d], used[d], stage[d] = a + 1, 1, c2, 2 * c2, -1, 0
+                        left[d] = s
+    return out, n_out, total
+
+
+@njit(cache=True)
+def best_plays(arcs, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep):
+    """Every legal play (keep = 0) or the `keep` best of a board and rack, and the number of legal plays.
+
+    tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N); rack: int32 (27,) counts, blanks last;
+    values: int32 (26,); lmul, wmul: int32 (N, N) letter and word multipliers of the squares."""
+    tt, bb, masks, crossed, sums, anchors = position_tables(arcs, tiles, blanks, values, centre_r, centre_c)
+    lm = np.empty((2, N, N), dtype=np.int32)
+    wm = np.empty((2, N, N), dtype=np.int32)
+    for r in range(N):
+        for c in range(N):
+            lm[0, r, c] = lmul[r, c]
+            lm[1, c, r] = lmul[r, c]
+            wm[0, r, c] = wmul[r, c]
+            wm[1, c, r] = wmul[r, c]
+    out = np.zeros((keep if keep > 0 else 256, RECORD), dtype=np.int32)
+    work = rack.astype(np.int64)
+    out, n_out, total = generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lm, wm, values, work,
+                                       bingo, rack_size, keep, out)
+    return out[:n_out], total
