@@ -14,7 +14,9 @@ plays of the transposed board and every line is a contiguous row.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 CHILD_BITS = 22
 CHILD_MASK = (1 << CHILD_BITS) - 1  # bits 0-21: the child node (the index of its first arc; 0 = none)
@@ -39,6 +41,40 @@ GAME_OVER, SHUFFLE = 0, 1
 TURN_PLAYER, TURN_ACTION, TURN_RECORD = 0, 1, 2
 TURN = TURN_RECORD + RECORD
 PLAY, EXCHANGE, PASS = 0, 1, 2
+
+
+@intrinsic
+def _ctpop64(typingctx, x):
+    """The number of set bits of an int64 (the CPU's popcount)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """The index of the lowest set bit of a non-zero int64."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    """The number of set bits of a non-negative int64."""
+    return _ctpop64(x)
+
+
+@njit(cache=True, inline="always")
+def _lowest(x):
+    """The index of the lowest set bit of a non-zero int64."""
+    return _cttz64(x)
 
 
 # ---- building ----------------------------------------------------------------------------------------
@@ -427,8 +463,8 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
 
 
 @njit(cache=True)
-def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size,
-                   keep, out):
+def generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
+                   rack_size, keep, out):
     """Every legal play (keep = 0) or the `keep` best (rank order: see _before), by a GADDAG walk from
     every anchor of both orientations; returns the records, how many there are, and the number of legal
     plays. `rack` (27 counts) is used as scratch and restored; lmul, wmul are (2, N, N) like the board."""
@@ -438,7 +474,8 @@ def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, valu
     sq = np.zeros(depth, dtype=np.int64)
     phase = np.zeros(depth, dtype=np.int64)
     node = np.zeros(depth, dtype=np.int64)
-    opt = np.zeros(depth, dtype=np.int64)
+    natural = np.zeros(depth, dtype=np.int64)  # letters still to try as rack letters
+    blanked = np.zeros(depth, dtype=np.int64)  # letters still to try as a blank
     used = np.full(depth, -1, dtype=np.int64)
     stage = np.zeros(depth, dtype=np.int64)
     child = np.zeros(depth, dtype=np.int64)
@@ -451,8 +488,12 @@ def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, valu
     blank = np.zeros(N, dtype=np.bool_)
     new = np.zeros(N, dtype=np.bool_)
     in_rack = 0
-    for k in range(27):
+    have = 0  # bit l: the rack holds letter l
+    for k in range(26):
         in_rack += rack[k]
+        if rack[k] > 0:
+            have |= 1 << k
+    in_rack += rack[BLANK_SLOT]
     if in_rack == 0:
         return out, 0, 0
     for o in range(2):
@@ -463,63 +504,67 @@ def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, valu
                     continue
                 right_free = a == N - 1 or lt[a + 1] < 0
                 d = 0
-                sq[0], phase[0], node[0], opt[0], used[0], stage[0] = a, 0, root, 2 * root, -1, 0
+                sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
                 main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
+                fits = (tilesets[root] >> 1) & masks[o, line, a]
+                natural[0] = fits & have
+                blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
                 while d >= 0:
                     s = sq[d]
                     st = stage[d]
+                    e = d + 1
                     if st == 0:  # the next tile for square s
-                        if used[d] >= 0:
-                            rack[used[d]] += 1
+                        slot = used[d]
+                        if slot >= 0:
+                            if rack[slot] == 0 and slot < BLANK_SLOT:
+                                have |= 1 << slot
+                            rack[slot] += 1
                             used[d] = -1
-                        e = d + 1
                         t = lt[s]
+                        nd = node[d]
+                        ts = tilesets[nd]
                         if t >= 0:  # a board tile: the walk must spell it
-                            if opt[d] < 0:
+                            if natural[d] == 0:
                                 d -= 1
                                 continue
-                            opt[d] = -1
-                            ai = _arc(arcs, node[d], t + 1)
-                            if ai < 0:
-                                d -= 1
-                                continue
+                            natural[d] = 0
+                            ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
                             main[e] = main[d] + (0 if bb[o, line, s] else values[t])
                             mult[e], cross[e], placed[e] = mult[d], cross[d], placed[d]
                             word[s], blank[s], new[s] = t, False, False
-                        else:  # an empty square: the next arc the cross-check and the rack allow
-                            i = opt[d]
-                            mask = masks[o, line, s]
-                            ai, is_blank = -1, 0
-                            while i >= 0:
-                                cand = i >> 1
-                                bl = i & 1
-                                arc = arcs[cand]
-                                tile = arc >> TILE_SHIFT
-                                if tile == SEP or (mask >> (tile - 1)) & 1 == 0:
-                                    i = -1 if arc & END else 2 * cand + 2
-                                    continue
-                                i = -1 if (bl == 1 and arc & END) else i + 1
-                                if rack[BLANK_SLOT if bl else tile - 1] > 0:
-                                    ai, is_blank = cand, bl
-                                    break
-                            opt[d] = i
-                            if ai < 0:
+                        else:  # an empty square: the next letter the cross-check and the rack allow
+                            if natural[d] != 0:
+                                bits = natural[d]
+                                letter = _lowest(bits)
+                                natural[d] = bits & (bits - 1)
+                                is_blank = False
+                                slot = letter
+                                rack[slot] -= 1
+                                if rack[slot] == 0:
+                                    have &= ~(1 << slot)
+                            elif blanked[d] != 0:
+                                bits = blanked[d]
+                                letter = _lowest(bits)
+                                blanked[d] = bits & (bits - 1)
+                                is_blank = True
+                                slot = BLANK_SLOT
+                                rack[slot] -= 1
+                            else:
                                 d -= 1
                                 continue
-                            letter = (arcs[ai] >> TILE_SHIFT) - 1
-                            slot = BLANK_SLOT if is_blank else letter
-                            rack[slot] -= 1
                             used[d] = slot
+                            ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
                             value = 0 if is_blank else values[letter] * lmul[o, line, s]
                             wm = wmul[o, line, s]
                             main[e] = main[d] + value
                             mult[e] = mult[d] * wm
                             cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
                             placed[e] = placed[d] + 1
-                            word[s], blank[s], new[s] = letter, is_blank == 1, True
+                            word[s], blank[s], new[s] = letter, is_blank, True
                         arc = arcs[ai]
                         child[d] = arc & CHILD_MASK
                         stage[d] = 1
+                        st = 1
                         if arc & ACCEPTS:
                             if phase[d] == 0:
                                 ok = right_free and (s == 0 or lt[s - 1] < 0)
@@ -533,38 +578,78 @@ def generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lmul, wmul, valu
                                 score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
                                 out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1,
                                                    word, blank, new)
-                    elif st == 1:  # go on: left while left of the anchor, else right
+                    if st == 1:  # go on: left while left of the anchor, else right
                         stage[d] = 2
                         c = child[d]
                         if c == 0:
+                            stage[d] = 0
                             continue
+                        spare = placed[e] < in_rack
                         if phase[d] == 0:
-                            if s > 0 and (lt[s - 1] >= 0 or (not anchors[o, line, s - 1] and placed[d + 1] < in_rack)):
-                                d += 1
-                                sq[d], phase[d], node[d], opt[d], used[d], stage[d] = s - 1, 0, c, 2 * c, -1, 0
-                                left[d] = s - 1
-                        elif s < N - 1 and (lt[s + 1] >= 0 or placed[d + 1] < in_rack):
-                            d += 1
-                            sq[d], phase[d], node[d], opt[d], used[d], stage[d] = s + 1, 1, c, 2 * c, -1, 0
-                            left[d] = left[d - 1]
-                    else:  # st == 2: after the left part, SEP and the squares right of the anchor
+                            nxt = s - 1
+                            go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
+                        else:
+                            nxt = s + 1
+                            go = s < N - 1 and (lt[nxt] >= 0 or spare)
+                        if go:
+                            d = e
+                            sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
+                            left[d] = nxt if phase[d] == 0 else left[d - 1]
+                            _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                            continue
+                        st = 2
+                    if st == 2:  # after the left part, SEP and the squares right of the anchor
                         stage[d] = 0
                         c = child[d]
-                        if phase[d] == 1 or c == 0 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
+                        if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
                             continue
-                        if arcs[c] >> TILE_SHIFT != SEP:
+                        if tilesets[c] & 1 == 0:
                             continue
                         c2 = arcs[c] & CHILD_MASK
-                        if c2 == 0 or (lt[a + 1] < 0 and placed[d + 1] >= in_rack):
+                        nxt = a + 1
+                        if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
                             continue
-                        d += 1
-                        sq[d], phase[d], node[d], opt[d], used[d], stage[d] = a + 1, 1, c2, 2 * c2, -1, 0
+                        d = e
+                        sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
                         left[d] = s
+                        _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
     return out, n_out, total
 
 
+@njit(cache=True, inline="always")
+def _enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
+    """Set up the choices of a frame: the board tile it must spell, or the letters it may place."""
+    ts = tilesets[nd]
+    if t >= 0:
+        natural[d] = (ts >> (t + 1)) & 1
+        blanked[d] = 0
+    else:
+        fits = (ts >> 1) & mask
+        natural[d] = fits & have
+        blanked[d] = fits if rack[BLANK_SLOT] > 0 else 0
+
+
 @njit(cache=True)
-def best_plays(arcs, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep):
+def node_tilesets(arcs):
+    """Per node (the index of its first arc), the set of its arcs' tiles as bits (bit 0 SEP, bit 1 + l
+    letter l); 0 elsewhere, and for node 0."""
+    out = np.zeros(arcs.shape[0], dtype=np.int64)
+    i = 1
+    while i < arcs.shape[0]:
+        start = i
+        bits = 0
+        while True:
+            a = arcs[i]
+            bits |= 1 << (a >> TILE_SHIFT)
+            i += 1
+            if a & END:
+                break
+        out[start] = bits
+    return out
+
+
+@njit(cache=True)
+def best_plays(arcs, tilesets, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep):
     """Every legal play (keep = 0) or the `keep` best of a board and rack, and the number of legal plays.
 
     tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N); rack: int32 (27,) counts, blanks last;
@@ -580,6 +665,156 @@ def best_plays(arcs, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c
             wm[1, c, r] = wmul[r, c]
     out = np.zeros((keep if keep > 0 else 256, RECORD), dtype=np.int32)
     work = rack.astype(np.int64)
-    out, n_out, total = generate_plays(arcs, tt, bb, masks, crossed, sums, anchors, lm, wm, values, work,
+    out, n_out, total = generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lm, wm, values, work,
                                        bingo, rack_size, keep, out)
     return out[:n_out], total
+
+
+# ---- self-play -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _refresh(arcs, tt, bb, values, masks, crossed, sums, o, r, c):
+    """Recompute the cross-checks of the empty squares at both ends of the run of tiles through (r, c)
+    in orientation o (the run across the orientation's lines)."""
+    top, bottom = r, r
+    while top > 0 and tt[o, top - 1, c] >= 0:
+        top -= 1
+    while bottom < N - 1 and tt[o, bottom + 1, c] >= 0:
+        bottom += 1
+    if top > 0:
+        _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, top - 1, c)
+    if bottom < N - 1:
+        _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, bottom + 1, c)
+
+
+@njit(cache=True)
+def _place(arcs, tt, bb, masks, crossed, sums, anchors, values, rec):
+    """Put a play record's new tiles on the board (both orientations) and update cross-checks and anchors."""
+    o, length = rec[PLAY_DIR], rec[PLAY_LEN]
+    line = rec[PLAY_ROW] if o == 0 else rec[PLAY_COL]
+    start = rec[PLAY_COL] if o == 0 else rec[PLAY_ROW]
+    for k in range(length):
+        if (rec[PLAY_PLACED] >> k) & 1:
+            r, c = (line, start + k) if o == 0 else (start + k, line)
+            letter = rec[PLAY_LETTERS + k]
+            is_blank = (rec[PLAY_BLANKS] >> k) & 1 == 1
+            tt[0, r, c] = letter
+            tt[1, c, r] = letter
+            bb[0, r, c] = is_blank
+            bb[1, c, r] = is_blank
+            anchors[0, r, c] = False
+            anchors[1, c, r] = False
+    for k in range(length):
+        if (rec[PLAY_PLACED] >> k) & 1:
+            r, c = (line, start + k) if o == 0 else (start + k, line)
+            _refresh(arcs, tt, bb, values, masks, crossed, sums, 0, r, c)
+            _refresh(arcs, tt, bb, values, masks, crossed, sums, 1, c, r)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < N and 0 <= cc < N and tt[0, rr, cc] < 0:
+                    anchors[0, rr, cc] = True
+                    anchors[1, cc, rr] = True
+
+
+@njit(cache=True)
+def _draw(rack, bag, bag_n, rack_size):
+    """Refill a rack from the end of the bag; returns the bag's new length."""
+    held = 0
+    for k in range(27):
+        held += rack[k]
+    while held < rack_size and bag_n > 0:
+        bag_n -= 1
+        rack[bag[bag_n]] += 1
+        held += 1
+    return bag_n
+
+
+@njit(cache=True)
+def _rack_value(rack, values):
+    """The face value of the tiles on a rack (blanks 0)."""
+    total = 0
+    for k in range(26):
+        total += rack[k] * values[k]
+    return total
+
+
+# self-play state: scalars of a game in progress
+S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
+STATE = 6
+
+
+@njit(cache=True)
+def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, bingo, rack_size,
+                   max_scoreless, racks, bag, scores, state, log, rack_log):
+    """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
+    rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
+    Each turn appends a row to `log` (TURN_*) and the rack before it to `rack_log`."""
+    players = racks.shape[0]
+    out = np.zeros((1, RECORD), dtype=np.int32)
+    old = np.zeros(27, dtype=np.int64)
+    while True:
+        p = state[S_PLAYER]
+        rack = racks[p]
+        turn = state[S_TURNS]
+        row = log[turn]
+        rack_log[turn, :] = rack
+        row[TURN_PLAYER] = p
+        out, n_out, _ = generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values,
+                                       rack, bingo, rack_size, 1, out)
+        shuffle = False
+        if n_out > 0:
+            rec = out[0]
+            row[TURN_ACTION] = PLAY
+            row[TURN_RECORD:] = rec
+            _place(arcs, tt, bb, masks, crossed, sums, anchors, values, rec)
+            for k in range(rec[PLAY_LEN]):
+                if (rec[PLAY_PLACED] >> k) & 1:
+                    if (rec[PLAY_BLANKS] >> k) & 1:
+                        rack[BLANK_SLOT] -= 1
+                    else:
+                        rack[rec[PLAY_LETTERS + k]] -= 1
+            scores[p] += rec[PLAY_SCORE]
+            state[S_BAG] = _draw(rack, bag, state[S_BAG], rack_size)
+            state[S_SCORELESS] = 0
+        else:
+            row[TURN_RECORD:] = 0
+            if state[S_BAG] >= rack_size:
+                row[TURN_ACTION] = EXCHANGE
+                old[:] = rack
+                rack[:] = 0
+                bag_n = _draw(rack, bag, state[S_BAG], rack_size)
+                for _ in range(old[BLANK_SLOT]):  # the old rack goes back in its sorted order (? before A)
+                    bag[bag_n] = BLANK_SLOT
+                    bag_n += 1
+                for k in range(26):
+                    for _ in range(old[k]):
+                        bag[bag_n] = k
+                        bag_n += 1
+                state[S_BAG] = bag_n
+                shuffle = True
+            else:
+                row[TURN_ACTION] = PASS
+            state[S_SCORELESS] += 1
+        state[S_TURNS] = turn + 1
+        held = 0
+        for k in range(27):
+            held += rack[k]
+        if held == 0 and state[S_BAG] == 0:
+            for q in range(players):
+                if q != p:
+                    value = _rack_value(racks[q], values)
+                    scores[q] -= value
+                    scores[p] += value
+            state[S_OVER] = 1
+            state[S_WENT_OUT] = p
+            return SHUFFLE if shuffle else GAME_OVER
+        if state[S_SCORELESS] >= max_scoreless:
+            for q in range(players):
+                scores[q] -= _rack_value(racks[q], values)
+            state[S_OVER] = 1
+            state[S_WENT_OUT] = -1
+            return SHUFFLE if shuffle else GAME_OVER
+        state[S_PLAYER] = (p + 1) % players
+        if shuffle:
+            return SHUFFLE
