@@ -73,8 +73,8 @@ $(OUT)/%/hangman.parquet $(OUT)/%/hangman_summary.json &: $(OUT)/%/words.parquet
 	$(RUN) --lexicon $* hangman
 
 # scrabble (issue 8)
-TABLES += openings.parquet selfplay.parquet selfplay_summary.json
-$(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
+TABLES += gaddag.parquet openings.parquet selfplay.parquet selfplay_summary.json
+$(OUT)/%/gaddag.parquet $(OUT)/%/openings.parquet $(OUT)/%/selfplay.parquet $(OUT)/%/selfplay_summary.json &: $(OUT)/%/words.parquet $(CONFIG) $(wildcard pipeline/scrabble/*.py) $(CORE)
 	$(RUN) --lexicon $* scrabble
 
 # report (issue 7): last, so that it can depend on every table listed above it

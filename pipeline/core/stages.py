@@ -55,8 +55,8 @@ STAGES: tuple[Stage, ...] = (
 
     # -- scrabble (issue 8)
     Stage("scrabble", "pipeline.scrabble.stage", ("words",),
-          ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
-          description="best opening scores, greedy self-play games"),
+          ("gaddag.parquet", "openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+          description="the GADDAG for move generation, best opening scores, greedy self-play games"),
 
     # -- report (issue 7): last, it reads every table that exists
     Stage("report", "pipeline.report.stage", ("words",), ("report.html",),

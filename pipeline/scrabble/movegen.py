@@ -15,7 +15,29 @@ from pipeline.scrabble.variant import KEEP_MAX, Variant
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
     """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
-    first, earlier generated first on ties), and the number of legal plays."""
+    first, earlier generated first on ties), and the number of legal plays, by the GADDAG generator: the
+    same records in the same order as generate_reference."""
+    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.gaddag import generation_order, variant_tables
+
+    g = lexicon.gaddag
+    tab = variant_tables(g, variant)
+    tt, bb, masks, crossed, sums, anchors = gk.position_tables(g.arcs, board.tiles, board.blanks, tab.values,
+                                                               tab.centre[0], tab.centre[1])
+    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
+    records, n_out, total = gk.generate_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul,
+                                              tab.wmul, tab.values, rack_counts(rack).astype(np.int64), tab.bingo,
+                                              tab.rack_size, keep, out)
+    records = records[:n_out]
+    if keep == 0:
+        records = records[generation_order(records)]
+    return records, int(total)
+
+
+def generate_reference(board: Board, rack: str, variant: Variant, lexicon: Lexicon,
+                       keep: int = 0) -> tuple[np.ndarray, int]:
+    """generate by the trie generator (Appel and Jacobson's left parts and right extensions), the
+    reference the GADDAG generator must agree with."""
     from pipeline.scrabble.kernels import scrabble_plays
 
     trie = lexicon.trie

@@ -1,17 +1,18 @@
-"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json."""
+"""The scrabble stage: gaddag.parquet, openings.parquet, selfplay.parquet, selfplay_summary.json."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import (
     SELFPLAY_SCHEMA,
     game_rng,
-    game_row,
-    self_play,
+    log_row,
+    self_play_log,
     selfplay_summary,
 )
 from pipeline.scrabble.variant import variants
@@ -44,10 +45,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
-    """Best opening scores of every short word, and seeded greedy self-play games."""
+    """The lexicon's GADDAG, best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
+    lexicon.__dict__["gaddag"] = build_gaddag(lexicon.words)
     table = None
     for name in ctx.params["openings"]["variants"]:
         part = openings(lexicon.words, known[name])
@@ -62,8 +64,8 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
         for name in sp["variants"]:
             for number in range(1, sp["games"] + 1):
-                game = self_play(known[name], lexicon, game_rng(sp["seed"], name, number))
-                rows.append(game_row(game, number))
+                log = self_play_log(known[name], lexicon, game_rng(sp["seed"], name, number))
+                rows.append(log_row(log, number, known[name]))
                 task.advance()
     games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
-    return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}
+    return {"gaddag.parquet": gaddag_table(lexicon.gaddag), "openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}

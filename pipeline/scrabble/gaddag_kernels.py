@@ -249,6 +249,32 @@ def gaddag_build(strings, lengths, order):
     return arcs[:n_arcs].copy(), n_nodes
 
 
+@njit(cache=True)
+def check_arcs(arcs):
+    """The number of nodes of a well-formed arc array (every child the start of a node, every node ending
+    with a flagged arc, arc 0 a root pointer), or -(1 + index) of the first bad arc."""
+    n = arcs.shape[0]
+    starts = np.zeros(n + 1, dtype=np.bool_)
+    if n < 2 or arcs[0] & END == 0 or arcs[n - 1] & END == 0:
+        return -1
+    nodes = 0
+    for i in range(1, n):
+        if arcs[i - 1] & END:
+            starts[i] = True
+            nodes += 1
+        if arcs[i] >> TILE_SHIFT > 26:
+            return -(1 + i)
+    for i in range(n):
+        c = arcs[i] & CHILD_MASK
+        if c != 0 and (c >= n or not starts[c]):
+            return -(1 + i)
+        if i > 0 and not starts[i] and arcs[i] >> TILE_SHIFT <= arcs[i - 1] >> TILE_SHIFT:
+            return -(1 + i)
+    if arcs[0] & CHILD_MASK == 0:
+        return -1
+    return nodes
+
+
 # ---- look-ups ------------------------------------------------------------------------------------------
 
 
@@ -718,7 +744,7 @@ def _place(arcs, tt, bb, masks, crossed, sums, anchors, values, rec):
 
 
 @njit(cache=True)
-def _draw(rack, bag, bag_n, rack_size):
+def draw(rack, bag, bag_n, rack_size):
     """Refill a rack from the end of the bag; returns the bag's new length."""
     held = 0
     for k in range(27):
@@ -775,7 +801,7 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
                     else:
                         rack[rec[PLAY_LETTERS + k]] -= 1
             scores[p] += rec[PLAY_SCORE]
-            state[S_BAG] = _draw(rack, bag, state[S_BAG], rack_size)
+            state[S_BAG] = draw(rack, bag, state[S_BAG], rack_size)
             state[S_SCORELESS] = 0
         else:
             row[TURN_RECORD:] = 0
@@ -783,7 +809,7 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
                 row[TURN_ACTION] = EXCHANGE
                 old[:] = rack
                 rack[:] = 0
-                bag_n = _draw(rack, bag, state[S_BAG], rack_size)
+                bag_n = draw(rack, bag, state[S_BAG], rack_size)
                 for _ in range(old[BLANK_SLOT]):  # the old rack goes back in its sorted order (? before A)
                     bag[bag_n] = BLANK_SLOT
                     bag_n += 1
