@@ -786,8 +786,8 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        out, n_out, _ = generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values,
-                                       rack, bingo, rack_size, 1, out)
+        out, n_out, _ = best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values,
+                                         rack, bingo, rack_size, 1, out)
         shuffle = False
         if n_out > 0:
             rec = out[0]
@@ -844,3 +844,216 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
         state[S_PLAYER] = (p + 1) % players
         if shuffle:
             return SHUFFLE
+
+
+# ---- the best plays first: strips by their score bound -------------------------------------------------
+
+
+@njit(cache=True)
+def _strip_walk(arcs, tilesets, lt, lb, o, line, s, e, a, masks, crossed, sums, lmul, wmul, values, rack, have,
+                bingo, rack_size, keep, out, n_out, st):
+    """Every play that covers exactly the squares s..e of one line, by a GADDAG walk from the anchor a
+    (left to s, SEP, right to e); kept as in _keep. `st` holds the walk's work arrays. Returns the records,
+    their number and how many plays were scored."""
+    sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed = (
+        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11])
+    word, blank, new = st[12], st[13], st[14]
+    root = arcs[0] & CHILD_MASK
+    count = 0
+    d = 0
+    sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
+    main[0], mult[0], cross[0], placed[0] = 0, 1, 0, 0
+    fits = (tilesets[root] >> 1) & masks[o, line, a]
+    natural[0] = fits & have
+    blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
+    while d >= 0:
+        p = sq[d]
+        e1 = d + 1
+        if stage[d] == 0:  # the next tile for square p
+            slot = used[d]
+            if slot >= 0:
+                if rack[slot] == 0 and slot < BLANK_SLOT:
+                    have |= 1 << slot
+                rack[slot] += 1
+                used[d] = -1
+            t = lt[p]
+            nd = node[d]
+            ts = tilesets[nd]
+            if t >= 0:
+                if natural[d] == 0:
+                    d -= 1
+                    continue
+                natural[d] = 0
+                ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
+                main[e1] = main[d] + (0 if lb[p] else values[t])
+                mult[e1], cross[e1], placed[e1] = mult[d], cross[d], placed[d]
+                word[p], blank[p], new[p] = t, 0, 0
+            else:
+                if natural[d] != 0:
+                    bits = natural[d]
+                    letter = _lowest(bits)
+                    natural[d] = bits & (bits - 1)
+                    is_blank = 0
+                    slot = letter
+                    rack[slot] -= 1
+                    if rack[slot] == 0:
+                        have &= ~(1 << slot)
+                elif blanked[d] != 0:
+                    bits = blanked[d]
+                    letter = _lowest(bits)
+                    blanked[d] = bits & (bits - 1)
+                    is_blank = 1
+                    slot = BLANK_SLOT
+                    rack[slot] -= 1
+                else:
+                    d -= 1
+                    continue
+                used[d] = slot
+                ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
+                value = 0 if is_blank else values[letter] * lmul[o, line, p]
+                wm = wmul[o, line, p]
+                main[e1] = main[d] + value
+                mult[e1] = mult[d] * wm
+                cross[e1] = cross[d] + ((sums[o, line, p] + value) * wm if crossed[o, line, p] else 0)
+                placed[e1] = placed[d] + 1
+                word[p], blank[p], new[p] = letter, is_blank, 1
+            arc = arcs[ai]
+            c = arc & CHILD_MASK
+            child[d] = c
+            stage[d] = 1
+            if phase[d] == 0:
+                if p > s:  # further left
+                    if c != 0:
+                        d = e1
+                        nxt = p - 1
+                        sq[d], phase[d], node[d], used[d], stage[d] = nxt, 0, c, -1, 0
+                        _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                    continue
+                if a == e:
+                    if arc & ACCEPTS:
+                        count += 1
+                        score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
+                        out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
+                    continue
+                if c == 0 or tilesets[c] & 1 == 0:
+                    continue
+                c2 = arcs[c] & CHILD_MASK
+                if c2 != 0:
+                    d = e1
+                    nxt = a + 1
+                    sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
+                    _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                continue
+            if p == e:
+                if arc & ACCEPTS:
+                    count += 1
+                    score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
+                    out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
+                continue
+            if c != 0:
+                d = e1
+                nxt = p + 1
+                sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c, -1, 0
+                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+            continue
+        stage[d] = 0  # back from a deeper square: try the next tile here
+    return out, n_out, count
+
+
+@njit(cache=True)
+def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size):
+    """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
+    squares each allowing some rack tile, an anchor among them) with an upper bound of its plays' scores:
+    the board tiles and cross sums as they are, the rack's highest values on the best squares.
+    Returns an (n, 6) int64 array: bound, orientation, line, s, e, leftmost anchor."""
+    in_rack = 0
+    have = 0
+    for k in range(26):
+        in_rack += rack[k]
+        if rack[k] > 0:
+            have |= 1 << k
+    in_rack += rack[BLANK_SLOT]
+    avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
+    vals = np.zeros(N, dtype=np.int64)  # rack values, highest first
+    k = 0
+    for letter in range(26):
+        for _ in range(rack[letter]):
+            vals[k] = values[letter]
+            k += 1
+    vals[:k] = np.sort(vals[:k])[::-1]
+    out = np.zeros((4096, 6), dtype=np.int64)
+    n_out = 0
+    lm = np.zeros(N, dtype=np.int64)
+    xw = np.zeros(N, dtype=np.int64)
+    coef = np.zeros(N, dtype=np.int64)
+    for o in range(2):
+        for line in range(N):
+            lt = tt[o, line]
+            for s in range(N):
+                if s > 0 and lt[s - 1] >= 0:
+                    continue
+                m, board_sum, w, fixed, first_anchor, single = 0, 0, 1, 0, -1, -1
+                for e in range(s, N):
+                    t = lt[e]
+                    if t >= 0:
+                        if not bb[o, line, e]:
+                            board_sum += values[t]
+                    else:
+                        if masks[o, line, e] & avail == 0 or m == in_rack:
+                            break
+                        wm = wmul[o, line, e]
+                        lm[m] = lmul[o, line, e]
+                        xw[m] = wm if crossed[o, line, e] else 0
+                        if crossed[o, line, e]:
+                            fixed += sums[o, line, e] * wm
+                        w *= wm
+                        m += 1
+                        single = e
+                        if first_anchor < 0 and anchors[o, line, e]:
+                            first_anchor = e
+                    if e == s or m == 0 or first_anchor < 0 or (e < N - 1 and lt[e + 1] >= 0):
+                        continue
+                    if o == 1 and m == 1 and crossed[o, line, single]:
+                        continue  # a one-tile play that makes an across word is reported across
+                    for j in range(m):  # coefficients, highest first (insertion sort)
+                        c = lm[j] * (w + xw[j])
+                        i = j
+                        while i > 0 and coef[i - 1] < c:
+                            coef[i] = coef[i - 1]
+                            i -= 1
+                        coef[i] = c
+                    bound = board_sum * w + fixed + (bingo if m == rack_size else 0)
+                    for j in range(m):
+                        bound += vals[j] * coef[j]
+                    if n_out == out.shape[0]:
+                        bigger = np.zeros((2 * n_out, 6), dtype=np.int64)
+                        bigger[:n_out] = out
+                        out = bigger
+                    out[n_out, 0], out[n_out, 1], out[n_out, 2] = bound, o, line
+                    out[n_out, 3], out[n_out, 4], out[n_out, 5] = s, e, first_anchor
+                    n_out += 1
+    return out[:n_out]
+
+
+@njit(cache=True)
+def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
+                     rack_size, keep, out):
+    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays) by walking the strips
+    highest score bound first, until a bound falls below the keep-th best score. Returns the records, their
+    number, and how many plays were scored."""
+    strips = strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size)
+    order = np.argsort(-strips[:, 0], kind="quicksort")
+    st = np.zeros((15, N + 1), dtype=np.int64)
+    have = 0
+    for k in range(26):
+        if rack[k] > 0:
+            have |= 1 << k
+    n_out, total = 0, 0
+    for j in order:
+        if n_out == keep and strips[j, 0] < out[keep - 1, PLAY_SCORE]:
+            break
+        o, line, s, e, a = strips[j, 1], strips[j, 2], strips[j, 3], strips[j, 4], strips[j, 5]
+        out, n_out, count = _strip_walk(arcs, tilesets, tt[o, line], bb[o, line], o, line, s, e, a, masks, crossed,
+                                        sums, lmul, wmul, values, rack, have, bingo, rack_size, keep, out, n_out, st)
+        total += count
+    return out, n_out, total

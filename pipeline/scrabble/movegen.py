@@ -15,8 +15,9 @@ from pipeline.scrabble.variant import KEEP_MAX, Variant
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
     """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
-    first, earlier generated first on ties), and the number of legal plays, by the GADDAG generator: the
-    same records in the same order as generate_reference."""
+    first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
+    generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
+    search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
     from pipeline.scrabble import gaddag_kernels as gk
     from pipeline.scrabble.gaddag import generation_order, variant_tables
 
@@ -25,7 +26,8 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     tt, bb, masks, crossed, sums, anchors = gk.position_tables(g.arcs, board.tiles, board.blanks, tab.values,
                                                                tab.centre[0], tab.centre[1])
     out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    records, n_out, total = gk.generate_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul,
+    walk = gk.best_first_plays if keep > 0 else gk.generate_plays
+    records, n_out, total = walk(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul,
                                               tab.wmul, tab.values, rack_counts(rack).astype(np.int64), tab.bingo,
                                               tab.rack_size, keep, out)
     records = records[:n_out]
