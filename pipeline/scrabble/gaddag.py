@@ -14,6 +14,9 @@ from pipeline.core.errors import WordstatsError
 from pipeline.letters.trie import encode
 
 MAX_LETTERS = 15  # the longest playable word: the board's width
+# A random 64-bit number per letter: a multiset of letters hashes to their sum (mod 2**64), so that the
+# hash of a rack plus some board letters is a sum of sums.
+LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,20 @@ class Tables:
     bingo: int
     rack_size: int
     counts: np.ndarray  # int64 (27,): the bag, blanks last
+    bingos: np.ndarray  # uint64, sorted: the letter hashes of the words of rack_size letters or more
 
 
-def tables(gaddag: Gaddag, variant) -> Tables:
-    """The move generator's view of a variant."""
+def letter_hashes(words: Iterable[str], shortest: int) -> np.ndarray:
+    """The sorted distinct LETTER_HASH sums of the words of at least `shortest` letters."""
+    chosen = [w for w in words if shortest <= len(w) <= MAX_LETTERS]
+    if not chosen:
+        return np.zeros(0, dtype=np.uint64)
+    codes, offsets = encode(chosen)
+    return np.unique(np.add.reduceat(LETTER_HASH[codes], offsets[:-1]))
+
+
+def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
+    """The move generator's view of a variant and a lexicon's words."""
     from pipeline.letters import tiles as tl
     from pipeline.core.config import BLANK, LETTERS
 
@@ -102,7 +115,8 @@ def tables(gaddag: Gaddag, variant) -> Tables:
 
     counts = np.array([variant.tile_set.counts.get(ch, 0) for ch in LETTERS + BLANK], dtype=np.int64)
     return Tables(gaddag, tl.letter_values(variant.tile_set).astype(np.int64), both(variant.letter_mult),
-                  both(variant.word_mult), variant.centre, variant.bingo_bonus, variant.rack_size, counts)
+                  both(variant.word_mult), variant.centre, variant.bingo_bonus, variant.rack_size, counts,
+                  letter_hashes(words, variant.rack_size))
 
 
 def gaddag_table(g: Gaddag) -> pl.DataFrame:
@@ -124,14 +138,14 @@ def from_table(table: pl.DataFrame, where: str = "gaddag.parquet") -> Gaddag:
     return Gaddag(arcs, int(nodes))
 
 
-_TABLES: dict[tuple[int, int], tuple[Gaddag, object, Tables]] = {}
+_TABLES: dict[tuple[int, int], tuple[object, object, Tables]] = {}
 
 
-def variant_tables(gaddag: Gaddag, variant) -> Tables:
-    """tables(gaddag, variant), made once per pair."""
-    key = (id(gaddag), id(variant))
+def variant_tables(lexicon, variant) -> Tables:
+    """tables(lexicon.gaddag, variant, lexicon.words), made once per pair."""
+    key = (id(lexicon), id(variant))
     hit = _TABLES.get(key)
-    if hit is None or hit[0] is not gaddag or hit[1] is not variant:
-        hit = (gaddag, variant, tables(gaddag, variant))
+    if hit is None or hit[0] is not lexicon or hit[1] is not variant:
+        hit = (lexicon, variant, tables(lexicon.gaddag, variant, lexicon.words))
         _TABLES[key] = hit
     return hit[2]

@@ -489,156 +489,171 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
 
 
 @njit(cache=True)
+def _anchor_walk(arcs, tilesets, lt, o, line, a, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, have,
+                 in_rack, bingo, rack_size, keep, out, n_out, work, reach):
+    """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
+    a while the squares are free of anchors, SEP, then rightwards), kept as in _keep. Once the keep best
+    are found (keep > 0), a branch stops when the score bound of every strip it could still make cannot
+    reach the keep-th best: reach[0, s, p] bounds the strips from s ending at or after p, reach[1, p, q]
+    those starting at or before p and ending at or after q. Returns the records, their number, and how
+    many plays were scored."""
+    sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed, left = (
+        work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[7], work[8], work[9], work[10],
+        work[11], work[12])
+    word, blank, new = work[13], work[14], work[15]
+    root = arcs[0] & CHILD_MASK
+    total = 0
+    right_free = a == N - 1 or lt[a + 1] < 0
+    d = 0
+    sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
+    main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
+    fits = (tilesets[root] >> 1) & masks[o, line, a]
+    natural[0] = fits & have
+    blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
+    while d >= 0:
+        s = sq[d]
+        st = stage[d]
+        e = d + 1
+        if st == 0:  # the next tile for square s
+            slot = used[d]
+            if slot >= 0:
+                if rack[slot] == 0 and slot < BLANK_SLOT:
+                    have |= 1 << slot
+                rack[slot] += 1
+                used[d] = -1
+            t = lt[s]
+            nd = node[d]
+            ts = tilesets[nd]
+            if t >= 0:  # a board tile: the walk must spell it
+                if natural[d] == 0:
+                    d -= 1
+                    continue
+                natural[d] = 0
+                ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
+                main[e] = main[d] + (0 if bb[o, line, s] else values[t])
+                mult[e], cross[e], placed[e] = mult[d], cross[d], placed[d]
+                word[s], blank[s], new[s] = t, 0, 0
+            else:  # an empty square: the next letter the cross-check and the rack allow
+                if natural[d] != 0:
+                    bits = natural[d]
+                    letter = _lowest(bits)
+                    natural[d] = bits & (bits - 1)
+                    is_blank = 0
+                    slot = letter
+                    rack[slot] -= 1
+                    if rack[slot] == 0:
+                        have &= ~(1 << slot)
+                elif blanked[d] != 0:
+                    bits = blanked[d]
+                    letter = _lowest(bits)
+                    blanked[d] = bits & (bits - 1)
+                    is_blank = 1
+                    slot = BLANK_SLOT
+                    rack[slot] -= 1
+                else:
+                    d -= 1
+                    continue
+                used[d] = slot
+                ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
+                value = 0 if is_blank else values[letter] * lmul[o, line, s]
+                wm = wmul[o, line, s]
+                main[e] = main[d] + value
+                mult[e] = mult[d] * wm
+                cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
+                placed[e] = placed[d] + 1
+                word[s], blank[s], new[s] = letter, is_blank, 1
+            arc = arcs[ai]
+            child[d] = arc & CHILD_MASK
+            stage[d] = 1
+            st = 1
+            if arc & ACCEPTS:
+                if phase[d] == 0:
+                    ok = right_free and (s == 0 or lt[s - 1] < 0)
+                    start, end = s, a
+                else:
+                    ok = s == N - 1 or lt[s + 1] < 0
+                    start, end = left[d], s
+                if ok and not (o == 1 and placed[e] == 1 and crossed[o, line, a]):
+                    # (a one-tile play that also makes an across word is reported across only)
+                    total += 1
+                    score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
+                    out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1, word, blank, new)
+        if st == 1:  # go on: left while left of the anchor, else right
+            stage[d] = 2
+            c = child[d]
+            if c == 0:
+                stage[d] = 0
+                continue
+            spare = placed[e] < in_rack
+            if phase[d] == 0:
+                nxt = s - 1
+                go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
+                if go and n_out == keep and reach[1, nxt, a] < out[keep - 1, PLAY_SCORE]:
+                    go = False
+            else:
+                nxt = s + 1
+                go = s < N - 1 and (lt[nxt] >= 0 or spare)
+                if go and n_out == keep and reach[0, left[d], nxt] < out[keep - 1, PLAY_SCORE]:
+                    go = False
+            if go:
+                d = e
+                sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
+                left[d] = nxt if phase[d] == 0 else left[d - 1]
+                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                continue
+            st = 2
+        if st == 2:  # after the left part, SEP and the squares right of the anchor
+            stage[d] = 0
+            c = child[d]
+            if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
+                continue
+            if tilesets[c] & 1 == 0:
+                continue
+            c2 = arcs[c] & CHILD_MASK
+            nxt = a + 1
+            if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
+                continue
+            if n_out == keep and reach[0, s, nxt] < out[keep - 1, PLAY_SCORE]:
+                continue
+            d = e
+            sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
+            left[d] = s
+            _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+    return out, n_out, total
+
+
+@njit(cache=True)
+def _rack_facts(rack):
+    """The number of tiles on a rack and the set of its letters as bits."""
+    in_rack = rack[BLANK_SLOT]
+    have = 0
+    for k in range(26):
+        in_rack += rack[k]
+        if rack[k] > 0:
+            have |= 1 << k
+    return in_rack, have
+
+
+@njit(cache=True)
 def generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
                    rack_size, keep, out):
     """Every legal play (keep = 0) or the `keep` best (rank order: see _before), by a GADDAG walk from
     every anchor of both orientations; returns the records, how many there are, and the number of legal
     plays. `rack` (27 counts) is used as scratch and restored; lmul, wmul are (2, N, N) like the board."""
-    root = arcs[0] & CHILD_MASK
+    in_rack, have = _rack_facts(rack)
     n_out, total = 0, 0
-    depth = N + 1
-    sq = np.zeros(depth, dtype=np.int64)
-    phase = np.zeros(depth, dtype=np.int64)
-    node = np.zeros(depth, dtype=np.int64)
-    natural = np.zeros(depth, dtype=np.int64)  # letters still to try as rack letters
-    blanked = np.zeros(depth, dtype=np.int64)  # letters still to try as a blank
-    used = np.full(depth, -1, dtype=np.int64)
-    stage = np.zeros(depth, dtype=np.int64)
-    child = np.zeros(depth, dtype=np.int64)
-    main = np.zeros(depth, dtype=np.int64)
-    mult = np.ones(depth, dtype=np.int64)
-    cross = np.zeros(depth, dtype=np.int64)
-    placed = np.zeros(depth, dtype=np.int64)
-    left = np.zeros(depth, dtype=np.int64)
-    word = np.zeros(N, dtype=np.int64)
-    blank = np.zeros(N, dtype=np.bool_)
-    new = np.zeros(N, dtype=np.bool_)
-    in_rack = 0
-    have = 0  # bit l: the rack holds letter l
-    for k in range(26):
-        in_rack += rack[k]
-        if rack[k] > 0:
-            have |= 1 << k
-    in_rack += rack[BLANK_SLOT]
     if in_rack == 0:
         return out, 0, 0
+    work = np.zeros((16, N + 1), dtype=np.int64)
+    reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
     for o in range(2):
         for line in range(N):
-            lt = tt[o, line]
             for a in range(N):
-                if not anchors[o, line, a]:
-                    continue
-                right_free = a == N - 1 or lt[a + 1] < 0
-                d = 0
-                sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
-                main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
-                fits = (tilesets[root] >> 1) & masks[o, line, a]
-                natural[0] = fits & have
-                blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
-                while d >= 0:
-                    s = sq[d]
-                    st = stage[d]
-                    e = d + 1
-                    if st == 0:  # the next tile for square s
-                        slot = used[d]
-                        if slot >= 0:
-                            if rack[slot] == 0 and slot < BLANK_SLOT:
-                                have |= 1 << slot
-                            rack[slot] += 1
-                            used[d] = -1
-                        t = lt[s]
-                        nd = node[d]
-                        ts = tilesets[nd]
-                        if t >= 0:  # a board tile: the walk must spell it
-                            if natural[d] == 0:
-                                d -= 1
-                                continue
-                            natural[d] = 0
-                            ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
-                            main[e] = main[d] + (0 if bb[o, line, s] else values[t])
-                            mult[e], cross[e], placed[e] = mult[d], cross[d], placed[d]
-                            word[s], blank[s], new[s] = t, False, False
-                        else:  # an empty square: the next letter the cross-check and the rack allow
-                            if natural[d] != 0:
-                                bits = natural[d]
-                                letter = _lowest(bits)
-                                natural[d] = bits & (bits - 1)
-                                is_blank = False
-                                slot = letter
-                                rack[slot] -= 1
-                                if rack[slot] == 0:
-                                    have &= ~(1 << slot)
-                            elif blanked[d] != 0:
-                                bits = blanked[d]
-                                letter = _lowest(bits)
-                                blanked[d] = bits & (bits - 1)
-                                is_blank = True
-                                slot = BLANK_SLOT
-                                rack[slot] -= 1
-                            else:
-                                d -= 1
-                                continue
-                            used[d] = slot
-                            ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
-                            value = 0 if is_blank else values[letter] * lmul[o, line, s]
-                            wm = wmul[o, line, s]
-                            main[e] = main[d] + value
-                            mult[e] = mult[d] * wm
-                            cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
-                            placed[e] = placed[d] + 1
-                            word[s], blank[s], new[s] = letter, is_blank, True
-                        arc = arcs[ai]
-                        child[d] = arc & CHILD_MASK
-                        stage[d] = 1
-                        st = 1
-                        if arc & ACCEPTS:
-                            if phase[d] == 0:
-                                ok = right_free and (s == 0 or lt[s - 1] < 0)
-                                start, end = s, a
-                            else:
-                                ok = s == N - 1 or lt[s + 1] < 0
-                                start, end = left[d], s
-                            if ok and not (o == 1 and placed[e] == 1 and crossed[o, line, a]):
-                                # (a one-tile play that also makes an across word is reported across only)
-                                total += 1
-                                score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
-                                out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1,
-                                                   word, blank, new)
-                    if st == 1:  # go on: left while left of the anchor, else right
-                        stage[d] = 2
-                        c = child[d]
-                        if c == 0:
-                            stage[d] = 0
-                            continue
-                        spare = placed[e] < in_rack
-                        if phase[d] == 0:
-                            nxt = s - 1
-                            go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
-                        else:
-                            nxt = s + 1
-                            go = s < N - 1 and (lt[nxt] >= 0 or spare)
-                        if go:
-                            d = e
-                            sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
-                            left[d] = nxt if phase[d] == 0 else left[d - 1]
-                            _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                            continue
-                        st = 2
-                    if st == 2:  # after the left part, SEP and the squares right of the anchor
-                        stage[d] = 0
-                        c = child[d]
-                        if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
-                            continue
-                        if tilesets[c] & 1 == 0:
-                            continue
-                        c2 = arcs[c] & CHILD_MASK
-                        nxt = a + 1
-                        if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
-                            continue
-                        d = e
-                        sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
-                        left[d] = s
-                        _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                if anchors[o, line, a]:
+                    out, n_out, count = _anchor_walk(arcs, tilesets, tt[o, line], o, line, a, bb, masks, crossed,
+                                                     sums, anchors, lmul, wmul, values, rack, have, in_rack, bingo,
+                                                     rack_size, keep, out, n_out, work, reach)
+                    total += count
     return out, n_out, total
 
 
@@ -772,7 +787,7 @@ STATE = 6
 
 @njit(cache=True)
 def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, bingo, rack_size,
-                   max_scoreless, racks, bag, scores, state, log, rack_log):
+                   max_scoreless, racks, bag, scores, state, log, rack_log, bingos, letter_hash):
     """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
     rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
     Each turn appends a row to `log` (TURN_*) and the rack before it to `rack_log`."""
@@ -787,7 +802,7 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
         out, n_out, _ = best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values,
-                                         rack, bingo, rack_size, 1, out)
+                                         rack, bingo, rack_size, 1, out, bingos, letter_hash)
         shuffle = False
         if n_out > 0:
             rec = out[0]
@@ -851,15 +866,37 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
 
 @njit(cache=True)
 def _strip_walk(arcs, tilesets, lt, lb, o, line, s, e, a, masks, crossed, sums, lmul, wmul, values, rack, have,
-                bingo, rack_size, keep, out, n_out, st):
-    """Every play that covers exactly the squares s..e of one line, by a GADDAG walk from the anchor a
-    (left to s, SEP, right to e); kept as in _keep. `st` holds the walk's work arrays. Returns the records,
-    their number and how many plays were scored."""
+                bingo, rack_size, keep, out, n_out, st, caps):
+    """Every play that covers exactly the squares s..e of one line and may rank among the `keep` best, by a
+    GADDAG walk from the anchor a (left to s, SEP, right to e), kept as in _keep; a branch stops when its
+    score so far plus the most the squares still open could add (each its best allowed rack letter) cannot
+    reach the keep-th best. `st` holds the walk's work arrays. Returns the records, their number and how
+    many plays were scored."""
     sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed = (
         st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11])
-    word, blank, new = st[12], st[13], st[14]
+    word, blank, new, pre = st[12], st[13], st[14], st[15]
     root = arcs[0] & CHILD_MASK
     count = 0
+    w = 1
+    m = 0
+    for j in range(s, e + 1):
+        if lt[j] < 0:
+            w *= wmul[o, line, j]
+            m += 1
+    bonus = bingo if m == rack_size else 0
+    total = 0  # pre[j + 1]: the most squares s..j could add to the score
+    pre[s] = 0
+    for j in range(s, e + 1):
+        t = lt[j]
+        if t >= 0:
+            total += 0 if lb[j] else values[t] * w
+        else:
+            wm = wmul[o, line, j]
+            if crossed[o, line, j]:
+                total += lmul[o, line, j] * (w + wm) * caps[o, line, j] + sums[o, line, j] * wm
+            else:
+                total += lmul[o, line, j] * w * caps[o, line, j]
+        pre[j + 1] = total
     d = 0
     sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
     main[0], mult[0], cross[0], placed[0] = 0, 1, 0, 0
@@ -921,6 +958,13 @@ def _strip_walk(arcs, tilesets, lt, lb, o, line, s, e, a, masks, crossed, sums, 
             c = arc & CHILD_MASK
             child[d] = c
             stage[d] = 1
+            if n_out == keep:
+                if phase[d] == 0:
+                    open_ = pre[p] - pre[s] + pre[e + 1] - pre[a + 1]
+                else:
+                    open_ = pre[e + 1] - pre[p + 1]
+                if main[e1] * w + cross[e1] + open_ + bonus < out[keep - 1, PLAY_SCORE]:
+                    continue
             if phase[d] == 0:
                 if p > s:  # further left
                     if c != 0:
@@ -961,10 +1005,55 @@ def _strip_walk(arcs, tilesets, lt, lb, o, line, s, e, a, masks, crossed, sums, 
 
 
 @njit(cache=True)
-def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size):
+def square_caps(tt, masks, values, rack):
+    """Per empty square of both orientations, the highest value of a rack letter its cross-check allows
+    (a blank scores 0)."""
+    caps = np.zeros((2, N, N), dtype=np.int64)
+    have = 0
+    for k in range(26):
+        if rack[k] > 0:
+            have |= 1 << k
+    for o in range(2):
+        for r in range(N):
+            for c in range(N):
+                if tt[o, r, c] >= 0:
+                    continue
+                bits = masks[o, r, c] & have
+                best = 0
+                while bits:
+                    v = values[_lowest(bits)]
+                    if v > best:
+                        best = v
+                    bits &= bits - 1
+                caps[o, r, c] = best
+    return caps
+
+
+@njit(cache=True)
+def _maybe_word(bingos, letter_hash, key, blanks):
+    """Whether a word may hold the letters whose hash is `key` plus `blanks` blanks (0 or 1 checked; more
+    are always allowed): `bingos` is the sorted hashes of the words' letter multisets."""
+    if blanks == 0:
+        i = np.searchsorted(bingos, key)
+        return i < bingos.shape[0] and bingos[i] == key
+    if blanks > 1:
+        return True
+    for letter in range(26):
+        k = key + letter_hash[letter]
+        i = np.searchsorted(bingos, k)
+        if i < bingos.shape[0] and bingos[i] == k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos,
+                 letter_hash):
     """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
     squares each allowing some rack tile, an anchor among them) with an upper bound of its plays' scores:
-    the board tiles and cross sums as they are, the rack's highest values on the best squares.
+    the board tiles and cross sums as they are, and the least of the rack's highest values on the best
+    squares and each square's best allowed rack letter; the bingo bonus only where the rack and the strip's
+    board letters may make a word (their letter hash is among `bingos`, the hashes of the long words).
     Returns an (n, 6) int64 array: bound, orientation, line, s, e, leftmost anchor."""
     in_rack = 0
     have = 0
@@ -981,11 +1070,16 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
             vals[k] = values[letter]
             k += 1
     vals[:k] = np.sort(vals[:k])[::-1]
+    rack_key = np.uint64(0)
+    for letter in range(26):
+        for _ in range(rack[letter]):
+            rack_key += letter_hash[letter]
     out = np.zeros((4096, 6), dtype=np.int64)
     n_out = 0
     lm = np.zeros(N, dtype=np.int64)
     xw = np.zeros(N, dtype=np.int64)
     coef = np.zeros(N, dtype=np.int64)
+    cp = np.zeros(N, dtype=np.int64)
     for o in range(2):
         for line in range(N):
             lt = tt[o, line]
@@ -993,9 +1087,11 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
                 if s > 0 and lt[s - 1] >= 0:
                     continue
                 m, board_sum, w, fixed, first_anchor, single = 0, 0, 1, 0, -1, -1
+                key = rack_key
                 for e in range(s, N):
                     t = lt[e]
                     if t >= 0:
+                        key += letter_hash[t]
                         if not bb[o, line, e]:
                             board_sum += values[t]
                     else:
@@ -1007,6 +1103,7 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
                         if crossed[o, line, e]:
                             fixed += sums[o, line, e] * wm
                         w *= wm
+                        cp[m] = caps[o, line, e]
                         m += 1
                         single = e
                         if first_anchor < 0 and anchors[o, line, e]:
@@ -1022,9 +1119,17 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
                             coef[i] = coef[i - 1]
                             i -= 1
                         coef[i] = c
-                    bound = board_sum * w + fixed + (bingo if m == rack_size else 0)
+                    base = board_sum * w + fixed
+                    if m == rack_size and bingo > 0 and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT]):
+                        base += bingo
+                    bound = base
                     for j in range(m):
                         bound += vals[j] * coef[j]
+                    other = base
+                    for j in range(m):
+                        other += lm[j] * (w + xw[j]) * cp[j]
+                    if other < bound:
+                        bound = other
                     if n_out == out.shape[0]:
                         bigger = np.zeros((2 * n_out, 6), dtype=np.int64)
                         bigger[:n_out] = out
@@ -1037,23 +1142,54 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
 
 @njit(cache=True)
 def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
-                     rack_size, keep, out):
-    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays) by walking the strips
-    highest score bound first, until a bound falls below the keep-th best score. Returns the records, their
-    number, and how many plays were scored."""
-    strips = strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size)
-    order = np.argsort(-strips[:, 0], kind="quicksort")
-    st = np.zeros((15, N + 1), dtype=np.int64)
-    have = 0
-    for k in range(26):
-        if rack[k] > 0:
-            have |= 1 << k
+                     rack_size, keep, out, bingos, letter_hash):
+    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays): the anchors are
+    walked highest strip score bound first until a bound falls below the keep-th best score, and inside a
+    walk the branches whose strips cannot reach it are cut. Returns the records, their number, and how many
+    plays were scored."""
+    in_rack, have = _rack_facts(rack)
+    if in_rack == 0:
+        return out, 0, 0
+    caps = square_caps(tt, masks, values, rack)
+    strips = strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps,
+                          bingos, letter_hash)
+    none = -(1 << 40)
+    bounds = np.full((2, N, N + 1, N + 1), none, dtype=np.int64)  # per line: bound of strip (s, e)
+    anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
+    for j in range(strips.shape[0]):
+        b, o, line, s, e, a = strips[j, 0], strips[j, 1], strips[j, 2], strips[j, 3], strips[j, 4], strips[j, 5]
+        bounds[o, line, s, e] = b
+        k = (o * N + line) * N + a
+        if b > anchor_bound[k]:
+            anchor_bound[k] = b
+    order = np.argsort(-anchor_bound, kind="quicksort")
+    work = np.zeros((16, N + 1), dtype=np.int64)
+    reach = np.zeros((2, N, N + 1), dtype=np.int64)
     n_out, total = 0, 0
-    for j in order:
-        if n_out == keep and strips[j, 0] < out[keep - 1, PLAY_SCORE]:
+    current = -1
+    for k in order:
+        b = anchor_bound[k]
+        if b == none or (n_out == keep and b < out[keep - 1, PLAY_SCORE]):
             break
-        o, line, s, e, a = strips[j, 1], strips[j, 2], strips[j, 3], strips[j, 4], strips[j, 5]
-        out, n_out, count = _strip_walk(arcs, tilesets, tt[o, line], bb[o, line], o, line, s, e, a, masks, crossed,
-                                        sums, lmul, wmul, values, rack, have, bingo, rack_size, keep, out, n_out, st)
+        o, rest = k // (N * N), k % (N * N)
+        line, a = rest // N, rest % N
+        if current != o * N + line:
+            current = o * N + line
+            for s in range(N):  # reach[0, s, p] = max over e >= p of bounds(s, e)
+                best = none
+                reach[0, s, N] = none
+                for p in range(N - 1, -1, -1):
+                    if bounds[o, line, s, p] > best:
+                        best = bounds[o, line, s, p]
+                    reach[0, s, p] = best
+            for q in range(N + 1):  # reach[1, p, q] = max over s <= p of reach[0, s, q]
+                best = none
+                for p in range(N):
+                    if reach[0, p, q] > best:
+                        best = reach[0, p, q]
+                    reach[1, p, q] = best
+        out, n_out, count = _anchor_walk(arcs, tilesets, tt[o, line], o, line, a, bb, masks, crossed, sums, anchors,
+                                         lmul, wmul, values, rack, have, in_rack, bingo, rack_size, keep, out, n_out,
+                                         work, reach)
         total += count
     return out, n_out, total

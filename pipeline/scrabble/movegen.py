@@ -19,17 +19,22 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
     search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
     from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.gaddag import generation_order, variant_tables
+    from pipeline.scrabble.gaddag import LETTER_HASH, generation_order, variant_tables
 
     g = lexicon.gaddag
-    tab = variant_tables(g, variant)
+    tab = variant_tables(lexicon, variant)
     tt, bb, masks, crossed, sums, anchors = gk.position_tables(g.arcs, board.tiles, board.blanks, tab.values,
                                                                tab.centre[0], tab.centre[1])
     out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    walk = gk.best_first_plays if keep > 0 else gk.generate_plays
-    records, n_out, total = walk(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul,
-                                              tab.wmul, tab.values, rack_counts(rack).astype(np.int64), tab.bingo,
-                                              tab.rack_size, keep, out)
+    counts = rack_counts(rack).astype(np.int64)
+    if keep > 0:
+        records, n_out, total = gk.best_first_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors,
+                                                    tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
+                                                    keep, out, tab.bingos, LETTER_HASH)
+    else:
+        records, n_out, total = gk.generate_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors,
+                                                  tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
+                                                  keep, out)
     records = records[:n_out]
     if keep == 0:
         records = records[generation_order(records)]

@@ -64,10 +64,10 @@ def self_play_log(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, 
     """A greedy self-play game (the rules of self_play_reference, the same game for the same random stream)
     played in one numba kernel over the GADDAG; it stops only for the bag shuffles of exchanges."""
     from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.gaddag import variant_tables
+    from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
 
     g = lexicon.gaddag
-    tab = variant_tables(g, variant)
+    tab = variant_tables(lexicon, variant)
     n_tiles = int(tab.counts.sum())
     bag = np.repeat(np.arange(27, dtype=np.int64), tab.counts)
     rng.shuffle(bag)
@@ -87,7 +87,7 @@ def self_play_log(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, 
     while True:
         status = gk.selfplay_turns(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul, tab.wmul,
                                    tab.values, tab.bingo, tab.rack_size, max_scoreless, racks, bag, scores, state,
-                                   log, rack_log)
+                                   log, rack_log, tab.bingos, LETTER_HASH)
         if status == gk.SHUFFLE:
             rng.shuffle(bag[:state[gk.S_BAG]])
         if state[gk.S_OVER]:
