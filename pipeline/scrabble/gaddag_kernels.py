@@ -1029,21 +1029,48 @@ def square_caps(tt, masks, values, rack):
     return caps
 
 
+@njit(cache=True, inline="always")
+def _hashed(bingos, key):
+    """Whether `key` is among the sorted hashes."""
+    i = np.searchsorted(bingos, key)
+    return i < bingos.shape[0] and bingos[i] == key
+
+
 @njit(cache=True)
-def _maybe_word(bingos, letter_hash, key, blanks):
-    """Whether a word may hold the letters whose hash is `key` plus `blanks` blanks (0 or 1 checked; more
-    are always allowed): `bingos` is the sorted hashes of the words' letter multisets."""
-    if blanks == 0:
-        i = np.searchsorted(bingos, key)
-        return i < bingos.shape[0] and bingos[i] == key
-    if blanks > 1:
+def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
+    """Whether a word may hold the letters whose hash is `key` plus `blanks` (0 to 2) blanks; more blanks
+    are always allowed. `bingos` is the sorted hashes of the words' letter multisets; answers are
+    remembered in the small open-addressing table memo_keys / memo_values (0: empty)."""
+    if blanks > 2:
         return True
-    for letter in range(26):
-        k = key + letter_hash[letter]
-        i = np.searchsorted(bingos, k)
-        if i < bingos.shape[0] and bingos[i] == k:
-            return True
-    return False
+    size = memo_keys.shape[0]
+    slot = np.int64((key >> np.uint64(40)) % np.uint64(size))
+    for _ in range(size):
+        if memo_values[slot] == 0:
+            break
+        if memo_keys[slot] == key:
+            return memo_values[slot] == 1
+        slot = (slot + 1) % size
+    found = False
+    if blanks == 0:
+        found = _hashed(bingos, key)
+    elif blanks == 1:
+        for x in range(26):
+            if _hashed(bingos, key + letter_hash[x]):
+                found = True
+                break
+    else:
+        for x in range(26):
+            for y in range(x, 26):
+                if _hashed(bingos, key + letter_hash[x] + letter_hash[y]):
+                    found = True
+                    break
+            if found:
+                break
+    if memo_values[slot] == 0:
+        memo_keys[slot] = key
+        memo_values[slot] = 1 if found else 2
+    return found
 
 
 @njit(cache=True)
@@ -1074,8 +1101,10 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
     for letter in range(26):
         for _ in range(rack[letter]):
             rack_key += letter_hash[letter]
-    out = np.zeros((4096, 6), dtype=np.int64)
+    out = np.zeros((512, 6), dtype=np.int64)
     n_out = 0
+    memo_keys = np.zeros(64, dtype=np.uint64)
+    memo_values = np.zeros(64, dtype=np.int64)
     lm = np.zeros(N, dtype=np.int64)
     xw = np.zeros(N, dtype=np.int64)
     coef = np.zeros(N, dtype=np.int64)
@@ -1120,7 +1149,8 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
                             i -= 1
                         coef[i] = c
                     base = board_sum * w + fixed
-                    if m == rack_size and bingo > 0 and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT]):
+                    if m == rack_size and bingo > 0 and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT],
+                                                                    memo_keys, memo_values):
                         base += bingo
                     bound = base
                     for j in range(m):
