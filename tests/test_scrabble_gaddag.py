@@ -15,7 +15,7 @@ from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.board import Board
-from pipeline.scrabble.gaddag import build_gaddag, from_table, gaddag_table
+from pipeline.scrabble.gaddag import CHILD_MASK, END, TILE_SHIFT, build_gaddag, check_arcs, from_table, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon, load_lexicon
 from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
 from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
@@ -87,7 +87,8 @@ def test_gaddag_of_a_few_words():
     assert [w in g for w in ["CAT", "CATS", "AT", "ACT", "X", "CA", "TA", "ACTS", "TOOLONGFORABOARDX"]] == [
         True, True, True, True, False, False, False, False, False]
     # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
-    assert gk.check_arcs(g.arcs) == g.n_nodes
+    assert check_arcs(g.arcs) == g.n_nodes
+    assert (CHILD_MASK, END, TILE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT)
 
 
 @settings(max_examples=40, deadline=None)
@@ -107,7 +108,7 @@ def test_gaddag_table_round_trip_and_damage(small):
     back = from_table(table)
     assert (back.arcs == g.arcs).all() and back.n_nodes == g.n_nodes
     bad = g.arcs.copy()
-    bad[5] = (bad[5] & ~np.uint32(gk.CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
+    bad[5] = (bad[5] & ~np.uint32(CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
     with pytest.raises(WordstatsError, match="damaged GADDAG"):
         from_table(pl.DataFrame({"arc": bad}, schema={"arc": pl.UInt32}))
     with pytest.raises(WordstatsError, match="not a GADDAG table"):

@@ -14,6 +14,10 @@ from pipeline.core.errors import WordstatsError
 from pipeline.letters.trie import encode
 
 MAX_LETTERS = 15  # the longest playable word: the board's width
+# The packed arc (as in gaddag_kernels, whose constants are compiled into its kernels).
+CHILD_MASK = (1 << 22) - 1
+END = 1 << 22
+TILE_SHIFT = 24
 # A random 64-bit number per letter: a multiset of letters hashes to their sum (mod 2**64), so that the
 # hash of a rack plus some board letters is a sum of sums.
 LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
@@ -28,10 +32,13 @@ class Gaddag:
 
     @cached_property
     def tilesets(self) -> np.ndarray:
-        """int64 per arc index: the tiles of the node starting there as bits (see gaddag_kernels)."""
-        from pipeline.scrabble import gaddag_kernels as gk
-
-        return gk.node_tilesets(self.arcs)
+        """int64 per arc index: the tiles of the node starting there as bits (bit 0 SEP, bit 1 + l letter l);
+        0 elsewhere and for node 0."""
+        starts = node_starts(self.arcs)
+        out = np.zeros(len(self.arcs), dtype=np.int64)
+        bits = np.left_shift(np.int64(1), (self.arcs >> TILE_SHIFT).astype(np.int64))
+        out[starts] = np.bitwise_or.reduceat(bits[1:], starts - 1)
+        return out
 
     @property
     def nbytes(self) -> int:
@@ -119,6 +126,29 @@ def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
                   letter_hashes(words, variant.rack_size))
 
 
+def node_starts(arcs: np.ndarray) -> np.ndarray:
+    """The index of the first arc of every node (the arcs after a node's last arc; arc 0 is the root pointer)."""
+    return np.flatnonzero(arcs[:-1] & END) + 1
+
+
+def check_arcs(arcs: np.ndarray) -> int:
+    """The number of nodes of a well-formed arc array (arc 0 a root pointer, nodes ending with a flagged
+    arc, tiles increasing within a node, every child the start of a node), or -(1 + index) of a bad arc."""
+    n = len(arcs)
+    if n < 2 or not arcs[0] & END or not arcs[-1] & END or not arcs[0] & CHILD_MASK:
+        return -1
+    starts = node_starts(arcs)
+    is_start = np.zeros(n + 1, dtype=np.bool_)
+    is_start[starts] = True
+    tiles = (arcs >> TILE_SHIFT).astype(np.int64)
+    child = (arcs & CHILD_MASK).astype(np.int64)
+    bad = (tiles > 26) | ((child != 0) & ((child >= n) | ~is_start[np.minimum(child, n)]))
+    bad[1:] |= ~is_start[1:n] & (tiles[1:] <= tiles[:-1])
+    if bad.any():
+        return -(1 + int(np.argmax(bad)))
+    return len(starts)
+
+
 def gaddag_table(g: Gaddag) -> pl.DataFrame:
     """The arcs as gaddag.parquet's one column, `arc` (UInt32)."""
     return pl.DataFrame({"arc": g.arcs}, schema={"arc": pl.UInt32})
@@ -126,13 +156,11 @@ def gaddag_table(g: Gaddag) -> pl.DataFrame:
 
 def from_table(table: pl.DataFrame, where: str = "gaddag.parquet") -> Gaddag:
     """The GADDAG stored in a table by gaddag_table; a damaged one is an error naming the file."""
-    from pipeline.scrabble import gaddag_kernels as gk
-
     if list(table.columns) != ["arc"] or table.schema["arc"] != pl.UInt32 or table.height < 2:
         raise WordstatsError(f"{where}: not a GADDAG table (expected one UInt32 column 'arc'); rebuild it "
                              f"with `wordstats run scrabble`")
     arcs = np.ascontiguousarray(table["arc"].to_numpy())
-    nodes = gk.check_arcs(arcs)
+    nodes = check_arcs(arcs)
     if nodes < 0:
         raise WordstatsError(f"{where}: damaged GADDAG (arc {-nodes - 1}); rebuild it with `wordstats run scrabble`")
     return Gaddag(arcs, int(nodes))

@@ -249,32 +249,6 @@ def gaddag_build(strings, lengths, order):
     return arcs[:n_arcs].copy(), n_nodes
 
 
-@njit(cache=True)
-def check_arcs(arcs):
-    """The number of nodes of a well-formed arc array (every child the start of a node, every node ending
-    with a flagged arc, arc 0 a root pointer), or -(1 + index) of the first bad arc."""
-    n = arcs.shape[0]
-    starts = np.zeros(n + 1, dtype=np.bool_)
-    if n < 2 or arcs[0] & END == 0 or arcs[n - 1] & END == 0:
-        return -1
-    nodes = 0
-    for i in range(1, n):
-        if arcs[i - 1] & END:
-            starts[i] = True
-            nodes += 1
-        if arcs[i] >> TILE_SHIFT > 26:
-            return -(1 + i)
-    for i in range(n):
-        c = arcs[i] & CHILD_MASK
-        if c != 0 and (c >= n or not starts[c]):
-            return -(1 + i)
-        if i > 0 and not starts[i] and arcs[i] >> TILE_SHIFT <= arcs[i - 1] >> TILE_SHIFT:
-            return -(1 + i)
-    if arcs[0] & CHILD_MASK == 0:
-        return -1
-    return nodes
-
-
 # ---- look-ups ------------------------------------------------------------------------------------------
 
 
@@ -671,44 +645,16 @@ def _enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
 
 
 @njit(cache=True)
-def node_tilesets(arcs):
-    """Per node (the index of its first arc), the set of its arcs' tiles as bits (bit 0 SEP, bit 1 + l
-    letter l); 0 elsewhere, and for node 0."""
-    out = np.zeros(arcs.shape[0], dtype=np.int64)
-    i = 1
-    while i < arcs.shape[0]:
-        start = i
-        bits = 0
-        while True:
-            a = arcs[i]
-            bits |= 1 << (a >> TILE_SHIFT)
-            i += 1
-            if a & END:
-                break
-        out[start] = bits
-    return out
-
-
-@njit(cache=True)
-def best_plays(arcs, tilesets, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep):
-    """Every legal play (keep = 0) or the `keep` best of a board and rack, and the number of legal plays.
-
-    tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N); rack: int32 (27,) counts, blanks last;
-    values: int32 (26,); lmul, wmul: int32 (N, N) letter and word multipliers of the squares."""
+def board_plays(arcs, tilesets, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep,
+                out, bingos, letter_hash):
+    """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
+    counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
     tt, bb, masks, crossed, sums, anchors = position_tables(arcs, tiles, blanks, values, centre_r, centre_c)
-    lm = np.empty((2, N, N), dtype=np.int32)
-    wm = np.empty((2, N, N), dtype=np.int32)
-    for r in range(N):
-        for c in range(N):
-            lm[0, r, c] = lmul[r, c]
-            lm[1, c, r] = lmul[r, c]
-            wm[0, r, c] = wmul[r, c]
-            wm[1, c, r] = wmul[r, c]
-    out = np.zeros((keep if keep > 0 else 256, RECORD), dtype=np.int32)
-    work = rack.astype(np.int64)
-    out, n_out, total = generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lm, wm, values, work,
-                                       bingo, rack_size, keep, out)
-    return out[:n_out], total
+    if keep == 0:
+        return generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
+                              rack_size, keep, out)
+    return best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
+                            rack_size, keep, out, bingos, letter_hash)
 
 
 # ---- self-play -----------------------------------------------------------------------------------------

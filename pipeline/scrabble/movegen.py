@@ -23,18 +23,11 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
     g = lexicon.gaddag
     tab = variant_tables(lexicon, variant)
-    tt, bb, masks, crossed, sums, anchors = gk.position_tables(g.arcs, board.tiles, board.blanks, tab.values,
-                                                               tab.centre[0], tab.centre[1])
     out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    counts = rack_counts(rack).astype(np.int64)
-    if keep > 0:
-        records, n_out, total = gk.best_first_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors,
-                                                    tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
-                                                    keep, out, tab.bingos, LETTER_HASH)
-    else:
-        records, n_out, total = gk.generate_plays(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors,
-                                                  tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
-                                                  keep, out)
+    records, n_out, total = gk.board_plays(g.arcs, g.tilesets, board.tiles, board.blanks,
+                                           rack_counts(rack).astype(np.int64), tab.values, tab.lmul, tab.wmul,
+                                           tab.centre[0], tab.centre[1], tab.bingo, tab.rack_size, keep, out,
+                                           tab.bingos, LETTER_HASH)
     records = records[:n_out]
     if keep == 0:
         records = records[generation_order(records)]
