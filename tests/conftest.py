@@ -48,8 +48,9 @@ def run_cli(*args, env: dict | None = None) -> Result:
     """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data)."""
     from pipeline.cli.app import app
 
-    res = CliRunner().invoke(app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})},
-                             catch_exceptions=True)
+    res = CliRunner().invoke(
+        app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})}, catch_exceptions=True
+    )
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception
     return Result(res.exit_code, res.stdout, res.stderr)
@@ -74,8 +75,9 @@ def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", c
     else:
         path = data.parent / f"{lexicon}.txt"
         path.write_text("\n".join(words_or_path) + "\n")
-    res = run_cli("run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config,
-                  "--quiet")
+    res = run_cli(
+        "run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet"
+    )
     assert res.exit_code == 0, res
     return data
 

@@ -28,8 +28,10 @@ def test_sql_json_csv_and_table(cli, data):
     assert res.exit_code == 0, res
     assert json.loads(res.stdout) == [{"alphagram": "ACT", "n": 3}, {"alphagram": "DGO", "n": 2}]
     res = cli("sql", query, "--lexicon", "t", "--data-dir", data, "--csv")
-    assert list(csv.DictReader(io.StringIO(res.stdout))) == [{"alphagram": "ACT", "n": "3"},
-                                                              {"alphagram": "DGO", "n": "2"}]
+    assert list(csv.DictReader(io.StringIO(res.stdout))) == [
+        {"alphagram": "ACT", "n": "3"},
+        {"alphagram": "DGO", "n": "2"},
+    ]
     res = cli("sql", query, "--lexicon", "t", "--data-dir", data)
     lines = res.stdout.splitlines()
     assert lines[0].split() == ["alphagram", "n"] and lines[2].split() == ["ACT", "3"]
@@ -57,17 +59,20 @@ def test_sql_out_files(cli, data, tmp_path):
     assert "| word |" in (tmp_path / "r.md").read_text()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["sql", "SELECT nope FROM words", "-l", "t"], "SQL error"),
-    (["sql", "SELECT * FROM words", "--lexicon", "nope"], "unknown lexicon 'nope'"),
-    (["sql", "SELECT * FROM words", "--lexicon", "../etc"], "invalid lexicon name"),
-    (["sql", "SELECT * FROM words", "--lexicon", ""], "invalid lexicon name ''"),  # not the default lexicon
-    (["info", "--lexicon", "nope"], "unknown lexicon 'nope'"),
-    (["run", "nosuchstage", "--lexicon", "t"], "unknown stage 'nosuchstage'"),
-    (["run", "--source", "x.txt"], "--source needs exactly one --lexicon"),
-    (["sql", "SELECT 1", "-l", "t", "--json", "--csv"], "choose one of --json and --csv"),
-    (["sql", "SELECT * FROM words", "-l", "t", "--out", "r.xlsx"], "unknown output format"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["sql", "SELECT nope FROM words", "-l", "t"], "SQL error"),
+        (["sql", "SELECT * FROM words", "--lexicon", "nope"], "unknown lexicon 'nope'"),
+        (["sql", "SELECT * FROM words", "--lexicon", "../etc"], "invalid lexicon name"),
+        (["sql", "SELECT * FROM words", "--lexicon", ""], "invalid lexicon name ''"),  # not the default lexicon
+        (["info", "--lexicon", "nope"], "unknown lexicon 'nope'"),
+        (["run", "nosuchstage", "--lexicon", "t"], "unknown stage 'nosuchstage'"),
+        (["run", "--source", "x.txt"], "--source needs exactly one --lexicon"),
+        (["sql", "SELECT 1", "-l", "t", "--json", "--csv"], "choose one of --json and --csv"),
+        (["sql", "SELECT * FROM words", "-l", "t", "--out", "r.xlsx"], "unknown output format"),
+    ],
+)
 def test_bad_arguments_are_one_line_errors(cli, data, args, message):
     res = cli(*args, "--data-dir", data)
     assert res.exit_code == 2, res
@@ -79,16 +84,25 @@ def test_unbuilt_lexicon_says_how_to_build(cli, tmp_path):
     assert res.exit_code == 2 and "wordstats run --lexicon moby" in res.stderr
 
 
-@pytest.mark.parametrize("text, message", [
-    ("default_lexicon = 3\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field default_lexicon: expected a string"),
-    ("[lexicons.a]\nsources = [{path = 'x'}]\nmin_length = 'x'\n", "field lexicons.a.min_length: expected an integer"),
-    ("[lexicons.a]\nsources = [{path = 'x'}]\nmax_lenght = 4\n", "field lexicons.a.max_lenght: unknown field"),
-    ("[lexicons.a]\nsources = []\n", "field lexicons.a.sources: expected a non-empty list"),
-    ("[lexicons.a]\nsources = [{path = 'x', format = 'xml'}]\n", "field lexicons.a.sources[0].format"),
-    ("lexicons = [\n", "invalid TOML"),
-    ("[hangmn]\nbands = 'x'\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field hangmn: unknown field"),
-    ("[tiles.s]\ncounts = {A = 1}\nvalues = {}\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field tiles.s.counts.B: missing"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("default_lexicon = 3\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field default_lexicon: expected a string"),
+        (
+            "[lexicons.a]\nsources = [{path = 'x'}]\nmin_length = 'x'\n",
+            "field lexicons.a.min_length: expected an integer",
+        ),
+        ("[lexicons.a]\nsources = [{path = 'x'}]\nmax_lenght = 4\n", "field lexicons.a.max_lenght: unknown field"),
+        ("[lexicons.a]\nsources = []\n", "field lexicons.a.sources: expected a non-empty list"),
+        ("[lexicons.a]\nsources = [{path = 'x', format = 'xml'}]\n", "field lexicons.a.sources[0].format"),
+        ("lexicons = [\n", "invalid TOML"),
+        ("[hangmn]\nbands = 'x'\n[lexicons.a]\nsources = [{path = 'x'}]\n", "field hangmn: unknown field"),
+        (
+            "[tiles.s]\ncounts = {A = 1}\nvalues = {}\n[lexicons.a]\nsources = [{path = 'x'}]\n",
+            "field tiles.s.counts.B: missing",
+        ),
+    ],
+)
 def test_invalid_config_names_file_and_field(cli, tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -127,21 +141,28 @@ def test_quiet_and_progress(cli, tmp_path, word_file):
 
 def test_console_script_and_module_entry_points(tmp_path):
     for cmd in ([str(ROOT / ".venv/bin/wordstats")], [sys.executable, "-m", "pipeline"]):
-        res = subprocess.run(cmd + ["sql", "SELECT 1", "--data-dir", str(tmp_path), "--lexicon", "nope"],
-                             capture_output=True, text=True, cwd=ROOT)
+        res = subprocess.run(
+            cmd + ["sql", "SELECT 1", "--data-dir", str(tmp_path), "--lexicon", "nope"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert res.returncode == 2 and res.stderr.startswith("error: unknown lexicon 'nope'"), res
         assert "Traceback" not in res.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["words", "AB", "--min-length", "0"], "Invalid value for '--min-length'"),
-    (["hangman", "--length", "abc"], "Invalid value for '--length'"),
-    (["scrabble", "best", "--empty", "--rack", "QI", "--top", "-1"], "Invalid value for '--top'"),
-    (["scrabble", "best", "--empty"], "Missing option '--rack'"),
-    (["anagram", "AB", "--bogus"], "No such option: --bogus"),
-    (["words"], "Missing argument"),
-    (["bogus"], "No such command 'bogus'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["words", "AB", "--limit", "-1"], "Invalid value for '--limit'"),
+        (["hangman", "--length", "abc"], "--length 'abc'"),
+        (["scrabble", "best", "--empty", "--rack", "QI", "--limit", "-1"], "Invalid value for '--limit'"),
+        (["scrabble", "best", "--empty"], "Missing option '--rack'"),
+        (["anagram", "AB", "--bogus"], "No such option: --bogus"),
+        (["words"], "Missing argument"),
+        (["bogus"], "No such command 'bogus'"),
+    ],
+)
 def test_usage_errors_are_one_line(cli, args, message):
     res = cli(*args)
     assert res.exit_code == 2, res

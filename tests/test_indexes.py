@@ -16,8 +16,34 @@ from pipeline.core.store import read_provenance, sha256_file
 from pipeline.letters.tiles import combinations, letter_counts
 from tests.conftest import SMALL_CONFIG, config_with, corpus
 
-WORDS = ["AA", "AAH", "AAHS", "AH", "AHA", "ASH", "HA", "HAS", "HAH", "SH", "SHA", "ACT", "CAT", "TAC", "ACTS",
-         "CATS", "SCAT", "CAST", "TACS", "RETAINS", "NASTIER", "STAINER", "RETINAS", "SULTANA", "A", "I"]
+WORDS = [
+    "AA",
+    "AAH",
+    "AAHS",
+    "AH",
+    "AHA",
+    "ASH",
+    "HA",
+    "HAS",
+    "HAH",
+    "SH",
+    "SHA",
+    "ACT",
+    "CAT",
+    "TAC",
+    "ACTS",
+    "CATS",
+    "SCAT",
+    "CAST",
+    "TACS",
+    "RETAINS",
+    "NASTIER",
+    "STAINER",
+    "RETINAS",
+    "SULTANA",
+    "A",
+    "I",
+]
 
 words_lists = st.lists(st.text(alphabet="ABCEHST", min_size=1, max_size=6), min_size=1, max_size=40, unique=True)
 
@@ -25,9 +51,10 @@ words_lists = st.lists(st.text(alphabet="ABCEHST", min_size=1, max_size=6), min_
 def frame(words: list[str]) -> pl.DataFrame:
     """A words table with the columns the stage reads."""
     words = sorted(set(words))
-    return pl.DataFrame({"word": words, "length": [len(w) for w in words],
-                         "alphagram": ["".join(sorted(w)) for w in words]},
-                        schema={"word": pl.String, "length": pl.UInt32, "alphagram": pl.String})
+    return pl.DataFrame(
+        {"word": words, "length": [len(w) for w in words], "alphagram": ["".join(sorted(w)) for w in words]},
+        schema={"word": pl.String, "length": pl.UInt32, "alphagram": pl.String},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +68,10 @@ def reference_anagrams(words: list[str], tiles) -> dict[str, dict]:
     families = defaultdict(list)
     for w in words:
         families["".join(sorted(w))].append(w)
-    rows = {a: {"words": sorted(ws), "combinations": int(combinations(letter_counts(a), tiles)[0])}
-            for a, ws in families.items()}
+    rows = {
+        a: {"words": sorted(ws), "combinations": int(combinations(letter_counts(a), tiles)[0])}
+        for a, ws in families.items()
+    }
     by_length = defaultdict(list)
     for a, row in rows.items():
         by_length[len(a)].append((-row["combinations"], a))
@@ -135,8 +164,19 @@ def test_words_with_friends_tiles_from_config(build, tmp_path):
 
 def test_unknown_tile_set_is_a_config_error(cli, tmp_path, word_file):
     config = config_with(tmp_path, '[indexes]\ntiles = "scrabble"', '[indexes]\ntiles = "bananagrams"')
-    res = cli("run", "indexes", "--source", word_file(WORDS), "--lexicon", "t", "--data-dir", tmp_path / "out",
-              "--config", config, "--quiet")
+    res = cli(
+        "run",
+        "indexes",
+        "--source",
+        word_file(WORDS),
+        "--lexicon",
+        "t",
+        "--data-dir",
+        tmp_path / "out",
+        "--config",
+        config,
+        "--quiet",
+    )
     assert res.exit_code == 2
     assert "indexes.tiles" in res.stderr and "bananagrams" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 

@@ -104,17 +104,20 @@ def test_ten_megabyte_line(cli, tmp_path):
     assert words == ["AB"] and report["duplicates"] == 3_333_332
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"cat\x00dog\n", "binary file"),
-    (b"", "empty"),
-    (b"\n\n# only comments\n", "empty"),
-    (b"123\n4-5\n", "no word kept"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"cat\x00dog\n", "binary file"),
+        (b"", "empty"),
+        (b"\n\n# only comments\n", "empty"),
+        (b"123\n4-5\n", "no word kept"),
+    ],
+)
 def test_bad_lists_are_one_line_errors_and_touch_nothing(cli, tmp_path, data, message):
     good = ingest_cli(cli, tmp_path, b"cat\n", name="good.txt")
     assert good.exit_code == 0
     before = (tmp_path / "out/t/words.parquet").read_bytes()
-    res = ingest_cli(cli, tmp_path, data)
+    res = ingest_cli(cli, tmp_path, data, "--force")  # another file onto lexicon t: --force
     assert res.exit_code == 2
     assert message in res.stderr and "list.txt" in res.stderr
     assert res.stderr.strip().count("\n") == 0 and "Traceback" not in res.stderr
@@ -146,8 +149,10 @@ def test_zipf_matches_wordfreq():
 
     import wordfreq
 
-    words = sorted({"THE", "CAT", "AARDVARK", "ZYZZYVA", "QWXZ", "OF", "RHYTHM", "SYZYGY"}
-                   | set(random.Random(7).sample(sorted(load_words_moby()), 1500)))
+    words = sorted(
+        {"THE", "CAT", "AARDVARK", "ZYZZYVA", "QWXZ", "OF", "RHYTHM", "SYZYGY"}
+        | set(random.Random(7).sample(sorted(load_words_moby()), 1500))
+    )
     table = word_table(words, SCRABBLE)
     for word, zipf in zip(table["word"], table["zipf"]):
         assert zipf == wordfreq.zipf_frequency(word.lower(), "en"), word
@@ -179,11 +184,22 @@ entry = st.text(alphabet=st.sampled_from(list("abcXYZéÉñ-'9 #")), min_size=0,
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=st.lists(entry, min_size=1, max_size=30), fold=st.booleans(), caps=st.booleans(),
-       lo=st.integers(1, 3), span=st.integers(0, 5))
+@given(
+    lines=st.lists(entry, min_size=1, max_size=30),
+    fold=st.booleans(),
+    caps=st.booleans(),
+    lo=st.integers(1, 3),
+    span=st.integers(0, 5),
+)
 def test_vectorised_ingest_matches_reference(lines, fold, caps, lo, span):
-    spec = LexiconSpec(name="t", sources=(Source(label="t"),), min_length=lo, max_length=lo + span,
-                       drop_capitalised=caps, fold_accents=fold)
+    spec = LexiconSpec(
+        name="t",
+        sources=(Source(label="t"),),
+        min_length=lo,
+        max_length=lo + span,
+        drop_capitalised=caps,
+        fold_accents=fold,
+    )
     want, dropped, duplicates = reference_parse(lines, spec)
     try:
         words, report = parse_words([SourceText(spec.sources[0], "\n".join(lines).encode())], spec)

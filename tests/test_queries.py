@@ -51,6 +51,7 @@ def written_list(path: Path) -> Path:
 @dataclass
 class Lexicon:
     """The test lexicon: its data folder, words and loaded index."""
+
     data: Path
     words: list[str]
     index: WordIndex
@@ -91,8 +92,11 @@ def shown(word: str, blanks: Counter) -> str:
 
 def play(word: str, blanks: Counter) -> dict:
     """What a query shows for a word spelled with blanks: word, blanks, score."""
-    return {"word": shown(word, blanks), "blanks": "".join(sorted(blanks.elements())),
-            "score": sum(VALUES[c] for c in word) - sum(VALUES[c] for c in blanks.elements())}
+    return {
+        "word": shown(word, blanks),
+        "blanks": "".join(sorted(blanks.elements())),
+        "score": sum(VALUES[c] for c in word) - sum(VALUES[c] for c in blanks.elements()),
+    }
 
 
 def reference_anagrams(words: list[str], rack: str) -> dict[str, dict]:
@@ -165,8 +169,12 @@ def test_subanagrams_match_reference(lexicon, blanks, data):
 
 
 @pytest.mark.parametrize("blanks", [0, 1, 2])
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a slow reference: no shrinking
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)  # a slow reference: no shrinking
 @given(data=st.data())
 def test_anagram_plus_matches_reference(lexicon, blanks, data):
     rack = data.draw(racks([w[:7] for w in lexicon.of_length(8)], 7, blanks))
@@ -177,8 +185,10 @@ def test_anagram_plus_matches_reference(lexicon, blanks, data):
         for letter in sorted(set(w) & set(through or LETTERS)):
             if (blanks_used := stand_ins(w, rack + letter)) is not None:
                 expected[(letter, w)] = play(w, blanks_used)
-    got = {(r["through"], r["word"].upper()): {k: r[k] for k in ("word", "blanks", "score")}
-           for r in found.iter_rows(named=True)}
+    got = {
+        (r["through"], r["word"].upper()): {k: r[k] for k in ("word", "blanks", "score")}
+        for r in found.iter_rows(named=True)
+    }
     assert got == expected
 
 
@@ -186,13 +196,15 @@ def test_anagram_plus_matches_reference(lexicon, blanks, data):
 
 
 @SETTINGS
-@given(letters=st.sets(st.sampled_from(BAG), min_size=1, max_size=8), data=st.data(),
-       min_length=st.integers(1, 5))
+@given(letters=st.sets(st.sampled_from(BAG), min_size=1, max_size=8), data=st.data(), min_length=st.integers(1, 5))
 def test_hunt_matches_reference(lexicon, letters, data, min_length):
     center = data.draw(st.none() | st.sampled_from(sorted(letters)))
     found = hunt(lexicon.index, "".join(letters).lower(), center, min_length)
-    expected = {w: set(w) == letters for w in lexicon.words
-                if set(w) <= letters and len(w) >= min_length and (center is None or center in w)}
+    expected = {
+        w: set(w) == letters
+        for w in lexicon.words
+        if set(w) <= letters and len(w) >= min_length and (center is None or center in w)
+    }
     assert dict(zip(found["word"].to_list(), found["pangram"].to_list())) == expected
     assert found.height == len(expected)
 
@@ -220,15 +232,45 @@ def test_enable_known_answers(lexicon):
     if not lexicon.is_enable:
         pytest.skip("ENABLE (../shared) not present")
     assert anagram(lexicon.index, "AEINRST")["word"].to_list() == [
-        "ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA", "STAINER", "STEARIN"]
+        "ANESTRI",
+        "ANTSIER",
+        "NASTIER",
+        "RATINES",
+        "RETAINS",
+        "RETINAS",
+        "RETSINA",
+        "STAINER",
+        "STEARIN",
+    ]
     assert "SULTaNA" in anagram(lexicon.index, "SULTNA?")["word"].to_list()
     assert pattern(lexicon.index, "QU*Z")["word"].to_list() == ["QUARTZ", "QUIZ"]
 
 
 # ---- the CLI -----------------------------------------------------------------------------------------
 
-SMALL = ["SULTANA", "SULTANAS", "SULTAN", "ALNUS", "QI", "QIS", "AA", "AAS", "RETAINS", "NASTIER", "STAINER",
-         "RETINAS", "SATIRE", "STRIAE", "TERAIS", "AIREST", "BAITERS", "TASTIER", "ATTIRES", "CAT", "SCAT"]
+SMALL = [
+    "SULTANA",
+    "SULTANAS",
+    "SULTAN",
+    "ALNUS",
+    "QI",
+    "QIS",
+    "AA",
+    "AAS",
+    "RETAINS",
+    "NASTIER",
+    "STAINER",
+    "RETINAS",
+    "SATIRE",
+    "STRIAE",
+    "TERAIS",
+    "AIREST",
+    "BAITERS",
+    "TASTIER",
+    "ATTIRES",
+    "CAT",
+    "SCAT",
+]
 
 
 @pytest.fixture(scope="module")
@@ -258,31 +300,34 @@ def test_cli_words_lengths(cli, small):
     rows = json.loads(ask(cli, small, "words", "QISA?", "--json").stdout)
     plain = {r["word"].upper(): r for r in rows}
     assert set(plain) == {"QIS", "QI", "AAS", "AA"} and plain["AAS"]["word"] == "aAS" and plain["QI"]["blanks"] == ""
-    rows = json.loads(ask(cli, small, "words", "QISA?", "--min-length", "3", "--max-length", "3", "--json").stdout)
+    rows = json.loads(ask(cli, small, "words", "QISA?", "--length", "3", "--json").stdout)
     assert [r["word"].upper() for r in rows] == ["QIS", "AAS"]
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("anagram", "AB1"), "character 3 ('1')"),
-    (("anagram", "SUL TAN"), "character 4 (' ')"),
-    (("anagram", "A" * 21), "21 tiles, at most 20"),
-    (("anagram", "?????A"), "5 blanks, at most 4"),
-    (("words", "QI-S"), "character 3 ('-')"),
-    (("anagram", "SULTAN", "--through", "S1"), "character 2 ('1')"),
-    (("hunt", "AB?"), "character 3 ('?')"),
-    (("hunt", "ABC", "--center", "D"), "--center"),
-    (("hunt", "ABC", "--center", ""), "empty --center letter"),  # not ignored
-    (("anagram", "SULTAN", "--through", ""), "empty --through letters"),
-    (("pattern", "A{3}"), "character 2 ('{')"),
-    (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
-    (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
-    (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
-    (("pattern", "*ß"), "character 2 ('ß')"),
-    (("pattern", "(", "--regex"), "bad regex '(': unclosed group"),  # why, not just "regex parse error:"
-    (("stem", "AEI"), "6 or 7 letters"),
-    (("stems", "--order", "length"), "--order"),
-    (("stems", "--export", "list.pdf"), ".csv or .md"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("anagram", "AB1"), "character 3 ('1')"),
+        (("anagram", "SUL TAN"), "character 4 (' ')"),
+        (("anagram", "A" * 21), "21 tiles, at most 20"),
+        (("anagram", "?????A"), "5 blanks, at most 4"),
+        (("words", "QI-S"), "character 3 ('-')"),
+        (("anagram", "SULTAN", "--through", "S1"), "character 2 ('1')"),
+        (("hunt", "AB?"), "character 3 ('?')"),
+        (("hunt", "ABC", "--center", "D"), "--center"),
+        (("hunt", "ABC", "--center", ""), "empty --center letter"),  # not ignored
+        (("anagram", "SULTAN", "--through", ""), "empty --through letters"),
+        (("pattern", "A{3}"), "character 2 ('{')"),
+        (("words", "straße"), "character 5 ('ß')"),  # not STRASSE: str.upper turns ß into SS
+        (("hooks", "ıt"), "character 1 ('ı')"),  # and ı into I
+        (("hunt", "ABC", "--center", "ß"), "character 1 ('ß')"),
+        (("pattern", "*ß"), "character 2 ('ß')"),
+        (("pattern", "(", "--regex"), "bad regex '(': unclosed group"),  # why, not just "regex parse error:"
+        (("stem", "AEI"), "6 or 7 letters"),
+        (("stems", "--order", "length"), "--order"),
+        (("stems", "--out", "list.pdf"), ".csv or .md"),
+    ],
+)
 def test_cli_bad_input_is_one_line_exit_2(cli, small, args, fragment):
     res = ask(cli, small, *args)
     assert res.exit_code == 2, res
@@ -298,7 +343,7 @@ def test_cli_hunt_pattern_hooks(cli, small):
     hooks = json.loads(ask(cli, small, "hooks", "qi", "--json").stdout)
     assert hooks == [{"word": "QI", "front_hooks": "", "back_hooks": "S", "front_inner": False, "back_inner": False}]
     missing = ask(cli, small, "hooks", "ZZZ")
-    assert missing.exit_code == 1 and "ZZZ" in missing.stderr
+    assert missing.exit_code == 0 and "ZZZ" in missing.stderr and missing.stderr.startswith("note: ")
 
 
 def test_cli_word_reads_every_table_keyed_by_word(cli, small):
@@ -315,12 +360,23 @@ def test_cli_word_reads_every_table_keyed_by_word(cli, small):
         assert lines[0] == "table,row,column,value" and "notes,1,misses,3" in lines
     finally:
         extra.unlink()
-    assert ask(cli, small, "word", "SATIRES").exit_code == 1
+    assert ask(cli, small, "word", "SATIRES").exit_code == 0
 
 
 def test_cli_missing_tables_say_how_to_build(cli, tmp_path, word_file):
-    res = cli("run", "ingest", "--source", word_file(SMALL), "--lexicon", "bare", "--data-dir", tmp_path,
-              "--config", SMALL_CONFIG, "--quiet")
+    res = cli(
+        "run",
+        "ingest",
+        "--source",
+        word_file(SMALL),
+        "--lexicon",
+        "bare",
+        "--data-dir",
+        tmp_path,
+        "--config",
+        SMALL_CONFIG,
+        "--quiet",
+    )
     assert res.exit_code == 0
     res = cli("anagram", "SATIRE", "--lexicon", "bare", "--data-dir", tmp_path, "--config", SMALL_CONFIG)
     assert res.exit_code == 2 and "anagrams.parquet" in res.stderr and "wordstats run" in res.stderr

@@ -88,7 +88,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def test_every_image_is_embedded_and_not_empty(page, built):
     html_text = (built / "r" / "report.html").read_text()
-    assert len(page.images) == 8  # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, misses, openings
+    assert (
+        len(page.images) == 8
+    )  # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, misses, openings
     for img in page.images:
         assert img["src"].startswith("data:image/png;base64,")
         data = base64.b64decode(img["src"].split(",", 1)[1], validate=True)
@@ -146,7 +148,8 @@ def test_key_numbers_match_a_plain_python_count(page, built):
     lengths = Counter(r["length"] for r in words)
     common = Counter(r["length"] for r in words if r["zipf"] >= 3.0)
     assert s["words"]["parts"]["summary"]["rows"] == [
-        [len(words), round(sum(r["length"] for r in words) / len(words), 2), max(lengths), sum(common.values())]]
+        [len(words), round(sum(r["length"] for r in words) / len(words), 2), max(lengths), sum(common.values())]
+    ]
     assert s["words"]["parts"]["lengths"]["rows"] == [[n, lengths[n], common[n]] for n in sorted(lengths)]
 
     families = defaultdict(set)
@@ -154,7 +157,10 @@ def test_key_numbers_match_a_plain_python_count(page, built):
         families["".join(sorted(r["word"]))].add(r["word"])
     sizes = Counter(len(f) for f in families.values())
     assert s["anagrams"]["parts"]["sizes"]["rows"] == [[k, sizes[k]] for k in sorted(sizes)]
-    assert s["anagrams"]["parts"]["summary"]["rows"][0][:2] == [len(families), sum(len(f) >= 2 for f in families.values())]
+    assert s["anagrams"]["parts"]["summary"]["rows"][0][:2] == [
+        len(families),
+        sum(len(f) >= 2 for f in families.values()),
+    ]
 
     misses = defaultdict(list)
     for r in t["hangman"].rows(named=True):

@@ -95,16 +95,19 @@ def test_unseen_tiles(config):
     assert left[LETTERS.index("Q")] == 0 and left[BLANK_INDEX] == 1 and left.sum() == 100 - 2
 
 
-@pytest.mark.parametrize("rack, message", [
-    ("AB1", "character 3 ('1')"),
-    ("A B", "character 2 (' ')"),
-    ("ÉTÉ", "character 1 ('É')"),
-    ("STRAßE", "character 5 ('ß')"),  # str.upper would make it STRASSE
-    ("ıT", "character 1 ('ı')"),  # and this IT
-    ("ABCDEFGHIJKLMNOPQRSTU", "21 tiles, at most 20"),
-    ("?????", "5 blanks, at most 4"),
-    ("", "empty rack"),
-])
+@pytest.mark.parametrize(
+    "rack, message",
+    [
+        ("AB1", "character 3 ('1')"),
+        ("A B", "character 2 (' ')"),
+        ("ÉTÉ", "character 1 ('É')"),
+        ("STRAßE", "character 5 ('ß')"),  # str.upper would make it STRASSE
+        ("ıT", "character 1 ('ı')"),  # and this IT
+        ("ABCDEFGHIJKLMNOPQRSTU", "21 tiles, at most 20"),
+        ("?????", "5 blanks, at most 4"),
+        ("", "empty rack"),
+    ],
+)
 def test_bad_racks_are_one_line_errors(rack, message):
     with pytest.raises(WordstatsError) as err:
         parse_rack(rack)

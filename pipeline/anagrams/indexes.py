@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import Config, TileSet
+from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import combinations, draw_chance, letter_matrix, tile_set
 
 
@@ -59,8 +62,13 @@ def prefix_table(words: pl.DataFrame) -> pl.DataFrame:
             pl.col("next").filter(pl.col("next") != "").unique().sort().str.join("").alias("next_letters"),
         )
         .sort("prefix")
-        .select("prefix", pl.col("prefix").str.len_bytes().cast(pl.UInt32).alias("length"),
-                "is_word", "n_words", "next_letters")
+        .select(
+            "prefix",
+            pl.col("prefix").str.len_bytes().cast(pl.UInt32).alias("length"),
+            "is_word",
+            "n_words",
+            "next_letters",
+        )
     )
 
 
@@ -69,13 +77,17 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
     lexicon = words.select("word")
     longer = words.filter(pl.col("length") >= 2).select("word", "length")
     inner_front = longer.select(pl.col("word").str.slice(1).alias("base"), pl.col("word").str.slice(0, 1).alias("hook"))
-    inner_back = longer.select(pl.col("word").str.slice(0, pl.col("length") - 1).alias("base"),
-                               pl.col("word").str.slice(-1).alias("hook"))
+    inner_back = longer.select(
+        pl.col("word").str.slice(0, pl.col("length") - 1).alias("base"), pl.col("word").str.slice(-1).alias("hook")
+    )
 
     def hooks(pairs: pl.DataFrame, name: str) -> pl.DataFrame:
         """Per base word, the sorted hook letters of the (base, hook) pairs that are words."""
-        return (pairs.join(lexicon, left_on="base", right_on="word", how="semi")
-                .group_by("base").agg(pl.col("hook").unique().sort().str.join("").alias(name)))
+        return (
+            pairs.join(lexicon, left_on="base", right_on="word", how="semi")
+            .group_by("base")
+            .agg(pl.col("hook").unique().sort().str.join("").alias(name))
+        )
 
     return (
         lexicon.join(hooks(inner_front, "front_hooks"), left_on="word", right_on="base", how="left")
@@ -83,8 +95,10 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pl.col("front_hooks", "back_hooks").fill_null(""))
         .with_columns(
             pl.col("word").str.slice(1).is_in(lexicon["word"].implode()).alias("front_inner"),
-            pl.col("word").str.slice(0, pl.col("word").str.len_bytes() - 1)
-            .is_in(lexicon["word"].implode()).alias("back_inner"),
+            pl.col("word")
+            .str.slice(0, pl.col("word").str.len_bytes() - 1)
+            .is_in(lexicon["word"].implode())
+            .alias("back_inner"),
         )
         .sort("word")
         .select("word", "front_hooks", "back_hooks", "front_inner", "back_inner")
@@ -99,13 +113,13 @@ def index_tiles(config: Config) -> tuple[str, TileSet]:
     return name, tile_set(config, name, "indexes.tiles")
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The tile set used for probabilities, recorded in provenance."""
     name, tiles = index_tiles(config)
     return {"tiles": name, "counts": dict(sorted(tiles.counts.items()))}
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, pl.DataFrame]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The indexes stage: words → anagrams, prefixes, hooks."""
     words = inputs["words"]
     _, tiles = index_tiles(ctx.config)
@@ -116,5 +130,4 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, pl.DataFrame]:
         task.advance()
         hooks = hook_table(words)
         task.advance()
-    return {"anagrams.parquet": anagrams, "prefixes.parquet": prefixes, "hooks.parquet": hooks}
-
+    return ctx.result(anagrams=anagrams, prefixes=prefixes, hooks=hooks)

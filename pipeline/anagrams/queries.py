@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from pipeline.anagrams.stems import STEM_LENGTHS
 from pipeline.core.config import LETTERS, upper_ascii
-from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
@@ -121,20 +122,23 @@ class WordIndex:
         blank_text = _spell_out(stand_ins)
         words, owner = self.spread(rows)
         blanks = [blank_text[i] for i in owner.tolist()]
-        return pl.DataFrame({
-            "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
-            "plain": pl.Series(words, dtype=pl.String),
-            "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
-            "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
-            "blanks": pl.Series(blanks, dtype=pl.String),
-            "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
-        })
+        return pl.DataFrame(
+            {
+                "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
+                "plain": pl.Series(words, dtype=pl.String),
+                "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
+                "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
+                "blanks": pl.Series(blanks, dtype=pl.String),
+                "probability_order": pl.Series(self.order[rows][owner], dtype=pl.UInt32),
+            }
+        )
 
     def words_at(self, rows: np.ndarray) -> pl.DataFrame:
         """The words of the families at `rows`, one row each: word, length."""
         words, owner = self.spread(rows)
-        return pl.DataFrame({"word": pl.Series(words, dtype=pl.String),
-                             "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)})
+        return pl.DataFrame(
+            {"word": pl.Series(words, dtype=pl.String), "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32)}
+        )
 
 
 def _spell_out(stand_ins: np.ndarray) -> list[str]:
@@ -149,7 +153,7 @@ def _lower_first(word: str, blanks: str) -> str:
     """The word with, for each blank letter, its first upper-case occurrence in lower case: SULTaNA."""
     for letter in blanks:
         at = word.find(letter)
-        word = word[:at] + letter.lower() + word[at + 1:]
+        word = word[:at] + letter.lower() + word[at + 1 :]
     return word
 
 
@@ -220,11 +224,18 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
         if len(middle) != 1 or middle not in allowed:
             raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
         keep &= alphagram.str.contains(middle, literal=True)
-    rows = (pl.DataFrame({"alphagram": index.alphagrams, "length": index.length}).with_row_index("row")
-            .filter(keep & (pl.col("length") >= min_length))["row"].to_numpy())
+    rows = (
+        pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})
+        .with_row_index("row")
+        .filter(keep & (pl.col("length") >= min_length))["row"]
+        .to_numpy()
+    )
     uses_all = pl.all_horizontal(pl.col("word").str.contains(c, literal=True) for c in allowed)
-    return (index.words_at(rows).with_columns(uses_all.alias("pangram"))
-            .sort(["pangram", "length", "word"], descending=[True, True, False]))
+    return (
+        index.words_at(rows)
+        .with_columns(uses_all.alias("pangram"))
+        .sort(["pangram", "length", "word"], descending=[True, True, False])
+    )
 
 
 def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
@@ -304,9 +315,11 @@ def facts_table(facts: dict[str, pl.DataFrame], max_chars: int | None = None) ->
         if max_chars:
             cut = pl.all().str.slice(0, max_chars - 1) + "…"
             text = text.with_columns(pl.when(pl.all().str.len_chars() > max_chars).then(cut).otherwise(pl.all()))
-        parts.append(text.with_row_index("row", offset=1)
-                     .unpivot(index="row", variable_name="column", value_name="value")
-                     .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value"))
+        parts.append(
+            text.with_row_index("row", offset=1)
+            .unpivot(index="row", variable_name="column", value_name="value")
+            .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value")
+        )
     return pl.concat(parts)
 
 
@@ -317,16 +330,25 @@ STEM_ORDERS = {
     "bingos": (["n_bingos", "n_letters", "stem_length", "stem"], [True, True, False, False]),
     "usefulness": (["usefulness", "stem_length", "stem"], [True, False, False]),
 }
-STEM_COLUMNS = ["stem", "stem_length", "letters", "n_letters", "n_bingos", "has_s",
-                "stem_probability", "draw_chance", "usefulness"]
+STEM_COLUMNS = [
+    "stem",
+    "stem_length",
+    "letters",
+    "n_letters",
+    "n_bingos",
+    "has_s",
+    "stem_probability",
+    "draw_chance",
+    "usefulness",
+]
 
 
-def top_stems(store, length: int | None = None, order: str = "usefulness", top: int | None = 50,
-              min_letters: int = 1) -> pl.DataFrame:
+def top_stems(
+    store, length: int | None = None, order: str = "usefulness", top: int | None = 50, min_letters: int = 1
+) -> pl.DataFrame:
     """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
-    if order not in STEM_ORDERS:
-        raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
-    if length is not None and length not in (6, 7):
+    order = pick(order, STEM_ORDERS, "--order")
+    if length is not None and length not in STEM_LENGTHS:
         raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
     stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
@@ -350,21 +372,23 @@ def check_export(path: Path) -> Path:
 
 def study_list(stems: pl.DataFrame) -> pl.DataFrame:
     """Stems as a study list: rank, stem, letters, and the bingos as text (A: WORD WORD; B: ...)."""
-    bingos = [
-        "; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row)
-        for row in stems["bingos"].to_list()
-    ]
-    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(pl.Series("bingos", bingos, dtype=pl.String))
+    bingos = ["; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row) for row in stems["bingos"].to_list()]
+    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(
+        pl.Series("bingos", bingos, dtype=pl.String)
+    )
 
 
 def stem(store, text: str) -> pl.DataFrame:
     """For each letter that combines with the stem (letters in any order), its bingos."""
     letters = parse_letters(text, "stem")
-    if len(letters) not in (6, 7):
+    if len(letters) not in STEM_LENGTHS:
         raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
     key = "".join(sorted(letters))
     found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
     if found.is_empty():
         raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
-    return (found.select(pl.col("bingos").explode()).unnest("bingos")
-            .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words"))
+    return (
+        found.select(pl.col("bingos").explode())
+        .unnest("bingos")
+        .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words")
+    )

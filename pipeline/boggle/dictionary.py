@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -45,7 +45,9 @@ class Dictionary:
         return int(self.nodes.shape[0])
 
 
-MAX_POINT_VALUES = 63  # a node's points class has 6 bits, class 0 is "no word"
+# Distinct positive points a dictionary may use: a node's points class is kernels.NODE_CLASS_MASK (class 0 is
+# "no word"); named here too so that reading the config needs no numba import (a test checks they agree).
+MAX_POINT_VALUES = 63
 
 
 def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -53,10 +55,18 @@ def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: s
     its first child in bits 32-63: what a step of the walk reads, in one load), and the points of each class."""
     values = np.unique(np.concatenate([[0], points])).astype(np.int32)
     if values.size > MAX_POINT_VALUES + 1 or values[0] < 0:
-        raise WordstatsError(f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
-                             f"different values, got {values.size - 1} positive ones")
+        raise WordstatsError(
+            f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
+            f"different values, got {values.size - 1} positive ones"
+        )
+    from pipeline.boggle.kernels import NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+
     classes = np.searchsorted(values, points).astype(np.uint64)
-    nodes = mask.astype(np.uint64) | (classes << np.uint64(26)) | (first.astype(np.uint64) << np.uint64(32))
+    nodes = (
+        mask.astype(np.uint64)
+        | (classes << np.uint64(NODE_CLASS_SHIFT))
+        | (first.astype(np.uint64) << np.uint64(NODE_FIRST_SHIFT))
+    )
     return nodes, values
 
 

@@ -15,6 +15,12 @@ from numba.extending import intrinsic
 # alphabetical. A board is an array of letter codes (Q = the Qu cube; the dictionary spells QU as Q).
 # `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
 
+# The packed node's bit layout, named in the kernels' own file so that numba's cache of the kernels that
+# read it follows any change (dictionary.pack_nodes writes nodes with it).
+NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
+NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)
+NODE_FIRST_SHIFT = 32  # bits 32-63: the index of the first child
+
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -25,6 +31,7 @@ def _ctpop32(typingctx, x):
     sig = types.uint32(types.uint32)
 
     def codegen(context, builder, signature, args):
+        """LLVM's ctpop of the argument."""
         return builder.ctpop(args[0])
 
     return sig, codegen
@@ -84,12 +91,16 @@ def _cttz64(typingctx, x):
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
+        """LLVM's cttz of the argument (zero input undefined)."""
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
 
 
-_LETTERS = _U64((1 << 26) - 1)
+_LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
+_CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
+_CLASS_MASK = _U64(NODE_CLASS_MASK)
+_FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -101,7 +112,7 @@ def _children(record):
 @njit(cache=True, inline="always")
 def _points(record, values):
     """A packed node's points (0 when no countable word ends there)."""
-    return values[(record >> _U64(26)) & _U64(63)]
+    return values[(record >> _CLASS_SHIFT) & _CLASS_MASK]
 
 
 @njit(cache=True, inline="always")
@@ -109,7 +120,7 @@ def _child_of(record, letter):
     """The index of a packed node's child for `letter`, which must be one of its child letters."""
     children = _children(record)
     letter_bit = np.uint32(1) << np.uint32(letter)
-    return np.uint32(record >> _U64(32)) + _ctpop32(children & (letter_bit - np.uint32(1)))
+    return np.uint32(record >> _FIRST_SHIFT) + _ctpop32(children & (letter_bit - np.uint32(1)))
 
 
 def _fast_pext() -> bool:
@@ -131,6 +142,7 @@ def _pext32_cpu(typingctx, x, m):
     sig = types.uint32(types.uint32, types.uint32)
 
     def codegen(context, builder, signature, args):
+        """A call to the BMI2 pext instruction."""
         fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), ir.IntType(32)])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.32")
         return builder.call(fn, args)
@@ -215,8 +227,24 @@ def _visit(node, nodes, values, mark, stamp, fresh, score, words):
 
 
 @njit(cache=True, inline="always")
-def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-            near_letters, cell_sets, kids, nexts, level, score, words):
+def _expand(
+    record,
+    cells,
+    used,
+    board,
+    nodes,
+    values,
+    mark,
+    stamp,
+    fresh,
+    near_letters,
+    cell_sets,
+    kids,
+    nexts,
+    level,
+    score,
+    words,
+):
     """Visit the children of the node `record` reached through `cells` (the path so far is `used`): count
     their words, and for each cell store its child's record in kids[_slot(level, cell)] and that child's own
     candidate cells in nexts[_slot(level, cell)]. Returns the cells whose child goes on (has candidates), and the
@@ -225,8 +253,7 @@ def _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
     while cells:
         here = _cttz64(cells)
         cells &= cells - _U64(1)
-        child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh,
-                                     score, words)
+        child, score, words = _visit(_child_of(record, board[here]), nodes, values, mark, stamp, fresh, score, words)
         nxt = _next_cells(_children(child), here, near_letters, cell_sets) & ~(used | (_U64(1) << here))
         kids[_slot(level, here)] = child
         nexts[_slot(level, here)] = nxt
@@ -270,15 +297,30 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
     for start in range(n):
         if not (_children(root) >> np.uint32(board[start])) & np.uint32(1):
             continue
-        record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh,
-                                      score, words)
+        record, score, words = _visit(_child_of(root, board[start]), nodes, values, mark, stamp, fresh, score, words)
         used = _U64(1) << _U64(start)
         cells = _next_cells(_children(record), start, near_letters, cell_sets) & ~used
-        going_on, score, words = _expand(record, cells, used, board, nodes, values, mark, stamp, fresh,
-                                         near_letters, cell_sets, kids, nexts, _U64(0), score, words)
+        going_on, score, words = _expand(
+            record,
+            cells,
+            used,
+            board,
+            nodes,
+            values,
+            mark,
+            stamp,
+            fresh,
+            near_letters,
+            cell_sets,
+            kids,
+            nexts,
+            _U64(0),
+            score,
+            words,
+        )
         if going_on == 0:
             continue
-        depth = 0
+        depth: int | np.int64 = 0
         todo[0] = going_on
         paths[0] = used
         while depth >= 0:
@@ -289,9 +331,24 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
             todo[d] = rest
             used = paths[d] | (_U64(1) << here)
             level = d + _U64(rest != 0)
-            going_on, score, words = _expand(kids[_slot(d, here)], nexts[_slot(d, here)], used, board, nodes,
-                                             values, mark, stamp, fresh, near_letters, cell_sets, kids, nexts,
-                                             level, score, words)
+            going_on, score, words = _expand(
+                kids[_slot(d, here)],
+                nexts[_slot(d, here)],
+                used,
+                board,
+                nodes,
+                values,
+                mark,
+                stamp,
+                fresh,
+                near_letters,
+                cell_sets,
+                kids,
+                nexts,
+                level,
+                score,
+                words,
+            )
             if going_on != 0:
                 depth = np.int64(level)
                 todo[level] = going_on
@@ -317,10 +374,16 @@ def _scratch(n_cells, nodes, values):
     subset (and room to build them); per stack level and cell (see _slot) the child record and its candidate
     cells, per level the pending cells and the path; the list of a board's words (room for all the
     dictionary's)."""
-    return (np.empty(n_cells, dtype=np.uint32), np.zeros(32 * n_cells, dtype=np.uint64), np.zeros(8, dtype=np.uint64),
-            np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64), np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
-            np.empty(n_cells + 1, dtype=np.uint64), np.empty(n_cells + 1, dtype=np.uint64),
-            np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32))
+    return (
+        np.empty(n_cells, dtype=np.uint32),
+        np.zeros(32 * n_cells, dtype=np.uint64),
+        np.zeros(8, dtype=np.uint64),
+        np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
+        np.zeros(_slot(n_cells + 1, 0), dtype=np.uint64),
+        np.empty(n_cells + 1, dtype=np.uint64),
+        np.empty(n_cells + 1, dtype=np.uint64),
+        np.empty(_word_nodes(nodes, values) + 1, dtype=np.int32),
+    )
 
 
 @njit(cache=True)
@@ -351,11 +414,12 @@ def boggle_score_boards(boards, nbrs, ncount, nodes, values, rank, n_chunks, cou
         lo = chunk * n_boards // n_chunks
         hi = (chunk + 1) * n_boards // n_chunks
         for b in range(lo, hi):
-            s, w, l = _board_dfs(boards[b], nbrs, ncount, nodes, values, rank, mark, b - lo + 1, counts[chunk],
-                                 scratch)
+            s, w, lg = _board_dfs(
+                boards[b], nbrs, ncount, nodes, values, rank, mark, b - lo + 1, counts[chunk], scratch
+            )
             scores[b] = s
             n_words[b] = w
-            longest[b] = l
+            longest[b] = lg
     total = np.zeros(width, dtype=np.int64)
     for chunk in range(n_chunks):
         for i in range(width):
@@ -435,8 +499,25 @@ def _pick_letter(state, cumulative):
 
 
 @njit(cache=True)
-def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                nbrs, ncount, nodes, values, rank, mark, scratch, best):
+def _anneal_one(
+    state,
+    free,
+    cumulative,
+    faces,
+    n_faces,
+    n_cells,
+    steps,
+    t_start,
+    t_end,
+    nbrs,
+    ncount,
+    nodes,
+    values,
+    rank,
+    mark,
+    scratch,
+    best,
+):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
@@ -462,7 +543,7 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
     t = t_start
-    for step in range(steps):
+    for _ in range(steps):
         # propose: kind 0 = change one cell's letter (free) or die face (dice), 1 = swap two cells
         state, kind = _below(state, 2)
         state, a = _below(state, n_cells)
@@ -538,14 +619,46 @@ def _anneal_one(state, free, cumulative, faces, n_faces, n_cells, steps, t_start
 
 
 @njit(cache=True, parallel=True)
-def boggle_anneal(seed, first_run, n_runs, free, cumulative, faces, n_faces, n_cells, steps, t_start, t_end,
-                  nbrs, ncount, nodes, values, rank):
+def boggle_anneal(
+    seed,
+    first_run,
+    n_runs,
+    free,
+    cumulative,
+    faces,
+    n_faces,
+    n_cells,
+    steps,
+    t_start,
+    t_end,
+    nbrs,
+    ncount,
+    nodes,
+    values,
+    rank,
+):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     for r in prange(n_runs):
         mark = np.zeros(nodes.shape[0], dtype=np.int32)
-        scores[r] = _anneal_one(_stream(seed, first_run + r), free, cumulative, faces, n_faces, n_cells, steps,
-                                t_start, t_end, nbrs, ncount, nodes, values, rank, mark,
-                                _scratch(n_cells, nodes, values), boards[r])
+        scores[r] = _anneal_one(
+            _stream(seed, first_run + r),
+            free,
+            cumulative,
+            faces,
+            n_faces,
+            n_cells,
+            steps,
+            t_start,
+            t_end,
+            nbrs,
+            ncount,
+            nodes,
+            values,
+            rank,
+            mark,
+            _scratch(n_cells, nodes, values),
+            boards[r],
+        )
     return boards, scores

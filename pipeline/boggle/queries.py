@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,8 +30,9 @@ def solution(board: Board, dictionary: Dictionary, paths: bool = False) -> dict:
     return {"board": board.letters, "size": board.size, "score": sum(f.points for f in found), "words": words}
 
 
-def random_summary(dice: Dice, dictionary: Dictionary, seed: int, count: int,
-                   percentiles: Sequence[float], progress=None) -> dict:
+def random_summary(
+    dice: Dice, dictionary: Dictionary, seed: int, count: int, percentiles: Sequence[float], progress=None
+) -> dict:
     """Roll and score `count` boards in chunks: score statistics, the best board, and boards per second."""
     scores = np.empty(count, dtype=np.int32)
     best_board, best_score, done = "", -1, 0
@@ -43,6 +44,13 @@ def random_summary(dice: Dice, dictionary: Dictionary, seed: int, count: int,
             best_score, best_board = int(result.scores[top]), board_texts(boards[top : top + 1])[0]
         done += boards.shape[0]
     seconds = time.perf_counter() - started
-    return {"dice": dice.name, "size": dice.size, "seed": seed, "min_length": dictionary.rules.min_length,
-            **summarise(scores, percentiles), "max_board": best_board,
-            "seconds": round(seconds, 3), "boards_per_second": round(count / seconds) if seconds > 0 else None}
+    return {
+        "dice": dice.name,
+        "size": dice.size,
+        "seed": seed,
+        "min_length": dictionary.rules.min_length,
+        **summarise(scores, percentiles),
+        "max_board": best_board,
+        "seconds": round(seconds, 3),
+        "boards_per_second": round(count / seconds) if seconds > 0 else None,
+    }

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import A_CODE, code
 
 MAX_CELLS = 64  # a board's used-cube set is one 64-bit mask
 SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
@@ -59,7 +60,7 @@ class Dice:
         width = max(len(f) for f in self.faces)
         codes = np.zeros((len(self.faces), width), dtype=np.int8)
         for i, die in enumerate(self.faces):
-            codes[i, : len(die)] = [ord(ch) - 65 for ch in die]
+            codes[i, : len(die)] = [code(ch) for ch in die]
         return codes, np.array([len(f) for f in self.faces], dtype=np.int32)
 
 
@@ -74,7 +75,7 @@ class Board:
     @property
     def codes(self) -> np.ndarray:
         """The cells as letter codes (A = 0), int8."""
-        return np.frombuffer(self.letters.encode("ascii"), dtype=np.uint8).astype(np.int8) - np.int8(65)
+        return np.frombuffer(self.letters.encode("ascii"), dtype=np.uint8).astype(np.int8) - np.int8(A_CODE)
 
     @property
     def size(self) -> str:
@@ -88,8 +89,9 @@ class Board:
 
     def grid(self) -> list[str]:
         """The board as lines of cubes, for people."""
-        return [" ".join(f"{self.cube(r * self.cols + c):<2}" for c in range(self.cols)).rstrip()
-                for r in range(self.rows)]
+        return [
+            " ".join(f"{self.cube(r * self.cols + c):<2}" for c in range(self.cols)).rstrip() for r in range(self.rows)
+        ]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -138,8 +140,9 @@ def parse_board(text: str, size: str | None = None, where: str | None = None) ->
     elif len(rows_cubes) > 1:
         rows, cols = len(rows_cubes), len(rows_cubes[0])
         if any(len(r) != cols for r in rows_cubes):
-            raise WordstatsError(f"{where}: rows have different numbers of cells "
-                                 f"({', '.join(str(len(r)) for r in rows_cubes)})")
+            raise WordstatsError(
+                f"{where}: rows have different numbers of cells ({', '.join(str(len(r)) for r in rows_cubes)})"
+            )
     else:
         side = math.isqrt(n)
         if side * side != n:
@@ -197,7 +200,7 @@ def load_board(arg: str, size: str | None = None) -> Board:
     return parse_board(arg, size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Each cell's 8-connected neighbours (cells × 8, -1 padded) and their counts, for one grid size."""
     from pipeline.boggle.kernels import boggle_neighbours

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -35,8 +35,14 @@ def summarise(scores: np.ndarray, percentiles: Sequence[float]) -> dict:
     }
 
 
-def random_boards(dice: Dice, dictionary: Dictionary, seed: int, count: int,
-                  chunk: int = 1_000_000, on_chunk: Callable[[int], None] | None = None):
+def random_boards(
+    dice: Dice,
+    dictionary: Dictionary,
+    seed: int,
+    count: int,
+    chunk: int = 1_000_000,
+    on_chunk: Callable[[int], None] | None = None,
+):
     """Roll and score `count` boards in chunks; yields (boards, Scores) per chunk."""
     for start in range(0, count, chunk):
         n = min(chunk, count - start)

@@ -9,7 +9,7 @@ from pipeline.boggle.best import SearchParams
 from pipeline.boggle.dictionary import MAX_POINT_VALUES
 from pipeline.boggle.rules import Dice, Rules, parse_size
 from pipeline.core.config import Config, Section
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,11 @@ class BoggleConfig:
 
     def rules(self, variant: str = "standard", min_length: int | None = None) -> Rules:
         """The rules of a variant, with the shortest word overridden when given."""
-        if variant not in self.variants:
-            raise WordstatsError(f"unknown Boggle variant {variant!r} (variants: {', '.join(self.variants)})")
-        return self.variants[variant].with_min_length(min_length)
+        return self.variants[pick(variant, self.variants, "Boggle variant")].with_min_length(min_length)
 
     def dice_set(self, name: str) -> Dice:
         """The dice set `name`."""
-        if name not in self.dice:
-            raise WordstatsError(f"unknown dice set {name!r} (dice sets: {', '.join(self.dice)})")
-        return self.dice[name]
+        return self.dice[pick(name, self.dice, "dice set")]
 
 
 def dice_seed(seed: int, name: str) -> int:
@@ -106,8 +102,9 @@ def boggle_config(config: Config) -> BoggleConfig:
     best = BestConfig(
         seed=best_sec.int("seed", 7, lo=0),
         runs=best_sec.int("runs", 4, lo=1),
-        params=SearchParams(best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start,
-                            best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)),
+        params=SearchParams(
+            best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start, best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)
+        ),
         free=tuple(best_sec.list("free", ["4x4"], of=str)),
         dice_sets=tuple(best_sec.list("dice_sets", list(dice_sets), of=str)),
     )
@@ -119,5 +116,12 @@ def boggle_config(config: Config) -> BoggleConfig:
     for name in best.dice_sets:
         if name not in dice:
             best_sec.fail("dice_sets", f"unknown dice set {name!r}")
-    return BoggleConfig(variants, dice, sec.int("seed", 0, lo=0), sec.int("boards", 100_000, lo=1),
-                        dice_sets, tuple(float(p) for p in percentiles), best)
+    return BoggleConfig(
+        variants,
+        dice,
+        sec.int("seed", 0, lo=0),
+        sec.int("boards", 100_000, lo=1),
+        dice_sets,
+        tuple(float(p) for p in percentiles),
+        best,
+    )

@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.boggle.dictionary import Dictionary, cube_spelling
 from pipeline.boggle.rules import Board, check_size, neighbours
+from pipeline.letters.alphabet import A_CODE
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ def word_path(board: Board, word: str) -> tuple[int, ...]:
     nbrs, ncount = neighbours(board.rows, board.cols)
 
     def extend(path: list[int]) -> bool:
+        """Whether `path` (cells spelling the target's start) extends to the whole target."""
         if len(path) == len(target):
             return True
         for nb in nbrs[path[-1], : ncount[path[-1]]]:
@@ -66,8 +68,7 @@ class Scores:
     node_counts: np.ndarray  # int64 per trie node: boards containing the word ending there (empty if not asked)
 
 
-def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionary,
-                 count_words: bool = False) -> Scores:
+def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionary, count_words: bool = False) -> Scores:
     """Score boards (one per row, letter codes) of one grid size on all cores."""
     import numba
 
@@ -77,7 +78,8 @@ def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionar
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     chunks = max(1, min(numba.get_num_threads(), boards.shape[0]))
     scores, n_words, longest, counts = boggle_score_boards(
-        boards, *neighbours(rows, cols), *dictionary.arrays, chunks, count_words)
+        boards, *neighbours(rows, cols), *dictionary.arrays, chunks, count_words
+    )
     return Scores(scores, n_words, longest, counts)
 
 
@@ -89,5 +91,5 @@ def score(board: Board, dictionary: Dictionary) -> int:
 def board_texts(boards: np.ndarray) -> list[str]:
     """Boards given as letter-code rows, as strings of letters (Q for Qu)."""
     n_cells = boards.shape[1]
-    raw = (np.ascontiguousarray(boards, dtype=np.int8).view(np.uint8) + np.uint8(65)).tobytes().decode("ascii")
+    raw = (np.ascontiguousarray(boards, dtype=np.int8).view(np.uint8) + np.uint8(A_CODE)).tobytes().decode("ascii")
     return [raw[i : i + n_cells] for i in range(0, len(raw), n_cells)]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -13,23 +14,36 @@ from pipeline.boggle.rules import Dice, parse_size
 from pipeline.boggle.sampling import roll, summarise
 from pipeline.boggle.settings import BoggleConfig, boggle_config, dice_seed
 from pipeline.boggle.solver import Scores, board_texts, score_boards
-from pipeline.core.config import Config
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The stage's parameters (recorded in provenance)."""
     bc = boggle_config(config)
     return {
         "seed": bc.seed,
         "boards": bc.boards,
-        "dice_sets": {name: {"size": bc.dice[name].size, "variant": bc.dice[name].variant,
-                             "dice": list(bc.dice[name].faces), "seed": dice_seed(bc.seed, name)}
-                      for name in bc.dice_sets},
+        "dice_sets": {
+            name: {
+                "size": bc.dice[name].size,
+                "variant": bc.dice[name].variant,
+                "dice": list(bc.dice[name].faces),
+                "seed": dice_seed(bc.seed, name),
+            }
+            for name in bc.dice_sets
+        },
         "variants": {name: {"min_length": r.min_length, "points": list(r.points)} for name, r in bc.variants.items()},
         "percentiles": list(bc.percentiles),
-        "best": {"seed": bc.best.seed, "runs": bc.best.runs, "steps": bc.best.params.steps,
-                 "t_start": bc.best.params.t_start, "t_end": bc.best.params.t_end,
-                 "free": list(bc.best.free), "dice_sets": list(bc.best.dice_sets)},
+        "best": {
+            "seed": bc.best.seed,
+            "runs": bc.best.runs,
+            "steps": bc.best.params.steps,
+            "t_start": bc.best.params.t_start,
+            "t_end": bc.best.params.t_end,
+            "free": list(bc.best.free),
+            "dice_sets": list(bc.best.dice_sets),
+        },
     }
 
 
@@ -38,13 +52,14 @@ def word_of_nodes(dictionary: Dictionary, nodes: np.ndarray) -> list[str | None]
     return [dictionary.words[dictionary.word_at[n]] if n >= 0 else None for n in nodes.tolist()]
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """Random boards per dice set with their scores, per-word findability, a summary, and the best boards."""
     bc = boggle_config(ctx.config)
     words = inputs["words"]["word"].to_list()
     dictionaries: dict[str, Dictionary] = {}
 
     def dictionary_for(variant: str) -> Dictionary:
+        """The dictionary of a variant, compiled once."""
         if variant not in dictionaries:
             dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
         return dictionaries[variant]
@@ -62,41 +77,46 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
             summary[name] = dice_summary(dice, seed, bc, result, board_frames[-1], word_frames[-1])
             task.advance()
     best = best_boards(bc, dictionary_for, ctx.progress)
-    return {
-        "boggle_boards.parquet": pl.concat(board_frames),
-        "boggle_words.parquet": pl.concat(word_frames).sort("dice", "word"),
-        "boggle_summary.json": {"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
-        "boggle_best.parquet": best,
-    }
+    return ctx.result(
+        boggle_boards=pl.concat(board_frames),
+        boggle_words=pl.concat(word_frames).sort("dice", "word"),
+        boggle_summary={"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
+        boggle_best=best,
+    )
 
 
 def boards_frame(name: str, seed: int, boards: np.ndarray, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
     """One row per random board: its dice set, seed, index, letters, score, words and longest word."""
     n = boards.shape[0]
-    return pl.DataFrame({
-        "dice": pl.Series([name] * n, dtype=pl.String),
-        "seed": pl.Series([seed] * n, dtype=pl.Int64),
-        "index": pl.Series(np.arange(n, dtype=np.uint32)),
-        "board": pl.Series(board_texts(boards), dtype=pl.String),
-        "score": pl.Series(result.scores.astype(np.uint32)),
-        "n_words": pl.Series(result.n_words.astype(np.uint32)),
-        "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
-    })
+    return pl.DataFrame(
+        {
+            "dice": pl.Series([name] * n, dtype=pl.String),
+            "seed": pl.Series([seed] * n, dtype=pl.Int64),
+            "index": pl.Series(np.arange(n, dtype=np.uint32)),
+            "board": pl.Series(board_texts(boards), dtype=pl.String),
+            "score": pl.Series(result.scores.astype(np.uint32)),
+            "n_words": pl.Series(result.n_words.astype(np.uint32)),
+            "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
+        }
+    )
 
 
-def findability(name: str, words: list[str], dictionary: Dictionary, node_counts: np.ndarray,
-                n_boards: int) -> pl.DataFrame:
+def findability(
+    name: str, words: list[str], dictionary: Dictionary, node_counts: np.ndarray, n_boards: int
+) -> pl.DataFrame:
     """For every word of the lexicon: its points, on how many random boards it was found, and the rates."""
     has = dictionary.word_at >= 0
     found = np.zeros(len(dictionary.words), dtype=np.int64)
     found[dictionary.word_at[has]] = node_counts[has]
     points = np.zeros(len(dictionary.words), dtype=np.int32)
     points[dictionary.word_at[has]] = dictionary.points[has]
-    playable = pl.DataFrame({
-        "word": pl.Series(dictionary.words, dtype=pl.String),
-        "points": pl.Series(points.astype(np.uint8)),
-        "boards_found": pl.Series(found.astype(np.uint32)),
-    })
+    playable = pl.DataFrame(
+        {
+            "word": pl.Series(dictionary.words, dtype=pl.String),
+            "points": pl.Series(points.astype(np.uint8)),
+            "boards_found": pl.Series(found.astype(np.uint32)),
+        }
+    )
     return (
         pl.DataFrame({"word": pl.Series(words, dtype=pl.String)})
         .join(playable, on="word", how="left")
@@ -111,8 +131,9 @@ def findability(name: str, words: list[str], dictionary: Dictionary, node_counts
     )
 
 
-def dice_summary(dice: Dice, seed: int, bc: BoggleConfig, result: Scores, boards: pl.DataFrame,
-                 words: pl.DataFrame) -> dict:
+def dice_summary(
+    dice: Dice, seed: int, bc: BoggleConfig, result: Scores, boards: pl.DataFrame, words: pl.DataFrame
+) -> dict:
     """Score statistics of one dice set's random boards, with its rules and the best board rolled."""
     rules = bc.variants[dice.variant]
     stats = summarise(result.scores, bc.percentiles)
@@ -136,8 +157,8 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
         rows, cols = parse_size(size)
         searches.append((f"free {rows}x{cols}", None, rows, cols, "standard"))
     for name in bc.best.dice_sets:
-        dice = bc.dice[name]
-        searches.append((f"dice {name}", dice, dice.rows, dice.cols, dice.variant))
+        rolled = bc.dice[name]
+        searches.append((f"dice {name}", rolled, rolled.rows, rolled.cols, rolled.variant))
     rows_out = []
     with progress.task("boggle: best-board search", total=len(searches)) as task:
         for label, dice, rows, cols, variant in searches:
@@ -146,10 +167,29 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
             runs = anneal(dictionary, rows, cols, seed, 0, bc.best.runs, bc.best.params, dice)
             n_words = score_boards(np.stack([r.board.codes for r in runs]), rows, cols, dictionary).n_words
             for r, w in zip(runs, n_words.tolist()):
-                rows_out.append({"search": label, "dice": dice.name if dice else None, "size": f"{rows}x{cols}",
-                                 "variant": variant, "seed": seed, "run": r.run, "board": r.board.letters,
-                                 "score": r.score, "n_words": w})
+                rows_out.append(
+                    {
+                        "search": label,
+                        "dice": dice.name if dice else None,
+                        "size": f"{rows}x{cols}",
+                        "variant": variant,
+                        "seed": seed,
+                        "run": r.run,
+                        "board": r.board.letters,
+                        "score": r.score,
+                        "n_words": w,
+                    }
+                )
             task.advance()
-    schema = {"search": pl.String, "dice": pl.String, "size": pl.String, "variant": pl.String, "seed": pl.Int64,
-              "run": pl.UInt32, "board": pl.String, "score": pl.UInt32, "n_words": pl.UInt32}
+    schema = {
+        "search": pl.String,
+        "dice": pl.String,
+        "size": pl.String,
+        "variant": pl.String,
+        "seed": pl.Int64,
+        "run": pl.UInt32,
+        "board": pl.String,
+        "score": pl.UInt32,
+        "n_words": pl.UInt32,
+    }
     return pl.DataFrame(rows_out, schema=schema).sort(["search", "score", "run"], descending=[False, True, False])

@@ -16,15 +16,23 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import MAX_LIMIT
 from pipeline.core.errors import NotFound, WordstatsError
 
-scrabble_app = App(name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.",
-                   no_args_is_help=True)
+scrabble_app = App(
+    name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.", no_args_is_help=True
+)
 app.add_typer(scrabble_app, name="scrabble")
 
-BoardOpt = Annotated[Optional[Path], typer.Option("--board", help="Board file: 15 lines of 15 characters "
-                                                  "(. empty, A-Z tiles, a-z blanks).", show_default=False)]
-ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+BoardOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--board", help="Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).", show_default=False
+    ),
+]
+ScrabbleVariantOpt = Annotated[
+    str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config; any case).")
+]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
@@ -41,12 +49,15 @@ def _scrabble_board(board: Optional[Path], empty: bool):
 
 @scrabble_app.command("best")
 def scrabble_best(
-    rack: Annotated[str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).",
-                                      show_default=False)],
+    rack: Annotated[
+        str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).", show_default=False)
+    ],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
-    top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="How many plays to show (0 = all).", min=0, max=MAX_LIMIT)
+    ] = 10,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -63,7 +74,7 @@ def scrabble_best(
     game = sc_variant(s.config, variant)
     tiles = parse_rack(rack, game.rack_size)
     position = _scrabble_board(board, empty)
-    plays = best_plays(position, tiles, game, load_lexicon(s.store), top)
+    plays = best_plays(position, tiles, game, load_lexicon(s.store), limit or MAX_LIMIT)
     if not plays:
         raise NotFound(f"no legal play for rack {tiles} on this board")
     _emit(plays_table(plays, tiles), as_json, as_csv)
@@ -71,13 +82,20 @@ def scrabble_best(
 
 @scrabble_app.command("score")
 def scrabble_score(
-    play: Annotated[str, typer.Option("--play", help='The play in notation: "8H WORD" across, "H8 WORD" down; '
-                                      "lower case = blank, board tiles may be in parentheses.",
-                                      show_default=False)],
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play",
+            help='The play in notation: "8H WORD" across, "H8 WORD" down; '
+            "lower case = blank, board tiles may be in parentheses.",
+            show_default=False,
+        ),
+    ],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
-    rack: Annotated[Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.",
-                                                show_default=False)] = None,
+    rack: Annotated[
+        Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.", show_default=False)
+    ] = None,
     variant: ScrabbleVariantOpt = "scrabble",
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,

@@ -15,43 +15,78 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import (
+    ForceOpt,
+    LimitOpt,
+    SampleOpt,
+    SeedOpt,
+    check_out,
+    choose_format,
+    limit_for,
+    plural,
+)
 
 
 @app.command()
 def wordlist(
-    preset: Annotated[Optional[str], typer.Option("--preset", "-p", show_default=False,
-                                                  help="A named filter set (spelling-k2, spelling-35, hangman-easy, "
-                                                       "hangman-hard; see --presets).")] = None,
+    preset: Annotated[
+        Optional[str],
+        typer.Option(
+            "--preset",
+            "-p",
+            show_default=False,
+            help="A named filter set (spelling-k2, spelling-35, hangman-easy, hangman-hard; see --presets).",
+        ),
+    ] = None,
     length: Annotated[Optional[str], typer.Option(help='Letters: "5" or a range "4-6".', show_default=False)] = None,
     common: Annotated[bool, typer.Option("--common", help="Only common words (Zipf frequency >= 3.0).")] = False,
-    min_zipf: Annotated[Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).",
-                                                      show_default=False)] = None,
-    top_frequent: Annotated[Optional[int], typer.Option(help="Only words among the N most frequent of the lexicon.",
-                                                        show_default=False)] = None,
-    contains: Annotated[Optional[str], typer.Option(help="Letters the word contains, in order.",
-                                                    show_default=False)] = None,
-    starts_with: Annotated[Optional[str], typer.Option(help="Letters the word starts with.", show_default=False)] = None,
+    min_zipf: Annotated[
+        Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).", show_default=False)
+    ] = None,
+    top_frequent: Annotated[
+        Optional[int], typer.Option(help="Only words among the N most frequent of the lexicon.", show_default=False)
+    ] = None,
+    contains: Annotated[
+        Optional[str], typer.Option(help="Letters the word contains, in order.", show_default=False)
+    ] = None,
+    starts_with: Annotated[
+        Optional[str], typer.Option(help="Letters the word starts with.", show_default=False)
+    ] = None,
     ends_with: Annotated[Optional[str], typer.Option(help="Letters the word ends with.", show_default=False)] = None,
-    pattern: Annotated[Optional[str], typer.Option(help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.",
-                                                   show_default=False)] = None,
-    hangman: Annotated[Optional[str], typer.Option(help="Hangman difficulty: easy, medium or hard.",
-                                                   show_default=False)] = None,
-    boggle_findable: Annotated[bool, typer.Option("--boggle-findable",
-                                                  help="Only words often found on random Boggle boards.")] = False,
-    min_find_rate: Annotated[Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).",
-                                                           show_default=False)] = None,
-    count: Annotated[Optional[int], typer.Option(help="Pick N words at random (reproducible with --seed).",
-                                                 show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Which random pick (default 0).", show_default=False)] = None,
-    sort: Annotated[Optional[str], typer.Option(help="alpha (default), frequency or difficulty.",
-                                                show_default=False)] = None,
+    pattern: Annotated[
+        Optional[str], typer.Option(help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.", show_default=False)
+    ] = None,
+    hangman: Annotated[
+        Optional[str], typer.Option(help="Hangman difficulty: easy, medium or hard.", show_default=False)
+    ] = None,
+    boggle_findable: Annotated[
+        bool, typer.Option("--boggle-findable", help="Only words often found on random Boggle boards.")
+    ] = False,
+    min_find_rate: Annotated[
+        Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).", show_default=False)
+    ] = None,
+    count: SampleOpt = None,
+    seed: SeedOpt = None,
+    sort: Annotated[
+        Optional[str], typer.Option(help="alpha (default), frequency or difficulty (any case).", show_default=False)
+    ] = None,
+    limit: LimitOpt = None,
     allow_all: Annotated[bool, typer.Option("--allow-all", help="Do not leave out offensive and adult words.")] = False,
     title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
-    blanks: Annotated[Optional[bool], typer.Option("--blanks/--no-blanks", show_default=False,
-                                                   help="Add numbered blank lines for a spelling test.")] = None,
+    blanks: Annotated[
+        Optional[bool],
+        typer.Option("--blanks/--no-blanks", show_default=False, help="Add numbered blank lines for a spelling test."),
+    ] = None,
     upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write list.csv, list.md, list.html or list.pdf.",
-                                                show_default=False)] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out",
+            help="Write list.csv, list.md, list.html or list.pdf (refuses to overwrite without --force).",
+            show_default=False,
+        ),
+    ] = None,
+    force: ForceOpt = False,
     presets: Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -63,21 +98,37 @@ def wordlist(
     from pipeline.wordlists.select import presets_table, word_list
     from pipeline.wordlists.sheets import save
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
+    check_out(out, force, (".csv", ".md", ".html", ".pdf"), s.data_dir)
     if presets:
         _emit(presets_table(s.config), as_json, as_csv)
         return
-    given = dict(length=length, common=common, min_zipf=min_zipf, top_frequent=top_frequent, contains=contains,
-                 starts_with=starts_with, ends_with=ends_with, pattern=pattern, hangman=hangman,
-                 boggle_findable=boggle_findable, min_find_rate=min_find_rate, count=count, seed=seed, sort=sort,
-                 title=title, blanks=blanks)
+    given = dict(
+        length=length,
+        common=common,
+        min_zipf=min_zipf,
+        top_frequent=top_frequent,
+        contains=contains,
+        starts_with=starts_with,
+        ends_with=ends_with,
+        pattern=pattern,
+        hangman=hangman,
+        boggle_findable=boggle_findable,
+        min_find_rate=min_find_rate,
+        count=count,
+        seed=seed,
+        sort=sort,
+        title=title,
+        blanks=blanks,
+    )
     wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:
         save(wl, out)
-        typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
+        typer.echo(f"wrote {plural(wl.table.height, 'word')} to {out}", err=True)
         return
     if not (as_json or as_csv):
-        typer.echo(f"{wl.title}: {wl.table.height:,} words, " + "; ".join(wl.filters), err=True)
-    _emit(wl.table, as_json, as_csv)
+        typer.echo(f"{wl.title}: {plural(wl.table.height, 'word')}, " + "; ".join(wl.filters), err=True)
+    _emit(wl.table, as_json, as_csv, limit_for(limit, fmt))

@@ -8,6 +8,7 @@ import polars as pl
 
 from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.stages import adhoc_sources, current_manifest
 from pipeline.core.store import Store
 
 
@@ -15,8 +16,11 @@ def lexicon_names(config: Config, data_dir: Path) -> list[str]:
     """Lexicons of the config, then ad hoc ones found in the data folder."""
     names = list(config.lexicons)
     if Path(data_dir).is_dir():
-        names += sorted(p.name for p in Path(data_dir).iterdir()
-                        if p.is_dir() and p.name not in names and (p / "words.parquet").exists())
+        names += sorted(
+            p.name
+            for p in Path(data_dir).iterdir()
+            if p.is_dir() and p.name not in names and (p / "words.parquet").exists()
+        )
     return names
 
 
@@ -26,19 +30,49 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
     for name in only or lexicon_names(config, data_dir):
         store = Store(data_dir, name)
         spec = config.lexicons.get(name)
-        source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
-        tables = store.manifest()["tables"]
+        adhoc = adhoc_sources(store)
+        if adhoc:
+            source = "ad hoc: " + ", ".join(Path(s).name for s in adhoc)
+        else:
+            source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
+        tables = current_manifest(store)["tables"]
         if not tables:
-            rows.append({"lexicon": name, "source": source, "file": None, "rows": None,
-                         "bytes": None, "stage": None, "built_at": "not built"})
+            rows.append(
+                {
+                    "lexicon": name,
+                    "source": source,
+                    "file": None,
+                    "rows": None,
+                    "bytes": None,
+                    "stage": None,
+                    "built_at": "not built",
+                }
+            )
         for file, entry in tables.items():
             if (store.root / file).exists():
-                rows.append({"lexicon": name, "source": source, "file": file, "rows": entry.get("rows"),
-                             "bytes": entry.get("bytes"), "stage": entry.get("stage"),
-                             "built_at": entry.get("built_at")})
-    return pl.DataFrame(rows, schema={"lexicon": pl.String, "source": pl.String, "file": pl.String,
-                                      "rows": pl.Int64, "bytes": pl.Int64, "stage": pl.String,
-                                      "built_at": pl.String})
+                rows.append(
+                    {
+                        "lexicon": name,
+                        "source": source,
+                        "file": file,
+                        "rows": entry.get("rows"),
+                        "bytes": entry.get("bytes"),
+                        "stage": entry.get("stage"),
+                        "built_at": entry.get("built_at"),
+                    }
+                )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "lexicon": pl.String,
+            "source": pl.String,
+            "file": pl.String,
+            "rows": pl.Int64,
+            "bytes": pl.Int64,
+            "stage": pl.String,
+            "built_at": pl.String,
+        },
+    )
 
 
 def run_sql(store: Store, query: str) -> pl.DataFrame:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import polars as pl
 
@@ -16,16 +18,21 @@ def heuristic_score() -> pl.Expr:
     places = pl.sum_horizontal(
         ((mask // (1 << LETTERS.index(c))) % 2) * (FREQUENCY_ORDER.index(c) + 1) for c in LETTERS
     )
-    return (pl.col("distinct_letters").cast(pl.Int64) * (7 - pl.col("vowels").cast(pl.Int64)) * places)
+    return pl.col("distinct_letters").cast(pl.Int64) * (7 - pl.col("vowels").cast(pl.Int64)) * places
 
 
 def thirds(value: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
     """easy / medium / hard by which third of [lo, hi] the value falls in (medium when lo = hi)."""
     span, above = hi - lo, (value - lo) * 3
-    return (pl.when(span == 0).then(pl.lit("medium"))
-            .when(above < span).then(pl.lit("easy"))
-            .when(above < 2 * span).then(pl.lit("medium"))
-            .otherwise(pl.lit("hard")))
+    return (
+        pl.when(span == 0)
+        .then(pl.lit("medium"))
+        .when(above < span)
+        .then(pl.lit("easy"))
+        .when(above < 2 * span)
+        .then(pl.lit("medium"))
+        .otherwise(pl.lit("hard"))
+    )
 
 
 def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
@@ -38,11 +45,21 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
     n = pl.len().over("length")
     easier = difficulty.rank("min").over("length").cast(pl.Int64) - 1  # words of the length strictly easier
     if s.bands == "tertiles":
-        band = (pl.when(easier * 3 < n).then(pl.lit("easy"))
-                .when(easier * 3 < n * 2).then(pl.lit("medium")).otherwise(pl.lit("hard")))
+        band = (
+            pl.when(easier * 3 < n)
+            .then(pl.lit("easy"))
+            .when(easier * 3 < n * 2)
+            .then(pl.lit("medium"))
+            .otherwise(pl.lit("hard"))
+        )
     else:
-        band = (pl.when(pl.col("misses") <= s.easy_max_misses).then(pl.lit("easy"))
-                .when(pl.col("misses") >= s.hard_min_misses).then(pl.lit("hard")).otherwise(pl.lit("medium")))
+        band = (
+            pl.when(pl.col("misses") <= s.easy_max_misses)
+            .then(pl.lit("easy"))
+            .when(pl.col("misses") >= s.hard_min_misses)
+            .then(pl.lit("hard"))
+            .otherwise(pl.lit("medium"))
+        )
     # hardest first: most misses, then most guesses, then word (the rows are in word order)
     hardest_first = -difficulty * words.height + pl.int_range(pl.len(), dtype=pl.Int64)
     table = (
@@ -53,14 +70,27 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
             rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),
             band=band,
-            heuristic_band=thirds(pl.col("heuristic_score"), pl.col("heuristic_score").min().over("length"),
-                                  pl.col("heuristic_score").max().over("length")),
+            heuristic_band=thirds(
+                pl.col("heuristic_score"),
+                pl.col("heuristic_score").min().over("length"),
+                pl.col("heuristic_score").max().over("length"),
+            ),
         )
     )
     return table.select(
-        "word", "length", "misses", "guesses", "sequence", "rank_in_length", "percentile_in_length", "band",
-        "misses_weighted", "guesses_weighted", "sequence_weighted",
-        pl.col("heuristic_score").cast(pl.Int32), "heuristic_band",
+        "word",
+        "length",
+        "misses",
+        "guesses",
+        "sequence",
+        "rank_in_length",
+        "percentile_in_length",
+        "band",
+        "misses_weighted",
+        "guesses_weighted",
+        "sequence_weighted",
+        pl.col("heuristic_score").cast(pl.Int32),
+        "heuristic_band",
     )
 
 
@@ -74,31 +104,38 @@ def spearman(a: pl.Series, b: pl.Series) -> float | None:
     return round(float(np.corrcoef(ra, rb)[0, 1]), 6)
 
 
+def _mean(values: pl.Series) -> float:
+    """The mean of a numeric or boolean column, as a float."""
+    return float(cast(float, values.mean()))
+
+
 def summary(table: pl.DataFrame, s: Settings) -> dict:
     """hangman_summary.json: per length, mean misses, share solved within the gallows, hardest words, Spearman."""
     lengths = []
     for (length,), group in table.sort("length").group_by("length", maintain_order=True):
         hardest = group.sort("rank_in_length").head(s.summary_hardest)
-        lengths.append({
-            "length": int(length),
-            "words": group.height,
-            "mean_misses": round(float(group["misses"].mean()), 6),
-            "share_within_gallows": round(float((group["misses"] <= s.gallows).mean()), 6),
-            "max_misses": int(group["misses"].max()),
-            "mean_misses_weighted": round(float(group["misses_weighted"].mean()), 6),
-            "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
-            "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
-        })
+        lengths.append(
+            {
+                "length": int(length),
+                "words": group.height,
+                "mean_misses": round(_mean(group["misses"]), 6),
+                "share_within_gallows": round(_mean(group["misses"] <= s.gallows), 6),
+                "max_misses": int(cast(int, group["misses"].max())),
+                "mean_misses_weighted": round(_mean(group["misses_weighted"]), 6),
+                "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
+                "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
+            }
+        )
     return {
         "words": table.height,
         "gallows": s.gallows,
-        "mean_misses": round(float(table["misses"].mean()), 6) if table.height else None,
-        "share_within_gallows": round(float((table["misses"] <= s.gallows).mean()), 6) if table.height else None,
+        "mean_misses": round(_mean(table["misses"]), 6) if table.height else None,
+        "share_within_gallows": round(_mean(table["misses"] <= s.gallows), 6) if table.height else None,
         "lengths": lengths,
         "about": {
             "share_within_gallows": f"share of the words the solver finds with at most {s.gallows} misses",
             "heuristic_spearman": "Spearman rank correlation of heuristic_score with misses among the words of "
-                                  "the length (null under 3 words or when either is constant)",
+            "the length (null under 3 words or when either is constant)",
             "hardest": "the words of rank_in_length 1, 2, ... (most misses, then most guesses, then word)",
         },
     }

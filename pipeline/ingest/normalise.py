@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import LexiconSpec
+from pipeline.core.config import MAX_WORD_LENGTH, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.ingest.sources import (
     EXAMPLE_CHARS,
@@ -38,13 +39,13 @@ def letters_only(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]
 def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
     """An entry as an upper-case A–Z word, or None and the reason it is dropped."""
     word, reason = letters_only(entry, spec)
-    if reason:
+    if word is None:
         return None, reason
     if spec.drop_capitalised and word[0].isupper():
         return None, "capitalised"
     if len(word) < spec.min_length:
         return None, "too_short"
-    if spec.max_length is not None and len(word) > spec.max_length:
+    if len(word) > (spec.max_length or MAX_WORD_LENGTH):
         return None, "too_long"
     return word.upper(), None
 
@@ -89,13 +90,17 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
         frame = frame.with_columns(word=pl.col("entry"), reason=pl.lit(None, pl.String))
     else:  # the slow path, for the few entries that are not plain ASCII letters
         folded = [(e, None) if plain else letters_only(e, spec) for e, plain in zip(entries, simple)]
-        frame = frame.with_columns(word=pl.Series([w for w, _ in folded], dtype=pl.String),
-                                   reason=pl.Series([r for _, r in folded], dtype=pl.String))
+        frame = frame.with_columns(
+            word=pl.Series([w for w, _ in folded], dtype=pl.String),
+            reason=pl.Series([r for _, r in folded], dtype=pl.String),
+        )
     w, n = pl.col("word"), pl.col("word").str.len_chars()
-    checks = [(w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
-              (n < spec.min_length, "too_short"),
-              (n > spec.max_length if spec.max_length is not None else pl.lit(False), "too_long")]
-    rule = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
+    checks = [
+        (w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
+        (n < spec.min_length, "too_short"),
+        (n > (spec.max_length or MAX_WORD_LENGTH), "too_long"),
+    ]
+    rule: Any = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
     for cond, name in checks:
         rule = rule.when(cond).then(pl.lit(name))
     frame = frame.with_columns(reason=rule.otherwise(None))
@@ -112,17 +117,26 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
     parts = [split_entries(t) for t in texts]
     frame = classify([e for p in parts for e in p.entries], spec)
     undecodable = [u for p in parts for u in p.undecodable]
-    dropped = {r: {"count": 0, "examples": []} for r in REASONS}
+    dropped: dict[str, dict[str, Any]] = {r: {"count": 0, "examples": []} for r in REASONS}
     dropped["undecodable"] = {"count": len(undecodable), "examples": [_example(u) for u in undecodable[:MAX_EXAMPLES]]}
     for reason, group in frame.filter(pl.col("reason").is_not_null()).group_by("reason", maintain_order=True):
-        dropped[reason[0]] = {"count": group.height,
-                              "examples": [_example(e) for e in group["entry"].head(MAX_EXAMPLES)]}
+        dropped[reason[0]] = {
+            "count": group.height,
+            "examples": [_example(e) for e in group["entry"].head(MAX_EXAMPLES)],
+        }
     valid = frame["word"].drop_nulls()
     words = valid.unique().sort()
-    report = {
+    report: dict[str, Any] = {
         "lexicon": spec.name,
-        "sources": [{"source": t.source.label, "sha256": t.sha256, "lines": p.lines,
-                     "entries": len(p.entries) + len(p.undecodable)} for t, p in zip(texts, parts)],
+        "sources": [
+            {
+                "source": t.source.label,
+                "sha256": t.sha256,
+                "lines": p.lines,
+                "entries": len(p.entries) + len(p.undecodable),
+            }
+            for t, p in zip(texts, parts)
+        ],
         "lines_read": sum(p.lines for p in parts),
         "blank_or_comment_lines": sum(p.blank_or_comment_lines for p in parts),
         "entries": frame.height + len(undecodable),
@@ -136,6 +150,8 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
         raise WordstatsError(f"{where}: the word list is empty (no entries, only blank or comment lines)")
     if report["kept"] == 0:
         top = max(REASONS, key=lambda r: dropped[r]["count"])
-        raise WordstatsError(f"{where}: no word kept out of {report['entries']:,} entries "
-                             f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules")
+        raise WordstatsError(
+            f"{where}: no word kept out of {report['entries']:,} entries "
+            f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules"
+        )
     return words.to_list(), report

@@ -25,10 +25,12 @@ def zipf_table() -> pl.DataFrame:
         f = round(f, math.floor(-math.log(f, 10)) + 3)
         zipf_of_bucket.append(round(math.log(f, 10) + 9, 2))
     sizes = np.fromiter(map(len, pack), dtype=np.int64, count=len(pack))
-    return pl.DataFrame({
-        "key": pl.Series(list(itertools.chain.from_iterable(pack)), dtype=pl.String),
-        "zipf": pl.Series(np.repeat(np.array(zipf_of_bucket), sizes), dtype=pl.Float64),
-    }).unique("key", keep="last", maintain_order=True)  # a word in two buckets: the later one wins, as in wordfreq
+    return pl.DataFrame(
+        {
+            "key": pl.Series(list(itertools.chain.from_iterable(pack)), dtype=pl.String),
+            "zipf": pl.Series(np.repeat(np.array(zipf_of_bucket), sizes), dtype=pl.Float64),
+        }
+    ).unique("key", keep="last", maintain_order=True)  # a word in two buckets: the later one wins, as in wordfreq
 
 
 def zipf_frequencies(words: pl.Series) -> pl.Series:
@@ -57,16 +59,18 @@ def word_table(words: list[str], tiles: TileSet) -> pl.DataFrame:
     present = counts > 0
     bits = (1 << np.arange(26, dtype=np.uint64)).astype(np.uint64)
     vowel_idx = [LETTERS.index(v) for v in VOWELS]
-    return pl.DataFrame({
-        "word": word,
-        "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
-        "alphagram": alphagrams(counts),
-        "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
-        "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
-        "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
-        "scrabble_value": pl.Series(counts @ letter_values(tiles), dtype=pl.UInt32),
-        "zipf": zipf_frequencies(word),
-    })
+    return pl.DataFrame(
+        {
+            "word": word,
+            "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
+            "alphagram": alphagrams(counts),
+            "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
+            "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
+            "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
+            "scrabble_value": pl.Series(counts @ letter_values(tiles), dtype=pl.UInt32),
+            "zipf": zipf_frequencies(word),
+        }
+    )
 
 
 def ingest(texts: list[SourceText], spec: LexiconSpec, tiles: TileSet) -> tuple[pl.DataFrame, dict]:

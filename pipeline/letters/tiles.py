@@ -12,6 +12,7 @@ import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import A_CODE
 
 BLANK_INDEX = 26
 MAX_RACK = 20
@@ -38,7 +39,7 @@ def letter_values(tiles: TileSet) -> np.ndarray:
 
 def letter_counts(text: str) -> np.ndarray:
     """The 26 letter counts of an upper-case word or alphagram."""
-    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - A_CODE
     return np.bincount(codes, minlength=26)[:26]
 
 
@@ -48,7 +49,7 @@ def letter_matrix(words: pl.Series) -> np.ndarray:
     if n == 0:
         return np.zeros((0, 26), dtype=np.int64)
     lengths = words.str.len_bytes().to_numpy().astype(np.int64)
-    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - A_CODE
     owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
     return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 
@@ -100,8 +101,8 @@ def combinations(counts: np.ndarray, tiles: TileSet, use_blanks: bool = True) ->
     choose = binomials(full[:26], int(counts.max(initial=0)))
     ways = _ways(counts, choose, n_blanks, np.int64)
     # a draw is a set of tiles, so ways <= C(bag, length); check exactness only where that bound passes 2**62
-    risky = np.array([draws(int(n), tiles) >= 2 ** 62 for n in counts.sum(axis=1)], dtype=bool)
-    if risky.any() and _ways(counts[risky], choose, n_blanks, np.float64).max() >= 2.0 ** 62:
+    risky = np.array([draws(int(n), tiles) >= 2**62 for n in counts.sum(axis=1)], dtype=bool)
+    if risky.any() and _ways(counts[risky], choose, n_blanks, np.float64).max() >= 2.0**62:
         raise WordstatsError("a word has too many ways to be drawn to count exactly in 64 bits")
     return ways
 

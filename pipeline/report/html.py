@@ -61,8 +61,10 @@ def cell(part: Part, section: str, column: str, row: int, value, tag: str = "td"
 def render_table(section: str, part: Part) -> str:
     """A query result as an HTML table."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in part.result.columns)
-    rows = ["<tr>" + "".join(cell(part, section, c, i, v) for c, v in zip(part.result.columns, r)) + "</tr>"
-            for i, r in enumerate(part.result.rows())]
+    rows = [
+        "<tr>" + "".join(cell(part, section, c, i, v) for c, v in zip(part.result.columns, r)) + "</tr>"
+        for i, r in enumerate(part.result.rows())
+    ]
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
@@ -72,9 +74,11 @@ def render_figures(section: str, part: Part) -> str:
     items = []
     for column, value in zip(part.result.columns, row):
         ref = f'data-ref="{section}.{part.key}" data-column="{html.escape(column)}" data-row="0"'
-        items.append(f'<div class="figure"><span class="value num" {ref} data-value="{value!r}">'
-                     f'{html.escape(fmt(value))}</span><span class="label">{html.escape(column.replace("_", " "))}'
-                     f"</span></div>")
+        items.append(
+            f'<div class="figure"><span class="value num" {ref} data-value="{value!r}">'
+            f'{html.escape(fmt(value))}</span><span class="label">{html.escape(column.replace("_", " "))}'
+            f"</span></div>"
+        )
     return f'<div class="figures">{"".join(items)}</div>'
 
 
@@ -86,8 +90,9 @@ def render_part(section: Section, part: Part, lexicon: str) -> str:
     elif part.show == "plot":
         data = base64.b64encode(part.image or b"").decode("ascii")
         out.append(f'<img alt="{html.escape(part.caption)}" src="data:image/png;base64,{data}">')
-        out.append(f"<details><summary>Data ({part.result.height} rows)</summary>"
-                   f"{render_table(section.key, part)}</details>")
+        out.append(
+            f"<details><summary>Data ({part.result.height} rows)</summary>{render_table(section.key, part)}</details>"
+        )
     else:
         out.append(render_table(section.key, part))
     command = f'wordstats sql "{part.sql}" --lexicon {lexicon}'
@@ -101,9 +106,17 @@ def report_data(lexicon: str, done: list[Section], left_out: dict[str, str]) -> 
         "lexicon": lexicon,
         "version": __version__,
         "sections": {
-            s.key: {"table": s.table, "parts": {
-                part.key: {"sql": part.sql, "columns": part.result.columns,
-                           "rows": [list(r) for r in part.result.rows()]} for part in s.parts}}
+            s.key: {
+                "table": s.table,
+                "parts": {
+                    part.key: {
+                        "sql": part.sql,
+                        "columns": part.result.columns,
+                        "rows": [list(r) for r in part.result.rows()],
+                    }
+                    for part in s.parts
+                },
+            }
             for s in done
         },
         "left_out": left_out,
@@ -116,29 +129,38 @@ def render(lexicon: str, done: list[Section], left_out: dict[str, str]) -> str:
     nav = " ".join(f'<a href="#{s.key}">{e(s.title)}</a>' for s in done)
     body = []
     for s in done:
-        body.append(f'<section id="{s.key}"><h2>{e(s.title)}</h2>'
-                    f'<p class="source">Source: <code>{e(s.table)}</code>. {e(s.about)}</p>')
+        body.append(
+            f'<section id="{s.key}"><h2>{e(s.title)}</h2>'
+            f'<p class="source">Source: <code>{e(s.table)}</code>. {e(s.about)}</p>'
+        )
         body += [render_part(s, part, lexicon) for part in s.parts]
         body.append("</section>")
     if left_out:
         items = "".join(f"<li><b>{e(k)}</b>: {e(v)}</li>" for k, v in left_out.items())
-        body.append(f'<section id="left-out"><h2>Not in this report</h2><p class="left-out">These sections '
-                    f"need tables that are not built yet (run <code>make all</code>):</p><ul class=\"left-out\">"
-                    f"{items}</ul></section>")
+        body.append(
+            f'<section id="left-out"><h2>Not in this report</h2><p class="left-out">These sections '
+            f'need tables that are not built yet (run <code>make all</code>):</p><ul class="left-out">'
+            f"{items}</ul></section>"
+        )
     data = json.dumps(report_data(lexicon, done, left_out), ensure_ascii=True, sort_keys=True, default=str)
     data = data.replace("</", "<\\/")
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>wordstats report: {e(lexicon)}</title>",
-        f"<style>{STYLE}</style></head><body>",
-        f"<h1>wordstats report: {e(lexicon)}</h1>",
-        f'<p class="source">wordstats {e(__version__)}. Each number comes from the SQL query shown under it; '
-        f"run it with <code>wordstats sql</code> to reproduce it. All results are also embedded as JSON "
-        f'(<code>script#report-data</code>).</p>',
-        f"<nav>{nav}</nav>",
-        *body,
-        f'<script type="application/json" id="report-data">{data}</script>',
-        "</body></html>",
-    ]) + "\n"
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                f"<title>wordstats report: {e(lexicon)}</title>",
+                f"<style>{STYLE}</style></head><body>",
+                f"<h1>wordstats report: {e(lexicon)}</h1>",
+                f'<p class="source">wordstats {e(__version__)}. Each number comes from the SQL query shown under it; '
+                f"run it with <code>wordstats sql</code> to reproduce it. All results are also embedded as JSON "
+                f"(<code>script#report-data</code>).</p>",
+                f"<nav>{nav}</nav>",
+                *body,
+                f'<script type="application/json" id="report-data">{data}</script>',
+                "</body></html>",
+            ]
+        )
+        + "\n"
+    )

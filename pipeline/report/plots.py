@@ -6,6 +6,8 @@ import io
 
 import polars as pl
 
+from pipeline.hangman.settings import GALLOWS
+
 
 def new_figure(height: float = 3.4):
     """A matplotlib figure that belongs to no GUI (no pyplot state)."""
@@ -59,8 +61,9 @@ def plot_stems(df: pl.DataFrame):
     return fig
 
 
-def step_lines(df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: str, title: str,
-               legend: str | None = None):
+def step_lines(
+    df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: str, title: str, legend: str | None = None
+):
     """Step lines of y over x, one per value of column `by`."""
     fig = new_figure()
     ax = fig.subplots()
@@ -76,8 +79,16 @@ def step_lines(df: pl.DataFrame, by: str, x: str, y: str, xlabel: str, ylabel: s
 
 def plot_histogram(df: pl.DataFrame):
     """Step lines: boards per score bin, one per dice set."""
-    return step_lines(df, "dice", "bin", "boards", "board score (points)", "boards",
-                      "Boggle score histogram per dice set", legend="dice")
+    return step_lines(
+        df,
+        "dice",
+        "bin",
+        "boards",
+        "board score (points)",
+        "boards",
+        "Boggle score histogram per dice set",
+        legend="dice",
+    )
 
 
 def plot_findable(df: pl.DataFrame):
@@ -97,7 +108,7 @@ def plot_misses(df: pl.DataFrame):
     ax = fig.subplots()
     ax.plot(df["length"], df["mean_misses"], marker="o", color="#a23b3b", label="mean misses")
     ax.plot(df["length"], df["most_misses"], marker="s", color="#e0a0a0", label="most misses")
-    ax.axhline(6, color="#888888", linestyle=":", linewidth=1, label="6 misses: gallows complete")
+    ax.axhline(GALLOWS, color="#888888", linestyle=":", linewidth=1, label=f"{GALLOWS} misses: gallows complete")
     ax.set_xlabel("word length (letters)")
     ax.set_ylabel("misses")
     ax.set_title("Hangman misses by word length")
@@ -108,8 +119,9 @@ def plot_misses(df: pl.DataFrame):
 
 def plot_openings(df: pl.DataFrame):
     """Step lines: words per best opening score, one per game."""
-    return step_lines(df, "game", "score_from", "words", "best opening score (points)", "words",
-                      "Best opening scores per game")
+    return step_lines(
+        df, "game", "score_from", "words", "best opening score (points)", "words", "Best opening scores per game"
+    )
 
 
 def png(fig, dpi: int) -> bytes:

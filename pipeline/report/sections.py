@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
+from typing import cast
 
 import polars as pl
 
+from pipeline.anagrams.stems import STEM_LENGTHS
+from pipeline.hangman.settings import GALLOWS
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import (
     plot_family_sizes,
@@ -21,8 +24,9 @@ from pipeline.report.plots import (
 
 def overview_section(t: Tables, p: dict) -> Section:
     """How many rows each table has."""
-    union = " UNION ALL ".join(f"SELECT '{name}.parquet' AS table_name, count(*) AS rows FROM {name}"
-                               for name in t.frames)
+    union = " UNION ALL ".join(
+        f"SELECT '{name}.parquet' AS table_name, count(*) AS rows FROM {name}" for name in t.frames
+    )
     s = Section("overview", "Tables", "every table", "The tables this report reads and their sizes.")
     s.parts.append(t.part("rows", "Rows per table", f"SELECT * FROM ({union}) ORDER BY table_name"))
     return s
@@ -32,109 +36,242 @@ def words_section(t: Tables, p: dict) -> Section:
     """The lexicon: size, word lengths, common words."""
     t.need("words", "word", "length", "zipf")
     z = p["common_zipf"]
-    s = Section("words", "Words", "words.parquet",
-                f"The lexicon after ingest. Common words have a Zipf frequency of at least {z:g} (wordfreq).")
-    s.parts.append(t.part("summary", "Key numbers", f"""
+    s = Section(
+        "words",
+        "Words",
+        "words.parquet",
+        f"The lexicon after ingest. Common words have a Zipf frequency of at least {z:g} (wordfreq).",
+    )
+    s.parts.append(
+        t.part(
+            "summary",
+            "Key numbers",
+            f"""
         SELECT count(*) AS words, round(avg(length), 2) AS mean_length, max(length) AS longest,
-               sum(CASE WHEN zipf >= {z} THEN 1 ELSE 0 END) AS common_words FROM words""", show="figures"))
-    s.parts.append(t.part("lengths", "Word length distribution", f"""
+               sum(CASE WHEN zipf >= {z} THEN 1 ELSE 0 END) AS common_words FROM words""",
+            show="figures",
+        )
+    )
+    s.parts.append(
+        t.part(
+            "lengths",
+            "Word length distribution",
+            f"""
         SELECT length, count(*) AS words, sum(CASE WHEN zipf >= {z} THEN 1 ELSE 0 END) AS common_words
-        FROM words GROUP BY length ORDER BY length""", show="plot", plot=plot_lengths))
-    s.parts.append(t.part("longest", "The longest words", f"""
-        SELECT word, length, zipf FROM words ORDER BY length DESC, word LIMIT {min(p['top'], 10)}"""))
+        FROM words GROUP BY length ORDER BY length""",
+            show="plot",
+            plot=plot_lengths,
+        )
+    )
+    s.parts.append(
+        t.part(
+            "longest",
+            "The longest words",
+            f"""
+        SELECT word, length, zipf FROM words ORDER BY length DESC, word LIMIT {min(p["top"], 10)}""",
+        )
+    )
     return s
 
 
 def anagrams_section(t: Tables, p: dict) -> Section:
     """Anagram families: how many, how big, the largest and the most probable."""
     t.need("anagrams", "alphagram", "length", "words", "n_words", "probability", "probability_order")
-    s = Section("anagrams", "Anagram families", "anagrams.parquet",
-                "One row per alphagram (the word's letters sorted); a family is an alphagram with two or more words.")
-    s.parts.append(t.part("summary", "Key numbers", """
+    s = Section(
+        "anagrams",
+        "Anagram families",
+        "anagrams.parquet",
+        "One row per alphagram (the word's letters sorted); a family is an alphagram with two or more words.",
+    )
+    s.parts.append(
+        t.part(
+            "summary",
+            "Key numbers",
+            """
         SELECT count(*) AS alphagrams, sum(CASE WHEN n_words >= 2 THEN 1 ELSE 0 END) AS families,
-               max(n_words) AS largest_family FROM anagrams""", show="figures"))
-    s.parts.append(t.part("sizes", "Anagram family sizes", """
+               max(n_words) AS largest_family FROM anagrams""",
+            show="figures",
+        )
+    )
+    s.parts.append(
+        t.part(
+            "sizes",
+            "Anagram family sizes",
+            """
         SELECT n_words, count(*) AS alphagrams FROM anagrams GROUP BY n_words ORDER BY n_words""",
-                          show="plot", plot=plot_family_sizes))
-    s.parts.append(t.part("largest", "The largest families", f"""
-        SELECT alphagram, n_words, words FROM anagrams ORDER BY n_words DESC, alphagram LIMIT {min(p['top'], 10)}"""))
-    s.parts.append(t.part("probable7", "The most probable seven-letter racks that make words", f"""
+            show="plot",
+            plot=plot_family_sizes,
+        )
+    )
+    s.parts.append(
+        t.part(
+            "largest",
+            "The largest families",
+            f"""
+        SELECT alphagram, n_words, words FROM anagrams ORDER BY n_words DESC, alphagram LIMIT {min(p["top"], 10)}""",
+        )
+    )
+    s.parts.append(
+        t.part(
+            "probable7",
+            "The most probable seven-letter racks that make words",
+            f"""
         SELECT alphagram, words, probability_order FROM anagrams WHERE length = 7
-        ORDER BY probability_order LIMIT {min(p['top'], 10)}"""))
+        ORDER BY probability_order LIMIT {min(p["top"], 10)}""",
+        )
+    )
     return s
 
 
 def stems_section(t: Tables, p: dict) -> Section:
     """Bingo stems: how many, and the ones that combine with the most letters."""
     t.need("stems", "stem", "stem_length", "letters", "n_letters", "n_bingos")
-    s = Section("stems", "Bingo stems", "stems.parquet",
-                "Six- and seven-letter stems and the letters that turn them into bingos.")
-    s.parts.append(t.part("summary", "Stems per length", """
+    s = Section(
+        "stems",
+        "Bingo stems",
+        "stems.parquet",
+        "Six- and seven-letter stems and the letters that turn them into bingos.",
+    )
+    s.parts.append(
+        t.part(
+            "summary",
+            "Stems per length",
+            """
         SELECT stem_length, count(*) AS stems, max(n_letters) AS most_letters, max(n_bingos) AS most_bingos
-        FROM stems GROUP BY stem_length ORDER BY stem_length"""))
-    for n in (6, 7):
-        s.parts.append(t.part(f"top{n}", f"Top {n}-letter stems by combining letters", f"""
+        FROM stems GROUP BY stem_length ORDER BY stem_length""",
+        )
+    )
+    for n in STEM_LENGTHS:
+        s.parts.append(
+            t.part(
+                f"top{n}",
+                f"Top {n}-letter stems by combining letters",
+                f"""
             SELECT stem, n_letters, n_bingos, letters FROM stems WHERE stem_length = {n}
-            ORDER BY n_letters DESC, n_bingos DESC, stem LIMIT {p['top']}""", show="plot", plot=plot_stems))
+            ORDER BY n_letters DESC, n_bingos DESC, stem LIMIT {p["top"]}""",
+                show="plot",
+                plot=plot_stems,
+            )
+        )
     return s
 
 
 def boggle_section(t: Tables, p: dict) -> Section:
     """Random Boggle boards: scores per dice set."""
     t.need("boggle_boards", "dice", "score", "n_words", "longest")
-    best = int(t.frames["boggle_boards"]["score"].max() or 0)
+    best = int(cast(int, t.frames["boggle_boards"]["score"].max()) or 0)
     width = max(1, math.ceil((best + 1) / p["bins"]))
-    s = Section("boggle", "Boggle boards", "boggle_boards.parquet",
-                "Random boards rolled from each dice set and scored with the lexicon.")
-    s.parts.append(t.part("summary", "Scores per dice set", """
+    s = Section(
+        "boggle",
+        "Boggle boards",
+        "boggle_boards.parquet",
+        "Random boards rolled from each dice set and scored with the lexicon.",
+    )
+    s.parts.append(
+        t.part(
+            "summary",
+            "Scores per dice set",
+            """
         SELECT dice, count(*) AS boards, round(avg(score), 1) AS mean_score, median(score) AS median_score,
                max(score) AS best_score, round(avg(n_words), 1) AS mean_words,
                max(length(longest)) AS longest_word_letters
-        FROM boggle_boards GROUP BY dice ORDER BY dice"""))
-    s.parts.append(t.part("histogram", f"Score histogram per dice set (bins of {width} points)", f"""
+        FROM boggle_boards GROUP BY dice ORDER BY dice""",
+        )
+    )
+    s.parts.append(
+        t.part(
+            "histogram",
+            f"Score histogram per dice set (bins of {width} points)",
+            f"""
         SELECT dice, CAST(floor(score / {width}) * {width} AS INTEGER) AS bin, count(*) AS boards
-        FROM boggle_boards GROUP BY dice, bin ORDER BY dice, bin""", show="plot", plot=plot_histogram))
+        FROM boggle_boards GROUP BY dice, bin ORDER BY dice, bin""",
+            show="plot",
+            plot=plot_histogram,
+        )
+    )
     return s
 
 
 def boggle_words_section(t: Tables, p: dict) -> Section:
     """Which words turn up most often on random Boggle boards."""
     t.need("boggle_words", "word", "boards_found", "find_rate")
-    s = Section("boggle_words", "Findable Boggle words", "boggle_words.parquet",
-                "The share of random boards on which each word can be traced.")
+    s = Section(
+        "boggle_words",
+        "Findable Boggle words",
+        "boggle_words.parquet",
+        "The share of random boards on which each word can be traced.",
+    )
     per_dice = "dice" in t.frames["boggle_words"].columns  # one rate per word and dice set
-    stats = ("count(*) AS words, sum(CASE WHEN boards_found > 0 THEN 1 ELSE 0 END) AS words_ever_found, "
-             "max(find_rate) AS best_find_rate")
+    stats = (
+        "count(*) AS words, sum(CASE WHEN boards_found > 0 THEN 1 ELSE 0 END) AS words_ever_found, "
+        "max(find_rate) AS best_find_rate"
+    )
     if per_dice:
-        s.parts.append(t.part("summary", "Key numbers per dice set",
-                              f"SELECT dice, {stats} FROM boggle_words GROUP BY dice ORDER BY dice"))
+        s.parts.append(
+            t.part(
+                "summary",
+                "Key numbers per dice set",
+                f"SELECT dice, {stats} FROM boggle_words GROUP BY dice ORDER BY dice",
+            )
+        )
     else:
         s.parts.append(t.part("summary", "Key numbers", f"SELECT {stats} FROM boggle_words", show="figures"))
     dice = "dice, " if per_dice else ""
-    s.parts.append(t.part("top", "The most findable words", f"""
+    s.parts.append(
+        t.part(
+            "top",
+            "The most findable words",
+            f"""
         SELECT {dice}word, find_rate, boards_found FROM boggle_words
-        ORDER BY find_rate DESC, word{', dice' if per_dice else ''} LIMIT {p['top']}""",
-                          show="plot", plot=plot_findable))
+        ORDER BY find_rate DESC, word{", dice" if per_dice else ""} LIMIT {p["top"]}""",
+            show="plot",
+            plot=plot_findable,
+        )
+    )
     return s
 
 
 def hangman_section(t: Tables, p: dict) -> Section:
     """Hangman: how many misses the reference solver makes, by word length."""
     t.need("hangman", "word", "length", "misses", "guesses", "sequence")
-    s = Section("hangman", "Hangman difficulty", "hangman.parquet",
-                "Misses the reference solver makes on each word (it knows the lexicon and guesses the letter "
-                "least likely to miss). Six misses complete a classic gallows.")
-    s.parts.append(t.part("summary", "Key numbers", """
+    s = Section(
+        "hangman",
+        "Hangman difficulty",
+        "hangman.parquet",
+        "Misses the reference solver makes on each word (it knows the lexicon and guesses the letter "
+        "least likely to miss). Six misses complete a classic gallows.",
+    )
+    s.parts.append(
+        t.part(
+            "summary",
+            "Key numbers",
+            f"""
         SELECT count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               sum(CASE WHEN misses <= 6 THEN 1 ELSE 0 END) AS solved_within_6_misses FROM hangman""",
-                          show="figures"))
-    s.parts.append(t.part("by_length", "Hangman misses by word length", """
+               sum(CASE WHEN misses <= {GALLOWS} THEN 1 ELSE 0 END) AS solved_within_{GALLOWS}_misses FROM hangman""",
+            show="figures",
+        )
+    )
+    s.parts.append(
+        t.part(
+            "by_length",
+            "Hangman misses by word length",
+            f"""
         SELECT length, count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               round(avg(CASE WHEN misses <= 6 THEN 1.0 ELSE 0.0 END), 4) AS share_within_6
-        FROM hangman GROUP BY length ORDER BY length""", show="plot", plot=plot_misses))
-    s.parts.append(t.part("hardest", "The hardest words", f"""
+               round(avg(CASE WHEN misses <= {GALLOWS} THEN 1.0 ELSE 0.0 END), 4) AS share_within_{GALLOWS}
+        FROM hangman GROUP BY length ORDER BY length""",
+            show="plot",
+            plot=plot_misses,
+        )
+    )
+    s.parts.append(
+        t.part(
+            "hardest",
+            "The hardest words",
+            f"""
         SELECT word, length, misses, guesses, sequence FROM hangman
-        ORDER BY misses DESC, guesses DESC, word LIMIT {min(p['top'], 10)}"""))
+        ORDER BY misses DESC, guesses DESC, word LIMIT {min(p["top"], 10)}""",
+        )
+    )
     return s
 
 
@@ -144,21 +281,39 @@ def openings_section(t: Tables, p: dict) -> Section:
     columns = opening_score_columns(t.frames["openings"])
     if not columns:
         raise Skip("openings.parquet has no score columns")
-    s = Section("openings", "Opening scores", "openings.parquet",
-                "The best score each word earns as the first move on an empty board.")
+    s = Section(
+        "openings",
+        "Opening scores",
+        "openings.parquet",
+        "The best score each word earns as the first move on an empty board.",
+    )
     stats = ", ".join(f"round(avg({c}), 1) AS mean_{c}, max({c}) AS best_{c}" for c in columns)
-    s.parts.append(t.part("summary", "Key numbers", f"SELECT count(*) AS words, {stats} FROM openings",
-                          show="figures"))
+    s.parts.append(t.part("summary", "Key numbers", f"SELECT count(*) AS words, {stats} FROM openings", show="figures"))
     width = 5
     scores = " UNION ALL ".join(
         f"SELECT '{c.replace('_score', '').replace('score_', '')}' AS game, "
         f"CAST(floor({c} / {width}) * {width} AS INTEGER) AS score_from, count(*) AS words FROM openings "
-        f"WHERE {c} IS NOT NULL GROUP BY score_from" for c in columns)
-    s.parts.append(t.part("histogram", f"Best opening scores (bins of {width} points)",
-                          f"SELECT * FROM ({scores}) ORDER BY game, score_from", show="plot", plot=plot_openings))
+        f"WHERE {c} IS NOT NULL GROUP BY score_from"
+        for c in columns
+    )
+    s.parts.append(
+        t.part(
+            "histogram",
+            f"Best opening scores (bins of {width} points)",
+            f"SELECT * FROM ({scores}) ORDER BY game, score_from",
+            show="plot",
+            plot=plot_openings,
+        )
+    )
     first = columns[0]
-    s.parts.append(t.part("top", f"The best openings ({first})", f"""
-        SELECT word, {', '.join(columns)} FROM openings ORDER BY {first} DESC, word LIMIT {min(p['top'], 10)}"""))
+    s.parts.append(
+        t.part(
+            "top",
+            f"The best openings ({first})",
+            f"""
+        SELECT word, {", ".join(columns)} FROM openings ORDER BY {first} DESC, word LIMIT {min(p["top"], 10)}""",
+        )
+    )
     return s
 
 
@@ -168,6 +323,11 @@ def opening_score_columns(df: pl.DataFrame) -> list[str]:
 
 
 SECTIONS: tuple[Callable[[Tables, dict], Section], ...] = (
-    words_section, anagrams_section, stems_section, boggle_section, boggle_words_section, hangman_section,
+    words_section,
+    anagrams_section,
+    stems_section,
+    boggle_section,
+    boggle_words_section,
+    hangman_section,
     openings_section,
 )

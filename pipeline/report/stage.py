@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 from pipeline.report.html import render
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import png
 from pipeline.report.sections import SECTIONS, overview_section
 
 
-def params(config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins."""
     sec = config.section("report")
     sec.allow("dpi", "top", "common_zipf", "bins")
@@ -20,8 +24,6 @@ def params(config, spec) -> dict:
         "common_zipf": sec.float("common_zipf", 3.0, lo=0, hi=8),
         "bins": sec.int("bins", 40, lo=5, hi=200),
     }
-
-
 
 
 def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], dict[str, str]]:
@@ -36,17 +38,25 @@ def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], d
     return done, left_out
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The report stage: report.html from every table that exists."""
     import matplotlib
 
     p = ctx.params
     done, left_out = sections(inputs, p)
     plots = [part for s in done for part in s.parts if part.plot is not None]
-    with matplotlib.rc_context({"font.family": "DejaVu Sans", "font.size": 10, "svg.hashsalt": "wordstats",
-                                "axes.spines.top": False, "axes.spines.right": False}):
+    with matplotlib.rc_context(
+        {
+            "font.family": "DejaVu Sans",
+            "font.size": 10,
+            "svg.hashsalt": "wordstats",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    ):
         with ctx.progress.task("drawing plots", total=len(plots)) as bar:
             for part in plots:
+                assert part.plot is not None
                 part.image = png(part.plot(part.result), p["dpi"])
                 bar.advance()
-    return {"report.html": render(ctx.lexicon, done, left_out)}
+    return ctx.result(report=render(ctx.lexicon, done, left_out))

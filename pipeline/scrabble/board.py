@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import code
 from pipeline.letters.tiles import rack_text
 from pipeline.scrabble.variant import EMPTY, SIZE
 
@@ -36,10 +38,10 @@ class Board:
 
     def letter(self, row: int, col: int) -> str:
         """The tile on a square as written (lower case for a blank), or '' when empty."""
-        code = int(self.tiles[row, col])
-        if code < 0:
+        tile = int(self.tiles[row, col])
+        if tile < 0:
             return ""
-        return LETTERS[code].lower() if self.blanks[row, col] else LETTERS[code]
+        return LETTERS[tile].lower() if self.blanks[row, col] else LETTERS[tile]
 
     def copy(self) -> Board:
         """An independent copy."""
@@ -65,8 +67,9 @@ def parse_board(text: str, where: str = "board") -> Board:
     if not lines:
         return board
     if len(lines) > SIZE:
-        raise WordstatsError(f"{where}: line {SIZE + 1}: more than {SIZE} lines (a board is {SIZE} lines "
-                             f"of {SIZE} characters)")
+        raise WordstatsError(
+            f"{where}: line {SIZE + 1}: more than {SIZE} lines (a board is {SIZE} lines of {SIZE} characters)"
+        )
     for r, line in enumerate(lines):
         for c, ch in enumerate(line):
             if c >= SIZE:
@@ -74,16 +77,18 @@ def parse_board(text: str, where: str = "board") -> Board:
             if ch == EMPTY:
                 continue
             if not ("A" <= ch <= "Z" or "a" <= ch <= "z"):
-                raise WordstatsError(f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
-                                     f"(use . for empty, A-Z for tiles, a-z for blanks)")
-            board.tiles[r, c] = ord(ch.upper()) - 65
+                raise WordstatsError(
+                    f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
+                    f"(use . for empty, A-Z for tiles, a-z for blanks)"
+                )
+            board.tiles[r, c] = code(ch.upper())
             board.blanks[r, c] = ch.islower()
         if len(line) < SIZE:
-            raise WordstatsError(f"{where}: line {r + 1}, column {len(line) + 1}: line has {len(line)} "
-                                 f"characters, expected {SIZE}")
+            raise WordstatsError(
+                f"{where}: line {r + 1}, column {len(line) + 1}: line has {len(line)} characters, expected {SIZE}"
+            )
     if len(lines) < SIZE:
-        raise WordstatsError(f"{where}: line {len(lines) + 1}: board ends after {len(lines)} lines, "
-                             f"expected {SIZE}")
+        raise WordstatsError(f"{where}: line {len(lines) + 1}: board ends after {len(lines)} lines, expected {SIZE}")
     return board
 
 

@@ -69,8 +69,12 @@ def anchor_squares(tiles, centre_r, centre_c):
             if tiles[r, c] >= 0:
                 any_tile = True
                 continue
-            if ((r > 0 and tiles[r - 1, c] >= 0) or (r < n - 1 and tiles[r + 1, c] >= 0)
-                    or (c > 0 and tiles[r, c - 1] >= 0) or (c < n - 1 and tiles[r, c + 1] >= 0)):
+            if (
+                (r > 0 and tiles[r - 1, c] >= 0)
+                or (r < n - 1 and tiles[r + 1, c] >= 0)
+                or (c > 0 and tiles[r, c - 1] >= 0)
+                or (c < n - 1 and tiles[r, c + 1] >= 0)
+            ):
                 anchors[r, c] = True
     if not any_tile:
         anchors[centre_r, centre_c] = True
@@ -111,8 +115,27 @@ def _keep_play(out, n_out, keep, score, row, col, direction, length, blank_mask,
 
 
 @njit(cache=True)
-def _line_plays(line, direction, tiles, blanks, lmul, wmul, anchors, masks, crossed, sums, rack,
-                children, word_at, values, bingo, rack_size, keep, out, n_out):
+def _line_plays(
+    line,
+    direction,
+    tiles,
+    blanks,
+    lmul,
+    wmul,
+    anchors,
+    masks,
+    crossed,
+    sums,
+    rack,
+    children,
+    word_at,
+    values,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    n_out,
+):
     """Every play along one line (a row of the oriented board), by a left-to-right walk of the trie from
     each start square (Appel & Jacobson's left parts and right extensions in one pass); returns the
     records and how many plays there were."""
@@ -208,23 +231,30 @@ def _line_plays(line, direction, tiles, blanks, lmul, wmul, anchors, masks, cros
                 placed_mask[e] = placed_mask[d] | (1 << d)
             letters[d] = letter
             node[e] = child
-            if (e >= 2 and placed[e] > 0 and covered[e] and word_at[child] >= 0
-                    and (i + 1 == n or lt[i + 1] < 0)
-                    and not (direction == 1 and placed[e] == 1 and first_crossed[e])):
+            if (
+                e >= 2
+                and placed[e] > 0
+                and covered[e]
+                and word_at[child] >= 0
+                and (i + 1 == n or lt[i + 1] < 0)
+                and not (direction == 1 and placed[e] == 1 and first_crossed[e])
+            ):
                 # (a one-tile play that also makes an across word is reported across only)
                 count += 1
                 score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
                 row, col = (line, start) if direction == 0 else (start, line)
-                out, n_out = _keep_play(out, n_out, keep, score, row, col, direction, e,
-                                        blank_mask[e], placed_mask[e], letters)
+                out, n_out = _keep_play(
+                    out, n_out, keep, score, row, col, direction, e, blank_mask[e], placed_mask[e], letters
+                )
             choice[e], used[e] = 0, -1
             d = e
     return out, n_out, count
 
 
 @njit(cache=True)
-def scrabble_plays(tiles, blanks, rack, children, word_at, values, lmul, wmul, centre_r, centre_c,
-                   bingo, rack_size, keep):
+def scrabble_plays(
+    tiles, blanks, rack, children, word_at, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep
+):
     """Every legal play for a board and rack (keep = 0) or the `keep` best, and the number of legal plays.
 
     tiles: int8 (n, n) letter codes, -1 empty; blanks: bool (n, n); rack: int32 (27,) counts, blanks last;
@@ -244,8 +274,26 @@ def scrabble_plays(tiles, blanks, rack, children, word_at, values, lmul, wmul, c
         masks, crossed, sums = cross_checks(t, b, children, word_at, values)
         anchors = anchor_squares(t, cr, cc)
         for line in range(n):
-            out, n_out, count = _line_plays(line, direction, t, b, lm, wm, anchors, masks, crossed, sums,
-                                            work, children, word_at, values, bingo, rack_size, keep,
-                                            out, n_out)
+            out, n_out, count = _line_plays(
+                line,
+                direction,
+                t,
+                b,
+                lm,
+                wm,
+                anchors,
+                masks,
+                crossed,
+                sums,
+                work,
+                children,
+                word_at,
+                values,
+                bingo,
+                rack_size,
+                keep,
+                out,
+                n_out,
+            )
             total += count
     return out[:n_out], total

@@ -3,8 +3,8 @@ as gaddag.parquet), and a trie for the reference generator."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 from pipeline.scrabble.variant import SIZE
 

@@ -10,7 +10,7 @@ from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.rules import Play, Tile, _step, evaluate
-from pipeline.scrabble.variant import KEEP_MAX, Variant
+from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
@@ -42,9 +42,20 @@ def generate_reference(board: Board, rack: str, variant: Variant, lexicon: Lexic
 
     trie = lexicon.trie
     records, total = scrabble_plays(
-        board.tiles, board.blanks, rack_counts(rack).astype(np.int32), trie.children, trie.word_at,
-        variant.letter_values, variant.letter_mult, variant.word_mult, variant.centre[0], variant.centre[1],
-        variant.bingo_bonus, variant.rack_size, keep)
+        board.tiles,
+        board.blanks,
+        rack_counts(rack).astype(np.int32),
+        trie.children,
+        trie.word_at,
+        variant.letter_values,
+        variant.letter_mult,
+        variant.word_mult,
+        variant.centre[0],
+        variant.centre[1],
+        variant.bingo_bonus,
+        variant.rack_size,
+        keep,
+    )
     return records, int(total)
 
 
@@ -72,8 +83,17 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
-    """The `top` highest-scoring legal plays, best first."""
-    if top <= KEEP_MAX:
+    """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
+    (its down play mirrors an across play of the same score)."""
+    if board.is_empty and all(
+        line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
+    ):
+        from pipeline.scrabble.kernels import PLAY_DIR, PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[records[:, PLAY_DIR] == ACROSS]
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
+    elif top <= KEEP_MAX:
         records, _ = generate(board, rack, variant, lexicon, keep=top)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
         from pipeline.scrabble.kernels import PLAY_SCORE
@@ -89,13 +109,23 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
 
 def plays_table(plays: list[Play], rack: str) -> pl.DataFrame:
     """Plays as rows: position, word, score, tiles played, cross-words, leave."""
-    return pl.DataFrame({
-        "position": [p.position for p in plays],
-        "word": [p.display for p in plays],
-        "score": [p.score for p in plays],
-        "tiles": [len(p.tiles) for p in plays],
-        "bingo": [p.bingo > 0 for p in plays],
-        "cross_words": [[w.word for w in p.cross] for p in plays],
-        "leave": [leave(rack, p.tiles) for p in plays],
-    }, schema={"position": pl.String, "word": pl.String, "score": pl.Int32, "tiles": pl.UInt8,
-               "bingo": pl.Boolean, "cross_words": pl.List(pl.String), "leave": pl.String})
+    return pl.DataFrame(
+        {
+            "position": [p.position for p in plays],
+            "word": [p.display for p in plays],
+            "score": [p.score for p in plays],
+            "tiles": [len(p.tiles) for p in plays],
+            "bingo": [p.bingo > 0 for p in plays],
+            "cross_words": [[w.word for w in p.cross] for p in plays],
+            "leave": [leave(rack, p.tiles) for p in plays],
+        },
+        schema={
+            "position": pl.String,
+            "word": pl.String,
+            "score": pl.Int32,
+            "tiles": pl.UInt8,
+            "bingo": pl.Boolean,
+            "cross_words": pl.List(pl.String),
+            "leave": pl.String,
+        },
+    )

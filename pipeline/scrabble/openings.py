@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import polars as pl
@@ -35,12 +35,14 @@ def opening_score(word: str, row: int, col: int, direction: int, variant: Varian
     the squares with the smallest letter premium."""
     dr, dc = _step(direction)
     squares = [(row + i * dr, col + i * dc) for i in range(len(word))]
-    blank_at = set()
+    blank_at: set[int] = set()
     for ch, extra in blanks_needed(word, variant).items():
         spots = sorted((variant.letter_mult[sq], i) for i, sq in enumerate(squares) if word[i] == ch)
         blank_at.update(i for _, i in spots[:extra])
-    letter_sum = sum(0 if i in blank_at else variant.tile_set.values[ch] * int(variant.letter_mult[sq])
-                     for i, (ch, sq) in enumerate(zip(word, squares)))
+    letter_sum = sum(
+        0 if i in blank_at else variant.tile_set.values[ch] * int(variant.letter_mult[sq])
+        for i, (ch, sq) in enumerate(zip(word, squares))
+    )
     mult = int(np.prod([variant.word_mult[sq] for sq in squares]))
     bingo = variant.bingo_bonus if len(word) == variant.rack_size else 0
     return letter_sum * mult + bingo, len(blank_at)
@@ -58,10 +60,14 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
     for length, group in sorted(by_length.items()):
         placements = opening_placements(variant, length)
         letter_values = values[letter_codes(group)]  # (n, length)
-        totals = np.stack([
-            (letter_values * _line(variant.letter_mult, p, length)).sum(axis=1)
-            * int(np.prod(_line(variant.word_mult, p, length)))
-            for p in placements], axis=1)
+        totals = np.stack(
+            [
+                (letter_values * _line(variant.letter_mult, p, length)).sum(axis=1)
+                * int(np.prod(_line(variant.word_mult, p, length)))
+                for p in placements
+            ],
+            axis=1,
+        )
         best = totals.argmax(axis=1)  # first best: across before down, leftmost first
         bingo = variant.bingo_bonus if length == variant.rack_size else 0
         for i, word in enumerate(group):
@@ -78,13 +84,19 @@ def openings(words: Iterable[str], variant: Variant) -> pl.DataFrame:
             scores.append(score)
             places.append(position(*p) if p else None)
             blanks.append(used)
-    return pl.DataFrame({"word": out_words, "score": scores, "position": places, "blanks": blanks,
-                         "bingo": [len(w) == variant.rack_size for w in out_words]},
-                        schema={"word": pl.String, "score": pl.UInt16, "position": pl.String,
-                                "blanks": pl.UInt8, "bingo": pl.Boolean})
+    return pl.DataFrame(
+        {
+            "word": out_words,
+            "score": scores,
+            "position": places,
+            "blanks": blanks,
+            "bingo": [len(w) == variant.rack_size for w in out_words],
+        },
+        schema={"word": pl.String, "score": pl.UInt16, "position": pl.String, "blanks": pl.UInt8, "bingo": pl.Boolean},
+    )
 
 
 def _line(grid: np.ndarray, placement: tuple[int, int, int], length: int) -> np.ndarray:
     """The `length` squares of `grid` a placement covers."""
     row, col, direction = placement
-    return grid[row, col:col + length] if direction == ACROSS else grid[row:row + length, col]
+    return grid[row, col : col + length] if direction == ACROSS else grid[row : row + length, col]

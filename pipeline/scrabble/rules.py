@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import polars as pl
 
@@ -133,8 +133,9 @@ def _display(board: Board, new: dict, squares: list) -> str:
     return "".join(out) + (")" if inside else "")
 
 
-def evaluate(board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lexicon,
-             direction: int | None = None) -> Play:
+def evaluate(
+    board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lexicon, direction: int | None = None
+) -> Play:
     """The play of `tiles` on `board`, scored, or IllegalPlay saying which rule it breaks.
 
     A one-tile play's direction is `direction` when given, else across when it makes an across word."""
@@ -166,11 +167,11 @@ def evaluate(board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lex
         raise IllegalPlay("the main word has only one letter")
     if board.is_empty:
         if variant.centre not in new:
-            raise IllegalPlay(f"the first play must cover the centre square "
-                              f"{position(*variant.centre, ACROSS)}")
+            raise IllegalPlay(f"the first play must cover the centre square {position(*variant.centre, ACROSS)}")
     elif len(squares) == len(new) and not any(
         0 <= r + dr < SIZE and 0 <= c + dc < SIZE and board.occupied(r + dr, c + dc)
-        for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+        for r, c in new
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
     ):
         raise IllegalPlay("the play does not touch any tile on the board")
     main = _word_score(board, new, squares, variant)
@@ -183,8 +184,16 @@ def evaluate(board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lex
         if word.word not in lexicon:
             raise IllegalPlay(f"{word.word} is not a word in the lexicon")
     bingo = variant.bingo_bonus if len(tiles) == variant.rack_size else 0
-    return Play(squares[0][0], squares[0][1], direction, _display(board, new, squares),
-                tuple(Tile(r, c, new[(r, c)]) for r, c in sorted(new)), main, tuple(cross), bingo)
+    return Play(
+        squares[0][0],
+        squares[0][1],
+        direction,
+        _display(board, new, squares),
+        tuple(Tile(r, c, new[(r, c)]) for r, c in sorted(new)),
+        main,
+        tuple(cross),
+        bingo,
+    )
 
 
 _POSITION = re.compile(r"^(?:(\d{1,2})([A-Oa-o])|([A-Oa-o])(\d{1,2}))$")
@@ -196,12 +205,13 @@ def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
     must match the board (parentheses optional), lower-case letters on empty squares are blanks."""
     parts = text.split()
     if len(parts) != 2:
-        raise WordstatsError(f"play {text!r}: expected a position and a word, e.g. \"8H WORD\" or \"H8 WORD\"")
+        raise WordstatsError(f'play {text!r}: expected a position and a word, e.g. "8H WORD" or "H8 WORD"')
     where, word = parts
     match = _POSITION.match(where)
     if not match:
-        raise WordstatsError(f"play {text!r}: bad position {where!r} (across: row then column, 8H; "
-                             f"down: column then row, H8)")
+        raise WordstatsError(
+            f"play {text!r}: bad position {where!r} (across: row then column, 8H; down: column then row, H8)"
+        )
     if match.group(1):
         direction, row, col = ACROSS, int(match.group(1)) - 1, COLUMNS.index(match.group(2).upper())
     else:
@@ -209,13 +219,15 @@ def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
     if not 0 <= row < SIZE:
         raise WordstatsError(f"play {text!r}: row {row + 1} is off the board (rows 1-{SIZE})")
     if not _WORD.match(word):
-        raise WordstatsError(f"play {text!r}: the word may hold only letters, with board tiles "
-                             f"optionally in parentheses")
+        raise WordstatsError(
+            f"play {text!r}: the word may hold only letters, with board tiles optionally in parentheses"
+        )
     dr, dc = _step(direction)
     tiles, bracketed, r, c = [], False, row, col
     if 0 <= r - dr and 0 <= c - dc and board.occupied(r - dr, c - dc):
-        raise IllegalPlay(f"the word continues into the tile at {position(r - dr, c - dc, ACROSS)}; "
-                          f"start the play there")
+        raise IllegalPlay(
+            f"the word continues into the tile at {position(r - dr, c - dc, ACROSS)}; start the play there"
+        )
     for ch in word:
         if ch in "()":
             bracketed = ch == "("
@@ -242,8 +254,9 @@ def check_rack(tiles: Iterable[Tile], rack: str) -> None:
     for t in tiles:
         need = BLANK if t.letter.islower() else t.letter
         if left[need] <= 0:
-            raise IllegalPlay(f"the rack {rack} has no {'blank' if need == BLANK else need} left for "
-                              f"{position(t.row, t.col, ACROSS)}")
+            raise IllegalPlay(
+                f"the rack {rack} has no {'blank' if need == BLANK else need} left for {position(t.row, t.col, ACROSS)}"
+            )
         left[need] -= 1
 
 
@@ -266,5 +279,14 @@ def breakdown(play: Play) -> pl.DataFrame:
         "word_mult": [w.word_mult for _, w in rows] + ([None] if play.bingo else []) + [None],
         "score": [w.score for _, w in rows] + ([play.bingo] if play.bingo else []) + [play.score],
     }
-    return pl.DataFrame(table, schema={"part": pl.String, "word": pl.String, "letters": pl.String,
-                                       "letter_sum": pl.Int32, "word_mult": pl.Int32, "score": pl.Int32})
+    return pl.DataFrame(
+        table,
+        schema={
+            "part": pl.String,
+            "word": pl.String,
+            "letters": pl.String,
+            "letter_sum": pl.Int32,
+            "word_mult": pl.Int32,
+            "score": pl.Int32,
+        },
+    )

@@ -128,8 +128,9 @@ def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
     return game_of(self_play_log(variant, lexicon, rng, players, max_scoreless), variant, lexicon)
 
 
-def self_play_reference(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
-                        max_scoreless: int = 6) -> Game:
+def self_play_reference(
+    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+) -> Game:
     """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack
     (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
     (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
@@ -200,11 +201,12 @@ def game_row(game: Game, number: int) -> dict:
         "winner": winners[0] + 1 if len(winners) == 1 else 0,
         "moves": len(plays),
         "move_points": sum(t.score for t in plays),
-        "bingos": sum(1 for t in plays if t.play.bingo),
+        "bingos": sum(1 for t in plays if t.play is not None and t.play.bingo),
         "exchanges": sum(1 for t in game.turns if t.action == "exchange"),
         "passes": sum(1 for t in game.turns if t.action == "pass"),
-        "plays": [f"{t.player + 1}: {t.play} {t.score}" if t.play else f"{t.player + 1}: {t.action}"
-                  for t in game.turns],
+        "plays": [
+            f"{t.player + 1}: {t.play} {t.score}" if t.play else f"{t.player + 1}: {t.action}" for t in game.turns
+        ],
     }
 
 
@@ -256,9 +258,19 @@ def log_row(log: GameLog, number: int, variant: Variant) -> dict:
             "bingos": bingos, "exchanges": exchanges, "passes": passes, "plays": plays}
 
 
-SELFPLAY_SCHEMA = {"variant": pl.String, "game": pl.UInt32, "score_1": pl.Int32, "score_2": pl.Int32,
-                   "winner": pl.UInt8, "moves": pl.UInt32, "move_points": pl.Int32, "bingos": pl.UInt32,
-                   "exchanges": pl.UInt32, "passes": pl.UInt32, "plays": pl.List(pl.String)}
+SELFPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "variant": pl.String,
+    "game": pl.UInt32,
+    "score_1": pl.Int32,
+    "score_2": pl.Int32,
+    "winner": pl.UInt8,
+    "moves": pl.UInt32,
+    "move_points": pl.Int32,
+    "bingos": pl.UInt32,
+    "exchanges": pl.UInt32,
+    "passes": pl.UInt32,
+    "plays": pl.List(pl.String),
+}
 
 
 def selfplay_summary(games: pl.DataFrame) -> dict:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
@@ -18,7 +21,7 @@ from pipeline.scrabble.selfplay import (
 from pipeline.scrabble.variant import variants
 
 
-def params(config: Config, spec: LexiconSpec | None) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The variants and the openings / self-play settings (validated)."""
     known = variants(config)
     sec = config.section("scrabble")
@@ -35,16 +38,27 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     opening_sec.allow("variants")
     selfplay_sec.allow("variants", "games", "seed")
     return {
-        "variants": {name: {"layout": list(v.layout), "rack_size": v.rack_size, "bingo_bonus": v.bingo_bonus,
-                            "centre_doubles_word": v.centre_doubles_word, "values": v.tile_set.values,
-                            "counts": v.tile_set.counts} for name, v in known.items()},
+        "variants": {
+            name: {
+                "layout": list(v.layout),
+                "rack_size": v.rack_size,
+                "bingo_bonus": v.bingo_bonus,
+                "centre_doubles_word": v.centre_doubles_word,
+                "values": v.tile_set.values,
+                "counts": v.tile_set.counts,
+            }
+            for name, v in known.items()
+        },
         "openings": {"variants": chosen(opening_sec)},
-        "selfplay": {"variants": chosen(selfplay_sec), "games": selfplay_sec.int("games", 10, lo=0),
-                     "seed": selfplay_sec.int("seed", 0, lo=0)},
+        "selfplay": {
+            "variants": chosen(selfplay_sec),
+            "games": selfplay_sec.int("games", 10, lo=0),
+            "seed": selfplay_sec.int("seed", 0, lo=0),
+        },
     }
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The lexicon's GADDAG, best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
@@ -68,4 +82,5 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
                 rows.append(log_row(log, number, known[name]))
                 task.advance()
     games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
-    return {"gaddag.parquet": gaddag_table(lexicon.gaddag), "openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}
+    return ctx.result(gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games,
+                      selfplay_summary=selfplay_summary(games))

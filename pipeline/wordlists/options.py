@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pipeline.core.config import upper_ascii
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick
 
 if TYPE_CHECKING:
     from pipeline.wordlists.settings import Settings
@@ -16,18 +16,32 @@ SORTS = ("alpha", "frequency", "difficulty")
 PAPERS = ("A4", "Letter")
 # Preset fields and their types; each is also a command-line option (min_zipf → --min-zipf).
 FIELDS: dict[str, type] = {
-    "title": str, "length": str, "common": bool, "min_zipf": float, "top_frequent": int,
-    "contains": str, "starts_with": str, "ends_with": str, "pattern": str, "hangman": str,
-    "boggle_findable": bool, "min_find_rate": float, "count": int, "seed": int, "sort": str, "blanks": bool,
+    "title": str,
+    "length": str,
+    "common": bool,
+    "min_zipf": float,
+    "top_frequent": int,
+    "contains": str,
+    "starts_with": str,
+    "ends_with": str,
+    "pattern": str,
+    "hangman": str,
+    "boggle_findable": bool,
+    "min_find_rate": float,
+    "count": int,
+    "seed": int,
+    "sort": str,
+    "blanks": bool,
 }
 # On/off options given as bare flags (--common): absent means "as the preset says".
 FLAGS = ("common", "boggle_findable")
 # Options that replace each other: giving one on the command line drops the others from the preset.
 GROUPS = ({"common", "min_zipf"},)
+
+
 def flag(name: str) -> str:
     """The command-line option of field `name` (min_zipf → --min-zipf)."""
     return "--" + name.replace("_", "-")
-
 
 
 def parse_length(text: str) -> tuple[int, int]:
@@ -92,10 +106,7 @@ def merge(settings: Settings, preset: str | None, given: dict[str, Any]) -> dict
     """The options in force: the preset's, replaced by those given on the command line."""
     options: dict[str, Any] = {}
     if preset is not None:
-        if preset not in settings.presets:
-            known = ", ".join(settings.presets) or "none"
-            raise WordstatsError(f"unknown preset {preset!r} (presets in {settings.path}: {known})")
-        options = dict(settings.presets[preset])
+        options = dict(settings.presets[pick(preset, settings.presets, "preset")])
     # None is "not given"; so is an unset flag (False), which must not undo the preset's.
     given = {k: v for k, v in given.items() if v is not None and not (k in FLAGS and v is False)}
     for key in given:

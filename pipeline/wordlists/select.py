@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import polars as pl
 
@@ -50,8 +51,11 @@ class WordList:
         return self.table["word"].to_list()
 
 
-COLUMNS = {"words": ["word", "length", "zipf"], "hangman": ["word", "band", "misses", "guesses"],
-           "boggle_words": ["word", "find_rate"]}  # what the filters read of each table
+COLUMNS = {
+    "words": ["word", "length", "zipf"],
+    "hangman": ["word", "band", "misses", "guesses"],
+    "boggle_words": ["word", "find_rate"],
+}  # what the filters read of each table
 
 
 def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
@@ -64,6 +68,11 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
             f"run `wordstats run {producer(table).name} --lexicon {store.lexicon}` (or `make all`)"
         )
     return store.scan(table, COLUMNS.get(table, ()))
+
+
+def _keep(expr: pl.Expr) -> Callable[[pl.LazyFrame], pl.LazyFrame]:
+    """A filter step that keeps the rows where `expr` holds."""
+    return lambda lf: lf.filter(expr)
 
 
 def per_million(zipf: float) -> str:
@@ -80,14 +89,32 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
     out: list[Step] = []
     if not allow_all:
         blocked = sorted(blocked_words(settings))
-        out.append(Step("--allow-all", "offensive and adult words left out",
-                        lambda lf: lf.filter(~pl.col("word").is_in(blocked)), loosen=False))
+        out.append(
+            Step(
+                "--allow-all",
+                "offensive and adult words left out",
+                lambda lf: lf.filter(~pl.col("word").is_in(blocked)),
+                loosen=False,
+            )
+        )
     if "top_frequent" in options:
         n = options["top_frequent"]
-        top = (store.scan("words", COLUMNS["words"]).filter(pl.col("zipf") > 0).sort(["zipf", "word"], descending=[True, False])
-               .head(min(n, MAX_ROWS)).select("word").collect()["word"].to_list())
-        out.append(Step("--top-frequent", f"among the {n:,} most frequent words of the word list",
-                        lambda lf: lf.filter(pl.col("word").is_in(top))))
+        top = (
+            store.scan("words", COLUMNS["words"])
+            .filter(pl.col("zipf") > 0)
+            .sort(["zipf", "word"], descending=[True, False])
+            .head(min(n, MAX_ROWS))
+            .select("word")
+            .collect()["word"]
+            .to_list()
+        )
+        out.append(
+            Step(
+                "--top-frequent",
+                f"among the {n:,} most frequent words of the word list",
+                lambda lf: lf.filter(pl.col("word").is_in(top)),
+            )
+        )
     if "length" in options:
         lo, hi = parse_length(options["length"])
         words = f"{lo} letters" if lo == hi else f"{lo} to {hi} letters"
@@ -96,30 +123,51 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
         z = options["min_zipf"] if "min_zipf" in options else settings.common_zipf
         option = "--min-zipf" if "min_zipf" in options else "--common"
         label = "common words: used" if option == "--common" else "used"
-        out.append(Step(option, f"{label} {per_million(z)} (Zipf {z:g} or more)",
-                        lambda lf: lf.filter(pl.col("zipf") >= z)))
-    for name, how, fn in (("starts_with", "starting with", "starts_with"), ("ends_with", "ending with", "ends_with"),
-                          ("contains", "containing", "contains")):
+        out.append(
+            Step(option, f"{label} {per_million(z)} (Zipf {z:g} or more)", lambda lf: lf.filter(pl.col("zipf") >= z))
+        )
+    for name, how, fn in (
+        ("starts_with", "starting with", "starts_with"),
+        ("ends_with", "ending with", "ends_with"),
+        ("contains", "containing", "contains"),
+    ):
         if name in options:
             part = letters(options[name], flag(name))
-            expr = (getattr(pl.col("word").str, fn)(part, literal=True) if fn == "contains"
-                    else getattr(pl.col("word").str, fn)(part))
-            out.append(Step(flag(name), f"{how} {part.lower()}", lambda lf, e=expr: lf.filter(e)))
+            expr = (
+                getattr(pl.col("word").str, fn)(part, literal=True)
+                if fn == "contains"
+                else getattr(pl.col("word").str, fn)(part)
+            )
+            out.append(Step(flag(name), f"{how} {part.lower()}", _keep(expr)))
     if "pattern" in options:
         regex = pattern_for_list(options["pattern"])
-        out.append(Step("--pattern", f"matching the pattern {options['pattern'].strip().upper()} "
-                                     "(? one letter, * any letters)",
-                        lambda lf: lf.filter(pl.col("word").str.contains(regex))))
+        out.append(
+            Step(
+                "--pattern",
+                f"matching the pattern {options['pattern'].strip().upper()} (? one letter, * any letters)",
+                lambda lf: lf.filter(pl.col("word").str.contains(regex)),
+            )
+        )
     if "hangman" in options:
         band = options["hangman"]
         table = need_table(store, "hangman", "--hangman").select("word", "band", "misses", "guesses")
-        out.append(Step("--hangman", f"Hangman difficulty {band} (how a good guesser fares, within each length)",
-                        lambda lf: lf.join(table, on="word", how="inner").filter(pl.col("band") == band)))
+        out.append(
+            Step(
+                "--hangman",
+                f"Hangman difficulty {band} (how a good guesser fares, within each length)",
+                lambda lf: lf.join(table, on="word", how="inner").filter(pl.col("band") == band),
+            )
+        )
     if options.get("boggle_findable"):
         rate = options.get("min_find_rate", settings.min_find_rate)
         table = boggle_rates(need_table(store, "boggle_words", "--boggle-findable"), settings.boggle_dice)
-        out.append(Step("--boggle-findable", f"found on at least {rate:.2%} of random Boggle boards".replace(".00%", "%"),
-                        lambda lf: lf.join(table, on="word", how="inner").filter(pl.col("find_rate") >= rate)))
+        out.append(
+            Step(
+                "--boggle-findable",
+                f"found on at least {rate:.2%} of random Boggle boards".replace(".00%", "%"),
+                lambda lf: lf.join(table, on="word", how="inner").filter(pl.col("find_rate") >= rate),
+            )
+        )
     return out
 
 
@@ -147,7 +195,7 @@ def loosen_hint(base: pl.LazyFrame, chosen: list[Step]) -> str:
     for i, step in enumerate(chosen):
         if not step.loosen:
             continue
-        n = apply(base, chosen[:i] + chosen[i + 1:]).select(pl.len()).collect().item()
+        n = apply(base, chosen[:i] + chosen[i + 1 :]).select(pl.len()).collect().item()
         if n and (best is None or n > best[1]):
             best = (step, n)
     if best is None:
@@ -159,8 +207,14 @@ def loosen_hint(base: pl.LazyFrame, chosen: list[Step]) -> str:
     return f"loosen {step.option} ({step.words}): without it {n:,} words match"
 
 
-def word_list(store: Store, config: Config, preset: str | None = None, given: dict[str, Any] | None = None,
-              allow_all: bool = False, upper: bool = False) -> WordList:
+def word_list(
+    store: Store,
+    config: Config,
+    preset: str | None = None,
+    given: dict[str, Any] | None = None,
+    allow_all: bool = False,
+    upper: bool = False,
+) -> WordList:
     """Select a teacher's word list from the lexicon's tables."""
     settings = load_settings(config)
     options = merge(settings, preset, given or {})
@@ -186,8 +240,13 @@ def word_list(store: Store, config: Config, preset: str | None = None, given: di
             note = f"only {df.height:,} words match, fewer than --count {k}: all are listed"
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
-    described.append({"alpha": "in alphabetical order", "frequency": "most common first",
-                      "difficulty": "easiest Hangman words first"}[sort])
+    described.append(
+        {
+            "alpha": "in alphabetical order",
+            "frequency": "most common first",
+            "difficulty": "easiest Hangman words first",
+        }[sort]
+    )
     df = df.with_columns(pl.col("zipf").round(2))
     if not upper:
         df = df.with_columns(pl.col("word").str.to_lowercase())

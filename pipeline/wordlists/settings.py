@@ -17,6 +17,8 @@ from pipeline.wordlists.options import (
 )
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
+
+
 @dataclass(frozen=True)
 class Settings:
     """The word-list settings file: defaults, presets and the block-list policy."""
@@ -85,7 +87,9 @@ def blocked_words(settings: Settings) -> frozenset[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise WordstatsError(f"{path}: block list is not UTF-8 text (field blocklist.file of {settings.path})") from None
+        raise WordstatsError(
+            f"{path}: block list is not UTF-8 text (field blocklist.file of {settings.path})"
+        ) from None
     listed = set()
     for line in text.splitlines():
         entry = re.sub(r"[\s\-]", "", line).upper()  # phrases joined: "god damn" → GODDAMN

@@ -65,8 +65,14 @@ ol.lines li::after { content: ""; display: inline-block; width: 12em; border-bot
 def to_html(wl: WordList) -> str:
     """The list as one print-ready HTML page (large type, columns, page breaks before test and key)."""
     e = html.escape
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{e(wl.title)}</title>",
-             f"<style>{HTML_STYLE}</style></head><body>", f"<h1>{e(wl.title)}</h1>", '<ul class="filters">']
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(wl.title)}</title>",
+        f"<style>{HTML_STYLE}</style></head><body>",
+        f"<h1>{e(wl.title)}</h1>",
+        '<ul class="filters">',
+    ]
     parts += [f"<li>{e(f)}</li>" for f in wl.filters] + ["</ul>"]
     words = wl.words
     if wl.hangman:
@@ -77,8 +83,11 @@ def to_html(wl: WordList) -> str:
     if wl.hangman:
         parts.append("</section>")
     if wl.blanks:
-        parts += ['<section class="page"><h1>Spelling test</h1>', "<p>Name: ______________________</p>",
-                  '<ol class="lines">' + "<li></li>" * len(words) + "</ol></section>"]
+        parts += [
+            '<section class="page"><h1>Spelling test</h1>',
+            "<p>Name: ______________________</p>",
+            '<ol class="lines">' + "<li></li>" * len(words) + "</ol></section>",
+        ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -136,7 +145,7 @@ def _pdf_columns(pdf, words: list[str], title: str, size: int = 22, row: float =
     while i < len(words):
         top = pdf.get_y()
         nrows = max(1, int((pdf.h - pdf.b_margin - top) // row))
-        chunk = words[i:i + nrows * ncols]
+        chunk = words[i : i + nrows * ncols]
         per_col = -(-len(chunk) // ncols)
         for j, word in enumerate(chunk):
             x = pdf.l_margin + (j // per_col) * col_w

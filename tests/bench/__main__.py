@@ -20,8 +20,12 @@ HERE = Path(__file__).resolve().parent
 
 def machine() -> dict:
     """Facts about the machine the figures come from."""
-    return {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine()}
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,8 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench {name} ...", file=sys.stderr, flush=True)
         started = time.perf_counter()
         result = module.run()
-        doc = {"benchmark": name, "machine": machine(), "wall_seconds": round(time.perf_counter() - started, 2),
-               **result}
+        doc = {
+            "benchmark": name,
+            "machine": machine(),
+            "wall_seconds": round(time.perf_counter() - started, 2),
+            **result,
+        }
         write_json(out / f"{name}.json", doc)
         print(json.dumps(doc, indent=1, default=str), flush=True)
     return 0

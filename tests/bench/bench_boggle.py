@@ -92,8 +92,7 @@ def run() -> dict:
     one_cpu = cpu_seconds(lambda: score_boards(boards, 4, 4, dictionary))
     two = score_on(cores)
     numba.set_num_threads(cores)
-    roll_and_score = median_seconds(
-        lambda: score_boards(roll(dice, SEED + 1, BOARDS), 4, 4, dictionary), repeat=REPEAT)
+    roll_and_score = median_seconds(lambda: score_boards(roll(dice, SEED + 1, BOARDS), 4, 4, dictionary), repeat=REPEAT)
     scores = score_boards(boards, 4, 4, dictionary).scores
 
     texts = board_texts(boards[:PLAIN_SAMPLE])
@@ -103,7 +102,9 @@ def run() -> dict:
     plain_scores: list[int] = []
     plain = median_seconds(
         lambda: plain_scores.__setitem__(slice(None), [plain_score(t, neighbours, trie, rules) for t in texts]),
-        repeat=3, warmup=0)
+        repeat=3,
+        warmup=0,
+    )
 
     params = SearchParams(5_000, 100.0, 1.0)
     bg_anneal(dictionary, 4, 4, 1, 0, cores, SearchParams(10, 100.0, 1.0))
@@ -130,6 +131,10 @@ def run() -> dict:
         "plain_agrees_with_kernel": plain_scores == scores[:PLAIN_SAMPLE].tolist(),
         "anneal_evaluations_per_second": round(cores * params.steps / anneal),
         "targets": {"boards_per_second_per_core": 150_000, "speedup_2_cores": 1.8},
-        "seconds": {"score_1_core_median": round(one, 4), "score_2_cores_median": round(two, 4),
-                    "plain_sample_median": round(plain, 3), "anneal_median": round(anneal, 3)},
+        "seconds": {
+            "score_1_core_median": round(one, 4),
+            "score_2_cores_median": round(two, 4),
+            "plain_sample_median": round(plain, 3),
+            "anneal_median": round(anneal, 3),
+        },
     }

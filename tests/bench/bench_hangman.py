@@ -43,8 +43,7 @@ def stage_with_files(name: str, words) -> float:
     config = load_config(PROJECT_ROOT / "configs" / "default.toml")
     with tempfile.TemporaryDirectory() as tmp:
         Store(Path(tmp), name).write({"words.parquet": words}, {"stage": "ingest"})
-        return median_seconds(lambda: run_stages(config, Path(tmp), name, ["hangman"], progress=SILENT),
-                              repeat=3)
+        return median_seconds(lambda: run_stages(config, Path(tmp), name, ["hangman"], progress=SILENT), repeat=3)
 
 
 def measure(name: str, words) -> dict:
@@ -81,12 +80,12 @@ def run() -> dict:
     results = {name: measure(name, words) for name, words in lexicons().items()}
     return {
         "what": "reference Hangman solver over every word of the lexicon (all lengths); solver_s = the "
-                "numba decision-tree kernel (one solver), stage_s = the whole hangman stage in memory (both "
-                "solvers, ranks, bands, heuristic, summary; no file I/O), stage_with_files_s = `wordstats run "
-                "hangman` in-process (reads words.parquet, writes hangman.parquet and the summary with "
-                "provenance; 3 runs), plain_python_s = the plain recursive Python solver (hangman.solve_plain) "
-                f"on the same full word set, no sampling; medians of {REPEAT} runs ({PLAIN_REPEAT} for plain) "
-                "after a warm-up",
+        "numba decision-tree kernel (one solver), stage_s = the whole hangman stage in memory (both "
+        "solvers, ranks, bands, heuristic, summary; no file I/O), stage_with_files_s = `wordstats run "
+        "hangman` in-process (reads words.parquet, writes hangman.parquet and the summary with "
+        "provenance; 3 runs), plain_python_s = the plain recursive Python solver (hangman.solve_plain) "
+        f"on the same full word set, no sampling; medians of {REPEAT} runs ({PLAIN_REPEAT} for plain) "
+        "after a warm-up",
         "baseline": "plain_python_s",
         "targets": "whole web2 under 3 s; at least 5x the plain version",
         **results,

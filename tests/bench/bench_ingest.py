@@ -30,10 +30,15 @@ def stage_seconds(spec, tiles) -> tuple[float, int]:
 
 def cli_seconds(args: list[str]) -> float:
     """Median wall time of the whole `wordstats run ... ingest` process."""
+
     def once():
         with tempfile.TemporaryDirectory() as out:
-            subprocess.run([sys.executable, "-m", "pipeline", "run", "ingest", "--quiet", "--data-dir", out, *args],
-                           check=True, cwd=ROOT)
+            subprocess.run(
+                [sys.executable, "-m", "pipeline", "run", "ingest", "--quiet", "--data-dir", out, *args],
+                check=True,
+                cwd=ROOT,
+            )
+
     return median_seconds(once, repeat=3, warmup=1)
 
 
@@ -44,11 +49,18 @@ def run() -> dict:
     results = {}
     for name, spec in config.lexicons.items():
         seconds, kept = stage_seconds(spec, tiles)
-        results[name] = {"words": kept, "stage_median_s": round(seconds, 4),
-                         "cli_process_median_s": round(cli_seconds(["--lexicon", name]), 3)}
+        results[name] = {
+            "words": kept,
+            "stage_median_s": round(seconds, 4),
+            "cli_process_median_s": round(cli_seconds(["--lexicon", name]), 3),
+        }
     if ENABLE.is_file():
         seconds, kept = stage_seconds(adhoc_lexicon("enable", [ENABLE]), tiles)
-        results["enable"] = {"words": kept, "stage_median_s": round(seconds, 4),
-                             "cli_process_median_s": round(cli_seconds(["--source", str(ENABLE), "--lexicon", "enable"]), 3),
-                             "target_s": TARGET_ENABLE_SECONDS, "meets_target": seconds < TARGET_ENABLE_SECONDS}
+        results["enable"] = {
+            "words": kept,
+            "stage_median_s": round(seconds, 4),
+            "cli_process_median_s": round(cli_seconds(["--source", str(ENABLE), "--lexicon", "enable"]), 3),
+            "target_s": TARGET_ENABLE_SECONDS,
+            "meets_target": seconds < TARGET_ENABLE_SECONDS,
+        }
     return {"unit": "seconds", "results": results}

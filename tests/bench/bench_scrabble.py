@@ -2,7 +2,7 @@
 
 Reports the median and 95th-percentile time per query (all legal plays generated, the best one kept and
 scored by the rules), the plays generated per second, and the same for positions with and without blanks
-on the rack. Target (issue 8): median under 20 ms per position.
+on the rack. Target: median under 20 ms per position.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def positions(variant, lexicon, count: int = POSITIONS) -> list:
     while len(found) < count:
         game += 1
         played = self_play(variant, lexicon, game_rng(SEED, variant.name, game))
-        found += [(t.board, t.rack) for t in played.turns[FIRST_TURN:LAST_TURN + 1]]
+        found += [(t.board, t.rack) for t in played.turns[FIRST_TURN : LAST_TURN + 1]]
     return found[:count]
 
 
@@ -50,9 +50,13 @@ def query_seconds(board, rack, variant, lexicon) -> tuple[float, int]:
 
 def summary(times: list[float], plays: int) -> dict:
     """Median and 95th percentile in ms, and plays per second."""
-    return {"positions": len(times), "median_ms": round(1000 * statistics.median(times), 3),
-            "p95_ms": round(1000 * percentile(times, 95), 3), "mean_plays": round(plays / len(times), 1),
-            "plays_per_second": round(plays / sum(times))}
+    return {
+        "positions": len(times),
+        "median_ms": round(1000 * statistics.median(times), 3),
+        "p95_ms": round(1000 * percentile(times, 95), 3),
+        "mean_plays": round(plays / len(times), 1),
+        "plays_per_second": round(plays / sum(times)),
+    }
 
 
 def run() -> dict:
@@ -81,9 +85,9 @@ def run() -> dict:
         "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters, {trie.n_nodes:,} trie nodes)",
         "variant": "scrabble",
         "position_source": f"{POSITIONS} positions: turns {FIRST_TURN + 1}-{LAST_TURN + 1} of greedy self-play games, "
-                     f"seed {SEED}",
+        f"seed {SEED}",
         "query": "all legal plays generated (numba), the best kept and checked/scored by the rules (Python); "
-                 f"median of {REPEATS} runs per position",
+        f"median of {REPEATS} runs per position",
         "target_median_ms": TARGET_MS,
         **summary(times, plays),
         "with_blank": summary(*_part(measured, True)),
