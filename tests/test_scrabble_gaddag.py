@@ -85,15 +85,26 @@ def assert_agree(board: Board, rack: str, game, lexicon: Lexicon) -> int:
 def test_gaddag_of_a_few_words():
     g = build_gaddag(["CAT", "CATS", "AT", "ACT", "X", "TOOLONGFORABOARDX"])
     assert [w in g for w in ["CAT", "CATS", "AT", "ACT", "X", "CA", "TA", "ACTS", "TOOLONGFORABOARDX"]] == [
-        True, True, True, True, False, False, False, False, False]
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
     # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
     assert check_arcs(g.arcs) == g.n_nodes
     assert (CHILD_MASK, END, TILE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sets(st.text(alphabet="ABCDE", min_size=1, max_size=7), max_size=60),
-       st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=40))
+@given(
+    st.sets(st.text(alphabet="ABCDE", min_size=1, max_size=7), max_size=60),
+    st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=40),
+)
 def test_gaddag_holds_exactly_its_words(words, probes):
     g = build_gaddag(words) if any(2 <= len(w) <= 15 for w in words) else None
     for w in list(words) + probes:
@@ -119,8 +130,12 @@ def test_gaddag_table_round_trip_and_damage(small):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), plays=st.integers(0, 10), blanks=st.integers(0, 2),
-       variant=st.sampled_from(["scrabble", "wwf"]))
+@given(
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 10),
+    blanks=st.integers(0, 2),
+    variant=st.sampled_from(["scrabble", "wwf"]),
+)
 def test_agrees_with_the_reference_on_random_positions(seed, plays, blanks, variant, small, games):
     game = games[variant]
     board = random_board(small, game, seed, plays)

@@ -3,9 +3,9 @@ walked by the move generator in gaddag_kernels."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
 
 import numpy as np
 import polars as pl
@@ -80,7 +80,7 @@ def generation_order(records: np.ndarray) -> np.ndarray:
     direction = records[:, gk.PLAY_DIR]
     line = np.where(direction == 0, records[:, gk.PLAY_ROW], records[:, gk.PLAY_COL])
     start = np.where(direction == 0, records[:, gk.PLAY_COL], records[:, gk.PLAY_ROW])
-    letters = records[:, gk.PLAY_LETTERS:gk.PLAY_LETTERS + n].astype(np.int64)
+    letters = records[:, gk.PLAY_LETTERS : gk.PLAY_LETTERS + n].astype(np.int64)
     blank_bits = (records[:, gk.PLAY_BLANKS, None] >> np.arange(n)) & 1
     codes = np.where(letters >= 0, 2 * letters + blank_bits, -1)
     keys = [codes[:, k] for k in range(n - 1, -1, -1)] + [start, line, direction]
@@ -113,17 +113,25 @@ def letter_hashes(words: Iterable[str], shortest: int) -> np.ndarray:
 
 def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
     """The move generator's view of a variant and a lexicon's words."""
-    from pipeline.letters import tiles as tl
     from pipeline.core.config import BLANK, LETTERS
+    from pipeline.letters import tiles as tl
 
     def both(grid: np.ndarray) -> np.ndarray:
         """A grid and its transpose, stacked."""
         return np.ascontiguousarray(np.stack([grid, grid.T]).astype(np.int64))
 
     counts = np.array([variant.tile_set.counts.get(ch, 0) for ch in LETTERS + BLANK], dtype=np.int64)
-    return Tables(gaddag, tl.letter_values(variant.tile_set).astype(np.int64), both(variant.letter_mult),
-                  both(variant.word_mult), variant.centre, variant.bingo_bonus, variant.rack_size, counts,
-                  letter_hashes(words, variant.rack_size))
+    return Tables(
+        gaddag,
+        tl.letter_values(variant.tile_set).astype(np.int64),
+        both(variant.letter_mult),
+        both(variant.word_mult),
+        variant.centre,
+        variant.bingo_bonus,
+        variant.rack_size,
+        counts,
+        letter_hashes(words, variant.rack_size),
+    )
 
 
 def node_starts(arcs: np.ndarray) -> np.ndarray:
@@ -157,8 +165,9 @@ def gaddag_table(g: Gaddag) -> pl.DataFrame:
 def from_table(table: pl.DataFrame, where: str = "gaddag.parquet") -> Gaddag:
     """The GADDAG stored in a table by gaddag_table; a damaged one is an error naming the file."""
     if list(table.columns) != ["arc"] or table.schema["arc"] != pl.UInt32 or table.height < 2:
-        raise WordstatsError(f"{where}: not a GADDAG table (expected one UInt32 column 'arc'); rebuild it "
-                             f"with `wordstats run scrabble`")
+        raise WordstatsError(
+            f"{where}: not a GADDAG table (expected one UInt32 column 'arc'); rebuild it with `wordstats run scrabble`"
+        )
     arcs = np.ascontiguousarray(table["arc"].to_numpy())
     nodes = check_arcs(arcs)
     if nodes < 0:

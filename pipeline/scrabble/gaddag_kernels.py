@@ -220,8 +220,9 @@ def gaddag_build(strings, lengths, order):
         while p < length and p < prev_len and strings[j, p] == prev[p]:
             p += 1
         for d in range(prev_len, p, -1):
-            node, arcs, n_arcs, table, n_nodes = _freeze(d, p_tile, p_accepts, p_child, p_n, packed,
-                                                         arcs, n_arcs, table, n_nodes)
+            node, arcs, n_arcs, table, n_nodes = _freeze(
+                d, p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes
+            )
             p_child[d - 1, p_n[d - 1] - 1] = node
             p_n[d] = 0
         for i in range(p, length):
@@ -237,12 +238,14 @@ def gaddag_build(strings, lengths, order):
             prev[i] = strings[j, i]
         prev_len = length
     for d in range(prev_len, 0, -1):
-        node, arcs, n_arcs, table, n_nodes = _freeze(d, p_tile, p_accepts, p_child, p_n, packed,
-                                                     arcs, n_arcs, table, n_nodes)
+        node, arcs, n_arcs, table, n_nodes = _freeze(
+            d, p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes
+        )
         p_child[d - 1, p_n[d - 1] - 1] = node
         p_n[d] = 0
-    root, arcs, n_arcs, table, n_nodes = _freeze(0, p_tile, p_accepts, p_child, p_n, packed,
-                                                 arcs, n_arcs, table, n_nodes)
+    root, arcs, n_arcs, table, n_nodes = _freeze(
+        0, p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes
+    )
     if n_arcs > CHILD_MASK:
         return np.zeros(0, dtype=np.uint32), n_nodes
     arcs[0] = np.uint32(root) | np.uint32(END)
@@ -383,8 +386,12 @@ def position_tables(arcs, tiles, blanks, values, centre_r, centre_c):
                     any_tile = True
                     continue
                 _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, r, c)
-                if ((r > 0 and tt[o, r - 1, c] >= 0) or (r < N - 1 and tt[o, r + 1, c] >= 0)
-                        or (c > 0 and tt[o, r, c - 1] >= 0) or (c < N - 1 and tt[o, r, c + 1] >= 0)):
+                if (
+                    (r > 0 and tt[o, r - 1, c] >= 0)
+                    or (r < N - 1 and tt[o, r + 1, c] >= 0)
+                    or (c > 0 and tt[o, r, c - 1] >= 0)
+                    or (c < N - 1 and tt[o, r, c + 1] >= 0)
+                ):
                     anchors[o, r, c] = True
     if not any_tile:
         anchors[0, centre_r, centre_c] = True
@@ -462,9 +469,64 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
     return out, n_out
 
 
+@njit(cache=True, inline="always")
+def _right_can_reach(
+    lt, info, strip_bound, left, q0, main_now, mult_now, cross_now, placed_now, in_rack, rack_size, bingo, target
+):
+    """Whether a play from square `left` whose squares before q0 are spelled (main word letter sum, word
+    multiplier, cross-word points and tiles placed so far) may still score `target`, ending at some square
+    from q0 on: per end, the least of its strip's bound and the points so far plus the most the squares
+    q0.. could add (`info`: per square the board tile's value, the best rack letter's value times the letter
+    premium, the word premium, the most its cross-word could score, whether a rack letter fits)."""
+    add_main, w, add_cross, m = 0, 1, 0, placed_now
+    for q in range(q0, N):
+        if lt[q] >= 0:
+            add_main += info[0, q]
+        else:
+            if m == in_rack or info[4, q] == 0:
+                return False
+            m += 1
+            add_main += info[1, q]
+            w *= info[2, q]
+            add_cross += info[3, q]
+        if q == N - 1 or lt[q + 1] < 0:
+            b = (main_now + add_main) * mult_now * w + cross_now + add_cross + (bingo if m == rack_size else 0)
+            if strip_bound[left, q] < b:
+                b = strip_bound[left, q]
+            if b >= target:
+                return True
+    return False
+
+
 @njit(cache=True)
-def _anchor_walk(arcs, tilesets, lt, o, line, a, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, have,
-                 in_rack, bingo, rack_size, keep, out, n_out, work, reach):
+def _anchor_walk(
+    arcs,
+    tilesets,
+    lt,
+    o,
+    line,
+    a,
+    bb,
+    masks,
+    crossed,
+    sums,
+    anchors,
+    lmul,
+    wmul,
+    values,
+    rack,
+    have,
+    in_rack,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    n_out,
+    work,
+    reach,
+    info,
+    strip_bound,
+):
     """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
     a while the squares are free of anchors, SEP, then rightwards), kept as in _keep. Once the keep best
     are found (keep > 0), a branch stops when the score bound of every strip it could still make cannot
@@ -472,8 +534,20 @@ def _anchor_walk(arcs, tilesets, lt, o, line, a, bb, masks, crossed, sums, ancho
     those starting at or before p and ending at or after q. Returns the records, their number, and how
     many plays were scored."""
     sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed, left = (
-        work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[7], work[8], work[9], work[10],
-        work[11], work[12])
+        work[0],
+        work[1],
+        work[2],
+        work[3],
+        work[4],
+        work[5],
+        work[6],
+        work[7],
+        work[8],
+        work[9],
+        work[10],
+        work[11],
+        work[12],
+    )
     word, blank, new = work[13], work[14], work[15]
     root = arcs[0] & CHILD_MASK
     total = 0
@@ -562,13 +636,17 @@ def _anchor_walk(arcs, tilesets, lt, o, line, a, bb, masks, crossed, sums, ancho
             if phase[d] == 0:
                 nxt = s - 1
                 go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
-                if go and n_out == keep and reach[1, nxt, a] < out[keep - 1, PLAY_SCORE]:
+                if go and keep > 0 and n_out == keep and reach[1, nxt, a] < out[keep - 1, PLAY_SCORE]:
                     go = False
             else:
                 nxt = s + 1
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
-                if go and n_out == keep and reach[0, left[d], nxt] < out[keep - 1, PLAY_SCORE]:
-                    go = False
+                if go and keep > 0 and n_out == keep:
+                    target = out[keep - 1, PLAY_SCORE]
+                    go = reach[0, left[d], nxt] >= target and _right_can_reach(
+                        lt, info, strip_bound, left[d], nxt, main[e], mult[e], cross[e], placed[e], in_rack,
+                        rack_size, bingo, target
+                    )
             if go:
                 d = e
                 sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
@@ -587,8 +665,13 @@ def _anchor_walk(arcs, tilesets, lt, o, line, a, bb, masks, crossed, sums, ancho
             nxt = a + 1
             if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
                 continue
-            if n_out == keep and reach[0, s, nxt] < out[keep - 1, PLAY_SCORE]:
-                continue
+            if keep > 0 and n_out == keep:
+                target = out[keep - 1, PLAY_SCORE]
+                if reach[0, s, nxt] < target or not _right_can_reach(
+                    lt, info, strip_bound, s, nxt, main[e], mult[e], cross[e], placed[e], in_rack, rack_size, bingo,
+                    target
+                ):
+                    continue
             d = e
             sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
             left[d] = s
@@ -609,8 +692,9 @@ def _rack_facts(rack):
 
 
 @njit(cache=True)
-def generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
-                   rack_size, keep, out):
+def generate_plays(
+    arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, keep, out
+):
     """Every legal play (keep = 0) or the `keep` best (rank order: see _before), by a GADDAG walk from
     every anchor of both orientations; returns the records, how many there are, and the number of legal
     plays. `rack` (27 counts) is used as scratch and restored; lmul, wmul are (2, N, N) like the board."""
@@ -620,13 +704,40 @@ def generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
         return out, 0, 0
     work = np.zeros((16, N + 1), dtype=np.int64)
     reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
+    info = np.zeros((5, N + 1), dtype=np.int64)
+    strip_bound = np.zeros((N + 1, N + 1), dtype=np.int64)
     for o in range(2):
         for line in range(N):
             for a in range(N):
                 if anchors[o, line, a]:
-                    out, n_out, count = _anchor_walk(arcs, tilesets, tt[o, line], o, line, a, bb, masks, crossed,
-                                                     sums, anchors, lmul, wmul, values, rack, have, in_rack, bingo,
-                                                     rack_size, keep, out, n_out, work, reach)
+                    out, n_out, count = _anchor_walk(
+                        arcs,
+                        tilesets,
+                        tt[o, line],
+                        o,
+                        line,
+                        a,
+                        bb,
+                        masks,
+                        crossed,
+                        sums,
+                        anchors,
+                        lmul,
+                        wmul,
+                        values,
+                        rack,
+                        have,
+                        in_rack,
+                        bingo,
+                        rack_size,
+                        keep,
+                        out,
+                        n_out,
+                        work,
+                        reach,
+                        info,
+                        strip_bound,
+                    )
                     total += count
     return out, n_out, total
 
@@ -645,16 +756,51 @@ def _enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
 
 
 @njit(cache=True)
-def board_plays(arcs, tilesets, tiles, blanks, rack, values, lmul, wmul, centre_r, centre_c, bingo, rack_size, keep,
-                out, bingos, letter_hash):
+def board_plays(
+    arcs,
+    tilesets,
+    tiles,
+    blanks,
+    rack,
+    values,
+    lmul,
+    wmul,
+    centre_r,
+    centre_c,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    bingos,
+    letter_hash,
+):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
     counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
     tt, bb, masks, crossed, sums, anchors = position_tables(arcs, tiles, blanks, values, centre_r, centre_c)
     if keep == 0:
-        return generate_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
-                              rack_size, keep, out)
-    return best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
-                            rack_size, keep, out, bingos, letter_hash)
+        return generate_plays(
+            arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, keep, out
+        )
+    return best_first_plays(
+        arcs,
+        tilesets,
+        tt,
+        bb,
+        masks,
+        crossed,
+        sums,
+        anchors,
+        lmul,
+        wmul,
+        values,
+        rack,
+        bingo,
+        rack_size,
+        keep,
+        out,
+        bingos,
+        letter_hash,
+    )
 
 
 # ---- self-play -----------------------------------------------------------------------------------------
@@ -732,8 +878,30 @@ STATE = 6
 
 
 @njit(cache=True)
-def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, bingo, rack_size,
-                   max_scoreless, racks, bag, scores, state, log, rack_log, bingos, letter_hash):
+def selfplay_turns(
+    arcs,
+    tilesets,
+    tt,
+    bb,
+    masks,
+    crossed,
+    sums,
+    anchors,
+    lmul,
+    wmul,
+    values,
+    bingo,
+    rack_size,
+    max_scoreless,
+    racks,
+    bag,
+    scores,
+    state,
+    log,
+    rack_log,
+    bingos,
+    letter_hash,
+):
     """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
     rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
     Each turn appends a row to `log` (TURN_*) and the rack before it to `rack_log`."""
@@ -747,8 +915,26 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        out, n_out, _ = best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values,
-                                         rack, bingo, rack_size, 1, out, bingos, letter_hash)
+        out, n_out, _ = best_first_plays(
+            arcs,
+            tilesets,
+            tt,
+            bb,
+            masks,
+            crossed,
+            sums,
+            anchors,
+            lmul,
+            wmul,
+            values,
+            rack,
+            bingo,
+            rack_size,
+            1,
+            out,
+            bingos,
+            letter_hash,
+        )
         shuffle = False
         if n_out > 0:
             rec = out[0]
@@ -811,15 +997,51 @@ def selfplay_turns(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, 
 
 
 @njit(cache=True)
-def _strip_walk(arcs, tilesets, lt, lb, o, line, s, e, a, masks, crossed, sums, lmul, wmul, values, rack, have,
-                bingo, rack_size, keep, out, n_out, st, caps):
+def _strip_walk(
+    arcs,
+    tilesets,
+    lt,
+    lb,
+    o,
+    line,
+    s,
+    e,
+    a,
+    masks,
+    crossed,
+    sums,
+    lmul,
+    wmul,
+    values,
+    rack,
+    have,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    n_out,
+    st,
+    caps,
+):
     """Every play that covers exactly the squares s..e of one line and may rank among the `keep` best, by a
     GADDAG walk from the anchor a (left to s, SEP, right to e), kept as in _keep; a branch stops when its
     score so far plus the most the squares still open could add (each its best allowed rack letter) cannot
     reach the keep-th best. `st` holds the walk's work arrays. Returns the records, their number and how
     many plays were scored."""
     sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed = (
-        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11])
+        st[0],
+        st[1],
+        st[2],
+        st[3],
+        st[4],
+        st[5],
+        st[6],
+        st[7],
+        st[8],
+        st[9],
+        st[10],
+        st[11],
+    )
     word, blank, new, pre = st[12], st[13], st[14], st[15]
     root = arcs[0] & CHILD_MASK
     count = 0
@@ -1020,8 +1242,9 @@ def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
 
 
 @njit(cache=True)
-def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos,
-                 letter_hash):
+def strip_bounds(
+    tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+):
     """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
     squares each allowing some rack tile, an anchor among them) with an upper bound of its plays' scores:
     the board tiles and cross sums as they are, and the least of the rack's highest values on the best
@@ -1095,8 +1318,11 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
                             i -= 1
                         coef[i] = c
                     base = board_sum * w + fixed
-                    if m == rack_size and bingo > 0 and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT],
-                                                                    memo_keys, memo_values):
+                    if (
+                        m == rack_size
+                        and bingo > 0
+                        and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values)
+                    ):
                         base += bingo
                     bound = base
                     for j in range(m):
@@ -1117,8 +1343,26 @@ def strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack
 
 
 @njit(cache=True)
-def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo,
-                     rack_size, keep, out, bingos, letter_hash):
+def best_first_plays(
+    arcs,
+    tilesets,
+    tt,
+    bb,
+    masks,
+    crossed,
+    sums,
+    anchors,
+    lmul,
+    wmul,
+    values,
+    rack,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    bingos,
+    letter_hash,
+):
     """The `keep` best plays (keep >= 1; the records and rank order of generate_plays): the anchors are
     walked highest strip score bound first until a bound falls below the keep-th best score, and inside a
     walk the branches whose strips cannot reach it are cut. Returns the records, their number, and how many
@@ -1127,8 +1371,9 @@ def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul
     if in_rack == 0:
         return out, 0, 0
     caps = square_caps(tt, masks, values, rack)
-    strips = strip_bounds(tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps,
-                          bingos, letter_hash)
+    strips = strip_bounds(
+        tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+    )
     none = -(1 << 40)
     bounds = np.full((2, N, N + 1, N + 1), none, dtype=np.int64)  # per line: bound of strip (s, e)
     anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
@@ -1141,6 +1386,8 @@ def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul
     order = np.argsort(-anchor_bound, kind="quicksort")
     work = np.zeros((16, N + 1), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
+    info = np.zeros((5, N + 1), dtype=np.int64)
+    avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
     n_out, total = 0, 0
     current = -1
     for k in order:
@@ -1164,8 +1411,44 @@ def best_first_plays(arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul
                     if reach[0, p, q] > best:
                         best = reach[0, p, q]
                     reach[1, p, q] = best
-        out, n_out, count = _anchor_walk(arcs, tilesets, tt[o, line], o, line, a, bb, masks, crossed, sums, anchors,
-                                         lmul, wmul, values, rack, have, in_rack, bingo, rack_size, keep, out, n_out,
-                                         work, reach)
+            for q in range(N):  # what each square could add (see _right_can_reach)
+                t = tt[o, line, q]
+                if t >= 0:
+                    info[0, q] = 0 if bb[o, line, q] else values[t]
+                    info[1, q], info[2, q], info[3, q], info[4, q] = 0, 1, 0, 1
+                else:
+                    wm = wmul[o, line, q]
+                    top = caps[o, line, q] * lmul[o, line, q]
+                    info[0, q], info[1, q], info[2, q] = 0, top, wm
+                    info[3, q] = (sums[o, line, q] + top) * wm if crossed[o, line, q] else 0
+                    info[4, q] = 1 if masks[o, line, q] & avail else 0
+        out, n_out, count = _anchor_walk(
+            arcs,
+            tilesets,
+            tt[o, line],
+            o,
+            line,
+            a,
+            bb,
+            masks,
+            crossed,
+            sums,
+            anchors,
+            lmul,
+            wmul,
+            values,
+            rack,
+            have,
+            in_rack,
+            bingo,
+            rack_size,
+            keep,
+            out,
+            n_out,
+            work,
+            reach,
+            info,
+            bounds[o, line],
+        )
         total += count
     return out, n_out, total

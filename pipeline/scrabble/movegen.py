@@ -24,18 +24,33 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     g = lexicon.gaddag
     tab = variant_tables(lexicon, variant)
     out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    records, n_out, total = gk.board_plays(g.arcs, g.tilesets, board.tiles, board.blanks,
-                                           rack_counts(rack).astype(np.int64), tab.values, tab.lmul, tab.wmul,
-                                           tab.centre[0], tab.centre[1], tab.bingo, tab.rack_size, keep, out,
-                                           tab.bingos, LETTER_HASH)
+    records, n_out, total = gk.board_plays(
+        g.arcs,
+        g.tilesets,
+        board.tiles,
+        board.blanks,
+        rack_counts(rack).astype(np.int64),
+        tab.values,
+        tab.lmul,
+        tab.wmul,
+        tab.centre[0],
+        tab.centre[1],
+        tab.bingo,
+        tab.rack_size,
+        keep,
+        out,
+        tab.bingos,
+        LETTER_HASH,
+    )
     records = records[:n_out]
     if keep == 0:
         records = records[generation_order(records)]
     return records, int(total)
 
 
-def generate_reference(board: Board, rack: str, variant: Variant, lexicon: Lexicon,
-                       keep: int = 0) -> tuple[np.ndarray, int]:
+def generate_reference(
+    board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0
+) -> tuple[np.ndarray, int]:
     """generate by the trie generator (Appel and Jacobson's left parts and right extensions), the
     reference the GADDAG generator must agree with."""
     from pipeline.scrabble.kernels import scrabble_plays

@@ -59,8 +59,9 @@ class GameLog:
     went_out: int
 
 
-def self_play_log(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
-                  max_scoreless: int = 6) -> GameLog:
+def self_play_log(
+    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+) -> GameLog:
     """A greedy self-play game (the rules of self_play_reference, the same game for the same random stream)
     played in one numba kernel over the GADDAG; it stops only for the bag shuffles of exchanges."""
     from pipeline.scrabble import gaddag_kernels as gk
@@ -75,9 +76,14 @@ def self_play_log(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, 
     bag_n = n_tiles
     for p in range(players):
         bag_n = gk.draw(racks[p], bag, bag_n, tab.rack_size)
-    tt, bb, masks, crossed, sums, anchors = gk.position_tables(g.arcs, np.full((SIZE, SIZE), -1, dtype=np.int8),
-                                                               np.zeros((SIZE, SIZE), dtype=np.bool_), tab.values,
-                                                               tab.centre[0], tab.centre[1])
+    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
+        g.arcs,
+        np.full((SIZE, SIZE), -1, dtype=np.int8),
+        np.zeros((SIZE, SIZE), dtype=np.bool_),
+        tab.values,
+        tab.centre[0],
+        tab.centre[1],
+    )
     state = np.zeros(gk.STATE, dtype=np.int64)
     state[gk.S_BAG] = bag_n
     scores = np.zeros(players, dtype=np.int64)
@@ -85,11 +91,32 @@ def self_play_log(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, 
     log = np.zeros((rows, gk.TURN), dtype=np.int32)
     rack_log = np.zeros((rows, 27), dtype=np.int64)
     while True:
-        status = gk.selfplay_turns(g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul, tab.wmul,
-                                   tab.values, tab.bingo, tab.rack_size, max_scoreless, racks, bag, scores, state,
-                                   log, rack_log, tab.bingos, LETTER_HASH)
+        status = gk.selfplay_turns(
+            g.arcs,
+            g.tilesets,
+            tt,
+            bb,
+            masks,
+            crossed,
+            sums,
+            anchors,
+            tab.lmul,
+            tab.wmul,
+            tab.values,
+            tab.bingo,
+            tab.rack_size,
+            max_scoreless,
+            racks,
+            bag,
+            scores,
+            state,
+            log,
+            rack_log,
+            tab.bingos,
+            LETTER_HASH,
+        )
         if status == gk.SHUFFLE:
-            rng.shuffle(bag[:state[gk.S_BAG]])
+            rng.shuffle(bag[: state[gk.S_BAG]])
         if state[gk.S_OVER]:
             break
     n = int(state[gk.S_TURNS])
@@ -110,19 +137,21 @@ def game_of(log: GameLog, variant: Variant, lexicon: Lexicon) -> Game:
         action = ("play", "exchange", "pass")[int(row[gk.TURN_ACTION])]
         turn = Turn(int(row[gk.TURN_PLAYER]), board.copy(), rack_text(counts), action)
         if action == "play":
-            record = row[gk.TURN_RECORD:]
+            record = row[gk.TURN_RECORD :]
             tiles, direction = record_tiles(record)
             turn.play = evaluate(board, tiles, variant, lexicon, direction)
             if turn.play.score != record[gk.PLAY_SCORE]:
-                raise RuntimeError(f"move generator scored {turn.play} {record[gk.PLAY_SCORE]}, "
-                                   f"rules say {turn.play.score}")
+                raise RuntimeError(
+                    f"move generator scored {turn.play} {record[gk.PLAY_SCORE]}, rules say {turn.play.score}"
+                )
             board.put(tiles)
         turns.append(turn)
     return Game(log.variant, turns, [int(x) for x in log.scores], None if log.went_out < 0 else log.went_out)
 
 
-def self_play(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2,
-              max_scoreless: int = 6) -> Game:
+def self_play(
+    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+) -> Game:
     """A game between greedy players (see self_play_reference), played by the GADDAG engine; its turns
     are then checked and scored by the rules."""
     return game_of(self_play_log(variant, lexicon, rng, players, max_scoreless), variant, lexicon)
@@ -225,7 +254,7 @@ def log_row(log: GameLog, number: int, variant: Variant) -> dict:
             exchanges += action == gk.EXCHANGE
             passes += action == gk.PASS
             continue
-        rec = row[gk.TURN_RECORD:]
+        rec = row[gk.TURN_RECORD :]
         r, c, direction = rec[gk.PLAY_ROW], rec[gk.PLAY_COL], rec[gk.PLAY_DIR]
         dr, dc = (0, 1) if direction == 0 else (1, 0)
         blank_mask, placed_mask = rec[gk.PLAY_BLANKS], rec[gk.PLAY_PLACED]
@@ -253,9 +282,19 @@ def log_row(log: GameLog, number: int, variant: Variant) -> dict:
     scores = [int(x) for x in log.scores]
     best = max(scores)
     winners = [p for p, x in enumerate(scores) if x == best]
-    return {"variant": log.variant, "game": number, "score_1": scores[0], "score_2": scores[1],
-            "winner": winners[0] + 1 if len(winners) == 1 else 0, "moves": moves, "move_points": points,
-            "bingos": bingos, "exchanges": exchanges, "passes": passes, "plays": plays}
+    return {
+        "variant": log.variant,
+        "game": number,
+        "score_1": scores[0],
+        "score_2": scores[1],
+        "winner": winners[0] + 1 if len(winners) == 1 else 0,
+        "moves": moves,
+        "move_points": points,
+        "bingos": bingos,
+        "exchanges": exchanges,
+        "passes": passes,
+        "plays": plays,
+    }
 
 
 SELFPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {

@@ -82,5 +82,6 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
                 rows.append(log_row(log, number, known[name]))
                 task.advance()
     games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
-    return ctx.result(gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games,
-                      selfplay_summary=selfplay_summary(games))
+    return ctx.result(
+        gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games, selfplay_summary=selfplay_summary(games)
+    )

@@ -56,14 +56,17 @@ def _summary(times: list[float]) -> dict:
     """Median and p95 in ms."""
     if not times:
         return {"positions": 0}
-    return {"positions": len(times), "median_ms": round(statistics.median(times), 4),
-            "p95_ms": round(percentile(times, 95), 4)}
+    return {
+        "positions": len(times),
+        "median_ms": round(statistics.median(times), 4),
+        "p95_ms": round(percentile(times, 95), 4),
+    }
 
 
 def _two_blanks(rack: str) -> str:
     """The rack with its last two letters (or all, when shorter) turned into blanks."""
     letters = rack.replace("?", "")
-    return "".join(sorted(letters[:max(0, len(rack) - 2)])) + "??"
+    return "".join(sorted(letters[: max(0, len(rack) - 2)])) + "??"
 
 
 def _selfplay_rate(games: int, first: int = 1) -> float:
@@ -175,16 +178,28 @@ def run() -> dict:
     return {
         "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters)",
         "structure": {
-            "arcs": len(g.arcs), "nodes": g.n_nodes, "bytes": g.nbytes, "parquet_bytes": len(parquet),
-            "build_seconds": round(build_seconds, 3), "load_seconds_from_parquet": round(load_seconds, 4),
-            "reference_trie_nodes": trie.n_nodes, "reference_trie_bytes": int(trie.children.nbytes),
+            "arcs": len(g.arcs),
+            "nodes": g.n_nodes,
+            "bytes": g.nbytes,
+            "parquet_bytes": len(parquet),
+            "build_seconds": round(build_seconds, 3),
+            "load_seconds_from_parquet": round(load_seconds, 4),
+            "reference_trie_nodes": trie.n_nodes,
+            "reference_trie_bytes": int(trie.children.nbytes),
             "reference_trie_build_seconds": round(trie_seconds, 3),
         },
-        "best_play": {"positions": f"{len(games)} positions of bench_scrabble (turns of seeded greedy games); "
-                                   f"two_blanks: the same positions, two rack tiles turned into blanks; "
-                                   f"median of {REPEATS} runs each", **best_play},
-        "plays_per_second": {"plays": plays, "gaddag": round(plays / new_s), "reference": round(plays / ref_s),
-                             "speedup": round(ref_s / new_s, 2)},
+        "best_play": {
+            "positions": f"{len(games)} positions of bench_scrabble (turns of seeded greedy games); "
+            f"two_blanks: the same positions, two rack tiles turned into blanks; "
+            f"median of {REPEATS} runs each",
+            **best_play,
+        },
+        "plays_per_second": {
+            "plays": plays,
+            "gaddag": round(plays / new_s),
+            "reference": round(plays / ref_s),
+            "speedup": round(ref_s / new_s, 2),
+        },
         "selfplay_games_per_second": {
             "games": SELFPLAY_GAMES,
             "gaddag_one_core": round(median_one, 1),
@@ -205,6 +220,9 @@ def _mean_score(lexicon, variant, games: int = 100) -> float:
     """The mean final score per player over the first games of the run (wolges reports about 390)."""
     from pipeline.scrabble.selfplay import game_rng, self_play_log
 
-    scores = [s for n in range(1, games + 1)
-              for s in self_play_log(variant, lexicon, game_rng(SEED, variant.name, n)).scores.tolist()]
+    scores = [
+        s
+        for n in range(1, games + 1)
+        for s in self_play_log(variant, lexicon, game_rng(SEED, variant.name, n)).scores.tolist()
+    ]
     return round(float(np.mean(scores)), 1)
