@@ -644,8 +644,19 @@ def _anchor_walk(
                 if go and keep > 0 and n_out == keep:
                     target = out[keep - 1, PLAY_SCORE]
                     go = reach[0, left[d], nxt] >= target and _right_can_reach(
-                        lt, info, strip_bound, left[d], nxt, main[e], mult[e], cross[e], placed[e], in_rack,
-                        rack_size, bingo, target
+                        lt,
+                        info,
+                        strip_bound,
+                        left[d],
+                        nxt,
+                        main[e],
+                        mult[e],
+                        cross[e],
+                        placed[e],
+                        in_rack,
+                        rack_size,
+                        bingo,
+                        target,
                     )
             if go:
                 d = e
@@ -668,8 +679,19 @@ def _anchor_walk(
             if keep > 0 and n_out == keep:
                 target = out[keep - 1, PLAY_SCORE]
                 if reach[0, s, nxt] < target or not _right_can_reach(
-                    lt, info, strip_bound, s, nxt, main[e], mult[e], cross[e], placed[e], in_rack, rack_size, bingo,
-                    target
+                    lt,
+                    info,
+                    strip_bound,
+                    s,
+                    nxt,
+                    main[e],
+                    mult[e],
+                    cross[e],
+                    placed[e],
+                    in_rack,
+                    rack_size,
+                    bingo,
+                    target,
                 ):
                     continue
             d = e
