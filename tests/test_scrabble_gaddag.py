@@ -3,6 +3,7 @@ order and ties; identical self-play games; the stored structure."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -20,7 +21,7 @@ from pipeline.scrabble.lexicon import Lexicon, load_lexicon
 from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
 from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
 from pipeline.scrabble.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, corpus_words
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -192,7 +193,7 @@ def test_self_play_on_enable_plays_the_reference_games(enable, games):
         assert log_row(self_play_log(game, enable, game_rng(0, "scrabble", number)), number, game) == expected
 
 
-def test_stage_stores_the_gaddag_and_best_loads_it(build, small):
+def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
     words = sorted(small.words)[:3000]
     data = build(words, "scrabble")
     from pipeline.core.store import Store
@@ -201,3 +202,15 @@ def test_stage_stores_the_gaddag_and_best_loads_it(build, small):
     lexicon = load_lexicon(store)
     assert "gaddag" in lexicon.__dict__  # loaded, not rebuilt
     assert (lexicon.gaddag.arcs == build_gaddag(words).arcs).all()
+    common = ["--empty", "--rack", "AEINRST", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    res = cli("scrabble", "best", "--json", *common)
+    assert res.exit_code == 0, res
+    best = generate_reference(Board(), "AEINRST", variants(load_config(SMALL_CONFIG))["scrabble"], lexicon, keep=1)[0]
+    assert json.loads(res.stdout)[0]["score"] == best[0, gk.PLAY_SCORE]
+    path = data / "t" / "gaddag.parquet"
+    arcs = pl.read_parquet(path)["arc"].to_numpy().copy()
+    arcs[3] = np.uint32(0xFFFFFFFF)
+    pl.DataFrame({"arc": arcs}, schema={"arc": pl.UInt32}).write_parquet(path)
+    res = cli("scrabble", "best", *common)
+    assert res.exit_code == 2 and "damaged GADDAG" in res.stderr, res
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -25,7 +25,7 @@ from tests.bench.bench_scrabble import positions
 from tests.bench.enable import CONFIG, ENABLE, ROOT, missing
 from tests.bench.timing import percentile
 
-REPEATS = 5
+REPEATS = 3
 SELFPLAY_GAMES = 400
 REFERENCE_GAMES = 20
 SEED = 99
