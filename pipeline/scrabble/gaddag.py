@@ -34,10 +34,13 @@ class Gaddag:
     def tilesets(self) -> np.ndarray:
         """int64 per arc index: the tiles of the node starting there as bits (bit 0 SEP, bit 1 + l letter l);
         0 elsewhere and for node 0."""
-        starts = node_starts(self.arcs)
-        out = np.zeros(len(self.arcs), dtype=np.int64)
-        bits = np.left_shift(np.int64(1), (self.arcs >> TILE_SHIFT).astype(np.int64))
-        out[starts] = np.bitwise_or.reduceat(bits[1:], starts - 1)
+        arcs = self.arcs
+        starts = node_starts(arcs)
+        ends = np.append(starts[1:], len(arcs))  # one past each node's last arc
+        total = np.zeros(len(arcs) + 1, dtype=np.int64)  # the tiles of a node are distinct: OR is a sum
+        np.cumsum(np.left_shift(1, (arcs >> TILE_SHIFT).astype(np.int64)), out=total[1:])
+        out = np.zeros(len(arcs), dtype=np.int64)
+        out[starts] = total[ends] - total[starts]
         return out
 
     @property
@@ -140,21 +143,15 @@ def node_starts(arcs: np.ndarray) -> np.ndarray:
 
 
 def check_arcs(arcs: np.ndarray) -> int:
-    """The number of nodes of a well-formed arc array (arc 0 a root pointer, nodes ending with a flagged
-    arc, tiles increasing within a node, every child the start of a node), or -(1 + index) of a bad arc."""
+    """The number of nodes of an arc array the kernels can walk safely (arc 0 a root pointer, the last arc
+    ending a node, every child inside the array, every tile a letter or SEP), or -(1 + index) of a bad arc."""
     n = len(arcs)
     if n < 2 or not arcs[0] & END or not arcs[-1] & END or not arcs[0] & CHILD_MASK:
         return -1
-    starts = node_starts(arcs)
-    is_start = np.zeros(n + 1, dtype=np.bool_)
-    is_start[starts] = True
-    tiles = (arcs >> TILE_SHIFT).astype(np.int64)
-    child = (arcs & CHILD_MASK).astype(np.int64)
-    bad = (tiles > 26) | ((child != 0) & ((child >= n) | ~is_start[np.minimum(child, n)]))
-    bad[1:] |= ~is_start[1:n] & (tiles[1:] <= tiles[:-1])
+    bad = ((arcs & CHILD_MASK) >= n) | ((arcs >> TILE_SHIFT) > 26)
     if bad.any():
         return -(1 + int(np.argmax(bad)))
-    return len(starts)
+    return int(np.count_nonzero(arcs[1:] & END))
 
 
 def gaddag_table(g: Gaddag) -> pl.DataFrame:
