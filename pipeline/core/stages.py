@@ -97,8 +97,8 @@ STAGES: tuple[Stage, ...] = (
         "scrabble",
         "pipeline.scrabble.stage",
         ("words",),
-        ("gaddag.parquet", "openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
-        description="the GADDAG for move generation, best opening scores, greedy self-play games",
+        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json", "gaddag.parquet"),
+        description="best opening scores, greedy self-play games, the GADDAG for move generation",
     ),
     # -- report: last, it reads every table that exists
     Stage(

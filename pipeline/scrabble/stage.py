@@ -1,4 +1,4 @@
-"""The scrabble stage: gaddag.parquet, openings.parquet, selfplay.parquet, selfplay_summary.json."""
+"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json, gaddag.parquet."""
 
 from __future__ import annotations
 
