@@ -97,8 +97,8 @@ STAGES: tuple[Stage, ...] = (
         "scrabble",
         "pipeline.scrabble.stage",
         ("words",),
-        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
-        description="best opening scores, greedy self-play games",
+        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json", "gaddag.parquet"),
+        description="best opening scores, greedy self-play games, the GADDAG for move generation",
     ),
     Stage(
         "leaves",

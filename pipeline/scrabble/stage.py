@@ -1,4 +1,4 @@
-"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json."""
+"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json, gaddag.parquet."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
 from pipeline.core.stages import Output, StageContext
+from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import (
     SELFPLAY_SCHEMA,
     game_rng,
-    game_row,
-    self_play,
+    log_row,
+    self_play_log,
     selfplay_summary,
 )
 from pipeline.scrabble.variant import variants
@@ -58,10 +59,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-    """Best opening scores of every short word, and seeded greedy self-play games."""
+    """The lexicon's GADDAG, best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
+    lexicon.__dict__["gaddag"] = build_gaddag(lexicon.words)
     table = None
     for name in ctx.params["openings"]["variants"]:
         part = openings(lexicon.words, known[name])
@@ -76,8 +78,10 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
         for name in sp["variants"]:
             for number in range(1, sp["games"] + 1):
-                game = self_play(known[name], lexicon, game_rng(sp["seed"], name, number))
-                rows.append(game_row(game, number))
+                log = self_play_log(known[name], lexicon, game_rng(sp["seed"], name, number))
+                rows.append(log_row(log, number, known[name]))
                 task.advance()
     games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
-    return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
+    return ctx.result(
+        gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games, selfplay_summary=selfplay_summary(games)
+    )
