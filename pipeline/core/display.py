@@ -160,8 +160,6 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
 
     provenance = provenance or {"stage": "query"}
     suffix = path.suffix.lower()
-    if suffix != ".parquet" and suffix in (".csv", ".json", ".md"):
-        write_json(path.with_name(path.name + ".provenance.json"), provenance)
     if suffix == ".parquet":
         write_parquet(path, df, provenance)
     elif suffix == ".csv":
@@ -172,6 +170,8 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
         write_text(path, markdown(df))
     else:
         raise WordstatsError(f"{path}: unknown output format {suffix!r} (use .parquet, .csv, .json or .md)")
+    if suffix != ".parquet" and provenance.get("stage") == "sql":
+        write_json(path.with_name(path.name + ".provenance.json"), provenance)
 
 
 def markdown(df: pl.DataFrame) -> str:
