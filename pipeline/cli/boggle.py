@@ -44,7 +44,8 @@ SizeOpt = Annotated[
     Optional[str], typer.Option("--size", help="Board size RxC (needed when not square).", show_default=False)
 ]
 MinLengthOpt = Annotated[
-    Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).", show_default=False)
+    Optional[int],
+    typer.Option("--min-length", help="Shortest word (default: the variant's).", min=1, max=45, show_default=False),
 ]
 BoggleVariantOpt = Annotated[
     Optional[str],
