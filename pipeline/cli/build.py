@@ -98,8 +98,9 @@ def info(
     from pipeline.core.info import tables_overview
 
     s = Session(config, data_dir, lexicon)
+    overview = tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None)
     typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
-    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
+    _emit(overview, as_json, as_csv)
 
 
 @app.command()
