@@ -14,9 +14,6 @@ INSTALLED := $(VENV)/.installed
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
-ifeq ($(shell $(PYTHON) -c 'import tomllib' 2>/dev/null && echo ok),)
-$(error wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. `make PYTHON=python3.12`)
-endif
 ifeq ($(wildcard $(CONFIG)),)
 $(error config file $(CONFIG) not found)
 endif
@@ -35,6 +32,7 @@ help: ## list the targets
 install: $(INSTALLED) ## create .venv and install the project with pinned dependencies
 
 $(INSTALLED): pyproject.toml requirements.lock
+	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
@@ -48,7 +46,7 @@ $(RULES_MK): $(CONFIG) $(wildcard pipeline/*.py pipeline/*/*.py) $(INSTALLED)
 	@$(MAKE_RULES)
 
 ifeq ($(filter $(NO_RULES_GOALS),$(MAKECMDGOALS)),)
--include $(RULES_MK)
+include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif

@@ -1,5 +1,6 @@
-"""Boggle commands: solve, score, random, best."""
+"""Boggle commands: solve, score, random, best, prove."""
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -291,4 +292,116 @@ def boggle_best(
         f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
         f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')} in {facts['seconds']:.1f} s)"
+    )
+
+
+@boggle_app.command("prove")
+def boggle_prove(
+    floor: Annotated[int, typer.Option("--floor", help="Keep every board scoring at least this much.")],
+    size: Annotated[str, typer.Option("--size", help="Board size RxC.")] = "3x3",
+    classes: Annotated[
+        Optional[str],
+        typer.Option(
+            "--classes",
+            help="Letter partition: groups separated by spaces (default: the size's, see docs).",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", help="Write the boards as Parquet (summary in the footer).", show_default=False),
+    ] = None,
+    workers: Annotated[
+        Optional[int],
+        typer.Option("--workers", help="Local worker processes (default: the CPUs).", min=1, show_default=False),
+    ] = None,
+    min_length: MinLengthOpt = None,
+    variant: BoggleVariantOpt = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+    quiet: QuietOpt = False,
+):
+    """Prove which boards score at least --floor: branch and bound over board classes, every board found
+    scored exactly, one per symmetry class; finished shards are kept, so a rerun resumes."""
+    from pipeline import __version__
+    from pipeline.boggle.prove import Problem, check_problem, default_partition, default_workers, parse_partition
+    from pipeline.boggle.prove import prove as run_proof
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import parse_size
+    from pipeline.core.progress import Progress
+
+    if out is not None and out.suffix.lower() != ".parquet":
+        raise WordstatsError(f"{out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
+    rows, cols = parse_size(size)
+    partition = parse_partition(classes) if classes is not None else default_partition(rows, cols)
+    if floor < 1:
+        raise WordstatsError(f"--floor must be at least 1, got {floor}")
+    s = Session(config, data_dir, lexicon)
+    dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
+    problem = Problem(rows, cols, dictionary, partition, floor)
+    check_problem(problem)
+    words = s.store.require("words")
+    provenance = {
+        "stage": "boggle prove",
+        "lexicon": s.lexicon,
+        "version": __version__,
+        "inputs": {"words": _file_sha256(words)},
+    }
+    proof = run_proof(
+        problem, s.store.root / "jobs", workers or default_workers(), Progress(quiet or as_json or as_csv), provenance
+    )
+    summary = {"lexicon": s.lexicon, **proof.summary}
+    if out is not None:
+        from pipeline.core.store import write_parquet
+
+        write_parquet(
+            out,
+            proof.boards,
+            {
+                **provenance,
+                "params": {"size": summary["size"], "floor": floor, "partition": partition.text},
+                "summary": summary,
+            },
+        )
+    if as_json:
+        from pipeline.core.display import emit_json
+
+        emit_json({"boards": proof.boards.to_dicts(), "summary": summary})
+        return
+    if as_csv:
+        _emit(proof.boards, False, True)
+        return
+    _emit(proof.boards, False, False)
+    typer.echo(_proof_text(summary))
+
+
+def _file_sha256(path) -> str:
+    """A file's sha256."""
+    from pipeline.core.store import sha256_file
+
+    return sha256_file(path)
+
+
+def _proof_text(summary: dict) -> str:
+    """The proof summary for people."""
+    sec = summary["seconds"]
+    best = f"best {summary['best']}" if summary["best"] is not None else "no board"
+    return "\n".join(
+        [
+            f"{summary['boards']:,} boards of {summary['size']} score at least {summary['floor']} ({best}), "
+            f"one per symmetry class ({summary['symmetries']} symmetries), lexicon {summary['lexicon']}",
+            f"partition: {summary['partition']}",
+            f"bound: {summary['bound_method']}",
+            f"classes: {summary['top_level_classes']:,} top-level ({summary['top_level_dropped']:,} eliminated there), "
+            f"{summary['classes_examined']:,} examined, {summary['classes_eliminated']:,} eliminated by the bound; "
+            f"{summary['boards_scored']:,} boards scored individually",
+            f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
+            f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
+            f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "
+            f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
+            f"job: {summary['job']}",
+        ]
     )

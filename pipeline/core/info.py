@@ -8,6 +8,7 @@ import polars as pl
 
 from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.stages import adhoc_sources, current_manifest
 from pipeline.core.store import Store
 
 
@@ -29,7 +30,11 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
     for name in only or lexicon_names(config, data_dir):
         store = Store(data_dir, name)
         spec = config.lexicons.get(name)
-        source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
+        adhoc = adhoc_sources(store)
+        if adhoc:
+            source = "ad hoc: " + ", ".join(Path(s).name for s in adhoc)
+        else:
+            source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
         tables = current_manifest(store)["tables"]
         if not tables:
             rows.append(
@@ -68,27 +73,6 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
             "built_at": pl.String,
         },
     )
-
-
-def current_manifest(store: Store) -> dict:
-    """The lexicon's manifest; when it is missing or disagrees with the files, rebuilt from the tables' footers
-    (and saved, unless a run is building the lexicon right now)."""
-    import contextlib
-
-    from pipeline.core.stages import STAGES
-    from pipeline.core.store import MANIFEST, write_json
-
-    producers = {name: s.name for s in STAGES for name in s.outputs}
-    try:
-        if not store.manifest_is_stale(producers):
-            return store.manifest()
-    except WordstatsError:  # a damaged manifest is rebuilt too
-        pass
-    manifest = store.rebuild_manifest(producers)
-    if manifest["tables"]:
-        with contextlib.suppress(WordstatsError, OSError), store.writer(wait=False):
-            write_json(store.root / MANIFEST, manifest)
-    return manifest
 
 
 def run_sql(store: Store, query: str) -> pl.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import time
@@ -16,7 +17,7 @@ from pipeline.core import fingerprint
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.progress import Progress
-from pipeline.core.store import Store, fingerprint_path, sha256_file
+from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
 SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
@@ -64,7 +65,7 @@ STAGES: tuple[Stage, ...] = (
         ("words.parquet", "ingest_report.json"),
         description="read and normalise the word list",
     ),
-    # -- indexes and stems (issues 3, 4)
+    # -- anagram indexes and bingo stems
     Stage(
         "indexes",
         "pipeline.anagrams.indexes",
@@ -75,7 +76,7 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",), description="6- and 7-letter bingo stems"
     ),
-    # -- boggle (issue 5)
+    # -- boggle
     Stage(
         "boggle",
         "pipeline.boggle.stage",
@@ -83,7 +84,7 @@ STAGES: tuple[Stage, ...] = (
         ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
         description="random Boggle boards per dice set, per-word findability, best-board search",
     ),
-    # -- hangman (issue 6)
+    # -- hangman
     Stage(
         "hangman",
         "pipeline.hangman.stage",
@@ -91,7 +92,7 @@ STAGES: tuple[Stage, ...] = (
         ("hangman.parquet", "hangman_summary.json"),
         description="Hangman difficulty of every word (two solvers)",
     ),
-    # -- scrabble (issue 8)
+    # -- scrabble
     Stage(
         "scrabble",
         "pipeline.scrabble.stage",
@@ -99,7 +100,7 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
-    # -- report (issue 7): last, it reads every table that exists
+    # -- report: last, it reads every table that exists
     Stage(
         "report",
         "pipeline.report.stage",
@@ -254,6 +255,15 @@ def source_record(spec: LexiconSpec) -> dict[str, Any]:
     }
 
 
+def adhoc_sources(store: Store) -> list[str] | None:
+    """The word list files a lexicon was last built from with --source (None when built from the config)."""
+    try:
+        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
+
+
 def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -> None:
     """Refuse --source onto a lexicon of the config, or onto an ad hoc lexicon built from other files."""
     if force:
@@ -263,13 +273,9 @@ def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -
             f"lexicon {store.lexicon!r} is declared in {config.path}: --source would replace its words "
             f"(choose another --lexicon name, or add --force)"
         )
-    record = store.root / SOURCE_RECORD
     if not store.exists("words"):
         return
-    try:
-        before = json.loads(record.read_text(encoding="utf-8"))["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
-        before = None
+    before = adhoc_sources(store)
     now = source_record(spec)["sources"]
     if before != now:
         was = ", ".join(before) if before else "an unknown word list"
@@ -277,6 +283,25 @@ def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -
             f"lexicon {store.lexicon!r} in {store.data_dir} was built from {was}, not {', '.join(now)} "
             f"(choose another --lexicon name, or add --force)"
         )
+
+
+def current_manifest(store: Store, holding_lock: bool = False) -> dict:
+    """The lexicon's manifest; when it is missing, damaged or disagrees with the files, rebuilt from the tables'
+    footers and saved (unless another run is building the lexicon right now)."""
+    producers = {name: s.name for s in STAGES for name in s.outputs}
+    try:
+        if not store.manifest_is_stale(producers):
+            return store.manifest()
+    except WordstatsError:  # a damaged manifest is rebuilt too
+        pass
+    manifest = store.rebuild_manifest(producers)
+    if manifest["tables"]:
+        if holding_lock:
+            write_json(store.root / MANIFEST, manifest)
+        else:
+            with contextlib.suppress(WordstatsError, OSError), store.writer(wait=False):
+                write_json(store.root / MANIFEST, manifest)
+    return manifest
 
 
 def run(
@@ -292,6 +317,7 @@ def run(
     store = Store(data_dir, lexicon)
     adhoc = spec is not None
     with store.writer():
+        current_manifest(store, holding_lock=True)
         if spec is not None:
             check_source(config, store, spec, force)
         elif lexicon in config.lexicons:
