@@ -270,7 +270,7 @@ def test_count_and_seed_pick_reproducibly(lex, store, config, rows):
 
 def test_count_larger_than_matches_lists_all(lex):
     code, out, err = wl(lex, "--pattern", "*IGHT", "--length", "5", "--sample", "100000", "--json")
-    assert code == 0 and "fewer than --count" in err
+    assert code == 0 and "fewer than --sample" in err
     assert all(w.endswith("ight") and len(w) == 5 for w in (r["word"] for r in json.loads(out)))
 
 

@@ -40,8 +40,8 @@ GROUPS = ({"common", "min_zipf"},)
 
 
 def flag(name: str) -> str:
-    """The command-line option of field `name` (min_zipf → --min-zipf)."""
-    return "--" + name.replace("_", "-")
+    """The command-line option of field `name` (min_zipf → --min-zipf; count → --sample)."""
+    return "--sample" if name == "count" else "--" + name.replace("_", "-")
 
 
 def parse_length(text: str) -> tuple[int, int]:

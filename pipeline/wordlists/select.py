@@ -237,7 +237,7 @@ def word_list(
             picked = sorted(random.Random(seed).sample(range(df.height), k))
             df = df[picked]
         else:
-            note = f"only {df.height:,} words match, fewer than --count {k}: all are listed"
+            note = f"only {df.height:,} words match, fewer than --sample {k}: all are listed"
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
     described.append(
