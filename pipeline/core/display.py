@@ -51,7 +51,7 @@ MAX_DECIMALS = 8
 def decimals(column: pl.Series) -> int:
     """The decimals that show a float column's smallest non-zero magnitude to 3 significant digits (2 to 8)."""
     values = column.drop_nulls().drop_nans().abs()
-    values = values.filter(values > 0)
+    values = values.filter((values > 0) & values.is_finite())
     if values.is_empty():
         return 2
     smallest = float(values.min())  # type: ignore[arg-type]
