@@ -240,7 +240,7 @@ def test_choices_ignore_case(data, args):
         ["anagram", "XYZQ"],
         ["hangman", "--length", "40", "--limit", "3"],
         ["wordlist", "--starts-with", "QX", "--common"],
-        ["scrabble", "best", "--empty", "--rack", "XXXXXXX"],
+        ["scrabble", "best", "--empty", "--rack", "VVCCKQJ"],
         ["pattern", "QQQ*"],
         ["sql", "SELECT * FROM words WHERE false"],
     ],
