@@ -16,7 +16,7 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
-from pipeline.cli.options import MAX_LIMIT, ForceOpt, check_out
+from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, check_out
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
@@ -277,7 +277,8 @@ def scrabble_play(
 def scrabble_replay(
     game_file: Annotated[Path, typer.Argument(help="A GCG game record.")],
     move: Annotated[
-        Optional[int], typer.Option("--move", help="Show the board after move N (1 = the first).", min=1)
+        Optional[int],
+        typer.Option("--move", help="Show the board after move N (1 = the first).", min=1, max=10_000),
     ] = None,
     best: Annotated[
         bool, typer.Option("--best/--no-best", help="The best move and its equity beside each play.")
@@ -329,10 +330,12 @@ def scrabble_replay(
 
 @scrabble_app.command("leaves")
 def scrabble_leaves(
-    games: Annotated[int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1)] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 14,
+    games: Annotated[
+        int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1, max=1_000_000)
+    ] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0, max=MAX_SEED)] = 14,
     prior_weight: Annotated[
-        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0)
+        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0, max=10**6)
     ] = 20,
     variant: ScrabbleVariantOpt = "scrabble",
     out: Annotated[
@@ -383,7 +386,7 @@ def scrabble_leaves(
 @scrabble_app.command("selfplay")
 def scrabble_selfplay(
     games: Annotated[int, typer.Option("--games", help="How many games.", min=1, max=1_000_000)] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0, max=MAX_SEED)] = 1,
     first: Annotated[str, typer.Option("--first", help="Strategy of the first player: score or equity.")] = "score",
     second: Annotated[str, typer.Option("--second", help="Strategy of the second player: score or equity.")] = "score",
     gcg_dir: Annotated[

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.app import ConfigOpt, CsvOpt, DataDirOpt, JsonOpt, LexiconOpt, Session, _emit, app
-from pipeline.cli.options import ForceOpt, check_out
+from pipeline.cli.options import ForceOpt, check_out, parse_length
 from pipeline.core.errors import WordstatsError
 
 
@@ -46,9 +46,13 @@ def judge(
 @app.command()
 def study(
     out: Annotated[Path, typer.Option("--out", help="The deck: FILE.apkg (Anki) or FILE.csv.", metavar="FILE")],
-    length: Annotated[int, typer.Option("--length", help="Alphagrams of this many letters.", min=2, max=15)] = 7,
-    first: Annotated[int, typer.Option("--from", help="First probability order (1 = likeliest).", min=1)] = 1,
-    last: Annotated[int, typer.Option("--to", help="Last probability order.", min=1)] = 100,
+    length: Annotated[
+        str, typer.Option("--length", help="Alphagrams of this many letters (2 to 15).", metavar="N")
+    ] = "7",
+    first: Annotated[
+        int, typer.Option("--from", help="First probability order (1 = likeliest).", min=1, max=10**8)
+    ] = 1,
+    last: Annotated[int, typer.Option("--to", help="Last probability order.", min=1, max=10**8)] = 100,
     hook_cards: Annotated[
         bool, typer.Option("--hook-cards/--no-hook-cards", help="Also a hook card for each answer word.")
     ] = True,
@@ -64,15 +68,20 @@ def study(
     from pipeline.core.store import write_text
 
     suffix = out.suffix.lower()
+    span = parse_length(length)
+    assert span is not None
+    if span[0] != span[1] or not 2 <= span[0] <= 15:
+        raise WordstatsError(f"--length {length!r}: give one length from 2 to 15")
+    size = span[0]
     if last < first:
         raise WordstatsError(f"--to {last} is before --from {first}")
     s = Session(config, data_dir, lexicon)
     check_out(out, force, (".apkg", ".csv"), s.data_dir)
-    alphas = alphagram_cards(s.store, length, first, last)
+    alphas = alphagram_cards(s.store, size, first, last)
     if alphas.is_empty():
-        raise WordstatsError(f"no {length}-letter alphagrams with probability order {first}-{last} in {s.lexicon}")
+        raise WordstatsError(f"no {size}-letter alphagrams with probability order {first}-{last} in {s.lexicon}")
     hooks = make_hook_cards(s.store, alphas["words"].explode().to_list() if hook_cards else [])
-    title = f"wordstats {s.lexicon} {length}s {first}-{last}"
+    title = f"wordstats {s.lexicon} {size}s {first}-{last}"
     if suffix == ".csv":
         write_text(out, cards_csv(alphas, hooks))
     else:

@@ -44,7 +44,10 @@ def wordlist(
         Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).", show_default=False)
     ] = None,
     top_frequent: Annotated[
-        Optional[int], typer.Option(help="Only words among the N most frequent of the lexicon.", show_default=False)
+        Optional[int],
+        typer.Option(
+            help="Only words among the N most frequent of the lexicon.", min=1, max=10_000_000, show_default=False
+        ),
     ] = None,
     contains: Annotated[
         Optional[str], typer.Option(help="Letters the word contains, in order.", show_default=False)
