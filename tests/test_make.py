@@ -220,7 +220,8 @@ def test_a_setting_reruns_only_the_stages_that_read_it(copy):
         ("gallows = 6 ", "gallows = 7 ", {"hangman"}),
         ("dpi = 60", "dpi = 61", {"report"}),
         ("[tiles.wwf]\ncounts = { A = 9,", "[tiles.wwf]\ncounts = { A = 10,", {"scrabble"}),
-        ("games = 2 ", "games = 3 ", {"scrabble"}),
+        ("games = 2 ", "games = 3 ", {"scrabble", "leaves"}),  # a fingerprint holds whole top-level tables
+        ("games = 4", "games = 5", {"scrabble", "leaves"}),
         ("runs = 2\n", "runs = 3\n", {"boggle"}),
         ('[stems]\ntiles = "scrabble"', '[stems]\ntiles = "wwf"', {"stems"}),
         ('[indexes]\ntiles = "scrabble"', '[indexes]\ntiles = "wwf"', {"indexes", "stems"}),

@@ -13,7 +13,7 @@ from pipeline.scrabble.gcg import game_gcg
 from pipeline.scrabble.leaves import game_observations, leave_values, merge_summaries, summarise
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.selfplay import game_rng, self_play
-from pipeline.scrabble.variant import Variant, variants
+from pipeline.scrabble.variant import Variant, declared_variant
 
 BLOCK = 50  # games per block of observations (the unit a scale-out executor would ship)
 GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games)
@@ -23,10 +23,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     """The variant, number of games, seed and prior weight of [scrabble.leaves] (validated)."""
     sec = config.section("scrabble").section("leaves", {})
     sec.allow("variant", "games", "seed", "prior_weight")
-    known = variants(config)
     name = sec.str("variant", "scrabble")
-    if name not in known:
-        sec.fail("variant", f"unknown variant {name!r} (declared: {', '.join(known)})")
+    declared = config.section("scrabble").sections("variants")
+    if name not in declared:
+        sec.fail("variant", f"unknown variant {name!r} (declared: {', '.join(declared)})")
+    declared_variant(config, name)  # validated; only this variant's tile set is read
     return {
         "variant": name,
         "games": sec.int("games", 200, lo=1, hi=10_000_000),
@@ -76,7 +77,7 @@ def learn(variant: Variant, lexicon: Lexicon, games: int, seed: int, prior_weigh
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     """Leave values from seeded greedy self-play, and the GCG records of the first games."""
     p = ctx.params
-    variant = variants(ctx.config)[p["variant"]]
+    variant = declared_variant(ctx.config, p["variant"])
     lexicon = Lexicon(inputs["words"]["word"].to_list())
     with ctx.progress.task("leave self-play games", total=p["games"]) as task:
         table, records = learn(variant, lexicon, p["games"], p["seed"], p["prior_weight"], task, GCG_KEPT)

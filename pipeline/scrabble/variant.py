@@ -74,6 +74,15 @@ def variant(config: Config, name: str) -> Variant:
     return known[pick(name, known, "variant")]
 
 
+def declared_variant(config: Config, name: str) -> Variant:
+    """The variant `name` alone (only its own tile set is read), or an error naming the declared ones."""
+    sec = config.section("scrabble")
+    declared = sec.sections("variants")
+    if name not in declared:
+        sec.fail("variants", f"unknown variant {name!r} (declared: {', '.join(declared)})")
+    return _variant(name, declared[name], config)
+
+
 def _variant(name: str, sec: Section, config: Config) -> Variant:
     """The variant [scrabble.variants.NAME], validated (its tile set defaults to [tiles.NAME])."""
     sec.allow("tiles", "rack_size", "bingo_bonus", "centre_doubles_word", "layout")
