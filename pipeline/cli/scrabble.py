@@ -1,4 +1,4 @@
-"""Scrabble commands: best, score."""
+"""Scrabble commands: best, score, selfplay."""
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -12,8 +12,13 @@ from pipeline.cli.app import (
     DataDirOpt,
     JsonOpt,
     LexiconOpt,
+    QuietOpt,
+    RayOpt,
     Session,
+    ShardOpt,
     _emit,
+    _job_facts,
+    _run_job,
     app,
 )
 from pipeline.core.errors import NotFound, WordstatsError
@@ -121,3 +126,62 @@ def scrabble_score(
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None
     _emit(breakdown(result), as_json, as_csv)
+
+
+@scrabble_app.command("selfplay")
+def scrabble_selfplay(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=10**9, help="How many games (numbered 1..N).")] = 10,
+    variant: ScrabbleVariantOpt = "scrabble",
+    seed: Annotated[
+        Optional[int],
+        typer.Option("--seed", min=0, show_default=False, help="Seed (default: the config's scrabble.selfplay.seed)."),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", show_default=False, help="Also write every game to FILE (.parquet/.csv/.json/.md)."),
+    ] = None,
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+    quiet: QuietOpt = False,
+):
+    """Seeded greedy self-play games, a sharded job that resumes: averages per game and move (--out: every game)."""
+    import os
+
+    import polars as pl
+
+    from pipeline.core.display import choose_format
+    from pipeline.scrabble.jobs import SELFPLAY_SHARD, selfplay_job
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.selfplay import selfplay_summary
+    from pipeline.scrabble.stage import params as stage_params
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    choose_format(as_json, as_csv)
+    if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".json", ".md"):
+        raise WordstatsError(f"--out {out}: give a .parquet, .csv, .json or .md file")
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    seed = stage_params(s.config, None)["selfplay"]["seed"] if seed is None else seed
+    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD)
+    result = _run_job(s, job, ray, quiet, processes=os.cpu_count())
+    table = result.tables["games"]
+    if out is not None:
+        from pipeline.core.display import save
+
+        save(table, out)
+        typer.echo(f"wrote {table.height:,} games to {out}", err=True)
+    rate = result.items_per_second
+    facts = {
+        "variant": variant,
+        "seed": seed,
+        **selfplay_summary(table)[variant],
+        "seconds": round(result.seconds, 2),
+        "games_per_second": round(rate, 3) if rate else None,
+        **_job_facts(result),
+    }
+    _emit(pl.DataFrame([facts]), as_json, as_csv)

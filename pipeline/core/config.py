@@ -31,6 +31,7 @@ TOP_LEVEL = (
     "scrabble",
     "report",
     "wordlists",
+    "cluster",
 )
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 

@@ -116,6 +116,7 @@ class StageContext:
     params: dict[str, Any]
     progress: Progress
     sources: list = field(default_factory=list)  # ingest only: the raw SourceTexts
+    data_dir: Path | None = None  # where sharded jobs keep their folders (data_dir/<lexicon>/jobs/)
 
 
 def plan(names: list[str], store: Store) -> list[Stage]:
@@ -144,7 +145,7 @@ def stage_params(s: Stage, config: Config, spec: LexiconSpec | None) -> dict[str
 def run_stage(s: Stage, config: Config, store: Store, spec: LexiconSpec | None, progress: Progress) -> dict:
     """Run one stage: read its inputs, call it, write its outputs atomically with provenance."""
     module = s.load()
-    ctx = StageContext(config, store.lexicon, spec, stage_params(s, config, spec), progress)
+    ctx = StageContext(config, store.lexicon, spec, stage_params(s, config, spec), progress, data_dir=store.data_dir)
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}
     if s.name == "ingest":

@@ -7,14 +7,8 @@ import polars as pl
 from pipeline.core.config import Config, LexiconSpec, Section
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
-from pipeline.scrabble.selfplay import (
-    SELFPLAY_SCHEMA,
-    game_rng,
-    game_row,
-    self_play,
-    selfplay_summary,
-)
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
+from pipeline.scrabble.variant import Variant, variants
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
@@ -69,12 +63,22 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
-    rows = []
-    with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
-        for name in sp["variants"]:
-            for number in range(1, sp["games"] + 1):
-                game = self_play(known[name], lexicon, game_rng(sp["seed"], name, number))
-                rows.append(game_row(game, number))
-                task.advance()
-    games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
+    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx)
     return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}
+
+
+def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx) -> pl.DataFrame:
+    """Games 1..`games` of each variant, sharded on the engine of the config's [cluster] address."""
+    import os
+
+    from pipeline.core import executor
+    from pipeline.scrabble.jobs import selfplay_job
+
+    frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
+    if games == 0 or not chosen:
+        return frames[0]
+    with executor.engine_session(executor.cluster_address(ctx.config), processes=os.cpu_count()) as engine:
+        for v in chosen:
+            job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
+            frames.append(job.tables["games"])
+    return pl.concat(frames)
