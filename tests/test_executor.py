@@ -272,6 +272,40 @@ def test_unreachable_cluster_is_one_line_within_seconds(data):
         "no-port-here",
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error: bad Ray address 'no-port-here'")
+    assert not (data / "moby" / "jobs").exists()  # nothing written
+
+
+def test_ctrl_c_keeps_finished_shards(data, tmp_path):
+    """Ctrl-C: one line saying how many shards are kept, exit 130, no partial file; the rerun completes."""
+    out = tmp_path / "out"
+    shutil.copytree(data, out)
+    args = ["boggle", "random", "--summary", "--count", "400000", "--shard-size", "10000", "--lexicon", "moby"]
+    args += ["--config", str(SMALL_CONFIG), "--data-dir", str(out), "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
+    )
+    deadline = time.monotonic() + 120
+    while not list(out.glob("moby/jobs/*/shard-*.best.parquet")) and time.monotonic() < deadline:
+        assert proc.poll() is None, "the job ended before Ctrl-C"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    kept = len(list(out.glob("moby/jobs/*/shard-*.best.parquet")))
+    assert proc.returncode == 130, stderr
+    assert re.fullmatch(
+        rf"error: interrupted: {kept} of 40 shards of job boggle-random-\w+ are kept in \S+; "
+        r"run the same command again to resume\n",
+        stderr,
+    )
+    assert stdout == "" and not list(out.glob("moby/jobs/*/*.tmp"))
+    again = cli(*args)
+    facts = pl.read_json(again.stdout.encode()).row(0, named=True)
+    assert (facts["shards_computed"], facts["shards_reused"], facts["boards"]) == (40 - kept, kept, 400000)
 
 
 # ---- a real Ray instance and a real Ray cluster -------------------------------------------------

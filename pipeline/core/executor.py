@@ -21,8 +21,10 @@ import hashlib
 import ipaddress
 import json
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +47,7 @@ ENGINE_KEYS = ("engine", "address")  # footer keys that name where a shard ran (
 MAX_SHARDS = 1_000_000
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}  # Ray binds to 127.0.0.1
 CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before giving up
+POLL = 0.25  # seconds between looks at Ctrl-C while shards run elsewhere
 
 
 # ---- jobs and shards ----------------------------------------------------------------------------
@@ -188,8 +191,12 @@ class Engine(Protocol):
     name: str
     address: str
 
-    def map(self, job: Job, shards: list[Shard]) -> Iterator[tuple[Shard, Parts]]:
-        """Run `shards` of `job`, yielding (shard, parts) as each finishes."""
+    def map(self, job: Job, shards: list[Shard], stop: Callable[[], bool]) -> Iterator[tuple[Shard, Parts]]:
+        """Run `shards` of `job`, yielding (shard, parts) as each finishes; return early once `stop()`."""
+        ...
+
+    def start(self) -> None:
+        """Get ready to run shards (connect to a cluster); an error if that is impossible."""
         ...
 
     def close(self) -> None:
@@ -213,7 +220,8 @@ _SHARED: dict[str, Any] = {}  # a local worker process's copy of the job's share
 
 
 def _init_process(shared: Any) -> None:
-    """Keep the job's shared input in a local worker process."""
+    """Keep the job's shared input in a local worker process, which leaves Ctrl-C to the driver."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _SHARED["value"] = shared
 
 
@@ -231,10 +239,12 @@ class LocalEngine:
     def __init__(self, processes: int | None = None):
         self.processes = processes  # None: one process, numba threads; N: N worker processes
 
-    def map(self, job: Job, shards: list[Shard]) -> Iterator[tuple[Shard, Parts]]:
+    def map(self, job: Job, shards: list[Shard], stop: Callable[[], bool]) -> Iterator[tuple[Shard, Parts]]:
         """Run the shards here, in order (threads), or in a pool of processes (pure-Python work)."""
         if not self.processes or self.processes < 2 or len(shards) < 2:
             for shard in shards:
+                if stop():
+                    return
                 yield shard, _run_shard(job.work, shard, job.shared)
             return
         import concurrent.futures as cf
@@ -247,11 +257,16 @@ class LocalEngine:
             initargs=(job.shared,),
         )
         try:
-            futures = {pool.submit(_process_shard, job.work, s): s for s in shards}
-            for future in cf.as_completed(futures):
-                yield futures[future], future.result()
+            running = {pool.submit(_process_shard, job.work, s): s for s in shards}
+            while running and not stop():
+                done, _ = cf.wait(running, timeout=POLL, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+    def start(self) -> None:
+        """Nothing to start."""
 
     def close(self) -> None:
         """Nothing to release."""
@@ -308,9 +323,10 @@ class RayEngine:
 
     name = "ray"
 
-    def __init__(self, address: str | None = "local", num_cpus: int | None = None):
+    def __init__(self, address: str | None = "local", num_cpus: int | None = None, parallel: int | None = None):
         self.address = address or "current"
-        self.num_cpus = num_cpus
+        self.num_cpus = num_cpus  # CPUs of a local instance (default: all)
+        self.parallel = parallel  # at most this many shards at once (default: as many as the cluster runs)
         self.owned = False
         if address is None and not _ray_running():
             raise WordstatsError("Ray is not initialised: give an address (local, auto or HOST:PORT)")
@@ -323,7 +339,7 @@ class RayEngine:
             connect(self.address, self.num_cpus)
             self.owned = True
 
-    def map(self, job: Job, shards: list[Shard]) -> Iterator[tuple[Shard, Parts]]:
+    def map(self, job: Job, shards: list[Shard], stop: Callable[[], bool]) -> Iterator[tuple[Shard, Parts]]:
         """Submit the shards as Ray tasks (a bounded number in flight) and yield each as it finishes."""
         if not shards:
             return
@@ -334,15 +350,15 @@ class RayEngine:
         task = ray.remote(_ray_shard).options(
             num_cpus=job.cpus_per_shard, max_retries=job.retries, retry_exceptions=False
         )
-        window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        window = self.parallel or max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
         todo = list(reversed(shards))
         running: dict[Any, Shard] = {}
         try:
-            while todo or running:
+            while (todo or running) and not stop():
                 while todo and len(running) < window:
                     shard = todo.pop()
                     running[task.remote(job.work, shard, shared, job.cpus_per_shard)] = shard
-                ready, _ = ray.wait(list(running), num_returns=1)
+                ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
                 for ref in ready:
                     shard = running.pop(ref)
                     yield shard, _ray_result(ray, ref, job, shard)
@@ -493,14 +509,16 @@ def run_job(job: Job, folder: Path, engine: Engine | None = None, progress=None)
     folder = Path(folder)
     shards = job.shards()
     started = time.perf_counter()
+    if not all(finished(folder, job, s) for s in shards):
+        engine.start()  # a cluster that cannot be reached fails here, before anything is written
     with _locked(folder, job):
         if not (folder / JOB_FILE).is_file():
             write_json(folder / JOB_FILE, job.describe())
         todo = [s for s in shards if not finished(folder, job, s)]
         computed = items = 0
-        with _job_bar(progress, job, len(shards), len(shards) - len(todo)) as bar:
+        with _job_bar(progress, job, len(shards), len(shards) - len(todo)) as bar, _CtrlC() as ctrl_c:
             try:
-                for shard, parts in engine.map(job, todo):
+                for shard, parts in engine.map(job, todo, ctrl_c.pressed):
                     missing = [p for p in job.parts if p not in parts]
                     if missing:
                         raise WordstatsError(f"{job.kind}: shard {shard.index} returned no table {missing[0]!r}")
@@ -511,17 +529,46 @@ def run_job(job: Job, folder: Path, engine: Engine | None = None, progress=None)
                     computed += 1
                     items += shard.size
                     bar.advance(shard.size)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # a second Ctrl-C: stop now
+                ctrl_c.count += 1
+            if ctrl_c.count:
                 kept = sum(finished(folder, job, s) for s in shards)
                 raise WordstatsError(
                     f"interrupted: {kept} of {len(shards)} shards of job {job.job_id} are kept "
                     f"in {folder}; run the same command again to resume",
                     exit_code=130,
-                ) from None
+                )
         tables = merge_shards(job, folder)
         for part, table in tables.items():
             write_parquet(result_path(folder, part), table, provenance(job, engine))
     return JobResult(job, folder, tables, computed, len(shards) - len(todo), items, time.perf_counter() - started)
+
+
+class _CtrlC:
+    """While a job runs, Ctrl-C asks it to stop after the shard in hand (a second Ctrl-C stops at once)."""
+
+    def __init__(self):
+        self.count = 0
+        self.previous: Any = None
+
+    def pressed(self) -> bool:
+        """Whether Ctrl-C was pressed."""
+        return self.count > 0
+
+    def _handle(self, signum, frame) -> None:
+        """Count a Ctrl-C; the second one interrupts."""
+        self.count += 1
+        if self.count > 1:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
 
 
 def merge_shards(job: Job, folder: Path) -> Parts:
