@@ -137,7 +137,7 @@ def test_shards_give_the_unsharded_answer(boggle, tmp_path):
     dice, dictionary, seed, percentiles = boggle
     boards = roll(dice, seed, BOARDS)
     whole = score_boards(boards, dice.rows, dice.cols, dictionary, count_words=True)
-    for size in (BOARDS, 999, 2500):
+    for size in (BOARDS, 999, 2500, 50):  # 120 shards of 50: merged in batches
         job = random_job(dice, dictionary, seed, BOARDS, size)
         result = ex.run_job(job, tmp_path / str(size))
         assert result.computed == len(job.shards()) == -(-BOARDS // size)

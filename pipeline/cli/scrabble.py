@@ -150,12 +150,10 @@ def scrabble_selfplay(
     quiet: QuietOpt = False,
 ):
     """Seeded greedy self-play games, a sharded job that resumes: averages per game and move (--out: every game)."""
-    import os
-
     import polars as pl
 
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.jobs import SELFPLAY_SHARD, selfplay_job
+    from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.selfplay import selfplay_summary
     from pipeline.scrabble.stage import params as stage_params
@@ -168,7 +166,7 @@ def scrabble_selfplay(
     game = sc_variant(s.config, variant)
     seed = stage_params(s.config, None)["selfplay"]["seed"] if seed is None else seed
     job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD)
-    result = _run_job(s, job, ray, quiet, processes=os.cpu_count())
+    result = _run_job(s, job, ray, quiet, processes=local_processes(games))
     table = result.tables["games"]
     if out is not None:
         from pipeline.core.display import save

@@ -2,8 +2,9 @@
 
 A job is a list of shards: shard k covers items start..stop-1 of the job (boards, games, runs) and has a
 seed derived from the job seed and k. A pure, module-level `work(shard, shared)` function computes each
-shard's tables (named parts); `merge` combines the shards' part in shard order, so the order in which shards
-finish never matters. `shared` is the job's large read-only input (a compiled dictionary, a trie): the Ray
+shard's tables (named parts); `merge` combines the shards' rows of a part taken in shard order, so the order
+in which shards finish never matters; it must be associative (it is applied to batches of shards, then to
+the merged batches). `shared` is the job's large read-only input (a compiled dictionary, a trie): the Ray
 engine puts it in the object store once per job.
 
 Each finished shard is written as Parquet under the job's folder, `data/out/<lexicon>/jobs/<job-id>/`, with
@@ -11,12 +12,14 @@ provenance in the footer; rerunning the same job computes only the missing shard
 the job's kind, parameters, shard layout and the package's code, so a stale shard is never reused.
 
 Adopting it for a new job: write `work` (and `merge` if a plain concatenation is not the answer), build a
-`Job`, and call `run_job(job, folder, engine_for(address), progress)`. See docs/cluster.md.
+`Job`, and call `run(job, data_dir, lexicon, engine, progress)` inside `engine_session(address)`.
+See docs/cluster.md.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import ipaddress
 import json
@@ -47,6 +50,7 @@ ENGINE_KEYS = ("engine", "address")  # footer keys that name where a shard ran (
 MAX_SHARDS = 1_000_000
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}  # Ray binds to 127.0.0.1
 CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before giving up
+MERGE_BATCH = 64  # shards read at once while merging
 POLL = 0.25  # seconds between looks at Ctrl-C while shards run elsewhere
 
 
@@ -91,7 +95,7 @@ class Job:
     work: WorkFn  # module-level pure function: (shard, shared) -> {part: DataFrame}
     parts: tuple[str, ...]  # the names of the tables each shard returns
     shared: Any = field(default=None, compare=False, repr=False)  # large read-only input, shipped once
-    merge: MergeFn = concat  # (part, shards' rows concatenated in shard order) -> merged table
+    merge: MergeFn = concat  # (part, rows of shards in order) -> merged table; associative (applied in batches)
     unit: str = "items"  # what an item is, for the progress bar ("boards", "games")
     cpus_per_shard: int = 1  # cores a shard uses on a Ray worker (numba threads)
     retries: int = 3  # Ray re-runs a shard whose worker died this many times
@@ -152,6 +156,7 @@ def words_digest(words: Sequence[str]) -> str:
     return hashlib.sha256("\n".join(words).encode()).hexdigest()
 
 
+@functools.cache
 def code_digest() -> str:
     """A hash of the package's Python sources: a job run by other code gets another id."""
     root = Path(__file__).resolve().parent.parent
@@ -572,12 +577,16 @@ class _CtrlC:
 
 
 def merge_shards(job: Job, folder: Path) -> Parts:
-    """Each part of every shard, read in shard order and merged."""
+    """Each part of every shard, read in shard order and merged a batch of shards at a time (the merge is
+    associative: merging merged batches gives the merge of everything), so memory stays bounded."""
+    shards = job.shards()
     tables = {}
     for part in job.parts:
-        frames = [pl.read_parquet(shard_path(folder, s.index, part)) for s in job.shards()]
-        rows = pl.concat(frames, how="vertical") if frames else pl.DataFrame()
-        tables[part] = job.merge(part, rows).rechunk()
+        merged: pl.DataFrame | None = None
+        for first in range(0, len(shards), MERGE_BATCH):
+            frames = [pl.read_parquet(shard_path(folder, s.index, part)) for s in shards[first : first + MERGE_BATCH]]
+            merged = job.merge(part, pl.concat(([] if merged is None else [merged]) + frames, how="vertical"))
+        tables[part] = (merged if merged is not None else pl.DataFrame()).rechunk()
     return tables
 
 

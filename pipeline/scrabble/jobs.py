@@ -16,6 +16,14 @@ from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, game_rng, game_row, self
 from pipeline.scrabble.variant import Variant
 
 SELFPLAY_SHARD = 10  # games per shard (a few seconds on one core)
+PROCESS_GAMES = 200  # from this many games, the local engine plays in one worker process per core
+
+
+def local_processes(games: int) -> int | None:
+    """Worker processes for the local engine: one per core for long jobs (starting them costs seconds)."""
+    import os
+
+    return os.cpu_count() if games >= PROCESS_GAMES else None
 
 
 @dataclass(frozen=True)

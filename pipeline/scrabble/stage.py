@@ -69,15 +69,13 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
 
 def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx) -> pl.DataFrame:
     """Games 1..`games` of each variant, sharded on the engine of the config's [cluster] address."""
-    import os
-
     from pipeline.core import executor
-    from pipeline.scrabble.jobs import selfplay_job
+    from pipeline.scrabble.jobs import local_processes, selfplay_job
 
     frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
     if games == 0 or not chosen:
         return frames[0]
-    with executor.engine_session(executor.cluster_address(ctx.config), processes=os.cpu_count()) as engine:
+    with executor.engine_session(executor.cluster_address(ctx.config), processes=local_processes(games)) as engine:
         for v in chosen:
             job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
             frames.append(job.tables["games"])
