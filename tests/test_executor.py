@@ -105,7 +105,7 @@ def local_runs(boggle, data, tmp_path_factory) -> dict[str, Path]:
     return {job.job_id: ex.run(job, out, "moby").folder for job in jobs(boggle, data)}
 
 
-def cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """The real `wordstats` command in a new process."""
     return subprocess.run(
         [sys.executable, "-m", "pipeline", *args],
@@ -180,9 +180,9 @@ def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
         "random",
         "--summary",
         "--count",
-        "400000",
+        "200000",
         "--shard-size",
-        "10000",
+        "5000",
         "--lexicon",
         "moby",
         "--config",
@@ -207,13 +207,13 @@ def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
     kept = len(list(resumed.glob("moby/jobs/*/shard-*.best.parquet")))
     assert 3 <= kept < 40
     assert not list(resumed.glob("moby/jobs/*/*.tmp"))
-    again = cli(*args, "--data-dir", str(resumed))
+    again = run_wordstats(*args, "--data-dir", str(resumed))
     assert again.returncode == 0, again.stderr
     facts = pl.read_json(again.stdout.encode()).row(0, named=True)
     assert (facts["shards_computed"], facts["shards_reused"]) == (40 - kept, kept)
     clean = tmp_path / "clean"
     shutil.copytree(data, clean)
-    fresh = cli(*args, "--data-dir", str(clean))
+    fresh = run_wordstats(*args, "--data-dir", str(clean))
     drop = ("seconds", "boards_per_second", "shards_computed", "shards_reused", "job_folder")
     assert {k: v for k, v in facts.items() if k not in drop} == {
         k: v for k, v in pl.read_json(fresh.stdout.encode()).row(0, named=True).items() if k not in drop
@@ -238,7 +238,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(data):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # free once closed: nothing listens there
     started = time.monotonic()
-    res = cli(
+    res = run_wordstats(
         "boggle",
         "random",
         "--summary",
@@ -258,7 +258,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(data):
     assert res.returncode == 2
     assert res.stderr.startswith(f"error: cannot reach the Ray cluster at 127.0.0.1:{port}")
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
-    bad = cli(
+    bad = run_wordstats(
         "boggle",
         "random",
         "--summary",
@@ -279,7 +279,7 @@ def test_ctrl_c_keeps_finished_shards(data, tmp_path):
     """Ctrl-C: one line saying how many shards are kept, exit 130, no partial file; the rerun completes."""
     out = tmp_path / "out"
     shutil.copytree(data, out)
-    args = ["boggle", "random", "--summary", "--count", "400000", "--shard-size", "10000", "--lexicon", "moby"]
+    args = ["boggle", "random", "--summary", "--count", "200000", "--shard-size", "5000", "--lexicon", "moby"]
     args += ["--config", str(SMALL_CONFIG), "--data-dir", str(out), "--json"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "pipeline", *args],
@@ -303,9 +303,9 @@ def test_ctrl_c_keeps_finished_shards(data, tmp_path):
         stderr,
     )
     assert stdout == "" and not list(out.glob("moby/jobs/*/*.tmp"))
-    again = cli(*args)
+    again = run_wordstats(*args)
     facts = pl.read_json(again.stdout.encode()).row(0, named=True)
-    assert (facts["shards_computed"], facts["shards_reused"], facts["boards"]) == (40 - kept, kept, 400000)
+    assert (facts["shards_computed"], facts["shards_reused"], facts["boards"]) == (40 - kept, kept, 200000)
 
 
 # ---- a real Ray instance and a real Ray cluster -------------------------------------------------
@@ -433,7 +433,7 @@ def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, t
     out = tmp_path / "cluster"
     shutil.copytree(data, out)
     for command in COMMANDS:
-        res = cli(
+        res = run_wordstats(
             *command,
             "--lexicon",
             "moby",
@@ -480,3 +480,30 @@ def _pgid(pid: int) -> int:
         return os.getpgid(pid)
     except OSError:
         return -1
+
+
+def test_docs_and_help_name_every_job_command(cli):
+    """docs/cluster.md lists each job command, and each takes --ray and --shard-size."""
+    from pipeline.cli.app import _bare_ray
+
+    doc = (ROOT / "docs" / "cluster.md").read_text()
+    for command in (("boggle", "random"), ("boggle", "best"), ("scrabble", "selfplay")):
+        assert f"wordstats {' '.join(command)} " in doc
+        shown = cli(*command, "--help")
+        assert shown.exit_code == 0 and "--ray" in shown.stdout and "--shard-size" in shown.stdout
+    assert _bare_ray(["boggle", "random", "--ray", "--summary"]) == ["boggle", "random", "--ray", "local", "--summary"]
+    assert _bare_ray(["scrabble", "selfplay", "--ray"]) == ["scrabble", "selfplay", "--ray", "local"]
+    assert _bare_ray(["boggle", "best", "--ray", "auto"]) == ["boggle", "best", "--ray", "auto"]
+
+
+def test_options_that_need_a_job_say_so(cli, data):
+    """--ray without a job to run, and --target with --runs, are one-line errors."""
+    base = ("--lexicon", "moby", "--data-dir", data, "--config", SMALL_CONFIG)
+    res = cli("boggle", "random", "--count", "3", "--ray", "auto", *base)
+    assert res.exit_code == 2 and "apply to the --summary job" in res.stderr
+    res = cli("boggle", "best", "--minutes", "0", "--ray", "auto", *base)
+    assert res.exit_code == 2 and "apply to a job of --runs N" in res.stderr
+    res = cli("boggle", "best", "--runs", "2", "--target", "10", *base)
+    assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr
+    res = cli("scrabble", "selfplay", "--games", "2", "--out", "games.xlsx", *base)
+    assert res.exit_code == 2 and "give a .parquet, .csv, .json or .md file" in res.stderr
