@@ -161,7 +161,7 @@ def test_princeton_algs4_boards_via_the_cli(cli, build):
         SMALL_CONFIG,
     )
     assert res.exit_code == 0, res
-    assert [line.rsplit(": ", 1)[1] for line in res.stdout.splitlines()] == ["84", "33"]
+    assert [line.split()[-1] for line in res.stdout.splitlines()[2:]] == ["84", "33"]
 
 
 def test_best_known_enable2k_board_scores_3625():
@@ -549,7 +549,7 @@ def test_cli_random_reproduces_the_stage_boards(cli, stage_out):
         "random",
         "--dice",
         "new",
-        "--count",
+        "--sample",
         5,
         "--seed",
         boards["seed"][0],
@@ -569,7 +569,7 @@ def test_cli_random_reproduces_the_stage_boards(cli, stage_out):
         "random",
         "--dice",
         "new",
-        "--count",
+        "--sample",
         5,
         "--json",
         "--lexicon",
@@ -624,30 +624,50 @@ def test_cli_score_lines_and_json(cli, tiny, tmp_path):
     f.write_text("2 2\nQu A\nR K\n")
     res = cli("boggle", "score", "STAR", f, "ABCDEFGHI", *tiny)
     assert res.exit_code == 0, res
-    assert res.stdout.splitlines() == ["STAR: 6", f"{f}: 4", "ABCDEFGHI: 0"]
+    assert [line.split()[-1] for line in res.stdout.splitlines()[2:]] == ["6", "4", "0"]
     doc = json.loads(cli("boggle", "score", "STAR", "--json", *tiny).stdout)
     assert doc == [{"source": "STAR", "board": "STAR", "score": 6}]
-    assert cli("boggle", "score", "STAR", "--min-length", 4, *tiny).stdout == "STAR: 3\n"  # STAR, RATS, TSAR
+    assert cli("boggle", "score", "STAR", "--min-length", 4, "--csv", *tiny).stdout.splitlines()[1] == "STAR,STAR,3"
 
 
 def test_cli_random_summary_and_best(cli, tiny):
-    res = cli("boggle", "random", "--dice", "big", "--count", 500, "--seed", 3, "--summary", "--json", *tiny)
+    res = cli("boggle", "random", "--dice", "big", "--sample", 500, "--seed", 3, "--summary", "--json", *tiny)
     assert res.exit_code == 0, res
     stats = json.loads(res.stdout)
     assert stats["boards"] == 500 and stats["size"] == "5x5" and stats["min_length"] == 4
     assert {"mean", "std", "max", "max_board", "percentiles", "boards_per_second"} <= set(stats)
-    text = cli("boggle", "random", "--count", 300, "--summary", *tiny).stdout
+    text = cli("boggle", "random", "--sample", 300, "--summary", *tiny).stdout
     assert "boards/s" in text and "p50" in text
-    res = cli("boggle", "best", "--size", "2x2", "--minutes", 0, "--steps", 3000, "--seed", 4, "--json", *tiny)
+    res = cli("boggle", "best", "--size", "2x2", "--minutes", 0.001, "--steps", 3000, "--seed", 4, "--json", *tiny)
     assert res.exit_code == 0, res
     doc = json.loads(res.stdout)
     assert doc["score"] == 6 and doc["size"] == "2x2" and doc["seed"] == 4  # STAR/TSAR/RATS/...: 6 points
-    res = cli("boggle", "best", "--dice", "new", "--minutes", 0, "--steps", 100, "--target", 1, *tiny)
-    assert res.exit_code == 0 and "points" in res.stdout
+    res = cli("boggle", "best", "--dice", "new", "--minutes", 0.001, "--steps", 100, "--target", 1, *tiny)
+    assert res.exit_code == 0 and "1 point, 1 word:" in res.stdout
 
 
 def test_empty_board_and_variant_help(cli):
     res = cli("boggle", "solve", "")
     assert res.exit_code == 2 and "empty board" in res.stderr
-    assert "standard (3+ letters) or big" in cli("boggle", "solve", "--help").stdout
-    assert "scrabble or wwf" in cli("scrabble", "best", "--help").stdout
+    assert "standard (3+ letters) or big" in help_text(cli, "boggle", "solve")
+    assert "scrabble or wwf" in help_text(cli, "scrabble", "best")
+
+
+def help_text(cli, *command: str) -> str:
+    """A command's --help as one line of words (the boxes' borders removed)."""
+    return " ".join(cli(*command, "--help").stdout.replace("│", " ").split())
+
+
+def test_point_classes_fit_the_packed_node():
+    """The config's limit on distinct points is what a node's points class can hold, and pack_nodes
+    puts each field where the kernels read it."""
+    from pipeline.boggle import kernels
+    from pipeline.boggle.dictionary import MAX_POINT_VALUES, pack_nodes
+
+    assert MAX_POINT_VALUES == kernels.NODE_CLASS_MASK
+    assert kernels.NODE_CLASS_MASK + 1 == 1 << (kernels.NODE_FIRST_SHIFT - kernels.NODE_CLASS_SHIFT)
+    nodes, values = pack_nodes(np.array([0b101]), np.array([7]), np.array([11]), "test")
+    node = int(nodes[0])
+    assert node & ((1 << kernels.NODE_CLASS_SHIFT) - 1) == 0b101
+    assert values[(node >> kernels.NODE_CLASS_SHIFT) & kernels.NODE_CLASS_MASK] == 11
+    assert node >> kernels.NODE_FIRST_SHIFT == 7

@@ -154,9 +154,9 @@ def test_console_script_and_module_entry_points(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["words", "AB", "--min-length", "0"], "Invalid value for '--min-length'"),
-        (["hangman", "--length", "abc"], "Invalid value for '--length'"),
-        (["scrabble", "best", "--empty", "--rack", "QI", "--top", "-1"], "Invalid value for '--top'"),
+        (["words", "AB", "--limit", "-1"], "Invalid value for '--limit'"),
+        (["hangman", "--length", "abc"], "--length 'abc'"),
+        (["scrabble", "best", "--empty", "--rack", "QI", "--limit", "-1"], "Invalid value for '--limit'"),
         (["scrabble", "best", "--empty"], "Missing option '--rack'"),
         (["anagram", "AB", "--bogus"], "No such option: --bogus"),
         (["words"], "Missing argument"),

@@ -92,7 +92,7 @@ def jobs(boggle, data) -> list[ex.Job]:
 
 
 COMMANDS = (  # the same jobs from the command line
-    ("boggle", "random", "--summary", "--count", str(BOARDS), "--shard-size", str(SHARD)),
+    ("boggle", "random", "--summary", "--sample", str(BOARDS), "--shard-size", str(SHARD)),
     ("boggle", "best", "--runs", "4", "--steps", "2000", "--seed", "5"),
     ("scrabble", "selfplay", "--games", "2", "--shard-size", "1"),
 )
@@ -179,7 +179,7 @@ def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
         "boggle",
         "random",
         "--summary",
-        "--count",
+        "--sample",
         "200000",
         "--shard-size",
         "5000",
@@ -242,7 +242,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(data):
         "boggle",
         "random",
         "--summary",
-        "--count",
+        "--sample",
         "1000",
         "--lexicon",
         "moby",
@@ -279,7 +279,7 @@ def test_ctrl_c_keeps_finished_shards(data, tmp_path):
     """Ctrl-C: one line saying how many shards are kept, exit 130, no partial file; the rerun completes."""
     out = tmp_path / "out"
     shutil.copytree(data, out)
-    args = ["boggle", "random", "--summary", "--count", "200000", "--shard-size", "5000", "--lexicon", "moby"]
+    args = ["boggle", "random", "--summary", "--sample", "200000", "--shard-size", "5000", "--lexicon", "moby"]
     args += ["--config", str(SMALL_CONFIG), "--data-dir", str(out), "--json"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "pipeline", *args],
@@ -499,9 +499,9 @@ def test_docs_and_help_name_every_job_command(cli):
 def test_options_that_need_a_job_say_so(cli, data):
     """--ray without a job to run, and --target with --runs, are one-line errors."""
     base = ("--lexicon", "moby", "--data-dir", data, "--config", SMALL_CONFIG)
-    res = cli("boggle", "random", "--count", "3", "--ray", "auto", *base)
+    res = cli("boggle", "random", "--sample", "3", "--ray", "auto", *base)
     assert res.exit_code == 2 and "apply to the --summary job" in res.stderr
-    res = cli("boggle", "best", "--minutes", "0", "--ray", "auto", *base)
+    res = cli("boggle", "best", "--minutes", "1", "--ray", "auto", *base)
     assert res.exit_code == 2 and "apply to a job of --runs N" in res.stderr
     res = cli("boggle", "best", "--runs", "2", "--target", "10", *base)
     assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr

@@ -117,7 +117,7 @@ def test_bad_lists_are_one_line_errors_and_touch_nothing(cli, tmp_path, data, me
     good = ingest_cli(cli, tmp_path, b"cat\n", name="good.txt")
     assert good.exit_code == 0
     before = (tmp_path / "out/t/words.parquet").read_bytes()
-    res = ingest_cli(cli, tmp_path, data)
+    res = ingest_cli(cli, tmp_path, data, "--force")  # another file onto lexicon t: --force
     assert res.exit_code == 2
     assert message in res.stderr and "list.txt" in res.stderr
     assert res.stderr.strip().count("\n") == 0 and "Traceback" not in res.stderr

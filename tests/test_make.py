@@ -1,13 +1,25 @@
-"""The Makefile: `make all` builds every table, a second run does nothing, touching inputs reruns stages."""
+"""The Makefile: `make all` builds every table, a second run does nothing; touching a module a stage runs, or
+changing a setting it reads, reruns that stage and those downstream of it and nothing else; a failing stage
+changes no file."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
+import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
-from pipeline.core.stages import STAGES
+import pytest
+
+from pipeline.core.config import load_config
+from pipeline.core.makerules import RUNNER, make_rules
+from pipeline.core.modules import PACKAGE_DIR, closure
+from pipeline.core.stages import STAGES, producer
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS = [
@@ -65,26 +77,235 @@ def age(*paths: Path) -> None:
         os.utime(p, (old, old))
 
 
-def test_make_all_is_incremental(tmp_path):
-    config, out = tiny_config(tmp_path), tmp_path / "out"
+STAGE_NAMES = [s.name for s in STAGES]
+
+
+def downstream(names: set[str]) -> set[str]:
+    """The stages `names` and every stage that reads a table of theirs, transitively."""
+    result = set(names)
+    for s in STAGES:  # registry order is dependency order
+        if any(producer(t).name in result for t in s.inputs + s.optional_inputs):
+            result.add(s.name)
+    return result
+
+
+def planned(res: subprocess.CompletedProcess) -> set[str]:
+    """The stages a `make -n` would run."""
+    return {m.group(1) for m in re.finditer(r"wordstats run .*--lexicon tiny (\w+)$", res.stdout, re.M)}
+
+
+def outputs(out: Path) -> list[Path]:
+    """Every output file of the tiny lexicon (fingerprints and the rules file included)."""
+    root = out / "tiny"
+    return [p for p in root.iterdir() if p.is_file()] + list((root / ".make").iterdir()) + [out / ".rules.mk"]
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every table and report file of a folder and its sha256."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir() if p.is_file()}
+
+
+def set_time(paths, when: float) -> None:
+    """Give files one modification time."""
+    for p in paths:
+        os.utime(p, (when, when))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The tiny config built once with `make all`: (config, data folder)."""
+    where = tmp_path_factory.mktemp("make")
+    config, out = tiny_config(where), where / "out"
     first = make("all", config=config, out=out)
     assert first.returncode == 0, first.stderr
+    return config, out
+
+
+@pytest.fixture
+def copy(built, tmp_path) -> tuple[Path, Path]:
+    """A copy of the built tiny project (config, word list, outputs, times kept) that a test may change."""
+    config, out = built
+    shutil.copy2(config, tmp_path / config.name)
+    shutil.copy2(config.parent / "tiny.txt", tmp_path / "tiny.txt")
+    shutil.copytree(out, tmp_path / "out", symlinks=True)
+    (tmp_path / "out" / ".rules.mk").unlink()  # written again for this copy's paths
+    new_config, new_out = tmp_path / config.name, tmp_path / "out"
+    assert make("all", config=new_config, out=new_out).returncode == 0
+    return new_config, new_out
+
+
+def test_make_all_builds_every_output_and_a_second_run_does_nothing(built):
+    config, out = built
     every_output = {f for stage in STAGES for f in stage.outputs}  # the Makefile builds every stage's files
     assert every_output <= {p.name for p in (out / "tiny").iterdir()}
-
     assert make("-q", "all", config=config, out=out).returncode == 0  # up to date
     second = make("all", config=config, out=out)
-    assert "wordstats run" not in second.stdout
+    assert second.returncode == 0 and "wordstats run" not in second.stdout
+    json.loads((out / "tiny" / "manifest.json").read_text())
 
-    built = [p for p in (out / "tiny").iterdir() if p.is_file()]
-    age(config, tmp_path / "tiny.txt", *built)
-    (tmp_path / "tiny.txt").touch()  # the word list changed: ingest reruns
-    plan = make("-n", "all", config=config, out=out).stdout
-    assert "--lexicon tiny ingest" in plan
 
-    age(tmp_path / "tiny.txt")
-    config.touch()  # the config changed: ingest reruns
-    assert "--lexicon tiny ingest" in make("-n", "all", config=config, out=out).stdout
+def test_touching_each_module_reruns_exactly_its_stages(built):
+    config, out = built
+    runs = {s.name: set(closure(s.module, RUNNER)) for s in STAGES}
+    modules = sorted(PACKAGE_DIR.rglob("*.py"))
+    assert len(modules) > 40
+    before = {p: p.stat().st_mtime for p in modules}
+    start = time.time() - 200
+    try:
+        set_time(modules + [config, config.parent / "tiny.txt"], start)
+        set_time(outputs(out), start + 10)
+        assert make("-q", "all", config=config, out=out).returncode == 0
+        for i, module in enumerate(modules):
+            expected = downstream({name for name, files in runs.items() if module in files})
+            set_time([module], start + 20 + i)
+            set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
+            question = make("-q", "all", config=config, out=out)
+            plan = planned(make("-n", "all", config=config, out=out))
+            set_time([module], start)
+            assert plan == expected, module
+            assert question.returncode == (1 if expected else 0), module
+            if module.parent.name in ("boggle", "hangman", "scrabble"):  # a game's module reruns no other game
+                assert not plan & ({"boggle", "hangman", "scrabble"} - {module.parent.name}), module
+    finally:
+        for p, when in before.items():
+            os.utime(p, (when, when))
+
+
+@pytest.mark.slow
+def test_every_stage_depends_on_the_modules_it_really_runs(built, tmp_path):
+    """The static import closure covers each module a stage loads when it runs (lazy imports included)."""
+    config, out = built
+    shutil.copytree(out, tmp_path / "out", symlinks=True)
+    script = (
+        "import sys, json; from pathlib import Path; from pipeline.core.config import load_config; "
+        "from pipeline.core.progress import Progress; from pipeline.core.stages import run; "
+        "r = run(load_config(sys.argv[1]), Path(sys.argv[2]), 'tiny', [sys.argv[3]], "
+        "progress=Progress(True)); params, build = r[-1]['reads']; assert params.covers(build), 'build reads more'; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pipeline'))))"
+    )
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    for s in STAGES:
+        res = subprocess.run(
+            [sys.executable, "-c", script, str(config), str(tmp_path / "out"), s.name],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        assert res.returncode == 0, res.stderr
+        loaded = {PACKAGE_DIR.parent.joinpath(*m.split(".")) for m in json.loads(res.stdout.splitlines()[-1])}
+        files = {p.with_suffix("") if p.name != "__init__.py" else p.parent for p in closure(s.module, RUNNER)}
+        assert loaded <= files, (s.name, sorted(map(str, loaded - files)))
+
+
+def edit_config(config: Path, old: str, new: str) -> None:
+    """Replace text in a config file (which must hold `old`)."""
+    text = config.read_text()
+    assert old in text, old
+    config.write_text(text.replace(old, new, 1))
+
+
+def test_a_setting_reruns_only_the_stages_that_read_it(copy):
+    config, out = copy
+    words = config.parent / "tiny.txt"
+    was = words.stat().st_mtime
+    words.touch()  # the word list: every stage
+    assert planned(make("-n", "all", config=config, out=out)) == set(STAGE_NAMES)
+    set_time([words], was)
+    edit_config(config, "# Hangman (issue 6)", "# Hangman: a comment only")
+    assert make("-q", "all", config=config, out=out).returncode == 0  # comments are not settings
+    cases = [
+        ("gallows = 6 ", "gallows = 7 ", {"hangman"}),
+        ("dpi = 60", "dpi = 61", {"report"}),
+        ("[tiles.wwf]\ncounts = { A = 9,", "[tiles.wwf]\ncounts = { A = 10,", {"scrabble"}),
+        ("games = 2 ", "games = 3 ", {"scrabble"}),
+        ("runs = 2\n", "runs = 3\n", {"boggle"}),
+        ('[stems]\ntiles = "scrabble"', '[stems]\ntiles = "wwf"', {"stems"}),
+        ('[indexes]\ntiles = "scrabble"', '[indexes]\ntiles = "wwf"', {"indexes", "stems"}),
+        ("values = { A = 1, B = 3,", "values = { A = 2, B = 3,", set(STAGE_NAMES)),  # the Scrabble tile values
+    ]
+    fingerprints = sorted((out / "tiny" / ".make").iterdir())
+    times = [p.stat().st_mtime for p in fingerprints]
+    held = [p.read_bytes() for p in fingerprints]
+
+    def rules() -> None:
+        """What `make` runs first when the config changed (here in-process, to keep the test quick)."""
+        make_rules(load_config(config), str(config), out, out / ".rules.mk")
+
+    for old, new, stages in cases:
+        edit_config(config, old, new)
+        rules()
+        plan = planned(make("-n", "all", config=config, out=out))
+        edit_config(config, new, old)
+        assert plan == downstream(stages), (new, plan)
+        rules()  # back as it was: the fingerprints hold what they held (rewritten: their stages would run again)
+        assert [p.read_bytes() for p in fingerprints] == held
+        for p, when in zip(fingerprints, times):
+            os.utime(p, (when, when))
+    assert planned(make("-n", "all", config=config, out=out)) == set()
+
+
+def test_a_failing_stage_changes_no_file(copy):
+    config, out = copy
+    before = snapshot(out / "tiny")
+    edit_config(config, '[indexes]\ntiles = "scrabble"', '[indexes]\ntiles = "bogus"')
+    res = make("all", config=config, out=out)
+    assert res.returncode != 0
+    errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "indexes" in errors[0], res.stderr
+    assert "Traceback" not in res.stderr
+    assert snapshot(out / "tiny") == before
+    edit_config(config, '[indexes]\ntiles = "bogus"', '[indexes]\ntiles = "scrabble"')
+
+    edit_config(config, "[hangman]", "[hangman")  # not TOML: make stops before any stage
+    res = make("all", config=config, out=out)
+    assert res.returncode != 0 and "invalid TOML" in res.stderr and "wordstats run" not in res.stdout
+    assert snapshot(out / "tiny") == before
+    edit_config(config, "[hangman", "[hangman]")
+
+    (config.parent / "tiny.txt").write_text("")  # an empty word list
+    res = make("all", config=config, out=out)
+    assert res.returncode != 0 and "empty" in res.stderr
+    assert snapshot(out / "tiny") == before
+    manifest = json.loads((out / "tiny" / "manifest.json").read_text())
+    for name, entry in manifest["tables"].items():
+        assert entry["sha256"] == before[name]
+    assert not list((out / "tiny").glob(".*.tmp"))
+
+
+def test_make_reruns_a_touched_stage_and_those_downstream_for_real(copy):
+    config, out = copy
+    module = PACKAGE_DIR / "hangman" / "solver.py"
+    was = module.stat().st_mtime
+    times = {p.name: p.stat().st_mtime_ns for p in (out / "tiny").iterdir() if p.is_file()}
+    try:
+        module.touch()
+        res = make("all", config=config, out=out)
+    finally:
+        os.utime(module, (was, was))
+    assert res.returncode == 0, res.stderr
+    assert planned(subprocess.CompletedProcess([], 0, res.stdout, "")) == {"hangman", "report"}
+    changed = {p.name for p in (out / "tiny").iterdir() if p.is_file() and p.stat().st_mtime_ns != times[p.name]}
+    assert changed - {"manifest.json"} == {"hangman.parquet", "hangman_summary.json", "report.html"}
+    assert make("-q", "all", config=config, out=out).returncode == 0
+
+
+def test_a_forced_ad_hoc_list_on_a_config_lexicon_is_rebuilt_by_make(copy, cli):
+    config, out = copy
+    other = config.parent / "other.txt"
+    other.write_text("zebra\nquagga\n")
+    res = cli("run", "ingest", "--source", other, "-l", "tiny", "--force", "--config", config, "--data-dir", out)
+    assert res.exit_code == 0, res
+    shown = cli("info", "-l", "tiny", "--config", config, "--data-dir", out, "--json")
+    assert {row["source"] for row in json.loads(shown.stdout)} == {"ad hoc: other.txt"}
+    assert planned(make("-n", "all", config=config, out=out)) == set(STAGE_NAMES)  # make puts the config's back
+
+
+def test_make_rules_are_generated_not_kept_by_hand():
+    text = (ROOT / "Makefile").read_text()
+    assert ".DELETE_ON_ERROR" not in text
+    for s in STAGES:
+        assert f" {s.name}\n" not in text and f"{s.outputs[0]}" not in text  # names come from the registry
 
 
 def test_make_help_lists_targets():

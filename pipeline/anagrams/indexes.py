@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import Config, TileSet
+from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import combinations, draw_chance, letter_matrix, tile_set
 
 
@@ -110,13 +113,13 @@ def index_tiles(config: Config) -> tuple[str, TileSet]:
     return name, tile_set(config, name, "indexes.tiles")
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The tile set used for probabilities, recorded in provenance."""
     name, tiles = index_tiles(config)
     return {"tiles": name, "counts": dict(sorted(tiles.counts.items()))}
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, pl.DataFrame]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The indexes stage: words → anagrams, prefixes, hooks."""
     words = inputs["words"]
     _, tiles = index_tiles(ctx.config)
@@ -127,4 +130,4 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, pl.DataFrame]:
         task.advance()
         hooks = hook_table(words)
         task.advance()
-    return {"anagrams.parquet": anagrams, "prefixes.parquet": prefixes, "hooks.parquet": hooks}
+    return ctx.result(anagrams=anagrams, prefixes=prefixes, hooks=hooks)

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from pipeline.anagrams.stems import STEM_LENGTHS
 from pipeline.core.config import LETTERS, upper_ascii
-from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
@@ -346,9 +347,8 @@ def top_stems(
     store, length: int | None = None, order: str = "usefulness", top: int | None = 50, min_letters: int = 1
 ) -> pl.DataFrame:
     """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
-    if order not in STEM_ORDERS:
-        raise WordstatsError(f"--order {order!r}: choose one of {', '.join(STEM_ORDERS)}")
-    if length is not None and length not in (6, 7):
+    order = pick(order, STEM_ORDERS, "--order")
+    if length is not None and length not in STEM_LENGTHS:
         raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
     stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
@@ -381,7 +381,7 @@ def study_list(stems: pl.DataFrame) -> pl.DataFrame:
 def stem(store, text: str) -> pl.DataFrame:
     """For each letter that combines with the stem (letters in any order), its bingos."""
     letters = parse_letters(text, "stem")
-    if len(letters) not in (6, 7):
+    if len(letters) not in STEM_LENGTHS:
         raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
     key = "".join(sorted(letters))
     found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
 from pipeline.anagrams.indexes import index_tiles, within_group_rank
-from pipeline.core.config import Config, TileSet
+from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import (
     BLANK_INDEX,
     combinations,
@@ -99,13 +102,13 @@ def stem_tiles(config: Config) -> tuple[str, TileSet]:
     return name, tile_set(config, name, "stems.tiles")
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The stem lengths and tile set, recorded in provenance."""
     name, tiles = stem_tiles(config)
     return {"lengths": list(STEM_LENGTHS), "tiles": name, "counts": dict(sorted(tiles.counts.items()))}
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, pl.DataFrame]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The stems stage: anagram families → stems.parquet."""
     _, tiles = stem_tiles(ctx.config)
-    return {"stems.parquet": stem_table(inputs["anagrams"], tiles)}
+    return ctx.result(stems=stem_table(inputs["anagrams"], tiles))

@@ -99,16 +99,18 @@ def search(
     found_after = 0.0
     rounds = 0
     while True:
+        round_started = time.perf_counter()
         runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice)
         rounds += 1
         elapsed = time.perf_counter() - started
+        last_round = time.perf_counter() - round_started
         top = max(runs, key=lambda r: (r.score, -r.run))
         if best is None or top.score > best.score:
             best, found_after = top, elapsed
         if on_round:
             on_round(rounds, best, elapsed)
-        if (target is not None and best.score >= target) or elapsed >= minutes * 60:
-            break
+        if (target is not None and best.score >= target) or elapsed + last_round > minutes * 60:
+            break  # the next round would end after the budget: stop now
     return {
         "best": best,
         "seconds_to_best": round(found_after, 2),

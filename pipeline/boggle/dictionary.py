@@ -45,7 +45,9 @@ class Dictionary:
         return int(self.nodes.shape[0])
 
 
-MAX_POINT_VALUES = 63  # a node's points class has 6 bits, class 0 is "no word"
+# Distinct positive points a dictionary may use: a node's points class is kernels.NODE_CLASS_MASK (class 0 is
+# "no word"); named here too so that reading the config needs no numba import (a test checks they agree).
+MAX_POINT_VALUES = 63
 
 
 def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -57,8 +59,14 @@ def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: s
             f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
             f"different values, got {values.size - 1} positive ones"
         )
+    from pipeline.boggle.kernels import NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+
     classes = np.searchsorted(values, points).astype(np.uint64)
-    nodes = mask.astype(np.uint64) | (classes << np.uint64(26)) | (first.astype(np.uint64) << np.uint64(32))
+    nodes = (
+        mask.astype(np.uint64)
+        | (classes << np.uint64(NODE_CLASS_SHIFT))
+        | (first.astype(np.uint64) << np.uint64(NODE_FIRST_SHIFT))
+    )
     return nodes, values
 
 

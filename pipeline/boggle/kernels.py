@@ -15,6 +15,12 @@ from numba.extending import intrinsic
 # alphabetical. A board is an array of letter codes (Q = the Qu cube; the dictionary spells QU as Q).
 # `nbrs[cell, :ncount[cell]]` are a cell's neighbours.
 
+# The packed node's bit layout, named in the kernels' own file so that numba's cache of the kernels that
+# read it follows any change (dictionary.pack_nodes writes nodes with it).
+NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
+NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)
+NODE_FIRST_SHIFT = 32  # bits 32-63: the index of the first child
+
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -25,6 +31,7 @@ def _ctpop32(typingctx, x):
     sig = types.uint32(types.uint32)
 
     def codegen(context, builder, signature, args):
+        """LLVM's ctpop of the argument."""
         return builder.ctpop(args[0])
 
     return sig, codegen
@@ -84,12 +91,16 @@ def _cttz64(typingctx, x):
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
+        """LLVM's cttz of the argument (zero input undefined)."""
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
 
 
-_LETTERS = _U64((1 << 26) - 1)
+_LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
+_CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
+_CLASS_MASK = _U64(NODE_CLASS_MASK)
+_FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -101,7 +112,7 @@ def _children(record):
 @njit(cache=True, inline="always")
 def _points(record, values):
     """A packed node's points (0 when no countable word ends there)."""
-    return values[(record >> _U64(26)) & _U64(63)]
+    return values[(record >> _CLASS_SHIFT) & _CLASS_MASK]
 
 
 @njit(cache=True, inline="always")
@@ -109,7 +120,7 @@ def _child_of(record, letter):
     """The index of a packed node's child for `letter`, which must be one of its child letters."""
     children = _children(record)
     letter_bit = np.uint32(1) << np.uint32(letter)
-    return np.uint32(record >> _U64(32)) + _ctpop32(children & (letter_bit - np.uint32(1)))
+    return np.uint32(record >> _FIRST_SHIFT) + _ctpop32(children & (letter_bit - np.uint32(1)))
 
 
 def _fast_pext() -> bool:
@@ -131,6 +142,7 @@ def _pext32_cpu(typingctx, x, m):
     sig = types.uint32(types.uint32, types.uint32)
 
     def codegen(context, builder, signature, args):
+        """A call to the BMI2 pext instruction."""
         fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), ir.IntType(32)])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.32")
         return builder.call(fn, args)
@@ -308,7 +320,7 @@ def _board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, sc
         )
         if going_on == 0:
             continue
-        depth = 0
+        depth: int | np.int64 = 0
         todo[0] = going_on
         paths[0] = used
         while depth >= 0:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import A_CODE, code
 
 MAX_CELLS = 64  # a board's used-cube set is one 64-bit mask
 SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
@@ -59,7 +60,7 @@ class Dice:
         width = max(len(f) for f in self.faces)
         codes = np.zeros((len(self.faces), width), dtype=np.int8)
         for i, die in enumerate(self.faces):
-            codes[i, : len(die)] = [ord(ch) - 65 for ch in die]
+            codes[i, : len(die)] = [code(ch) for ch in die]
         return codes, np.array([len(f) for f in self.faces], dtype=np.int32)
 
 
@@ -74,7 +75,7 @@ class Board:
     @property
     def codes(self) -> np.ndarray:
         """The cells as letter codes (A = 0), int8."""
-        return np.frombuffer(self.letters.encode("ascii"), dtype=np.uint8).astype(np.int8) - np.int8(65)
+        return np.frombuffer(self.letters.encode("ascii"), dtype=np.uint8).astype(np.int8) - np.int8(A_CODE)
 
     @property
     def size(self) -> str:

@@ -9,7 +9,7 @@ from pipeline.boggle.best import SearchParams
 from pipeline.boggle.dictionary import MAX_POINT_VALUES
 from pipeline.boggle.rules import Dice, Rules, parse_size
 from pipeline.core.config import Config, Section
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,11 @@ class BoggleConfig:
 
     def rules(self, variant: str = "standard", min_length: int | None = None) -> Rules:
         """The rules of a variant, with the shortest word overridden when given."""
-        if variant not in self.variants:
-            raise WordstatsError(f"unknown Boggle variant {variant!r} (variants: {', '.join(self.variants)})")
-        return self.variants[variant].with_min_length(min_length)
+        return self.variants[pick(variant, self.variants, "Boggle variant")].with_min_length(min_length)
 
     def dice_set(self, name: str) -> Dice:
         """The dice set `name`."""
-        if name not in self.dice:
-            raise WordstatsError(f"unknown dice set {name!r} (dice sets: {', '.join(self.dice)})")
-        return self.dice[name]
+        return self.dice[pick(name, self.dice, "dice set")]
 
 
 def dice_seed(seed: int, name: str) -> int:

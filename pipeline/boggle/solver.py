@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.boggle.dictionary import Dictionary, cube_spelling
 from pipeline.boggle.rules import Board, check_size, neighbours
+from pipeline.letters.alphabet import A_CODE
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ def word_path(board: Board, word: str) -> tuple[int, ...]:
     nbrs, ncount = neighbours(board.rows, board.cols)
 
     def extend(path: list[int]) -> bool:
+        """Whether `path` (cells spelling the target's start) extends to the whole target."""
         if len(path) == len(target):
             return True
         for nb in nbrs[path[-1], : ncount[path[-1]]]:
@@ -89,5 +91,5 @@ def score(board: Board, dictionary: Dictionary) -> int:
 def board_texts(boards: np.ndarray) -> list[str]:
     """Boards given as letter-code rows, as strings of letters (Q for Qu)."""
     n_cells = boards.shape[1]
-    raw = (np.ascontiguousarray(boards, dtype=np.int8).view(np.uint8) + np.uint8(65)).tobytes().decode("ascii")
+    raw = (np.ascontiguousarray(boards, dtype=np.int8).view(np.uint8) + np.uint8(A_CODE)).tobytes().decode("ascii")
     return [raw[i : i + n_cells] for i in range(0, len(raw), n_cells)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -14,10 +15,11 @@ from pipeline.boggle.sampling import summarise
 from pipeline.boggle.settings import BoggleConfig, boggle_config, dice_seed
 from pipeline.boggle.solver import Scores, score_boards
 from pipeline.core import executor
-from pipeline.core.config import Config
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 
 
-def params(config: Config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The stage's parameters (recorded in provenance)."""
     bc = boggle_config(config)
     return {
@@ -51,13 +53,14 @@ def word_of_nodes(dictionary: Dictionary, nodes: np.ndarray) -> list[str | None]
     return [dictionary.words[dictionary.word_at[n]] if n >= 0 else None for n in nodes.tolist()]
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """Random boards per dice set with their scores, per-word findability, a summary, and the best boards."""
     bc = boggle_config(ctx.config)
     words = inputs["words"]["word"].to_list()
     dictionaries: dict[str, Dictionary] = {}
 
     def dictionary_for(variant: str) -> Dictionary:
+        """The dictionary of a variant, compiled once."""
         if variant not in dictionaries:
             dictionaries[variant] = compile_dictionary(words, bc.rules(variant))
         return dictionaries[variant]
@@ -81,12 +84,12 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
             word_frames.append(findability(name, words, dictionary, result.node_counts, bc.boards))
             summary[name] = dice_summary(dice, seed, bc, result, board_frames[-1], word_frames[-1])
         best = best_boards(bc, dictionary_for, engine, ctx)
-    return {
-        "boggle_boards.parquet": pl.concat(board_frames),
-        "boggle_words.parquet": pl.concat(word_frames).sort("dice", "word"),
-        "boggle_summary.json": {"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
-        "boggle_best.parquet": best,
-    }
+    return ctx.result(
+        boggle_boards=pl.concat(board_frames),
+        boggle_words=pl.concat(word_frames).sort("dice", "word"),
+        boggle_summary={"lexicon": ctx.lexicon, "boards_per_dice_set": bc.boards, "dice_sets": summary},
+        boggle_best=best,
+    )
 
 
 def boards_frame(name: str, seed: int, boards: pl.Series, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
@@ -154,15 +157,17 @@ def dice_summary(
     }
 
 
-def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], engine, ctx) -> pl.DataFrame:
+def best_boards(
+    bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], engine: executor.Engine, ctx: StageContext
+) -> pl.DataFrame:
     """The best board of each seeded annealing run, for free letters and for each dice set (a job each)."""
     searches: list[tuple[str, Dice | None, int, int, str]] = []
     for size in bc.best.free:
         rows, cols = parse_size(size)
         searches.append((f"free {rows}x{cols}", None, rows, cols, "standard"))
     for name in bc.best.dice_sets:
-        dice = bc.dice[name]
-        searches.append((f"dice {name}", dice, dice.rows, dice.cols, dice.variant))
+        rolled = bc.dice[name]
+        searches.append((f"dice {name}", rolled, rolled.rows, rolled.cols, rolled.variant))
     rows_out = []
     for label, dice, rows, cols, variant in searches:
         dictionary = dictionary_for(variant)

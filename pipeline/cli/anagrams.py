@@ -15,6 +15,18 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import (
+    ForceOpt,
+    JsonObjectOpt,
+    LengthOpt,
+    LimitOpt,
+    check_out,
+    choose_format,
+    limit_for,
+    parse_length,
+    plural,
+)
+from pipeline.core.errors import WordstatsError
 
 RackArg = Annotated[
     str,
@@ -34,6 +46,7 @@ def anagram(
         Optional[str],
         typer.Option("--through", help="With --plus, only these board letters (implies --plus).", show_default=False),
     ] = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -51,19 +64,15 @@ def anagram(
     parse_rack(rack)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    if plus or through is not None:
-        _emit(anagram_plus(index, rack, through), as_json, as_csv)
-    else:
-        _emit(queries_anagram(index, rack), as_json, as_csv)
+    found = anagram_plus(index, rack, through) if plus or through is not None else queries_anagram(index, rack)
+    _emit(found, as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
 def words(
     hand: Annotated[str, typer.Argument(help="Tiles in hand: letters, ? for a blank.", show_default=False)],
-    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
-    max_length: Annotated[
-        Optional[int], typer.Option("--max-length", help="Longest word shown.", min=1, show_default=False)
-    ] = None,
+    length: LengthOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -78,9 +87,10 @@ def words(
     from pipeline.letters.tiles import parse_rack
 
     parse_rack(hand, "hand")
+    lo, hi = parse_length(length) or (1, None)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    _emit(subanagrams(index, hand, min_length, max_length), as_json, as_csv)
+    _emit(subanagrams(index, hand, lo, hi), as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
@@ -92,7 +102,8 @@ def hunt(
         Optional[str],
         typer.Option("--center", help="A letter every word must use (the Spelling Bee form).", show_default=False),
     ] = None,
-    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word shown.", min=1)] = 1,
+    length: LengthOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -107,9 +118,13 @@ def hunt(
     )
 
     parse_letters(letters, "letters")
+    lo, hi = parse_length(length) or (1, None)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    _emit(queries_hunt(index, letters, center, min_length), as_json, as_csv)
+    found = queries_hunt(index, letters, center, lo)
+    if hi is not None:
+        found = found.filter(found["length"] <= hi) if "length" in found.columns else found
+    _emit(found, as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
@@ -126,6 +141,7 @@ def pattern(
         bool,
         typer.Option("--regex", help="PATTERN is a regular expression matched against the whole word, ignoring case."),
     ] = False,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -143,12 +159,13 @@ def pattern(
         pattern_regex(text)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    _emit(queries_pattern(index, text, regex), as_json, as_csv)
+    _emit(queries_pattern(index, text, regex), as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
 def hooks(
     word: WordArg,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -163,7 +180,7 @@ def hooks(
 
     parse_letters(word, "word")
     s = Session(config, data_dir, lexicon)
-    _emit(queries_hooks(s.store, word), as_json, as_csv)
+    _emit(queries_hooks(s.store, word), as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
@@ -172,7 +189,7 @@ def word(
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
     as_csv: CsvOpt = False,
 ):
     """Everything the lexicon's tables know about WORD: one line per table, row and column."""
@@ -193,28 +210,33 @@ def word(
         emit(facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
 
 
-# ---- stems (issue 4) ----------------------------------------------------------------------------
+# ---- stems --------------------------------------------------------------------------------------
 
 
 @app.command()
 def stems(
     length: Annotated[
-        Optional[int], typer.Option("--length", help="Only stems of 6 or 7 letters.", show_default=False)
+        Optional[str], typer.Option("--length", help="Only stems of 6 or 7 letters (6-7: both).", show_default=False)
     ] = None,
-    order: Annotated[str, typer.Option("--order", help="Rank by: letters, bingos or usefulness.")] = "usefulness",
-    top: Annotated[int, typer.Option("--top", help="How many stems (0 = all).", min=0)] = 50,
+    order: Annotated[
+        str, typer.Option("--order", help="Rank by: letters, bingos or usefulness (any case).", metavar="ORDER")
+    ] = "usefulness",
+    limit: LimitOpt = None,
     min_letters: Annotated[
-        int, typer.Option("--min-letters", help="Only stems with at least K combining letters.", min=1, metavar="K")
+        int,
+        typer.Option("--min-letters", help="Only stems with at least K combining letters.", min=1, max=26, metavar="K"),
     ] = 1,
-    export: Annotated[
+    out: Annotated[
         Optional[Path],
         typer.Option(
-            "--export",
-            help="Write a study list (stem, letters, bingos) to FILE.csv or FILE.md.",
+            "--out",
+            help="Write a study list (stem, letters, bingos) to FILE.csv or FILE.md (refuses to overwrite without "
+            "--force).",
             show_default=False,
             metavar="FILE",
         ),
     ] = None,
+    force: ForceOpt = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -228,15 +250,21 @@ def stems(
         top_stems,
     )
 
-    if export is not None:
-        check_export(export)
+    span = parse_length(length)
+    if span is not None and not (span[0] in (6, 7) and span[1] in (6, 7)):
+        raise WordstatsError(f"--length {length!r}: stems have 6 or 7 letters")
+    size = span[0] if span is not None and span[0] == span[1] else None
+    if out is not None:
+        check_export(out)
     s = Session(config, data_dir, lexicon)
-    found = top_stems(s.store, length, order, top, min_letters)
-    if export is not None:
+    check_out(out, force, (".csv", ".md"), s.data_dir)
+    rows = limit_for(limit, "file" if out is not None else _format(as_json, as_csv))
+    found = top_stems(s.store, size, order, rows, min_letters)
+    if out is not None:
         from pipeline.core.display import save
 
-        save(study_list(found), export)
-        typer.echo(f"wrote {found.height:,} stems to {export}", err=True)
+        save(study_list(found), out)
+        typer.echo(f"wrote {plural(found.height, 'stem')} to {out}", err=True)
     else:
         _emit(found.drop("bingos"), as_json, as_csv)
 
@@ -244,6 +272,7 @@ def stems(
 @app.command()
 def stem(
     text: Annotated[str, typer.Argument(metavar="STEM", help="6 or 7 letters, in any order.", show_default=False)],
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -254,4 +283,14 @@ def stem(
     from pipeline.anagrams.queries import stem as queries_stem
 
     s = Session(config, data_dir, lexicon)
-    _emit(queries_stem(s.store, text), as_json, as_csv)
+    _emit(queries_stem(s.store, text), as_json, as_csv, _rows(limit, as_json, as_csv))
+
+
+def _format(as_json: bool, as_csv: bool) -> str:
+    """The output format the flags choose."""
+    return choose_format(as_json, as_csv)
+
+
+def _rows(limit, as_json: bool, as_csv: bool):
+    """How many rows a listing prints (--limit, or the terminal default)."""
+    return limit_for(limit, _format(as_json, as_csv))

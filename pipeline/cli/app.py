@@ -10,7 +10,8 @@ import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
-from pipeline.core.errors import WordstatsError
+from pipeline.cli.options import CsvOpt, JsonListOpt, JsonObjectOpt  # noqa: F401  (shared vocabulary)
+from pipeline.core.errors import NotFound, WordstatsError
 
 
 @contextlib.contextmanager
@@ -65,18 +66,28 @@ class App(typer.Typer):
             @functools.wraps(fn)
             def wrapper(*a, **k):
                 """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
+                from pipeline.core.locks import release_read_locks
+
                 try:
                     return fn(*a, **k)
+                except NotFound as exc:  # an empty result is not an error: a note, exit 0
+                    typer.echo(f"note: {exc}", err=True)
+                    raise typer.Exit(0) from None
                 except WordstatsError as exc:
                     typer.echo(f"error: {exc}", err=True)
                     raise typer.Exit(exc.exit_code) from None
                 except BrokenPipeError:
                     sys.stderr.close()  # output piped into `head`: stop quietly
                     raise typer.Exit(0) from None
+                except MemoryError:
+                    typer.echo("error: out of memory (ask for less: a smaller --limit, --sample or size)", err=True)
+                    raise typer.Exit(2) from None
                 except OSError as exc:
                     where = f"{exc.filename}: " if exc.filename else ""
                     typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
                     raise typer.Exit(2) from None
+                finally:
+                    release_read_locks()
 
             register(wrapper)
             return fn
@@ -93,6 +104,25 @@ app = App(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
+def _version(value: bool) -> None:
+    """Print the version and stop (the --version flag)."""
+    if value:
+        import pipeline
+
+        typer.echo(f"wordstats {pipeline.__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Datasets about word games from word lists: build them (run), then query them."""
+
+
 # Options shared by many commands.
 ConfigOpt = Annotated[
     Optional[Path],
@@ -103,14 +133,15 @@ ConfigOpt = Annotated[
 DataDirOpt = Annotated[
     Optional[Path],
     typer.Option(
-        "--data-dir", help="Where outputs live (default: data/out).", envvar="WORDSTATS_DATA", show_default=False
+        "--data-dir",
+        help="Where outputs live (default: $WORDSTATS_DATA, else data/out of the config's project).",
+        show_default=False,
     ),
 ]
 LexiconOpt = Annotated[
     Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).", show_default=False)
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects.")]
-CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
+JsonOpt = JsonListOpt
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]
 RayOpt = Annotated[
     Optional[str],
@@ -133,21 +164,26 @@ class Session:
 
     def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str]):
         from pipeline.core.config import load_config
-        from pipeline.core.store import Store, default_data_dir
+        from pipeline.core.store import Store, resolve_data_dir
 
         self.config = load_config(config)
-        self.data_dir = data_dir or default_data_dir()
+        self.data_dir, self.data_from = resolve_data_dir(data_dir, self.config.path)
         self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
-            self.config.lexicon(self.lexicon)  # raises: unknown lexicon
+            from pipeline.core.errors import pick
+            from pipeline.core.info import lexicon_names
+
+            self.lexicon = pick(self.lexicon, lexicon_names(self.config, self.data_dir), "lexicon")  # any case
+            self.store = Store(self.data_dir, self.lexicon)
+        self.store.read_lock()  # no stage's outputs are swapped while this command reads them
 
 
-def _emit(df, as_json: bool, as_csv: bool) -> None:
-    """Print a table in the format the --json / --csv flags choose."""
+def _emit(df, as_json: bool, as_csv: bool, limit: Optional[int] = None) -> None:
+    """Print a table in the format the --json / --csv flags choose, at most `limit` rows."""
     from pipeline.core.display import choose_format, emit
 
-    emit(df, choose_format(as_json, as_csv))
+    emit(df, choose_format(as_json, as_csv), limit=limit)
 
 
 def _run_job(s: Session, job, ray: Optional[str], quiet: bool, processes: Optional[int] = None):

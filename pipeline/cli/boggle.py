@@ -1,5 +1,6 @@
-"""Boggle commands: solve, score, random, best."""
+"""Boggle commands: solve, score, random, best, prove."""
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -19,7 +20,22 @@ from pipeline.cli.app import (
     _run_job,
     app,
 )
+from pipeline.cli.options import (
+    MAX_SEED,
+    CsvOpt,
+    JsonObjectOpt,
+    LimitOpt,
+    check_number,
+    choose_format,
+    limit_for,
+    plural,
+)
 from pipeline.core.errors import WordstatsError
+
+MAX_LISTED_BOARDS = 1_000_000  # boards `random` lists (16 bytes and a score each); --summary streams up to MAX_BOARDS
+MAX_BOARDS = 10**10
+MAX_MINUTES = 24 * 60.0
+MAX_STEPS = 10**9
 
 boggle_app = App(
     name="boggle",
@@ -36,7 +52,8 @@ MinLengthOpt = Annotated[
     Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).", show_default=False)
 ]
 BoggleVariantOpt = Annotated[
-    Optional[str], typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+).", show_default=False)
+    Optional[str],
+    typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+); any case.", show_default=False),
 ]
 
 
@@ -56,30 +73,35 @@ def boggle_solve(
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
+    as_csv: CsvOpt = False,
 ):
-    """Every word on a board with its points, and the total score."""
+    """Every word on a board with its points, and the total score (--json: one object with the word list)."""
     from pipeline.boggle.queries import solution, store_dictionary
     from pipeline.boggle.rules import load_board
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     grid = load_board(board, size)
     result = solution(grid, store_dictionary(s.store, _boggle_rules(s, variant, min_length)), paths)
-    if as_json:
+    if fmt == "json":
         from pipeline.core.display import emit_json
 
         emit_json(result)
         return
     import polars as pl
 
-    typer.echo("\n".join(grid.grid()))
-    typer.echo(f"{result['score']:,} points, {len(result['words']):,} words ({s.lexicon})")
-    if result["words"]:
-        rows = [{**w, "path": " ".join(f"{r},{c}" for r, c in w["path"])} if paths else w for w in result["words"]]
-        _emit(pl.DataFrame(rows), False, False)
+    if fmt == "table":
+        typer.echo("\n".join(grid.grid()))
+        typer.echo(f"{plural(result['score'], 'point')}, {plural(len(result['words']), 'word')} ({s.lexicon})")
+    rows = [{**w, "path": " ".join(f"{r},{c}" for r, c in w["path"])} if paths else w for w in result["words"]]
+    schema = {"word": pl.String, "points": pl.Int64, **({"path": pl.String} if paths else {})}
+    table = pl.DataFrame(rows) if rows else pl.DataFrame(schema=schema)
+    _emit(table, False, as_csv, limit_for(limit, fmt))
 
 
 @boggle_app.command("score")
@@ -88,36 +110,48 @@ def boggle_score(
     size: SizeOpt = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
 ):
     """One line per board with its score."""
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import load_board
     from pipeline.boggle.solver import score
 
+    choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     grids = [load_board(b, size) for b in boards]
     dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
-    results = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(boards, grids)]
-    if as_json:
-        from pipeline.core.display import emit_json
+    import polars as pl
 
-        emit_json(results)
-        return
-    for r in results:
-        typer.echo(f"{r['source']}: {r['score']}")
+    fmt = choose_format(as_json, as_csv)
+    results = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(boards, grids)]
+    _emit(pl.DataFrame(results), as_json, as_csv, limit_for(limit, fmt))
 
 
 @boggle_app.command("random")
 def boggle_random(
-    dice: Annotated[str, typer.Option("--dice", help="Dice set from the config (classic, new, big).")] = "new",
-    count: Annotated[int, typer.Option("--count", "-n", help="How many boards.", min=1)] = 10,
+    dice: Annotated[
+        str, typer.Option("--dice", help="Dice set from the config (classic, new, big; any case).", metavar="DICE")
+    ] = "new",
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            help=f"How many boards to roll (at most {MAX_LISTED_BOARDS:,} listed; {MAX_BOARDS:,} with --summary).",
+            min=1,
+            max=MAX_BOARDS,
+        ),
+    ] = 10,
     seed: Annotated[
         Optional[int],
-        typer.Option("--seed", help="Seed (default: the stage's seed for these dice).", min=0, show_default=False),
+        typer.Option(
+            "--seed", help="Seed (default: the stage's seed for these dice).", min=0, max=MAX_SEED, show_default=False
+        ),
     ] = None,
     summary: Annotated[
         bool,
@@ -131,19 +165,28 @@ def boggle_random(
     shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
+    limit: LimitOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
     quiet: QuietOpt = False,
 ):
-    """Roll random boards from a dice set and score them."""
+    """Roll random boards from a dice set and score them (--summary --json: one object)."""
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.sampling import roll
     from pipeline.boggle.settings import boggle_config, dice_seed
     from pipeline.boggle.solver import board_texts, score_boards
 
+    fmt = choose_format(as_json, as_csv)
+    count = sample
+    if not summary and count > MAX_LISTED_BOARDS:
+        raise WordstatsError(
+            f"--sample {count:,}: at most {MAX_LISTED_BOARDS:,} boards are listed (add --summary for statistics)"
+        )
     s = Session(config, data_dir, lexicon)
     bc = boggle_config(s.config)
     dice_set = bc.dice_set(dice)
+    dice = next(name for name, d in bc.dice.items() if d is dice_set)
     seed = dice_seed(bc.seed, dice) if seed is None else seed
     if (ray is not None or shard_size is not None) and not summary:
         raise WordstatsError("--ray and --shard-size apply to the --summary job (listing boards runs here)")
@@ -186,7 +229,12 @@ def boggle_random(
 
     boards = roll(dice_set, seed, count)
     scores = score_boards(boards, dice_set.rows, dice_set.cols, dictionary).scores
-    _emit(pl.DataFrame({"board": board_texts(boards), "score": scores.astype("int64")}), as_json, False)
+    _emit(
+        pl.DataFrame({"board": board_texts(boards), "score": scores.astype("int64")}),
+        as_json,
+        as_csv,
+        limit_for(limit, fmt),
+    )
 
 
 @boggle_app.command("best")
@@ -194,15 +242,20 @@ def boggle_best(
     size: Annotated[
         Optional[str], typer.Option("--size", help="Board size RxC (default 4x4, or the dice's).", show_default=False)
     ] = None,
-    minutes: Annotated[float, typer.Option("--minutes", help="Search time budget.", min=0)] = 1.0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0)] = 1,
+    minutes: Annotated[
+        float, typer.Option("--minutes", help=f"Time budget of the whole search (above 0, at most {MAX_MINUTES:g}).")
+    ] = 1.0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0, max=MAX_SEED)
+    ] = 1,
     dice: Annotated[
         Optional[str], typer.Option("--dice", help="Only boards this dice set can roll.", show_default=False)
     ] = None,
     target: Annotated[
-        Optional[int], typer.Option("--target", help="Stop once a board scores this much.", show_default=False)
+        Optional[int],
+        typer.Option("--target", help="Stop once a board scores this much.", min=1, max=10**9, show_default=False),
     ] = None,
-    steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1)] = 100_000,
+    steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1, max=MAX_STEPS)] = 100_000,
     runs: Annotated[
         Optional[int],
         typer.Option(
@@ -220,7 +273,7 @@ def boggle_best(
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
     quiet: QuietOpt = False,
 ):
     """Search for the highest-scoring board by simulated annealing from random starts, on all cores."""
@@ -230,6 +283,9 @@ def boggle_best(
     from pipeline.boggle.settings import boggle_config
     from pipeline.boggle.solver import solve
 
+    check_number(minutes, "--minutes", 0.0, MAX_MINUTES)
+    if minutes <= 0:
+        raise WordstatsError(f"--minutes {minutes:g}: give a time budget above 0")
     s = Session(config, data_dir, lexicon)
     bc = boggle_config(s.config)
     dice_set = bc.dice_set(dice) if dice else None
@@ -277,9 +333,9 @@ def boggle_best(
         return
     typer.echo("\n".join(best.board.grid()))
     typer.echo(
-        f"{best.score:,} points, {facts['words']:,} words: {best.board.letters} "
+        f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
-        f"{facts['runs']} runs of {steps:,} steps in {facts['seconds']:.1f} s)"
+        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')} in {facts['seconds']:.1f} s)"
     )
 
 
@@ -315,6 +371,118 @@ def _best_job(s: Session, dictionary, grid, seed, runs, params, dice_set, ray, s
         return
     typer.echo("\n".join(board.grid()))
     typer.echo(
-        f"{best['score']:,} points, {facts['words']:,} words: {board.letters} "
-        f"(seed {seed}, best of {runs:,} runs of {params.steps:,} steps: run {best['run']})"
+        f"{plural(best['score'], 'point')}, {plural(facts['words'], 'word')}: {board.letters} "
+        f"(seed {seed}, best of {plural(runs, 'run')} of {plural(params.steps, 'step')}: run {best['run']})"
+    )
+
+
+@boggle_app.command("prove")
+def boggle_prove(
+    floor: Annotated[int, typer.Option("--floor", help="Keep every board scoring at least this much.")],
+    size: Annotated[str, typer.Option("--size", help="Board size RxC.")] = "3x3",
+    classes: Annotated[
+        Optional[str],
+        typer.Option(
+            "--classes",
+            help="Letter partition: groups separated by spaces (default: the size's, see docs).",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", help="Write the boards as Parquet (summary in the footer).", show_default=False),
+    ] = None,
+    workers: Annotated[
+        Optional[int],
+        typer.Option("--workers", help="Local worker processes (default: the CPUs).", min=1, show_default=False),
+    ] = None,
+    min_length: MinLengthOpt = None,
+    variant: BoggleVariantOpt = None,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+    quiet: QuietOpt = False,
+):
+    """Prove which boards score at least --floor: branch and bound over board classes, every board found
+    scored exactly, one per symmetry class; finished shards are kept, so a rerun resumes."""
+    from pipeline import __version__
+    from pipeline.boggle.prove import Problem, check_problem, default_partition, default_workers, parse_partition
+    from pipeline.boggle.prove import prove as run_proof
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import parse_size
+    from pipeline.core.progress import Progress
+
+    if out is not None and out.suffix.lower() != ".parquet":
+        raise WordstatsError(f"{out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
+    rows, cols = parse_size(size)
+    partition = parse_partition(classes) if classes is not None else default_partition(rows, cols)
+    if floor < 1:
+        raise WordstatsError(f"--floor must be at least 1, got {floor}")
+    s = Session(config, data_dir, lexicon)
+    dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
+    problem = Problem(rows, cols, dictionary, partition, floor)
+    check_problem(problem)
+    words = s.store.require("words")
+    provenance = {
+        "stage": "boggle prove",
+        "lexicon": s.lexicon,
+        "version": __version__,
+        "inputs": {"words": _file_sha256(words)},
+    }
+    proof = run_proof(
+        problem, s.store.root / "jobs", workers or default_workers(), Progress(quiet or as_json or as_csv), provenance
+    )
+    summary = {"lexicon": s.lexicon, **proof.summary}
+    if out is not None:
+        from pipeline.core.store import write_parquet
+
+        write_parquet(
+            out,
+            proof.boards,
+            {
+                **provenance,
+                "params": {"size": summary["size"], "floor": floor, "partition": partition.text},
+                "summary": summary,
+            },
+        )
+    if as_json:
+        from pipeline.core.display import emit_json
+
+        emit_json({"boards": proof.boards.to_dicts(), "summary": summary})
+        return
+    if as_csv:
+        _emit(proof.boards, False, True)
+        return
+    _emit(proof.boards, False, False)
+    typer.echo(_proof_text(summary))
+
+
+def _file_sha256(path) -> str:
+    """A file's sha256."""
+    from pipeline.core.store import sha256_file
+
+    return sha256_file(path)
+
+
+def _proof_text(summary: dict) -> str:
+    """The proof summary for people."""
+    sec = summary["seconds"]
+    best = f"best {summary['best']}" if summary["best"] is not None else "no board"
+    return "\n".join(
+        [
+            f"{summary['boards']:,} boards of {summary['size']} score at least {summary['floor']} ({best}), "
+            f"one per symmetry class ({summary['symmetries']} symmetries), lexicon {summary['lexicon']}",
+            f"partition: {summary['partition']}",
+            f"bound: {summary['bound_method']}",
+            f"classes: {summary['top_level_classes']:,} top-level ({summary['top_level_dropped']:,} eliminated there), "
+            f"{summary['classes_examined']:,} examined, {summary['classes_eliminated']:,} eliminated by the bound; "
+            f"{summary['boards_scored']:,} boards scored individually",
+            f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
+            f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
+            f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "
+            f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
+            f"job: {summary['job']}",
+        ]
     )

@@ -7,15 +7,14 @@ import typer
 
 from pipeline.cli.app import (
     ConfigOpt,
-    CsvOpt,
     DataDirOpt,
-    JsonOpt,
     LexiconOpt,
     QuietOpt,
     Session,
     _emit,
     app,
 )
+from pipeline.cli.options import CsvOpt, ForceOpt, JsonListOpt, LimitOpt, limit_for, plural
 from pipeline.core.errors import WordstatsError
 
 
@@ -34,6 +33,9 @@ def run(
     ] = None,
     min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
     max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --source replace a config lexicon or one built from other files.")
+    ] = False,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     quiet: QuietOpt = False,
@@ -46,7 +48,7 @@ def run(
     from pipeline.core.store import default_data_dir
 
     cfg = load_config(config)
-    out = data_dir or default_data_dir()
+    out = default_data_dir(cfg.path) if data_dir is None else data_dir
     for name in stages or []:
         st_stage(name)
     spec = None
@@ -58,7 +60,7 @@ def run(
         raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
     progress = Progress(quiet)
     for name in lexicon or list(cfg.lexicons):
-        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress)
+        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress, force=force)
         if not quiet:
             for r in results:
                 files = ", ".join(
@@ -67,42 +69,91 @@ def run(
                 typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
 
 
+@app.command("make-rules")
+def make_rules(
+    out: Annotated[Path, typer.Option("--out", help="The makefile to write (only when its content changes).")],
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+):
+    """Write the Makefile's stage rules and each stage's settings fingerprint (`make` calls this)."""
+    from pipeline.core.config import load_config
+    from pipeline.core.makerules import make_rules as write_rules
+    from pipeline.core.store import default_data_dir
+
+    cfg = load_config(config)
+    write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(), out)
+
+
 @app.command()
 def info(
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonListOpt = False,
     as_csv: CsvOpt = False,
 ):
     """List lexicons and their tables: rows, size, when built."""
     from pipeline.core.info import tables_overview
 
     s = Session(config, data_dir, lexicon)
+    typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
     _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
 
 
 @app.command()
 def sql(
     query: Annotated[str, typer.Argument(help='SQL over the lexicon\'s tables, e.g. "SELECT * FROM words LIMIT 5".')],
-    lexicon: LexiconOpt = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Write the result to FILE (.parquet/.csv/.json/.md).")
+    lexicon: Annotated[
+        Optional[str],
+        typer.Option(
+            "--lexicon",
+            "-l",
+            help="Lexicon name, or all (adds a lexicon column; default: the config's).",
+            show_default=False,
+        ),
     ] = None,
+    limit: LimitOpt = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Stop the query after this many seconds (at most 3600).")
+    ] = 60.0,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out",
+            help="Write the result to FILE (.parquet, .csv, .json or .md) with its provenance.",
+            metavar="FILE",
+            show_default=False,
+        ),
+    ] = None,
+    force: ForceOpt = False,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonListOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """Run a polars SQL query; each table is registered under its file's stem (words, anagrams, ...)."""
-    from pipeline.core.info import run_sql
+    """Run a read-only DuckDB query; each table is a view named after its file (words, anagrams, ...)."""
+    from pipeline.cli.options import check_number, check_out
+    from pipeline.core.display import choose_format
+    from pipeline.core.sql import MAX_TIMEOUT_SECONDS, run_sql
+    from pipeline.core.store import Store
 
-    s = Session(config, data_dir, lexicon)
-    result = run_sql(s.store, query)
+    fmt = choose_format(as_json, as_csv)
+    check_number(timeout, "--timeout", 0.001, MAX_TIMEOUT_SECONDS)
+    every = lexicon is not None and lexicon.strip().lower() == "all"
+    s = Session(config, data_dir, None if every else lexicon)
+    check_out(out, force, (".parquet", ".csv", ".json", ".md"), s.data_dir)
+    if every:
+        from pipeline.core.info import lexicon_names
+
+        stores = [Store(s.data_dir, name) for name in lexicon_names(s.config, s.data_dir)]
+        stores = [st for st in stores if st.parquet_tables()] or [s.store]
+    else:
+        stores = [s.store]
+    result = run_sql(stores, query, tag=every, timeout=timeout)
     if out:
         from pipeline.core.display import save
 
-        save(result, out)
-        typer.echo(f"wrote {result.height:,} rows to {out}", err=True)
+        save(result.table, out, result.provenance())
+        typer.echo(f"wrote {plural(result.table.height, 'row')} to {out}", err=True)
     else:
-        _emit(result, as_json, as_csv)
+        _emit(result.table, as_json, as_csv, limit_for(limit, fmt))

@@ -14,6 +14,7 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import LengthOpt, LimitOpt, choose_format, limit_for, parse_length, plural
 from pipeline.core.errors import WordstatsError
 
 
@@ -22,17 +23,14 @@ def hangman(
     word: Annotated[
         Optional[str], typer.Argument(help="Trace the solver's game against WORD.", show_default=False)
     ] = None,
-    length: Annotated[
-        Optional[int], typer.Option("--length", help="Only words of this length.", show_default=False)
-    ] = None,
-    hardest: Annotated[
-        Optional[int], typer.Option("--hardest", help="The N hardest words.", show_default=False)
-    ] = None,
+    length: LengthOpt = None,
+    limit: LimitOpt = None,
     easiest: Annotated[
-        Optional[int], typer.Option("--easiest", help="The N easiest words.", show_default=False)
-    ] = None,
+        bool, typer.Option("--easiest", help="List the easiest words first (default: hardest).")
+    ] = False,
     band: Annotated[
-        Optional[str], typer.Option("--band", help="Only this band: easy, medium or hard.", show_default=False)
+        Optional[str],
+        typer.Option("--band", help="Only this band: easy, medium or hard (any case).", show_default=False),
     ] = None,
     common: Annotated[
         bool, typer.Option("--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")
@@ -44,19 +42,21 @@ def hangman(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """Hangman difficulty: trace the solver on WORD, or list words hardest (or easiest) first."""
-    from pipeline.core.display import choose_format
+    """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
     from pipeline.hangman.queries import select, trace_word
 
-    choose_format(as_json, as_csv)
+    fmt = choose_format(as_json, as_csv)
+    span = parse_length(length)
     s = Session(config, data_dir, lexicon)
     if word is None:
         if weighted:
             raise WordstatsError("--weighted applies to a traced WORD")
-        _emit(select(s.store, s.config, length, hardest, easiest, band, common), as_json, as_csv)
+        rows = limit_for(limit, fmt)
+        found = select(s.store, s.config, span, None if easiest else rows, rows if easiest else None, band, common)
+        _emit(found, as_json, as_csv)
         return
-    if any(v is not None for v in (length, hardest, easiest, band)) or common:
-        raise WordstatsError("give a WORD to trace, or --length/--hardest/--easiest/--band/--common to list")
+    if any(v is not None for v in (length, limit, band)) or common or easiest:
+        raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
     steps, facts = trace_word(s.store, s.config, word, weighted)
     if as_json:
         from pipeline.core.display import emit_json
@@ -80,6 +80,6 @@ def hangman(
         )
         misses, guesses = facts["misses"], facts["guesses"]
         typer.echo(
-            f"solved: {misses} miss{'' if misses == 1 else 'es'} in {guesses} "
-            f"guess{'' if guesses == 1 else 'es'} ({facts['sequence'] or 'no guess needed'}){rank}"
+            f"solved: {plural(misses, 'miss')} in {plural(guesses, 'guess')} "
+            f"({facts['sequence'] or 'no guess needed'}){rank}"
         )

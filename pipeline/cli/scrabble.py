@@ -21,6 +21,7 @@ from pipeline.cli.app import (
     _run_job,
     app,
 )
+from pipeline.cli.options import MAX_LIMIT
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
@@ -34,7 +35,9 @@ BoardOpt = Annotated[
         "--board", help="Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).", show_default=False
     ),
 ]
-ScrabbleVariantOpt = Annotated[str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config).")]
+ScrabbleVariantOpt = Annotated[
+    str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config; any case).")
+]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
@@ -57,7 +60,9 @@ def scrabble_best(
     board: BoardOpt = None,
     empty: EmptyOpt = False,
     variant: ScrabbleVariantOpt = "scrabble",
-    top: Annotated[int, typer.Option("--top", help="How many plays to show.", min=1)] = 10,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="How many plays to show (0 = all).", min=0, max=MAX_LIMIT)
+    ] = 10,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -74,7 +79,7 @@ def scrabble_best(
     game = sc_variant(s.config, variant)
     tiles = parse_rack(rack, game.rack_size)
     position = _scrabble_board(board, empty)
-    plays = best_plays(position, tiles, game, load_lexicon(s.store), top)
+    plays = best_plays(position, tiles, game, load_lexicon(s.store), limit or MAX_LIMIT)
     if not plays:
         raise NotFound(f"no legal play for rack {tiles} on this board")
     _emit(plays_table(plays, tiles), as_json, as_csv)

@@ -15,6 +15,16 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
+from pipeline.cli.options import (
+    ForceOpt,
+    LimitOpt,
+    SampleOpt,
+    SeedOpt,
+    check_out,
+    choose_format,
+    limit_for,
+    plural,
+)
 
 
 @app.command()
@@ -55,13 +65,12 @@ def wordlist(
     min_find_rate: Annotated[
         Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).", show_default=False)
     ] = None,
-    count: Annotated[
-        Optional[int], typer.Option(help="Pick N words at random (reproducible with --seed).", show_default=False)
-    ] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Which random pick (default 0).", show_default=False)] = None,
+    count: SampleOpt = None,
+    seed: SeedOpt = None,
     sort: Annotated[
-        Optional[str], typer.Option(help="alpha (default), frequency or difficulty.", show_default=False)
+        Optional[str], typer.Option(help="alpha (default), frequency or difficulty (any case).", show_default=False)
     ] = None,
+    limit: LimitOpt = None,
     allow_all: Annotated[bool, typer.Option("--allow-all", help="Do not leave out offensive and adult words.")] = False,
     title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
     blanks: Annotated[
@@ -71,8 +80,13 @@ def wordlist(
     upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
     out: Annotated[
         Optional[Path],
-        typer.Option("--out", help="Write list.csv, list.md, list.html or list.pdf.", show_default=False),
+        typer.Option(
+            "--out",
+            help="Write list.csv, list.md, list.html or list.pdf (refuses to overwrite without --force).",
+            show_default=False,
+        ),
     ] = None,
+    force: ForceOpt = False,
     presets: Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -84,7 +98,9 @@ def wordlist(
     from pipeline.wordlists.select import presets_table, word_list
     from pipeline.wordlists.sheets import save
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
+    check_out(out, force, (".csv", ".md", ".html", ".pdf"), s.data_dir)
     if presets:
         _emit(presets_table(s.config), as_json, as_csv)
         return
@@ -111,8 +127,8 @@ def wordlist(
         typer.echo(f"note: {wl.note}", err=True)
     if out:
         save(wl, out)
-        typer.echo(f"wrote {wl.table.height:,} words to {out}", err=True)
+        typer.echo(f"wrote {plural(wl.table.height, 'word')} to {out}", err=True)
         return
     if not (as_json or as_csv):
-        typer.echo(f"{wl.title}: {wl.table.height:,} words, " + "; ".join(wl.filters), err=True)
-    _emit(wl.table, as_json, as_csv)
+        typer.echo(f"{wl.title}: {plural(wl.table.height, 'word')}, " + "; ".join(wl.filters), err=True)
+    _emit(wl.table, as_json, as_csv, limit_for(limit, fmt))

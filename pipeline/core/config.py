@@ -11,13 +11,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, unknown
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = Path("configs/default.toml")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+MAX_WORD_LENGTH = 45  # longer entries are dropped as too_long unless a lexicon's max_length says otherwise
+MAX_WORD_LENGTH_CAP = 255  # the largest max_length a lexicon may set
+MAX_SOURCE_BYTES = 512 * 2**20  # a word list (file or package resource) larger than this is refused
+MAX_CONFIG_BYTES = 2**20
+PACKAGE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")  # used with fullmatch
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # used with fullmatch: no trailing newline
 _MISSING = object()
 # The top-level fields and tables a config may have (each stage reads its own table).
 TOP_LEVEL = (
@@ -123,19 +128,19 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: str, default=_MISSING, of=builtins.str) -> list:  # `str` here would be the method
+    def list(self, key: builtins.str, default=_MISSING, of=builtins.str) -> builtins.list:  # `str`: the method above
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
         if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool) for v in value):
             self.fail(key, f"expected a list of {of.__name__}, got {_show(value)}")
         return value
 
-    def section(self, key: str, default=_MISSING) -> Section:
+    def section(self, key: builtins.str, default=_MISSING) -> Section:
         """A sub-table."""
         value = self._get(key, default)
         return Section(value, f"{self.where}.{key}" if self.where else key, self.file)
 
-    def sections(self, key: str) -> dict[str, Section]:
+    def sections(self, key: builtins.str) -> dict[builtins.str, Section]:
         """A table of named sub-tables, e.g. [lexicons.NAME]."""
         outer = self.section(key, {})
         return {name: outer.section(name) for name in outer.keys()}
@@ -209,8 +214,7 @@ class Config:
     def lexicon(self, name: str) -> LexiconSpec:
         """The lexicon `name`, or an error listing the known ones."""
         if name not in self.lexicons:
-            known = ", ".join(sorted(self.lexicons)) or "none"
-            raise WordstatsError(f"unknown lexicon {name!r} (in {self.path}: {known})")
+            raise WordstatsError(f"{unknown(name, sorted(self.lexicons), 'lexicon')} in {self.path}")
         return self.lexicons[name]
 
 
@@ -227,11 +231,7 @@ def default_config_path() -> Path:
 def load_config(path: Path | str | None = None) -> Config:
     """Read and validate a config file."""
     path = Path(path) if path is not None else default_config_path()
-    if not path.exists():
-        raise WordstatsError(f"{path}: config file not found")
-    if path.is_dir():
-        raise WordstatsError(f"{path}: is a directory, not a config file")
-    data = path.read_bytes()
+    data = read_regular_file(path, "config file", MAX_CONFIG_BYTES)
     raw = parse_toml(data, path, "config")
     top = Section(raw, "", path)
     top.allow(*TOP_LEVEL)
@@ -252,6 +252,31 @@ def load_config(path: Path | str | None = None) -> Config:
     )
 
 
+def read_regular_file(path: Path, what: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`; FIFOs, devices, sockets and folders are refused
+    before anything is opened (reading them could block or never end)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise WordstatsError(f"{path}: {what} not found") from None
+    except OSError as exc:
+        raise WordstatsError(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(mode):
+        raise WordstatsError(f"{path}: is a directory, not a {what}")
+    if not stat.S_ISREG(mode):
+        raise WordstatsError(f"{path}: not a regular file (a pipe, device or socket), refused as {what}")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise WordstatsError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise WordstatsError(f"{path}: {what} larger than the limit of {max_bytes:,} bytes")
+    return data
+
+
 def parse_toml(data: bytes, path: Path, what: str) -> dict:
     """The TOML document in a file's bytes (UTF-8, a byte order mark allowed), or an error naming the file."""
     try:
@@ -264,7 +289,7 @@ def parse_toml(data: bytes, path: Path, what: str) -> dict:
 
 def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
     """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
-    if not NAME_RE.match(name):
+    if not NAME_RE.fullmatch(name):
         sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
     sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
     raw_sources = sec._get("sources", _MISSING)
@@ -274,7 +299,7 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
         _source(Section(item, f"{sec.where}.sources[{i}]", sec.file), base) for i, item in enumerate(raw_sources)
     )
     min_length = sec.int("min_length", 1, lo=1)
-    max_length = sec.int("max_length", None, lo=min_length)
+    max_length = sec.int("max_length", None, lo=min_length, hi=MAX_WORD_LENGTH_CAP)
     return LexiconSpec(
         name=name,
         sources=sources,
@@ -295,8 +320,15 @@ def _source(sec: Section, base: Path) -> Source:
         if sec.has("package"):
             sec.fail("package", "give either path or package, not both")
         written = sec.str("path")
+        if fmt == "pickle":
+            sec.fail("format", "pickle sources must come from an installed package (package + resource), not a path")
         return Source(label=written, path=base / written, format=fmt, sha256=sha)
     package, resource = sec.str("package"), sec.str("resource")
+    if not PACKAGE_RE.fullmatch(package):
+        sec.fail("package", f"{package!r} is not a package name")
+    parts = Path(resource).parts
+    if not parts or Path(resource).is_absolute() or ".." in parts or "\\" in resource:
+        sec.fail("resource", f"{resource!r} must be a path inside the package (no .., not absolute)")
     return Source(label=f"{package}:{resource}", package=package, resource=resource, format=fmt, sha256=sha)
 
 
@@ -337,6 +369,6 @@ def adhoc_lexicon(
 
 def check_lexicon_name(name: str) -> str:
     """The name, if it is a valid lexicon name (it becomes a folder name)."""
-    if not NAME_RE.match(name):
-        raise WordstatsError(f"invalid lexicon name {name!r}: use letters, digits, '_', '-' or '.'")
+    if not NAME_RE.fullmatch(name):
+        raise WordstatsError(f"invalid lexicon name {name!r}: use at most 64 letters, digits, '_', '-' or '.'")
     return name

@@ -92,34 +92,78 @@ def _finite_value(value: Any) -> Any:
     return value
 
 
+SHORT_ARRAY = 100  # a JSON array of plain values whose text is at most this long stays on one line
+
+
+def to_json(obj: Any) -> str:
+    """JSON indented two spaces, arrays of plain values on one line when short; NaN and infinities as null."""
+    return _json(_finite_value(obj), "")
+
+
+def _json(value: Any, indent: str) -> str:
+    """One JSON value at the given indentation."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if not any(isinstance(v, (dict, list, tuple)) for v in value):
+            flat = json.dumps(list(value), ensure_ascii=False, default=str)
+            if len(flat) <= SHORT_ARRAY:
+                return flat
+        return "[\n" + ",\n".join(inner + _json(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def render(df: pl.DataFrame, fmt: str) -> str:
     """The text of `df` in format `fmt`."""
     if fmt == "json":
-        return json.dumps(finite(df).to_dicts(), ensure_ascii=False, default=str, indent=1)
+        return to_json(finite(df).to_dicts())
     if fmt == "csv":
         return flatten(df).write_csv()
     return table_text(df)
 
 
-def emit(df: pl.DataFrame, fmt: str = "table", out=None) -> None:
-    """Print `df` in format `fmt` to stdout (or `out`)."""
-    text = render(df, fmt)
+def emit(df: pl.DataFrame, fmt: str = "table", out=None, limit: int | None = None) -> None:
+    """Print `df` in format `fmt` to stdout (or `out`): at most `limit` rows, a note on stderr when cut or empty."""
+    if df.height == 0:
+        note("no results")
+        if fmt == "table":
+            return
+    shown = df if limit is None or df.height <= limit else df.head(limit)
+    text = render(shown, fmt)
     stream = out or sys.stdout
     stream.write(text if text.endswith("\n") else text + "\n")
+    if shown.height < df.height:
+        note(f"showing {shown.height:,} of {df.height:,} rows (--limit 0 for all)")
+
+
+def note(text: str) -> None:
+    """A short note for people on stderr (never mixed into the data on stdout)."""
+    sys.stderr.write(f"note: {text}\n")
 
 
 def emit_json(obj: Any, out=None) -> None:
     """Print any JSON-able object."""
-    (out or sys.stdout).write(json.dumps(_finite_value(obj), ensure_ascii=False, default=str, indent=1) + "\n")
+    (out or sys.stdout).write(to_json(obj) + "\n")
 
 
-def save(df: pl.DataFrame, path: Path) -> None:
-    """Write `df` to a file whose extension picks the format (.parquet, .csv, .json, .md), atomically."""
-    from pipeline.core.store import write_parquet, write_text
+def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None) -> None:
+    """Write `df` to a file whose extension picks the format (.parquet, .csv, .json, .md), atomically.
 
+    Parquet keeps `provenance` in its footer; the text formats get it in PATH.provenance.json beside them."""
+    from pipeline.core.store import write_json, write_parquet, write_text
+
+    provenance = provenance or {"stage": "query"}
     suffix = path.suffix.lower()
+    if suffix != ".parquet" and suffix in (".csv", ".json", ".md"):
+        write_json(path.with_name(path.name + ".provenance.json"), provenance)
     if suffix == ".parquet":
-        write_parquet(path, df, {"stage": "query"})
+        write_parquet(path, df, provenance)
     elif suffix == ".csv":
         write_text(path, flatten(df).write_csv())
     elif suffix == ".json":

@@ -1,5 +1,8 @@
 """The one user-facing error type: the CLI prints it on one line and exits with its code."""
 
+import difflib
+from collections.abc import Iterable
+
 
 class WordstatsError(Exception):
     """A problem the user can fix (bad input, missing table, bad config), told in one line."""
@@ -21,3 +24,21 @@ class NotFound(WordstatsError):
 def first_line(exc: BaseException) -> str:
     """The first line of an exception's message (its type's name when the message is empty)."""
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def pick(value: str, choices: Iterable[str], what: str) -> str:
+    """The choice that `value` names, ignoring case; an unknown name is an error with "did you mean"."""
+    names = list(choices)
+    for name in names:
+        if name.lower() == value.strip().lower():
+            return name
+    raise WordstatsError(unknown(value, names, what))
+
+
+def unknown(value: str, names: Iterable[str], what: str) -> str:
+    """The message for an unknown name: the closest known one, then all of them."""
+    names = list(names)
+    lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(value.strip().lower(), list(lower), n=1, cutoff=0.6)
+    hint = f"; did you mean {lower[close[0]]!r}?" if close else ""
+    return f"unknown {what} {value!r}{hint} (known: {', '.join(names) or 'none'})"

@@ -8,6 +8,7 @@ import polars as pl
 
 from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.stages import adhoc_sources, current_manifest
 from pipeline.core.store import Store
 
 
@@ -29,8 +30,12 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
     for name in only or lexicon_names(config, data_dir):
         store = Store(data_dir, name)
         spec = config.lexicons.get(name)
-        source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
-        tables = store.manifest()["tables"]
+        adhoc = adhoc_sources(store)
+        if adhoc:
+            source = "ad hoc: " + ", ".join(Path(s).name for s in adhoc)
+        else:
+            source = ", ".join(s.label for s in spec.sources) if spec else "ad hoc"
+        tables = current_manifest(store)["tables"]
         if not tables:
             rows.append(
                 {

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, Union, runtime_checkable
 
 import polars as pl
 
 from pipeline import __version__
+from pipeline.core import fingerprint
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.progress import Progress
-from pipeline.core.store import Store, sha256_file
+from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
+
+Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
+SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,26 @@ class Stage:
     optional_inputs: tuple[str, ...] = ()  # tables read when they exist
     description: str = ""
 
-    def load(self) -> Any:
+    def load(self) -> StageModule:
         """The stage's module."""
-        return importlib.import_module(self.module)
+        module = importlib.import_module(self.module)
+        if not isinstance(module, StageModule):
+            raise TypeError(f"{self.module} lacks params() or build()")
+        return module
+
+    def settings(self, config: Config, spec: LexiconSpec | None) -> tuple[dict[str, Any], fingerprint.Reads]:
+        """The stage's parameters (recorded in provenance), and what they read from the config."""
+        reads = fingerprint.Reads()
+        watched, watched_spec = fingerprint.tracked(config, spec, reads)
+        return self.load().params(watched, watched_spec), reads
+
+    def fingerprint(self, config: Config, spec: LexiconSpec | None) -> str:
+        """The settings this stage depends on for one lexicon, as text (a config error becomes part of it)."""
+        try:
+            params, reads = self.settings(config, spec)
+        except WordstatsError as exc:
+            return fingerprint.text({"error": str(exc)})
+        return fingerprint.text(fingerprint.settings(config, spec, reads, params))
 
 
 # In dependency order: a stage appears after every stage whose outputs it reads.
@@ -43,7 +65,7 @@ STAGES: tuple[Stage, ...] = (
         ("words.parquet", "ingest_report.json"),
         description="read and normalise the word list",
     ),
-    # -- indexes and stems (issues 3, 4)
+    # -- anagram indexes and bingo stems
     Stage(
         "indexes",
         "pipeline.anagrams.indexes",
@@ -54,7 +76,7 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",), description="6- and 7-letter bingo stems"
     ),
-    # -- boggle (issue 5)
+    # -- boggle
     Stage(
         "boggle",
         "pipeline.boggle.stage",
@@ -62,7 +84,7 @@ STAGES: tuple[Stage, ...] = (
         ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
         description="random Boggle boards per dice set, per-word findability, best-board search",
     ),
-    # -- hangman (issue 6)
+    # -- hangman
     Stage(
         "hangman",
         "pipeline.hangman.stage",
@@ -70,7 +92,7 @@ STAGES: tuple[Stage, ...] = (
         ("hangman.parquet", "hangman_summary.json"),
         description="Hangman difficulty of every word (two solvers)",
     ),
-    # -- scrabble (issue 8)
+    # -- scrabble
     Stage(
         "scrabble",
         "pipeline.scrabble.stage",
@@ -78,7 +100,7 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
-    # -- report (issue 7): last, it reads every table that exists
+    # -- report: last, it reads every table that exists
     Stage(
         "report",
         "pipeline.report.stage",
@@ -115,8 +137,38 @@ class StageContext:
     spec: LexiconSpec | None
     params: dict[str, Any]
     progress: Progress
-    sources: list = field(default_factory=list)  # ingest only: the raw SourceTexts
+    outputs: tuple[str, ...] = ()  # the files the stage writes, from the registry
+    sources: list[Any] = field(default_factory=list)  # a source-reading stage's raw texts (read_sources)
     data_dir: Path | None = None  # where sharded jobs keep their folders (data_dir/<lexicon>/jobs/)
+
+    def result(self, **tables: Output) -> dict[str, Output]:
+        """The stage's outputs by file name, given by table name: ctx.result(words=df, ingest_report=report)."""
+        by_stem = {name.partition(".")[0]: name for name in self.outputs}
+        if set(tables) != set(by_stem):
+            raise RuntimeError(f"stage outputs {sorted(tables)} differ from the registry's {sorted(by_stem)}")
+        return {by_stem[stem]: value for stem, value in tables.items()}
+
+
+@runtime_checkable
+class StageModule(Protocol):
+    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
+
+    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
+        """The stage's settings, validated (recorded in each output's provenance)."""
+        ...
+
+    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+        """The stage's outputs (ctx.result(...)) from its input tables."""
+        ...
+
+
+@runtime_checkable
+class SourceStage(StageModule, Protocol):
+    """A stage that reads word list files rather than tables (ingest)."""
+
+    def read_sources(self, ctx: StageContext) -> dict[str, str]:
+        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
+        ...
 
 
 def plan(names: list[str], store: Store) -> list[Stage]:
@@ -138,25 +190,27 @@ def plan(names: list[str], store: Store) -> list[Stage]:
 
 def stage_params(s: Stage, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The stage's parameters (recorded in provenance), from its module's `params` function."""
-    fn: Callable | None = getattr(s.load(), "params", None)
-    return fn(config, spec) if fn else {}
+    return s.load().params(config, spec)
 
 
-def run_stage(s: Stage, config: Config, store: Store, spec: LexiconSpec | None, progress: Progress) -> dict:
-    """Run one stage: read its inputs, call it, write its outputs atomically with provenance."""
+def run_stage(
+    s: Stage, config: Config, store: Store, spec: LexiconSpec | None, progress: Progress, adhoc: bool = False
+) -> dict:
+    """Run one stage: read its inputs, call it, commit its outputs together with provenance (and, for an ad hoc
+    word list, the files it came from)."""
     module = s.load()
-    ctx = StageContext(config, store.lexicon, spec, stage_params(s, config, spec), progress, data_dir=store.data_dir)
+    params, reads = s.settings(config, spec)
+    build_reads = fingerprint.Reads()
+    watched, watched_spec = fingerprint.tracked(config, spec, build_reads)
+    ctx = StageContext(watched, store.lexicon, watched_spec, params, progress, s.outputs, data_dir=store.data_dir)
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}
-    if s.name == "ingest":
+    if isinstance(module, SourceStage):
         if spec is None:
             raise WordstatsError(
                 f"lexicon {store.lexicon!r} is not in {config.path}; give its word list with --source PATH"
             )
-        from pipeline.ingest.sources import read_source
-
-        ctx.sources = [read_source(src) for src in spec.sources]
-        input_hashes = {t.source.label: t.sha256 for t in ctx.sources}
+        input_hashes = module.read_sources(ctx)
     for table in s.inputs + s.optional_inputs:
         if table in s.optional_inputs and not store.exists(table):
             continue
@@ -166,9 +220,8 @@ def run_stage(s: Stage, config: Config, store: Store, spec: LexiconSpec | None, 
     started = time.perf_counter()
     with progress.task(f"{s.name} ({store.lexicon}): {s.description}"):
         outputs = module.build(inputs, ctx)
-    missing = set(s.outputs) - set(outputs)
-    if missing:
-        raise RuntimeError(f"stage {s.name} did not produce {sorted(missing)}")
+    if set(outputs) != set(s.outputs):
+        raise RuntimeError(f"stage {s.name} returned {sorted(outputs)}, not {sorted(s.outputs)}")
     provenance = {
         "stage": s.name,
         "lexicon": store.lexicon,
@@ -177,8 +230,79 @@ def run_stage(s: Stage, config: Config, store: Store, spec: LexiconSpec | None, 
         "params": ctx.params,
         "version": __version__,
     }
-    entries = store.write({name: outputs[name] for name in s.outputs}, provenance)
-    return {"stage": s.name, "seconds": round(time.perf_counter() - started, 3), "outputs": entries}
+    files: dict[str, Any] = {name: outputs[name] for name in s.outputs}
+    reads_sources = isinstance(module, SourceStage)
+    if reads_sources and adhoc and spec is not None:
+        files[SOURCE_RECORD] = source_record(spec)
+    entries = store.commit(files, provenance)
+    if reads_sources and not adhoc:
+        (store.root / SOURCE_RECORD).unlink(missing_ok=True)
+    if reads_sources and adhoc and store.lexicon in config.lexicons:  # --force: `make` rebuilds it from the config
+        fingerprint_path(store.data_dir, store.lexicon, s.name).unlink(missing_ok=True)
+    return {
+        "stage": s.name,
+        "seconds": round(time.perf_counter() - started, 3),
+        "outputs": entries,
+        "reads": (reads, build_reads),
+    }
+
+
+def source_record(spec: LexiconSpec) -> dict[str, Any]:
+    """What an ad hoc lexicon was built from: its word list files (absolute paths) and length limits."""
+    return {
+        "sources": [str(Path(src.path).resolve()) if src.path else src.label for src in spec.sources],
+        "min_length": spec.min_length,
+        "max_length": spec.max_length,
+    }
+
+
+def adhoc_sources(store: Store) -> list[str] | None:
+    """The word list files a lexicon was last built from with --source (None when built from the config)."""
+    try:
+        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
+
+
+def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -> None:
+    """Refuse --source onto a lexicon of the config, or onto an ad hoc lexicon built from other files."""
+    if force:
+        return
+    if store.lexicon in config.lexicons:
+        raise WordstatsError(
+            f"lexicon {store.lexicon!r} is declared in {config.path}: --source would replace its words "
+            f"(choose another --lexicon name, or add --force)"
+        )
+    if not store.exists("words"):
+        return
+    before = adhoc_sources(store)
+    now = source_record(spec)["sources"]
+    if before != now:
+        was = ", ".join(before) if before else "an unknown word list"
+        raise WordstatsError(
+            f"lexicon {store.lexicon!r} in {store.data_dir} was built from {was}, not {', '.join(now)} "
+            f"(choose another --lexicon name, or add --force)"
+        )
+
+
+def current_manifest(store: Store, holding_lock: bool = False) -> dict:
+    """The lexicon's manifest; when it is missing, damaged or disagrees with the files, rebuilt from the tables'
+    footers and saved (unless another run is building the lexicon right now)."""
+    producers = {name: s.name for s in STAGES for name in s.outputs}
+    try:
+        if not store.manifest_is_stale(producers):
+            return store.manifest()
+    except WordstatsError:  # a damaged manifest is rebuilt too
+        pass
+    manifest = store.rebuild_manifest(producers)
+    if manifest["tables"]:
+        if holding_lock:
+            write_json(store.root / MANIFEST, manifest)
+        else:
+            with contextlib.suppress(WordstatsError, OSError), store.writer(wait=False):
+                write_json(store.root / MANIFEST, manifest)
+    return manifest
 
 
 def run(
@@ -188,14 +312,20 @@ def run(
     names: list[str],
     spec: LexiconSpec | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> list[dict]:
-    """Run the named stages (all when empty) for one lexicon, in dependency order."""
+    """Run the named stages (all when empty) for one lexicon, in dependency order, as its only writer."""
     store = Store(data_dir, lexicon)
-    if spec is None and lexicon in config.lexicons:
-        spec = config.lexicons[lexicon]
-    if spec is None:  # an ad hoc lexicon built earlier with --source: its words table is its only source
-        if not store.exists("words"):
-            config.lexicon(lexicon)  # raises: unknown lexicon
-        names = names or [s.name for s in STAGES if s.name != "ingest"]
-    progress = progress or Progress()
-    return [run_stage(s, config, store, spec, progress) for s in plan(names, store)]
+    adhoc = spec is not None
+    with store.writer():
+        current_manifest(store, holding_lock=True)
+        if spec is not None:
+            check_source(config, store, spec, force)
+        elif lexicon in config.lexicons:
+            spec = config.lexicons[lexicon]
+        else:  # an ad hoc lexicon built earlier with --source: its words table is its only source
+            if not store.exists("words"):
+                config.lexicon(lexicon)  # raises: unknown lexicon
+            names = names or [s.name for s in STAGES if not isinstance(s.load(), SourceStage)]
+        progress = progress or Progress()
+        return [run_stage(s, config, store, spec, progress, adhoc) for s in plan(names, store)]

@@ -16,15 +16,48 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.locks import hold_read_lock, lock_fd, locked
 
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
+JOURNAL = ".commit.json"  # a stage's outputs being renamed into place: finished by the next writer or reader
+WRITER_LOCK = ".lock"  # held by the one process building a lexicon
+COMMIT_LOCK = ".commit.lock"  # held exclusively while a stage's outputs are renamed, shared by readers
+TMP_SUFFIX = ".tmp"
+FINGERPRINTS = ".make"  # each stage's settings fingerprint, per lexicon: <lexicon>/.make/<stage>.settings
 MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
 
 
-def default_data_dir() -> Path:
-    """Where outputs live: $WORDSTATS_DATA or data/out."""
-    return Path(os.environ.get("WORDSTATS_DATA") or DEFAULT_DATA_DIR)
+def default_data_dir(config_path: Path | None = None) -> Path:
+    """Where outputs live when --data-dir is not given (see resolve_data_dir)."""
+    return resolve_data_dir(None, config_path)[0]
+
+
+def project_of(config_path: Path) -> Path:
+    """The project folder of a config file: the parent of its `configs/` folder, else the file's folder."""
+    folder = Path(config_path).resolve().parent
+    return folder.parent if folder.name == "configs" else folder
+
+
+def resolve_data_dir(given: Path | None, config_path: Path | None = None) -> tuple[Path, str]:
+    """The data folder and how it was found: --data-dir, $WORDSTATS_DATA, or the config's project's data/out.
+
+    Never the current folder alone: the same command finds the same tables wherever it runs."""
+    if given is not None:
+        return Path(given), "--data-dir"
+    env = os.environ.get("WORDSTATS_DATA")
+    if env:
+        return Path(env), "WORDSTATS_DATA"
+    if config_path is None:
+        from pipeline.core.config import default_config_path
+
+        config_path = default_config_path()
+    return project_of(config_path) / DEFAULT_DATA_DIR, f"the project of {config_path}"
+
+
+def fingerprint_path(data_dir: Path, lexicon: str, stage: str) -> Path:
+    """The file holding the settings fingerprint of one stage of one lexicon (a Makefile prerequisite)."""
+    return Path(data_dir) / lexicon / FINGERPRINTS / f"{stage}.settings"
 
 
 def sha256_file(path: Path) -> str:
@@ -36,29 +69,44 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-@contextlib.contextmanager
-def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; rename it into place only if the block succeeds.
+def write_error(target: Path, exc: BaseException) -> WordstatsError:
+    """The one-line error for a file that could not be written (full disk, read-only folder, ...)."""
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else first_line(exc)
+    return WordstatsError(f"{target}: cannot write ({why})")
 
-    A failure to write is an error naming `target` (never the temporary file)."""
+
+WRITE_ERRORS = (OSError, pl.exceptions.ComputeError)  # polars reports a full disk as a ComputeError
+
+
+def temporary_path(target: Path) -> Path:
+    """A new empty temporary file beside `target` (.NAME.RANDOM.tmp), its folder created if needed."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WordstatsError(f"{target}: cannot create its folder {target.parent} ({exc.strerror or exc})") from None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)
     except OSError as exc:
-        raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        raise write_error(target, exc) from None
     os.close(fd)
+    return Path(tmp)
+
+
+@contextlib.contextmanager
+def atomic_path(target: Path):
+    """Yield a temporary path beside `target`; rename it into place only if the block succeeds.
+
+    A failure to write is an error naming `target` (never the temporary file)."""
+    tmp = temporary_path(target)
     try:
-        yield Path(tmp)
+        yield tmp
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise WordstatsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        if isinstance(exc, WRITE_ERRORS):
+            raise write_error(target, exc) from None
         raise
 
 
@@ -80,16 +128,20 @@ def write_json(target: Path, obj: Any) -> None:
 
 def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = 16384) -> None:
     """Write a DataFrame atomically as Parquet with provenance in the footer key-value metadata."""
-    metadata = {f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())}
     with atomic_path(target) as tmp:
-        df.write_parquet(
-            tmp,
-            compression="zstd",
-            compression_level=3,
-            statistics=True,
-            row_group_size=row_group_size,
-            metadata=metadata,
-        )
+        parquet_bytes(tmp, df, provenance, row_group_size)
+
+
+def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = 16384) -> None:
+    """Write a DataFrame to `path` (not atomically) as our Parquet: zstd, statistics, provenance in the footer."""
+    df.write_parquet(
+        path,
+        compression="zstd",
+        compression_level=3,
+        statistics=True,
+        row_group_size=row_group_size,
+        metadata={f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())},
+    )
 
 
 def _meta_value(value: Any) -> str:
@@ -211,9 +263,9 @@ class Store:
         )
 
     def record(self, entries: dict[str, dict[str, Any]]) -> None:
-        """Add or replace manifest entries, under a lock so concurrent stages do not lose each other's."""
+        """Add or replace manifest entries, under a lock so concurrent writers do not lose each other's."""
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".manifest.lock", "w") as lock:
+        with open(self.root / ".manifest.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             manifest = self.manifest()
             manifest["lexicon"] = self.lexicon
@@ -221,28 +273,189 @@ class Store:
             manifest["tables"] = dict(sorted(manifest["tables"].items()))
             write_json(self.root / MANIFEST, manifest)
 
-    def write(self, outputs: dict[str, Any], provenance: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """Write a stage's outputs (DataFrame → Parquet, dict/list → JSON, str → text) and record them."""
-        entries = {}
-        for name, obj in outputs.items():
-            path = self.path(name)
-            if isinstance(obj, pl.DataFrame):
-                write_parquet(path, obj, provenance)
-                rows = obj.height
-            elif isinstance(obj, (dict, list)):
-                write_json(path, obj)
-                rows = len(obj) if isinstance(obj, list) else None
-            elif isinstance(obj, (str, bytes)):
-                (write_text if isinstance(obj, str) else write_bytes)(path, obj)
-                rows = None
-            else:
-                raise TypeError(f"stage output {name} has unsupported type {type(obj).__name__}")
-            entries[path.name] = {
-                "rows": rows,
-                "bytes": path.stat().st_size,
-                "sha256": sha256_file(path),
-                "stage": provenance.get("stage"),
-                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            }
-        self.record(entries)
+    # -- one writer per lexicon, and a stage's outputs committed together
+
+    @contextlib.contextmanager
+    def writer(self, wait: bool = True):
+        """Hold the lexicon's writer lock (waiting for another run of the same lexicon, or refusing when
+        `wait` is false); finish an interrupted commit and remove leftover temporary files first."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WordstatsError(f"{self.root}: cannot create the lexicon folder ({exc.strerror or exc})") from None
+        fd = lock_fd(self.root / WRITER_LOCK)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                busy = f"another wordstats run is building lexicon {self.lexicon!r}"
+                raise WordstatsError(f"{self.root}: {busy}") from None
+            self.recover()
+            yield self
+        finally:
+            os.close(fd)
+
+    def recover(self) -> None:
+        """Finish a commit that was interrupted after its journal was written; delete other temporary files.
+
+        Call with the writer lock held."""
+        journal = self.root / JOURNAL
+        if journal.is_file():
+            plan = json.loads(journal.read_text(encoding="utf-8"))
+            self._apply(plan)
+        for tmp in self.root.glob(f".*{TMP_SUFFIX}"):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+    def _apply(self, plan: dict[str, Any]) -> None:
+        """Rename a commit's temporary files into place, record them in the manifest, drop the journal."""
+        with locked(self.root / COMMIT_LOCK, fcntl.LOCK_EX):
+            for tmp, final in plan["renames"]:
+                if (self.root / tmp).exists():
+                    os.replace(self.root / tmp, self.root / final)
+            self.record(plan["entries"])
+            (self.root / JOURNAL).unlink()
+        _sync_dir(self.root)
+
+    def commit(self, outputs: dict[str, Any], provenance: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Write a stage's outputs (DataFrame → Parquet, dict/list → JSON, str/bytes → text) all together:
+        every temporary file first, then one journal, then the renames and the manifest. A failure before the
+        journal leaves the previous files as they were; one after it is finished by the next run."""
+        written: dict[str, Path] = {}
+        entries: dict[str, dict[str, Any]] = {}
+        try:
+            for name, obj in outputs.items():
+                target = self.path(name)
+                tmp = written[name] = temporary_path(target)
+                try:
+                    rows = _write_output(tmp, name, obj, provenance)
+                    os.chmod(tmp, 0o644)
+                    _sync_file(tmp)
+                except WRITE_ERRORS as exc:
+                    raise write_error(target, exc) from None
+                if target.name.startswith("."):  # a hidden file (such as .source.json) goes in, unlisted
+                    continue
+                entries[target.name] = {
+                    "rows": rows,
+                    "bytes": tmp.stat().st_size,
+                    "sha256": sha256_file(tmp),
+                    "stage": provenance.get("stage"),
+                    "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                }
+            plan = {"renames": [[tmp.name, self.path(name).name] for name, tmp in written.items()], "entries": entries}
+            try:
+                write_json(self.root / JOURNAL, plan)
+            except WordstatsError as exc:
+                raise WordstatsError(f"{exc} while committing {', '.join(entries)}") from None
+        except BaseException:
+            for tmp in written.values():
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+            raise
+        try:
+            self._apply(plan)
+        except WRITE_ERRORS as exc:  # the journal is there: the next run (or `info`) finishes the commit
+            raise write_error(self.root / MANIFEST, exc) from None
         return entries
+
+    def write(self, outputs: dict[str, Any], provenance: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Commit a set of outputs under the lexicon's writer lock (see `commit`)."""
+        with self.writer():
+            return self.commit(outputs, provenance)
+
+    # -- readers
+
+    def read_lock(self) -> None:
+        """Take the lexicon's shared read lock until the command ends (release_read_locks), so that no stage's
+        outputs are renamed while this command reads them; finish an interrupted commit first when possible."""
+        if not self.root.is_dir():
+            return
+        if (self.root / JOURNAL).exists():
+            with contextlib.suppress(WordstatsError, OSError), self.writer(wait=False):
+                pass
+        try:
+            fd = lock_fd(self.root / COMMIT_LOCK)
+        except WordstatsError:
+            return  # a folder we cannot even open a lock in is one nobody is writing to
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        hold_read_lock(fd)
+
+    # -- the manifest, checked against the files and rebuilt from the tables' footers
+
+    def manifest_is_stale(self, outputs: Iterable[str]) -> bool:
+        """Whether the manifest misses a built output, lists a missing one, or disagrees on a file's size."""
+        tables = self.manifest()["tables"]
+        on_disk = {name for name in outputs if (self.root / name).is_file()}
+        if not on_disk <= set(tables) or not all((self.root / name).is_file() for name in tables):
+            return True
+        return any((self.root / name).stat().st_size != entry.get("bytes") for name, entry in tables.items())
+
+    def rebuild_manifest(self, producers: dict[str, str]) -> dict[str, Any]:
+        """The manifest made again from the files: rows and stage from each Parquet footer, sizes, hashes, and
+        file times; `producers` names the stage of each output file (for JSON and HTML outputs)."""
+        try:
+            old = self.manifest()["tables"]
+        except WordstatsError:
+            old = {}
+        known = {**{name: entry.get("stage") for name, entry in old.items()}, **producers}
+        tables = {}
+        for name, stage in sorted(known.items()):
+            path = self.root / name
+            if not path.is_file():
+                continue
+            size, digest = path.stat().st_size, None
+            if name in old and old[name].get("bytes") == size:
+                digest = old[name].get("sha256")
+            entry = {
+                "rows": None,
+                "bytes": size,
+                "sha256": digest or sha256_file(path),
+                "stage": stage,
+                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(path.stat().st_mtime)),
+            }
+            if path.suffix == ".parquet":
+                import pyarrow.parquet as pq
+
+                try:
+                    entry["rows"] = pq.read_metadata(path).num_rows
+                except Exception as exc:  # pyarrow has several error types for a damaged file
+                    raise self._damaged(path, exc) from None
+                entry["stage"] = read_provenance(path).get("stage", stage)
+            elif path.suffix == ".json":
+                with contextlib.suppress(ValueError, UnicodeDecodeError):
+                    obj = json.loads(path.read_text(encoding="utf-8"))
+                    entry["rows"] = len(obj) if isinstance(obj, list) else None
+            if name in old and old[name].get("sha256") == entry["sha256"]:
+                entry["built_at"] = old[name].get("built_at", entry["built_at"])
+            tables[name] = entry
+        return {"lexicon": self.lexicon, "tables": tables}
+
+
+def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
+    """Write one stage output to `path` (not atomically); its rows (None when it has no rows)."""
+    if isinstance(obj, pl.DataFrame):
+        parquet_bytes(path, obj, provenance)
+        return obj.height
+    if isinstance(obj, (dict, list)):
+        text = json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        path.write_bytes(text.encode("utf-8"))
+        return len(obj) if isinstance(obj, list) else None
+    if isinstance(obj, (str, bytes)):
+        path.write_bytes(obj.encode("utf-8") if isinstance(obj, str) else obj)
+        return None
+    raise TypeError(f"stage output {name} has unsupported type {type(obj).__name__}")
+
+
+def _sync_file(path: Path) -> None:
+    """Flush a file's bytes to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_dir(path: Path) -> None:
+    """Flush a folder's entries (renames) to the disk, where the file system allows it."""
+    with contextlib.suppress(OSError):
+        _sync_file(path)

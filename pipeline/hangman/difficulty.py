@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import polars as pl
 
@@ -102,6 +104,11 @@ def spearman(a: pl.Series, b: pl.Series) -> float | None:
     return round(float(np.corrcoef(ra, rb)[0, 1]), 6)
 
 
+def _mean(values: pl.Series) -> float:
+    """The mean of a numeric or boolean column, as a float."""
+    return float(cast(float, values.mean()))
+
+
 def summary(table: pl.DataFrame, s: Settings) -> dict:
     """hangman_summary.json: per length, mean misses, share solved within the gallows, hardest words, Spearman."""
     lengths = []
@@ -111,10 +118,10 @@ def summary(table: pl.DataFrame, s: Settings) -> dict:
             {
                 "length": int(length),
                 "words": group.height,
-                "mean_misses": round(float(group["misses"].mean()), 6),
-                "share_within_gallows": round(float((group["misses"] <= s.gallows).mean()), 6),
-                "max_misses": int(group["misses"].max()),
-                "mean_misses_weighted": round(float(group["misses_weighted"].mean()), 6),
+                "mean_misses": round(_mean(group["misses"]), 6),
+                "share_within_gallows": round(_mean(group["misses"] <= s.gallows), 6),
+                "max_misses": int(cast(int, group["misses"].max())),
+                "mean_misses_weighted": round(_mean(group["misses_weighted"]), 6),
                 "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
                 "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
             }
@@ -122,8 +129,8 @@ def summary(table: pl.DataFrame, s: Settings) -> dict:
     return {
         "words": table.height,
         "gallows": s.gallows,
-        "mean_misses": round(float(table["misses"].mean()), 6) if table.height else None,
-        "share_within_gallows": round(float((table["misses"] <= s.gallows).mean()), 6) if table.height else None,
+        "mean_misses": round(_mean(table["misses"]), 6) if table.height else None,
+        "share_within_gallows": round(_mean(table["misses"] <= s.gallows), 6) if table.height else None,
         "lengths": lengths,
         "about": {
             "share_within_gallows": f"share of the words the solver finds with at most {s.gallows} misses",

@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import LETTERS
-from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.hangman.settings import BANDS, setter_weights, settings
 from pipeline.letters.trie import letter_codes
@@ -20,7 +20,8 @@ def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> lis
     has = np.zeros((n, 26), dtype=bool)
     has[np.repeat(np.arange(n), codes.shape[1]), codes.ravel()] = True
     secret = codes[words.index(word)]
-    alive, guessed, revealed, misses, steps = np.ones(n, dtype=bool), np.zeros(26, dtype=bool), ["_"] * len(word), 0, []
+    steps: list[dict] = []
+    alive, guessed, revealed, misses = np.ones(n, dtype=bool), np.zeros(26, dtype=bool), ["_"] * len(word), 0
     while alive.sum() > 1:
         mass = (has[alive] * weights[alive, None]).sum(axis=0)
         mass[guessed] = -1
@@ -113,7 +114,7 @@ LIST_COLUMNS = [
 def select(
     store,
     config,
-    length: int | None = None,
+    length: int | tuple[int, int] | None = None,
     hardest: int | None = None,
     easiest: int | None = None,
     band: str | None = None,
@@ -122,16 +123,17 @@ def select(
     """Words from hangman.parquet: filtered by length, band, commonness; hardest or easiest first."""
     if hardest is not None and easiest is not None:
         raise WordstatsError("choose one of --hardest and --easiest")
-    if band is not None and band.lower() not in BANDS:
-        raise WordstatsError(f"bad --band {band!r}: use one of {', '.join(BANDS)}")
-    for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", length)):
+    if band is not None:
+        band = pick(band, BANDS, "--band")
+    span = (length, length) if isinstance(length, int) else length
+    for name, value in (("--hardest", hardest), ("--easiest", easiest), ("--length", span and span[0])):
         if value is not None and value < 1:
             raise WordstatsError(f"{name} must be at least 1, got {value}")
     table = store.scan("hangman", LIST_COLUMNS).join(
         store.scan("words", ["word", "zipf"]).select("word", "zipf"), on="word", how="left"
     )
-    if length is not None:
-        table = table.filter(pl.col("length") == length)
+    if span is not None:
+        table = table.filter(pl.col("length").is_between(*span))
     if band is not None:
         table = table.filter(pl.col("band") == band.lower())
     if common:
@@ -144,7 +146,7 @@ def select(
     found = table.select(*LIST_COLUMNS, "zipf").collect()
     if found.is_empty():
         asked = [
-            f"length {length}" if length is not None else "",
+            (f"length {span[0]}" if span[0] == span[1] else f"length {span[0]}-{span[1]}") if span else "",
             f"band {band.lower()}" if band else "",
             "common" if common else "",
         ]

@@ -8,6 +8,7 @@ import numpy as np
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
+GALLOWS = 6  # misses a classic gallows allows: head, body, two arms, two legs
 KERNEL_MAX_LENGTH = 63  # a position pattern is a bit mask in an int64; longer words use the plain solver
 
 
@@ -20,7 +21,7 @@ class Settings:
     hard_min_misses: int = 4
     prior: str = "wordfreq"  # the weighted solver's setter prior: "wordfreq" (∝ 10^zipf) or "uniform"
     unknown_zipf: float = 0.0  # zipf given to words wordfreq does not know (zipf 0.0 in words.parquet)
-    gallows: int = 6  # misses a classic gallows allows
+    gallows: int = GALLOWS  # misses allowed (hangman_summary.json's share_within_gallows)
     summary_hardest: int = 10  # hardest words listed per length in hangman_summary.json
     common_zipf: float = 3.0  # `wordstats hangman --common`: zipf at least this
 

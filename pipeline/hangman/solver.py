@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.hangman.settings import KERNEL_MAX_LENGTH
+from pipeline.letters.alphabet import A_CODE, code
 from pipeline.letters.trie import letter_codes
 
 
@@ -34,7 +35,7 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
             games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
             for i, word in zip(idx, group):
                 misses[i], guesses[i], sequence = games[word]
-                letters[i, : len(sequence)] = [ord(ch) - ord("A") for ch in sequence]
+                letters[i, : len(sequence)] = [code(ch) for ch in sequence]
     return misses, guesses, letters
 
 
@@ -44,7 +45,7 @@ def sequences(letters: np.ndarray, guesses: np.ndarray) -> pl.Series:
 
     offsets = np.zeros(len(guesses) + 1, dtype=np.int32)
     np.cumsum(guesses, out=offsets[1:])
-    data = (letters[letters >= 0].astype(np.uint8) + ord("A")).tobytes()  # each row's codes are a prefix
+    data = (letters[letters >= 0].astype(np.uint8) + A_CODE).tobytes()  # each row's codes are a prefix
     column = pa.StringArray.from_buffers(len(guesses), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
     return pl.Series("sequence", column, dtype=pl.String)
 

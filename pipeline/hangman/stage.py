@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 import polars as pl
 
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 from pipeline.hangman.difficulty import difficulty_table, summary
 from pipeline.hangman.settings import settings
 
 
-def params(config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The hangman parameters recorded in provenance."""
     return asdict(settings(config))
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The hangman stage: words.parquet → hangman.parquet, hangman_summary.json."""
     s = settings(ctx.config)
     table = difficulty_table(inputs["words"], s)
-    return {"hangman.parquet": table, "hangman_summary.json": summary(table, s)}
+    return ctx.result(hangman=table, hangman_summary=summary(table, s))

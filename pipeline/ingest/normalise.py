@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import LexiconSpec
+from pipeline.core.config import MAX_WORD_LENGTH, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.ingest.sources import (
     EXAMPLE_CHARS,
@@ -38,13 +39,13 @@ def letters_only(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]
 def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
     """An entry as an upper-case A–Z word, or None and the reason it is dropped."""
     word, reason = letters_only(entry, spec)
-    if reason:
+    if word is None:
         return None, reason
     if spec.drop_capitalised and word[0].isupper():
         return None, "capitalised"
     if len(word) < spec.min_length:
         return None, "too_short"
-    if spec.max_length is not None and len(word) > spec.max_length:
+    if len(word) > (spec.max_length or MAX_WORD_LENGTH):
         return None, "too_long"
     return word.upper(), None
 
@@ -97,9 +98,9 @@ def classify(entries: list[str], spec: LexiconSpec) -> pl.DataFrame:
     checks = [
         (w.str.contains("^[A-Z]") if spec.drop_capitalised else pl.lit(False), "capitalised"),
         (n < spec.min_length, "too_short"),
-        (n > spec.max_length if spec.max_length is not None else pl.lit(False), "too_long"),
+        (n > (spec.max_length or MAX_WORD_LENGTH), "too_long"),
     ]
-    rule = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
+    rule: Any = pl.when(pl.col("reason").is_not_null()).then(pl.col("reason"))
     for cond, name in checks:
         rule = rule.when(cond).then(pl.lit(name))
     frame = frame.with_columns(reason=rule.otherwise(None))
@@ -116,7 +117,7 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
     parts = [split_entries(t) for t in texts]
     frame = classify([e for p in parts for e in p.entries], spec)
     undecodable = [u for p in parts for u in p.undecodable]
-    dropped = {r: {"count": 0, "examples": []} for r in REASONS}
+    dropped: dict[str, dict[str, Any]] = {r: {"count": 0, "examples": []} for r in REASONS}
     dropped["undecodable"] = {"count": len(undecodable), "examples": [_example(u) for u in undecodable[:MAX_EXAMPLES]]}
     for reason, group in frame.filter(pl.col("reason").is_not_null()).group_by("reason", maintain_order=True):
         dropped[reason[0]] = {
@@ -125,7 +126,7 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
         }
     valid = frame["word"].drop_nulls()
     words = valid.unique().sort()
-    report = {
+    report: dict[str, Any] = {
         "lexicon": spec.name,
         "sources": [
             {

@@ -8,8 +8,8 @@ import pickle
 from dataclasses import dataclass
 from importlib import resources
 
-from pipeline.core.config import Source
-from pipeline.core.errors import WordstatsError
+from pipeline.core.config import MAX_SOURCE_BYTES, PACKAGE_RE, Source, read_regular_file
+from pipeline.core.errors import WordstatsError, first_line
 
 VOWELS = "AEIOU"
 REASONS = ("undecodable", "non_letter", "accented", "capitalised", "too_short", "too_long")
@@ -33,26 +33,41 @@ class SourceText:
 def read_source(source: Source) -> SourceText:
     """Read a source's bytes from its file or package, with one-line errors for every failure."""
     if source.path is not None:
-        path = source.path
-        if not path.exists():
-            raise WordstatsError(f"{path}: word list not found")
-        if path.is_dir():
-            raise WordstatsError(f"{path}: is a directory, not a word list")
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise WordstatsError(f"{path}: cannot read ({exc.strerror})") from None
+        data = read_regular_file(source.path, "word list", MAX_SOURCE_BYTES)
     else:
-        try:
-            data = resources.files(source.package).joinpath(source.resource).read_bytes()
-        except ModuleNotFoundError:
-            raise WordstatsError(f"{source.label}: package {source.package!r} is not installed") from None
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            raise WordstatsError(f"{source.label}: no file {source.resource!r} in package {source.package!r}") from None
+        assert source.package is not None and source.resource is not None  # a source is a path or a resource
+        data = _read_resource(source)
     text = SourceText(source, data)
     if source.sha256 and text.sha256 != source.sha256:
         raise WordstatsError(f"{source.where}: sha256 is {text.sha256}, config expects {source.sha256}")
     return text
+
+
+def _read_resource(source: Source) -> bytes:
+    """A package resource's bytes: a regular file inside the package's own folder, within the size limit."""
+    from pathlib import Path
+
+    label, package, resource = source.label, source.package, source.resource
+    assert package is not None and resource is not None
+    if not PACKAGE_RE.fullmatch(package) or ".." in Path(resource).parts or Path(resource).is_absolute():
+        raise WordstatsError(f"{label}: the resource must be a file inside package {package!r}")
+    try:
+        root = resources.files(package)
+    except ModuleNotFoundError:
+        raise WordstatsError(f"{label}: package {package!r} is not installed") from None
+    except (TypeError, ValueError, ImportError) as exc:
+        raise WordstatsError(f"{label}: {package!r} is not a package with data files ({exc})") from None
+    if not isinstance(root, Path):
+        raise WordstatsError(f"{label}: package {package!r} is not installed as files")
+    path = Path(root, resource)
+    if not path.resolve().is_relative_to(Path(root).resolve()):
+        raise WordstatsError(f"{label}: the resource leaves package {package!r}")
+    try:
+        return read_regular_file(path, "word list", MAX_SOURCE_BYTES)
+    except WordstatsError as exc:
+        if not path.exists():
+            raise WordstatsError(f"{label}: no file {resource!r} in package {package!r}") from None
+        raise WordstatsError(f"{label}: {exc}") from None
 
 
 class _SetUnpickler(pickle.Unpickler):
@@ -65,6 +80,26 @@ class _SetUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}")
 
 
+BINARY_SAMPLE = 1 << 20  # bytes of a source looked at to tell text from binary
+BINARY_SHARE = 0.05  # text has (almost) no control characters and is (almost all) UTF-8
+BINARY_MIN_ODD = 8  # a few stray bytes (a Latin-1 line in a short list) do not make a file binary
+_CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f\v") + b"\x7f"
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether bytes are binary rather than text: a NUL, or more than BINARY_SHARE (and BINARY_MIN_ODD) of
+    the sample's bytes control characters or not UTF-8."""
+    sample = data[:BINARY_SAMPLE]
+    if not sample:
+        return False
+    if b"\x00" in sample:
+        return True
+    control = len(sample) - len(sample.translate(None, _CONTROL))
+    undecodable = sample.decode("utf-8", "replace").count("\ufffd") - sample.decode("utf-8", "ignore").count("\ufffd")
+    odd = control + undecodable
+    return odd > BINARY_MIN_ODD and odd / len(sample) > BINARY_SHARE
+
+
 def source_lines(text: SourceText) -> list[bytes]:
     """The raw lines of a source (a pickled set gives one line per entry, sorted)."""
     label, data = text.source.where, text.data
@@ -72,12 +107,16 @@ def source_lines(text: SourceText) -> list[bytes]:
         try:
             entries = _SetUnpickler(io.BytesIO(data)).load()
         except Exception as exc:  # any failure to unpickle is bad input, told in one line
-            raise WordstatsError(f"{label}: not a pickled set of words ({exc})") from None
-        if not all(isinstance(e, str) for e in entries):
+            raise WordstatsError(f"{label}: not a pickled set of words ({first_line(exc)})") from None
+        if not isinstance(entries, (set, frozenset, list)):
+            raise WordstatsError(f"{label}: the pickle holds a {type(entries).__name__}, not a set or list of words")
+        if not all(type(e) is str for e in entries):
             raise WordstatsError(f"{label}: the pickled set holds something other than strings")
+        if sum(map(len, entries)) > MAX_SOURCE_BYTES:  # one shared string referenced many times stays small pickled
+            raise WordstatsError(f"{label}: the pickled words add up to more than {MAX_SOURCE_BYTES:,} characters")
         return [e.encode("utf-8") for e in sorted(entries)]
-    if b"\x00" in data:
-        raise WordstatsError(f"{label}: looks like a binary file (it contains NUL bytes), not a word list")
+    if looks_binary(data):
+        raise WordstatsError(f"{label}: looks like a binary file (many control or undecodable bytes), not a word list")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from pipeline.core.config import LexiconSpec, TileSet
+from typing import Any
+
+import polars as pl
+
+from pipeline.core.config import Config, LexiconSpec, TileSet
 from pipeline.core.errors import WordstatsError
+from pipeline.core.stages import Output, StageContext
+from pipeline.ingest.sources import read_source
 from pipeline.ingest.words import ingest
 
 
-def params(config, spec: LexiconSpec | None) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The ingest parameters recorded in provenance: the lexicon rules and the tile values used."""
     return {
         "min_length": spec.min_length if spec else None,
@@ -18,14 +24,22 @@ def params(config, spec: LexiconSpec | None) -> dict:
     }
 
 
-def scrabble_tiles(config) -> TileSet:
+def scrabble_tiles(config: Config) -> TileSet:
     """The standard English tile set that gives `scrabble_value` ([tiles.scrabble] in the config)."""
     if "scrabble" not in config.tiles:
         raise WordstatsError(f"{config.path}: field tiles.scrabble: missing (the letter values for scrabble_value)")
     return config.tiles["scrabble"]
 
 
-def build(inputs: dict, ctx) -> dict:
-    """The ingest stage."""
+def read_sources(ctx: StageContext) -> dict[str, str]:
+    """Read the lexicon's word list files into ctx.sources; their sha256 by label."""
+    assert ctx.spec is not None
+    ctx.sources = [read_source(src) for src in ctx.spec.sources]
+    return {t.source.label: t.sha256 for t in ctx.sources}
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+    """The ingest stage: the word list sources → the words table and the ingest report."""
+    assert ctx.spec is not None
     words, report = ingest(ctx.sources, ctx.spec, scrabble_tiles(ctx.config))
-    return {"words.parquet": words, "ingest_report.json": report}
+    return ctx.result(words=words, ingest_report=report)

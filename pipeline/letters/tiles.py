@@ -12,6 +12,7 @@ import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import A_CODE
 
 BLANK_INDEX = 26
 MAX_RACK = 20
@@ -38,7 +39,7 @@ def letter_values(tiles: TileSet) -> np.ndarray:
 
 def letter_counts(text: str) -> np.ndarray:
     """The 26 letter counts of an upper-case word or alphagram."""
-    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64) - A_CODE
     return np.bincount(codes, minlength=26)[:26]
 
 
@@ -48,7 +49,7 @@ def letter_matrix(words: pl.Series) -> np.ndarray:
     if n == 0:
         return np.zeros((0, 26), dtype=np.int64)
     lengths = words.str.len_bytes().to_numpy().astype(np.int64)
-    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - A_CODE
     owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
     return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 

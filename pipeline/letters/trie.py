@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.config import LETTERS
+from pipeline.letters.alphabet import A_CODE, code
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Trie:
         """The node reached by spelling `prefix`, or -1."""
         node = 0
         for ch in prefix:
-            node = int(self.children[node, ord(ch) - 65])
+            node = int(self.children[node, code(ch)])
             if node < 0:
                 return -1
         return node
@@ -43,7 +44,7 @@ def encode(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
     offsets = np.zeros(len(words) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8) - np.uint8(65)
+    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8) - np.uint8(A_CODE)
     return codes, offsets
 
 

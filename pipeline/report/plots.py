@@ -6,6 +6,8 @@ import io
 
 import polars as pl
 
+from pipeline.hangman.settings import GALLOWS
+
 
 def new_figure(height: float = 3.4):
     """A matplotlib figure that belongs to no GUI (no pyplot state)."""
@@ -106,7 +108,7 @@ def plot_misses(df: pl.DataFrame):
     ax = fig.subplots()
     ax.plot(df["length"], df["mean_misses"], marker="o", color="#a23b3b", label="mean misses")
     ax.plot(df["length"], df["most_misses"], marker="s", color="#e0a0a0", label="most misses")
-    ax.axhline(6, color="#888888", linestyle=":", linewidth=1, label="6 misses: gallows complete")
+    ax.axhline(GALLOWS, color="#888888", linestyle=":", linewidth=1, label=f"{GALLOWS} misses: gallows complete")
     ax.set_xlabel("word length (letters)")
     ax.set_ylabel("misses")
     ax.set_title("Hangman misses by word length")

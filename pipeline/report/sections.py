@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import cast
 
 import polars as pl
 
+from pipeline.anagrams.stems import STEM_LENGTHS
+from pipeline.hangman.settings import GALLOWS
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import (
     plot_family_sizes,
@@ -138,7 +141,7 @@ def stems_section(t: Tables, p: dict) -> Section:
         FROM stems GROUP BY stem_length ORDER BY stem_length""",
         )
     )
-    for n in (6, 7):
+    for n in STEM_LENGTHS:
         s.parts.append(
             t.part(
                 f"top{n}",
@@ -156,7 +159,7 @@ def stems_section(t: Tables, p: dict) -> Section:
 def boggle_section(t: Tables, p: dict) -> Section:
     """Random Boggle boards: scores per dice set."""
     t.need("boggle_boards", "dice", "score", "n_words", "longest")
-    best = int(t.frames["boggle_boards"]["score"].max() or 0)
+    best = int(cast(int, t.frames["boggle_boards"]["score"].max()) or 0)
     width = max(1, math.ceil((best + 1) / p["bins"]))
     s = Section(
         "boggle",
@@ -242,9 +245,9 @@ def hangman_section(t: Tables, p: dict) -> Section:
         t.part(
             "summary",
             "Key numbers",
-            """
+            f"""
         SELECT count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               sum(CASE WHEN misses <= 6 THEN 1 ELSE 0 END) AS solved_within_6_misses FROM hangman""",
+               sum(CASE WHEN misses <= {GALLOWS} THEN 1 ELSE 0 END) AS solved_within_{GALLOWS}_misses FROM hangman""",
             show="figures",
         )
     )
@@ -252,9 +255,9 @@ def hangman_section(t: Tables, p: dict) -> Section:
         t.part(
             "by_length",
             "Hangman misses by word length",
-            """
+            f"""
         SELECT length, count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               round(avg(CASE WHEN misses <= 6 THEN 1.0 ELSE 0.0 END), 4) AS share_within_6
+               round(avg(CASE WHEN misses <= {GALLOWS} THEN 1.0 ELSE 0.0 END), 4) AS share_within_{GALLOWS}
         FROM hangman GROUP BY length ORDER BY length""",
             show="plot",
             plot=plot_misses,

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.stages import Output, StageContext
 from pipeline.report.html import render
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import png
 from pipeline.report.sections import SECTIONS, overview_section
 
 
-def params(config, spec) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins."""
     sec = config.section("report")
     sec.allow("dpi", "top", "common_zipf", "bins")
@@ -34,7 +38,7 @@ def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], d
     return done, left_out
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The report stage: report.html from every table that exists."""
     import matplotlib
 
@@ -52,6 +56,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     ):
         with ctx.progress.task("drawing plots", total=len(plots)) as bar:
             for part in plots:
+                assert part.plot is not None
                 part.image = png(part.plot(part.result), p["dpi"])
                 bar.advance()
-    return {"report.html": render(ctx.lexicon, done, left_out)}
+    return ctx.result(report=render(ctx.lexicon, done, left_out))

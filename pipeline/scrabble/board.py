@@ -12,6 +12,7 @@ import numpy as np
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import code
 from pipeline.letters.tiles import rack_text
 from pipeline.scrabble.variant import EMPTY, SIZE
 
@@ -37,10 +38,10 @@ class Board:
 
     def letter(self, row: int, col: int) -> str:
         """The tile on a square as written (lower case for a blank), or '' when empty."""
-        code = int(self.tiles[row, col])
-        if code < 0:
+        tile = int(self.tiles[row, col])
+        if tile < 0:
             return ""
-        return LETTERS[code].lower() if self.blanks[row, col] else LETTERS[code]
+        return LETTERS[tile].lower() if self.blanks[row, col] else LETTERS[tile]
 
     def copy(self) -> Board:
         """An independent copy."""
@@ -80,7 +81,7 @@ def parse_board(text: str, where: str = "board") -> Board:
                     f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
                     f"(use . for empty, A-Z for tiles, a-z for blanks)"
                 )
-            board.tiles[r, c] = ord(ch.upper()) - 65
+            board.tiles[r, c] = code(ch.upper())
             board.blanks[r, c] = ch.islower()
         if len(line) < SIZE:
             raise WordstatsError(

@@ -10,7 +10,7 @@ from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.rules import Play, Tile, _step, evaluate
-from pipeline.scrabble.variant import KEEP_MAX, Variant
+from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
@@ -61,8 +61,17 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
-    """The `top` highest-scoring legal plays, best first."""
-    if top <= KEEP_MAX:
+    """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
+    (its down play mirrors an across play of the same score)."""
+    if board.is_empty and all(
+        line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
+    ):
+        from pipeline.scrabble.kernels import PLAY_DIR, PLAY_SCORE
+
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[records[:, PLAY_DIR] == ACROSS]
+        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
+    elif top <= KEEP_MAX:
         records, _ = generate(board, rack, variant, lexicon, keep=top)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
         from pipeline.scrabble.kernels import PLAY_SCORE

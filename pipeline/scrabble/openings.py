@@ -35,7 +35,7 @@ def opening_score(word: str, row: int, col: int, direction: int, variant: Varian
     the squares with the smallest letter premium."""
     dr, dc = _step(direction)
     squares = [(row + i * dr, col + i * dc) for i in range(len(word))]
-    blank_at = set()
+    blank_at: set[int] = set()
     for ch, extra in blanks_needed(word, variant).items():
         spots = sorted((variant.letter_mult[sq], i) for i, sq in enumerate(squares) if word[i] == ch)
         blank_at.update(i for _, i in spots[:extra])

@@ -120,7 +120,7 @@ def game_row(game: Game, number: int) -> dict:
         "winner": winners[0] + 1 if len(winners) == 1 else 0,
         "moves": len(plays),
         "move_points": sum(t.score for t in plays),
-        "bingos": sum(1 for t in plays if t.play.bingo),
+        "bingos": sum(1 for t in plays if t.play is not None and t.play.bingo),
         "exchanges": sum(1 for t in game.turns if t.action == "exchange"),
         "passes": sum(1 for t in game.turns if t.action == "pass"),
         "plays": [
@@ -129,7 +129,7 @@ def game_row(game: Game, number: int) -> dict:
     }
 
 
-SELFPLAY_SCHEMA = {
+SELFPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "variant": pl.String,
     "game": pl.UInt32,
     "score_1": pl.Int32,

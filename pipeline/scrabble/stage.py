@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
 from pipeline.scrabble.variant import Variant, variants
 
 
-def params(config: Config, spec: LexiconSpec | None) -> dict:
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The variants and the openings / self-play settings (validated)."""
     known = variants(config)
     sec = config.section("scrabble")
@@ -48,7 +51,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     }
 
 
-def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """Best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
@@ -64,10 +67,10 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
     games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx)
-    return {"openings.parquet": table, "selfplay.parquet": games, "selfplay_summary.json": selfplay_summary(games)}
+    return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
 
 
-def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx) -> pl.DataFrame:
+def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext) -> pl.DataFrame:
     """Games 1..`games` of each variant, sharded on the engine of the config's [cluster] address."""
     from pipeline.core import executor
     from pipeline.scrabble.jobs import local_processes, selfplay_job
@@ -75,7 +78,7 @@ def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: in
     frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
     if games == 0 or not chosen:
         return frames[0]
-    with executor.engine_session(executor.cluster_address(ctx.config), processes=local_processes(games)) as engine:
+    with executor.engine_session(executor.cluster_address(ctx.config), local_processes(games)) as engine:
         for v in chosen:
             job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
             frames.append(job.tables["games"])

@@ -8,7 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from pipeline.core.config import Config, Section, TileSet
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import pick
 from pipeline.letters.tiles import letter_values as tl_letter_values
 from pipeline.letters.tiles import tile_set as tl_tile_set
 
@@ -71,9 +71,7 @@ def variants(config: Config) -> dict[str, Variant]:
 def variant(config: Config, name: str) -> Variant:
     """The variant `name`, or an error naming the known ones."""
     known = variants(config)
-    if name not in known:
-        raise WordstatsError(f"unknown variant {name!r} (in {config.path}: {', '.join(known)})")
-    return known[name]
+    return known[pick(name, known, "variant")]
 
 
 def _variant(name: str, sec: Section, config: Config) -> Variant:

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pipeline.core.config import upper_ascii
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick
 
 if TYPE_CHECKING:
     from pipeline.wordlists.settings import Settings
@@ -106,10 +106,7 @@ def merge(settings: Settings, preset: str | None, given: dict[str, Any]) -> dict
     """The options in force: the preset's, replaced by those given on the command line."""
     options: dict[str, Any] = {}
     if preset is not None:
-        if preset not in settings.presets:
-            known = ", ".join(settings.presets) or "none"
-            raise WordstatsError(f"unknown preset {preset!r} (presets in {settings.path}: {known})")
-        options = dict(settings.presets[preset])
+        options = dict(settings.presets[pick(preset, settings.presets, "preset")])
     # None is "not given"; so is an unset flag (False), which must not undo the preset's.
     given = {k: v for k, v in given.items() if v is not None and not (k in FLAGS and v is False)}
     for key in given:

@@ -70,6 +70,11 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
     return store.scan(table, COLUMNS.get(table, ()))
 
 
+def _keep(expr: pl.Expr) -> Callable[[pl.LazyFrame], pl.LazyFrame]:
+    """A filter step that keeps the rows where `expr` holds."""
+    return lambda lf: lf.filter(expr)
+
+
 def per_million(zipf: float) -> str:
     """A Zipf frequency in plain words: how often per million words of English."""
     n = 10 ** (zipf - 3)
@@ -133,7 +138,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
                 if fn == "contains"
                 else getattr(pl.col("word").str, fn)(part)
             )
-            out.append(Step(flag(name), f"{how} {part.lower()}", lambda lf, e=expr: lf.filter(e)))
+            out.append(Step(flag(name), f"{how} {part.lower()}", _keep(expr)))
     if "pattern" in options:
         regex = pattern_for_list(options["pattern"])
         out.append(

@@ -1,7 +1,7 @@
 """Query latency on ENABLE: warm (in-process, index loaded) and cold (a fresh CLI process), for 7-tile racks
 with 0, 1 and 2 blanks, against the straightforward approach (scan every word, compare sorted letters).
 
-Targets (issue 3): anagram with 2 blanks < 5 ms warm and ≥ 100× the scan; subanagrams of a 7-tile hand with
+Targets: anagram with 2 blanks < 5 ms warm and ≥ 100× the scan; subanagrams of a 7-tile hand with
 2 blanks < 50 ms warm; cold CLI < 0.5 s.
 """
 

@@ -2,7 +2,7 @@
 
 Reports the median and 95th-percentile time per query (all legal plays generated, the best one kept and
 scored by the rules), the plays generated per second, and the same for positions with and without blanks
-on the rack. Target (issue 8): median under 20 ms per position.
+on the rack. Target: median under 20 ms per position.
 """
 
 from __future__ import annotations

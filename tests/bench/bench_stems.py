@@ -1,6 +1,6 @@
 """The stems stage on ENABLE against a straightforward version (a Python dict of alphagrams, stems × 26 letters).
 
-Target (issue 4): the stage under 3 s.
+Target: the stage under 3 s.
 """
 
 from __future__ import annotations

@@ -1,0 +1,446 @@
+"""Compiled (numba) kernels of the Boggle proof: the orderly tree of a board class and its branch and bound.
+
+A board class gives each cell a set of letters: `letters[cell, :n_letters[cell]]` (letter codes, Q = the Qu
+cube), and a letter of a cell is named by its index in that row. Cells are visited in a fixed split order:
+`order[pos]` is the cell split at position `pos`, `pos_of[cell]` its inverse.
+
+The orderly tree (sum/choice tree) has two kinds of nodes. A sum node adds its own points to the bounds of
+its children; its children are choice nodes, at most one per cell. A choice node stands for the choice of
+one cell's letter: its children are sum nodes, at most one per letter of that cell, and its bound is the
+largest of theirs. Every path of cells spelling a word with some choice of letters adds the word's points
+to the sum node reached by its (cell, letter) choices sorted by split order, so along any branch of the tree
+the cells come in split order ("orderly"). The root's bound bounds every board of the class from above.
+
+The dictionary is the project's compact trie (see pipeline/boggle/kernels.py): node i is one uint64 with its
+child letters in bits 0-25, the class of its points in bits 26-31 (`values[class]` points) and its first
+child's index in bits 32-63, children stored together in letter order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from pipeline.boggle.kernels import NODE_CLASS_MASK, NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+
+_U64 = np.uint64
+_LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
+_CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
+_CLASS_MASK = _U64(NODE_CLASS_MASK)
+_FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
+KEY_CLASS_BITS = int(NODE_CLASS_MASK).bit_length()  # a word key keeps the word's points class in its low bits
+_KEY_SHIFT = _U64(KEY_CLASS_BITS)
+
+
+@intrinsic
+def _popcount32(typingctx, x):
+    """The number of set bits of a uint32 (the CPU's popcount)."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _kids(record):
+    """A trie node's child letters, as a 26-bit mask."""
+    return np.uint32(record & _LETTERS)
+
+
+@njit(cache=True, inline="always")
+def _word_points(record, values):
+    """The points of the word ending at a trie node (0 when none)."""
+    return values[(record >> _CLASS_SHIFT) & _CLASS_MASK]
+
+
+@njit(cache=True, inline="always")
+def _kid(record, letter):
+    """The index of a trie node's child for `letter` (which must be one of its child letters)."""
+    kids = _kids(record)
+    bit = np.uint32(1) << np.uint32(letter)
+    return np.int64(np.uint32(record >> _FIRST_SHIFT) + _popcount32(kids & (bit - np.uint32(1))))
+
+
+@intrinsic
+def _lowest_bit32(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint32."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def _leading_zeros64(typingctx, x):
+    """The number of leading zero bits of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def _popcount64(typingctx, x):
+    """The number of set bits of a uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _grow_uint64(a, need):
+    """`a` itself when it holds `need` entries, else a copy at least twice as long."""
+    if a.shape[0] >= need:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=np.uint64)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _grown(a, size, fill):
+    """A copy of int32 array `a` with `size` entries, the new ones set to `fill`."""
+    b = np.full(size, fill, dtype=np.int32)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, keys, seen, stamp):
+    """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
+    digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
+    points class in the low 6 bits. Returns the keys (in `keys`, grown when too short), their number, and the
+    sum/union bound: the points of every distinct word some board of the class has (words are marked in
+    `seen` with `stamp`, which must differ from the marks of earlier calls)."""
+    n = letters.shape[0]
+    shift = np.empty(n, dtype=np.uint64)
+    for p in range(n):
+        shift[order[p]] = _U64(KEY_CLASS_BITS + (n - 1 - p) * digit_bits)
+    cell_mask = np.zeros(n, dtype=np.uint32)
+    index_of = np.zeros((n, 26), dtype=np.int64)
+    for cell in range(n):
+        for li in range(n_letters[cell]):
+            cell_mask[cell] |= np.uint32(1) << np.uint32(letters[cell, li])
+            index_of[cell, letters[cell, li]] = li
+    n_keys = 0
+    union = 0
+    st_cell = np.empty(n, dtype=np.int64)
+    st_todo = np.empty(n, dtype=np.uint32)  # letters still to try at the cell
+    st_nb = np.empty(n, dtype=np.int64)  # next neighbour slot, -1 = pick a letter first
+    st_node = np.empty(n, dtype=np.int64)
+    st_parent = np.empty(n, dtype=np.int64)
+    used = np.int64(0)
+    key = _U64(0)
+    for start in range(n):
+        todo = _kids(nodes[0]) & cell_mask[start]
+        if not todo:
+            continue
+        d = 0
+        st_cell[0] = start
+        st_todo[0] = todo
+        st_nb[0] = -1
+        st_parent[0] = 0
+        while d >= 0:
+            cell = st_cell[d]
+            if st_nb[d] < 0:  # the cell's next letter that continues the prefix
+                todo = st_todo[d]
+                if not todo:
+                    used &= ~(np.int64(1) << cell)
+                    key &= ~(_U64((1 << digit_bits) - 1) << shift[cell])
+                    d -= 1
+                    continue
+                letter = _lowest_bit32(todo)
+                st_todo[d] = todo & (todo - np.uint32(1))
+                child = _kid(nodes[st_parent[d]], letter)
+                st_node[d] = child
+                used |= np.int64(1) << cell
+                key = (key & ~(_U64((1 << digit_bits) - 1) << shift[cell])) | (
+                    _U64(index_of[cell, letter] + 1) << shift[cell]
+                )
+                st_nb[d] = 0
+                record = nodes[child]
+                cls = (record >> _CLASS_SHIFT) & _CLASS_MASK
+                if cls:
+                    if seen[child] != stamp:
+                        seen[child] = stamp
+                        union += values[cls]
+                    if n_keys == keys.shape[0]:
+                        keys = _grow_uint64(keys, n_keys + 1)
+                    keys[n_keys] = key | cls
+                    n_keys += 1
+            else:  # the next unused neighbour whose letters continue the prefix
+                kids = _kids(nodes[st_node[d]])
+                k = st_nb[d]
+                nxt = -1
+                while k < ncount[cell]:
+                    nb = nbrs[cell, k]
+                    k += 1
+                    if not ((used >> nb) & 1) and (kids & cell_mask[nb]):
+                        nxt = nb
+                        break
+                st_nb[d] = k
+                if nxt >= 0:
+                    d += 1
+                    st_cell[d] = nxt
+                    st_todo[d] = kids & cell_mask[nxt]
+                    st_nb[d] = -1
+                    st_parent[d] = st_node[d - 1]
+                else:
+                    st_nb[d] = -1
+    return keys, n_keys, union
+
+
+@njit(cache=True)
+def orderly_tree(ks, values, n, digit_bits):
+    """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
+    neighbours in sorted order, so the path of the previous key is the only one still open).
+
+    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter):
+    sum node s (0 = the root) has points s_pts[s] and choice children s_kids[s_first[s]:s_first[s + 1]];
+    choice node c is for the cell at split position c_pos[c], has bound c_bound[c] and sum children
+    c_kids[c_first[c]:c_first[c + 1]], for the letter indices c_letter[...] of the same range, increasing.
+    Equal keys (one word on several paths with the same choices, or several words) add up.
+    """
+    n_keys = ks.shape[0]
+    digit_mask = _U64((1 << digit_bits) - 1)
+    body_bits = n * digit_bits
+    low = _U64(0)  # the lowest bit of every digit
+    for p in range(n):
+        low |= _U64(1) << _U64(p * digit_bits)
+    cap = max(64, n_keys // 2 + n + 1)  # grown below as needed
+    s_pts = np.zeros(cap, dtype=np.int32)
+    s_parent = np.empty(cap, dtype=np.int32)  # the choice node above a sum node
+    s_letter = np.empty(cap, dtype=np.int32)  # the letter index it stands for
+    c_pos = np.empty(cap, dtype=np.int32)
+    c_parent = np.empty(cap, dtype=np.int32)  # the sum node above a choice node
+    c_bound = np.zeros(cap, dtype=np.int32)
+    s_parent[0] = -1
+    s_letter[0] = -1
+    n_sum, n_choice = 1, 0
+    sum_stack = np.zeros(n + 1, dtype=np.int64)  # sum_stack[j]: the sum node after j choices
+    choice_stack = np.zeros(n + 1, dtype=np.int64)  # choice_stack[j]: the choice node below sum_stack[j]
+    s_acc = np.zeros(n + 1, dtype=np.int64)  # a sum node's points plus its finished children's bounds
+    c_acc = np.zeros(n + 1, dtype=np.int64)  # a choice node's best finished child bound
+    prev = _U64(0)
+    prev_nz = _U64(0)
+    m = 0  # choices on the path of the previous key
+    i = 0
+    while i < n_keys:
+        body = ks[i] >> _KEY_SHIFT
+        pts = 0
+        while i < n_keys and (ks[i] >> _KEY_SHIFT) == body:
+            pts += values[ks[i] & _CLASS_MASK]
+            i += 1
+        if n_sum + n >= cap or n_choice + n >= cap:
+            cap *= 2
+            s_pts = _grown(s_pts, cap, 0)
+            s_parent = _grown(s_parent, cap, 0)
+            s_letter = _grown(s_letter, cap, 0)
+            c_pos = _grown(c_pos, cap, 0)
+            c_parent = _grown(c_parent, cap, 0)
+            c_bound = _grown(c_bound, cap, 0)
+        nz = body
+        for _ in range(digit_bits - 1):
+            nz |= nz >> _U64(1)
+        nz &= low  # one bit per non-zero digit, at the digit's lowest bit
+        # q: the first split position where this key differs from the previous one; h: the choices before it
+        diff = body ^ prev
+        if diff == 0:
+            q = n
+        else:
+            q = (np.int64(_leading_zeros64(diff)) - (64 - body_bits)) // digit_bits
+        below = _U64((n - q) * digit_bits)  # the bits of positions q and after
+        h = np.int64(_popcount64(nz >> below)) if below < _U64(64) else 0
+        share = (
+            q < n
+            and ((nz >> (below - _U64(digit_bits))) & _U64(1)) != 0
+            and ((prev_nz >> (below - _U64(digit_bits))) & _U64(1)) != 0
+        )
+        # finish the previous path's nodes below the shared part
+        for j in range(m, h, -1):
+            bound = s_acc[j]
+            if bound > c_acc[j - 1]:
+                c_acc[j - 1] = bound
+            if j - 1 > h or not share:
+                c_bound[choice_stack[j - 1]] = c_acc[j - 1]
+                s_acc[j - 1] += c_acc[j - 1]
+        # the new key's remaining choices, from position q on
+        j = int(h)
+        rest = nz & ((_U64(1) << below) - _U64(1)) if below < _U64(64) else nz
+        while rest:
+            bit = _U64(63) - _leading_zeros64(rest)
+            rest ^= _U64(1) << bit
+            p = n - 1 - np.int64(bit) // digit_bits
+            digit = np.int64((body >> bit) & digit_mask)
+            if not (j == h and share):
+                c = n_choice
+                n_choice += 1
+                c_pos[c] = p
+                c_parent[c] = sum_stack[j]
+                choice_stack[j] = c
+                c_acc[j] = 0
+            t = n_sum
+            n_sum += 1
+            s_parent[t] = choice_stack[j]
+            s_letter[t] = digit - 1
+            sum_stack[j + 1] = t
+            s_acc[j + 1] = 0
+            j += 1
+        s_pts[sum_stack[j]] += pts
+        s_acc[j] += pts
+        m = j
+        prev = body
+        prev_nz = nz
+    for j in range(m, 0, -1):
+        if s_acc[j] > c_acc[j - 1]:
+            c_acc[j - 1] = s_acc[j]
+        c_bound[choice_stack[j - 1]] = c_acc[j - 1]
+        s_acc[j - 1] += c_acc[j - 1]
+    # children lists, in order of creation (for a choice node: by increasing letter)
+    s_first = np.zeros(n_sum + 1, dtype=np.int32)
+    for c in range(n_choice):
+        s_first[c_parent[c] + 1] += 1
+    for s in range(n_sum):
+        s_first[s + 1] += s_first[s]
+    s_kids = np.empty(max(n_choice, 1), dtype=np.int32)
+    fill = s_first[:n_sum].copy()
+    for c in range(n_choice):
+        s_kids[fill[c_parent[c]]] = c
+        fill[c_parent[c]] += 1
+    c_first = np.zeros(n_choice + 1, dtype=np.int32)
+    for t in range(1, n_sum):
+        c_first[s_parent[t] + 1] += 1
+    for c in range(n_choice):
+        c_first[c + 1] += c_first[c]
+    c_kids = np.empty(max(n_sum - 1, 1), dtype=np.int32)
+    c_letter = np.empty(max(n_sum - 1, 1), dtype=np.int8)
+    fill = c_first[:n_choice].copy()
+    for t in range(1, n_sum):
+        k = fill[s_parent[t]]
+        c_kids[k] = t
+        c_letter[k] = s_letter[t]
+        fill[s_parent[t]] = k + 1
+    return (
+        s_acc[0],
+        s_pts[:n_sum].copy(),
+        s_first,
+        s_kids,
+        c_pos[:n_choice].copy(),
+        c_bound[:n_choice].copy(),
+        c_first,
+        c_kids,
+        c_letter,
+    )
+
+
+@njit(cache=True)
+def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
+    """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
+    choice as soon as its bound is below `floor`.
+
+    The bound of a partial choice is the points of the sum nodes reached so far plus, for each cell still
+    open, the bounds of its choice nodes reached so far (kept per cell as a stack and a running sum). When
+    every cell is chosen the bound is the board's score counted with repeats (every word once per set of
+    cells spelling it), at least its true score. Returns the surviving boards as letter indices per cell
+    (in cell order), their bounds, and per split position the choices visited and dropped.
+    """
+    n_choice = c_pos.shape[0]
+    stack_first = np.zeros(n + 1, dtype=np.int64)
+    for c in range(n_choice):
+        stack_first[c_pos[c] + 1] += 1
+    for p in range(n):
+        stack_first[p + 1] += stack_first[p]
+    stack = np.empty(max(stack_first[n], 1), dtype=np.int32)
+    cursor = np.empty(max(stack_first[n], 1), dtype=np.int32)  # the next child of a stacked choice node
+    top = stack_first[:n].copy()
+    sums = np.zeros(n, dtype=np.int64)
+    saved_top = np.empty((n + 1, n), dtype=np.int64)
+    saved_sums = np.empty((n + 1, n), dtype=np.int64)
+    base = np.zeros(n + 1, dtype=np.int64)
+    li = np.zeros(n + 1, dtype=np.int64)
+    visited = np.zeros(n, dtype=np.int64)
+    dropped = np.zeros(n, dtype=np.int64)
+    out = np.empty((16, n), dtype=np.int8)
+    out_bound = np.empty(16, dtype=np.int32)
+    n_out = 0
+    # the root: its points, and its choice children on their cells' stacks
+    base[0] = s_pts[0]
+    for k in range(s_first[0], s_first[1]):
+        c = s_kids[k]
+        p = c_pos[c]
+        stack[top[p]] = c
+        top[p] += 1
+        sums[p] += c_bound[c]
+    rest = base[0]
+    for p in range(n):
+        rest += sums[p]
+    if rest < floor:
+        return out[:0], out_bound[:0], visited, dropped
+    d = 0
+    li[0] = -1
+    saved_top[0, :] = top
+    saved_sums[0, :] = sums
+    for k in range(stack_first[0], top[0]):
+        cursor[k] = c_first[stack[k]]
+    while d >= 0:
+        li[d] += 1
+        cell = order[d]
+        if li[d] >= n_letters[cell]:
+            d -= 1
+            continue
+        letter = li[d]
+        top[:] = saved_top[d, :]
+        sums[:] = saved_sums[d, :]
+        pts = base[d]
+        for k in range(stack_first[d], saved_top[d, d]):
+            j = cursor[k]
+            if j == c_first[stack[k] + 1] or c_letter[j] != letter:
+                continue
+            cursor[k] = j + 1
+            t = c_kids[j]
+            pts += s_pts[t]
+            for jj in range(s_first[t], s_first[t + 1]):
+                c = s_kids[jj]
+                p = c_pos[c]
+                stack[top[p]] = c
+                top[p] += 1
+                sums[p] += c_bound[c]
+        bound = pts
+        for p in range(d + 1, n):
+            bound += sums[p]
+        visited[d] += 1
+        if bound < floor:
+            dropped[d] += 1
+            continue
+        if d == n - 1:
+            if n_out == out.shape[0]:
+                grown = np.empty((2 * n_out, n), dtype=np.int8)
+                grown[:n_out] = out
+                out = grown
+                grown_bound = np.empty(2 * n_out, dtype=np.int32)
+                grown_bound[:n_out] = out_bound
+                out_bound = grown_bound
+            for p in range(n):
+                out[n_out, order[p]] = li[p]
+            out_bound[n_out] = bound
+            n_out += 1
+            continue
+        d += 1
+        base[d] = pts
+        li[d] = -1
+        saved_top[d, :] = top
+        saved_sums[d, :] = sums
+        for k in range(stack_first[d], top[d]):
+            cursor[k] = c_first[stack[k]]
+    return out[:n_out].copy(), out_bound[:n_out].copy(), visited, dropped

@@ -1,0 +1,166 @@
+"""SQL over the built tables with DuckDB, in a sandbox set by DuckDB's own settings.
+
+Every Parquet table of a lexicon is a view named after its file (words, anagrams, ...); over all
+lexicons each view gains a `lexicon` column. Once the views exist the session may read only the
+lexicon folders, never write, load extensions or reach the network, and the settings are locked."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.store import Store, sha256_file
+
+MEMORY_LIMIT = "2GB"  # DuckDB's buffer pool for one query
+THREADS = 2
+TIMEOUT_SECONDS = 60.0  # a query still running then is interrupted
+MAX_TIMEOUT_SECONDS = 3600.0
+MAX_RESULT_ROWS = 10_000_000  # a result larger than this is refused (use LIMIT or aggregate)
+_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+@dataclass
+class SqlResult:
+    """A query's result with what it read: the SQL, the lexicons and each input file's sha256."""
+
+    table: pl.DataFrame
+    query: str
+    lexicons: list[str]
+    inputs: dict[str, str] = field(default_factory=dict)
+
+    def provenance(self) -> dict[str, Any]:
+        """The provenance written beside an exported result."""
+        return {"stage": "sql", "sql": self.query, "lexicon": ",".join(self.lexicons), "inputs": self.inputs}
+
+
+def _quote(text: str) -> str:
+    """A SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _views(stores: list[Store], tag: bool) -> dict[str, list[tuple[str, Path]]]:
+    """For each table name, the (lexicon, file) pairs that hold it."""
+    views: dict[str, list[tuple[str, Path]]] = {}
+    for store in stores:
+        for name, path in store.parquet_tables().items():
+            if set(name) <= _NAME_CHARS:
+                views.setdefault(name, []).append((store.lexicon, path.resolve()))
+    return views
+
+
+def _view_sql(name: str, parts: list[tuple[str, Path]], tag: bool) -> str:
+    """CREATE VIEW for one table: the file, or (tagged) the union of every lexicon's file by column name."""
+    selects = [
+        f"SELECT {_quote(lexicon) + ' AS lexicon, ' if tag else ''}* FROM read_parquet({_quote(str(path))})"
+        for lexicon, path in parts
+    ]
+    return f'CREATE VIEW "{name}" AS ' + " UNION ALL BY NAME ".join(selects)
+
+
+def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_LIMIT, threads: int = THREADS):
+    """A DuckDB connection with a view per table, sandboxed: reads only the lexicon folders, locked."""
+    import duckdb
+
+    views = _views(stores, tag)
+    if not views:
+        stores[0].require("words")  # raises with the command that builds it
+    con = duckdb.connect(
+        ":memory:",
+        config={
+            "threads": threads,
+            "memory_limit": memory_limit,
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "temp_directory": "",
+        },
+    )
+    try:
+        for name, parts in sorted(views.items()):
+            con.execute(_view_sql(name, parts, tag))
+        folders = sorted({str(p.parent) + "/" for parts in views.values() for _, p in parts})
+        con.execute(f"SET allowed_directories = [{', '.join(map(_quote, folders))}]")
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except duckdb.Error as exc:
+        con.close()
+        raise WordstatsError(f"SQL: cannot open the tables ({first_line(exc)})") from None
+    inputs = {f"{lexicon}/{path.name}": sha256_file(path) for parts in views.values() for lexicon, path in parts}
+    return con, sorted(views), inputs
+
+
+def run_sql(
+    stores: list[Store],
+    query: str,
+    tag: bool = False,
+    timeout: float = TIMEOUT_SECONDS,
+    max_rows: int = MAX_RESULT_ROWS,
+) -> SqlResult:
+    """Run one query in the sandbox; every failure (syntax, refused access, memory, time) is one line."""
+    import duckdb
+
+    if not query.strip():
+        raise WordstatsError("empty SQL query")
+    con, names, inputs = connect(stores, tag)
+    try:
+        _check_read_only(con, query)
+    except BaseException:
+        con.close()
+        raise
+    timer = threading.Timer(timeout, con.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        relation = con.sql(query)
+        if relation is None:  # a statement that returns nothing
+            table = pl.DataFrame()
+        else:
+            reader = relation.to_arrow_reader(65536)
+            batches, rows = [], 0
+            for batch in reader:
+                rows += batch.num_rows
+                if rows > max_rows:
+                    raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
+                batches.append(batch)
+            import pyarrow as pa
+
+            converted = pl.from_arrow(pa.Table.from_batches(batches, schema=reader.schema))
+            table = converted if isinstance(converted, pl.DataFrame) else converted.to_frame()
+    except duckdb.InterruptException:
+        raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
+    except duckdb.Error as exc:
+        raise WordstatsError(f"SQL error: {_why(exc)} (tables: {', '.join(names)})") from None
+    finally:
+        timer.cancel()
+        con.close()
+    return SqlResult(table, query, [s.lexicon for s in stores], inputs)
+
+
+def _check_read_only(con, query: str) -> None:
+    """Allow exactly one statement, a query (SELECT, WITH, DESCRIBE, SUMMARIZE ...) or EXPLAIN of one."""
+    import duckdb
+
+    try:
+        statements = con.extract_statements(query)
+    except duckdb.Error as exc:
+        raise WordstatsError(f"SQL error: {_why(exc)}") from None
+    if len(statements) != 1:
+        raise WordstatsError(f"SQL: give exactly one statement, not {len(statements)}")
+    kind = statements[0].type
+    if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
+        raise WordstatsError(
+            f"SQL: {kind.name} statements are refused by the sandbox (only queries: SELECT, WITH, DESCRIBE ...)"
+        )
+
+
+def _why(exc: Exception) -> str:
+    """DuckDB's message on one line, with the sandbox's refusals said plainly."""
+    text = " ".join(first_line(exc).split())
+    lowered = text.lower()
+    if "external access" in lowered or "permission" in lowered or "not allowed" in lowered:
+        return f"refused by the sandbox (only the lexicon's tables may be read, nothing written): {text}"
+    return text

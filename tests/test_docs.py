@@ -1,0 +1,322 @@
+"""The docs against the product: every built table's columns and types are in docs/tables.md, every command
+and option is in docs/cli.md, and every example in a `console` block of the README and docs/ runs."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from tests.conftest import ROOT, SMALL_CONFIG, Result, build_lexicon, run_cli
+
+DOCS = ROOT / "docs"
+TABLES_MD = DOCS / "tables.md"
+CLI_MD = DOCS / "cli.md"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+README_MAX_LINES = 200
+SHARED_OPTIONS = "Options every command shares"  # the docs/cli.md section that documents them once
+LEXICON = "t"
+# Words the examples name, so that they are in the small test lexicon.
+EXAMPLE_WORDS = (
+    "RETAINS STAINER SATIRE ARISTAE ASTERIA ATRESIA BAITERS BARITES REBAITS TERBIAS HEAR HEARD HEARS HEART SHEAR "
+    "HEELED JAZZ NIGHT FLIGHT BRIGHT TIGHT BLIGHT WIGHT QUA QUIZ QUIZZERS AZONIC BELIERS IODATE DATE DATO "
+    "TAGLINE ALIENATING ENTANGLING GENTIAN QUARK BANISTER CANISTER DA TO EN ON"
+).split()
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------
+
+
+def short_type(dtype: pl.DataType) -> str:
+    """A polars type as docs/tables.md writes it: str, u32, f64, list[str], struct{a: str, b: u8}."""
+    if isinstance(dtype, pl.List):
+        return f"list[{short_type(dtype.inner)}]"
+    if isinstance(dtype, pl.Struct):
+        return "struct{" + ", ".join(f"{f.name}: {short_type(f.dtype)}" for f in dtype.fields) + "}"
+    names = {
+        pl.String: "str",
+        pl.Boolean: "bool",
+        pl.UInt8: "u8",
+        pl.UInt16: "u16",
+        pl.UInt32: "u32",
+        pl.UInt64: "u64",
+        pl.Int8: "i8",
+        pl.Int16: "i16",
+        pl.Int32: "i32",
+        pl.Int64: "i64",
+        pl.Float32: "f32",
+        pl.Float64: "f64",
+        pl.Date: "date",
+        pl.Datetime: "datetime",
+    }
+    for cls, name in names.items():
+        if dtype == cls:
+            return name
+    return str(dtype)
+
+
+def sections(text: str, level: str = "##") -> dict[str, str]:
+    """A Markdown page's sections of one heading level, by heading text (backticks removed)."""
+    parts = re.split(rf"^{level} (.+)$", text, flags=re.M)
+    return {parts[i].strip().strip("`"): parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def column_rows(section: str) -> list[tuple[str, str]]:
+    """The (column, type) pairs of the first `| column | type | meaning |` table in a section."""
+    rows, inside = [], False
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
+        if cells and cells[:2] == ["column", "type"]:
+            inside = True
+        elif inside and cells is None:
+            break
+        elif inside and not set(cells[0]) <= set("-: "):
+            rows.append((cells[0].strip("`"), cells[1]))
+    return rows
+
+
+def stage_files() -> list[str]:
+    """Every file a stage of the registry writes."""
+    from pipeline.core.stages import STAGES
+
+    return [name for s in STAGES for name in s.outputs]
+
+
+@functools.cache
+def commands() -> dict[str, Any]:
+    """Every command of the CLI by its full name (`wordstats boggle solve`), groups included."""
+    import typer.main
+
+    from pipeline.cli import app
+
+    found: dict[str, Any] = {}
+
+    def walk(cmd, path: str) -> None:
+        found[path] = cmd
+        for name, sub in (getattr(cmd, "commands", None) or {}).items():
+            if not getattr(sub, "hidden", False):
+                walk(sub, f"{path} {name}")
+
+    walk(typer.main.get_command(app), "wordstats")
+    return found
+
+
+def long_options(cmd) -> list[str]:
+    """The options of a command as written on the command line (the long form)."""
+    out = []
+    for p in cmd.params:
+        if getattr(p, "param_type_name", "") == "option":
+            names = [o for o in p.opts + list(p.secondary_opts) if o.startswith("--")]
+            out.append(names[0] if names else p.opts[0])
+    return out
+
+
+def cli_sections() -> dict[str, str]:
+    """docs/cli.md's text per command heading (any level), keyed by the command (`wordstats boggle solve`)."""
+    parts = re.split(r"^#+ (.+)$", CLI_MD.read_text(), flags=re.M)
+    return {parts[i].strip().strip("`"): parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def code_blocks(path: Path) -> list[tuple[str, str, int]]:
+    """The fenced code blocks of a Markdown file: (info string, body, line number of the fence)."""
+    out, lines = [], path.read_text().splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^```(.*)$", lines[i])
+        if m:
+            start, body = i + 1, []
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                body.append(lines[i])
+                i += 1
+            out.append((m.group(1).strip(), "\n".join(body), start))
+        i += 1
+    return out
+
+
+def examples() -> list[tuple[str, int, str, int]]:
+    """Every `$ wordstats ...` line of a ```console block: (file, line, command, expected exit code).
+    A trailing `# exit N` comment on the line gives the exit code the example must end with (default 0)."""
+    out = []
+    for page in PAGES:
+        for info, body, start in code_blocks(page):
+            if info != "console":
+                continue
+            for k, line in enumerate(body.splitlines()):
+                if line.startswith("$ wordstats "):
+                    code = re.search(r"#\s*exit (\d+)\s*$", line)
+                    out.append((page.name, start + k + 1, line[2:], int(code.group(1)) if code else 0))
+    return out
+
+
+def example_files() -> dict[str, str]:
+    """Files the examples read, from ```text file=NAME blocks (a Scrabble board, ...)."""
+    files = {}
+    for page in PAGES:
+        for info, body, _ in code_blocks(page):
+            m = re.match(r"^\w+\s+file=(\S+)$", info)
+            if m:
+                files[m.group(1)] = body + "\n"
+    return files
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Every stage built for a small lexicon (every 20th moby word and the examples' words), via the real CLI."""
+    base = tmp_path_factory.mktemp("docs")
+    moby = (ROOT / "data" / "raw" / "moby-words.txt").read_text().split()
+    words = sorted(set(moby[::20]) | {w.lower() for w in EXAMPLE_WORDS})
+    return build_lexicon(base / "out", words, lexicon=LEXICON)
+
+
+# ---- tests -----------------------------------------------------------------------------------------------
+
+
+def test_readme_is_short():
+    n = len((ROOT / "README.md").read_text().splitlines())
+    assert n <= README_MAX_LINES, f"README.md has {n} lines; keep it to {README_MAX_LINES}, move reference to docs/"
+
+
+def test_every_stage_file_is_documented():
+    documented = sections(TABLES_MD.read_text())
+    missing = [name for name in stage_files() if name not in documented]
+    assert not missing, f"docs/tables.md has no '## NAME' section for {missing}: add one with its columns"
+
+
+@pytest.mark.slow  # builds every stage of a small lexicon
+def test_built_tables_match_docs(built):
+    documented = sections(TABLES_MD.read_text())
+    problems = []
+    for path in sorted((built / LEXICON).glob("*.parquet")):
+        if path.name not in documented:
+            problems.append(f"{path.name}: no '## {path.name}' section in docs/tables.md")
+            continue
+        actual = [(name, short_type(dtype)) for name, dtype in pl.read_parquet_schema(path).items()]
+        doc = column_rows(documented[path.name])
+        if actual != doc:
+            missing = [f"`{c}` ({t})" for c, t in actual if (c, t) not in doc]
+            extra = [f"`{c}` ({t})" for c, t in doc if (c, t) not in actual]
+            order = "" if missing or extra else " (same columns, different order)"
+            problems.append(
+                f"{path.name}: columns differ from docs/tables.md{order}; "
+                f"add or fix rows {missing}, remove or fix rows {extra}; the table has "
+                + ", ".join(f"{c} {t}" for c, t in actual)
+            )
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.slow  # builds every stage of a small lexicon
+def test_built_json_keys_are_documented(built):
+    documented = sections(TABLES_MD.read_text())
+    problems = []
+    for path in sorted((built / LEXICON).glob("*.json")):
+        section = documented.get(path.name)
+        if section is None:
+            problems.append(f"{path.name}: no '## {path.name}' section in docs/tables.md")
+            continue
+        named = set(re.findall(r"`([^`]+)`", section))
+        data = json.loads(path.read_text())
+        for key, value in data.items():
+            if key in named:
+                continue
+            if isinstance(value, dict) and set(value) <= named:  # keyed by a name (a variant): its fields count
+                continue
+            problems.append(f"{path.name}: key `{key}` is not named in its docs/tables.md section")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_command_and_option_is_in_cli_md():
+    documented = cli_sections()
+    shared = documented.get(SHARED_OPTIONS, "")
+    problems = []
+    for name, cmd in commands().items():
+        if name == "wordstats":
+            continue
+        if name not in documented:
+            problems.append(f"docs/cli.md has no heading for `{name}`: add '### `{name}`' with its options")
+            continue
+        for option in long_options(cmd):
+            if option in ("--help", "-h"):
+                continue
+            if f"`{option}" not in documented[name] and f"`{option}" not in shared:
+                problems.append(f"docs/cli.md: `{name}` does not document its option `{option}`")
+    assert not problems, "\n".join(problems)
+
+
+def test_cli_md_documents_only_real_commands():
+    real = set(commands())
+    stale = [h for h in cli_sections() if h.startswith("wordstats") and h not in real]
+    assert not stale, f"docs/cli.md documents commands the CLI does not have: {stale}"
+
+
+def test_examples_are_found():
+    found = examples()
+    assert len(found) >= 20, found  # the README tour and each page's examples
+    assert any(page == "README.md" for page, *_ in found)
+
+
+def run_example(command: str, data: Path) -> Result:
+    """Run one documented example on the test lexicon: the options it can take are pointed at it."""
+    args = shlex.split(command, comments=True)[1:]
+    cmd = commands()["wordstats"]
+    depth = 0
+    while depth < len(args) and args[depth] in (getattr(cmd, "commands", None) or {}):
+        cmd = cmd.commands[args[depth]]
+        depth += 1
+    accepted = set(long_options(cmd))
+    extra = []
+    for option, value in (("--lexicon", LEXICON), ("--data-dir", data), ("--config", SMALL_CONFIG)):
+        if option in accepted:
+            extra += [option, value]
+    return run_cli(*args, *extra)
+
+
+@pytest.mark.slow  # builds every stage of a small lexicon
+def test_every_console_example_runs(built, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, text in example_files().items():
+        (tmp_path / name).write_text(text)
+    failures = []
+    for page, line, command, code in examples():
+        res = run_example(command, built)
+        if res.exit_code != code:
+            failures.append(f"{page}:{line}: `{command}` exited {res.exit_code}, expected {code}: {res.stderr.strip()}")
+    assert not failures, "\n".join(failures)
+
+
+def test_paths_the_docs_name_exist():
+    missing = []
+    for page in PAGES:
+        for path in sorted(set(re.findall(r"`((?:pipeline|tests|configs|data/raw)/[\w./-]*\w)`", page.read_text()))):
+            if "<" not in path and not (ROOT / path).exists():
+                missing.append(f"{page.name}: `{path}` does not exist")
+    assert not missing, "\n".join(missing)
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_links_between_pages_resolve():
+    anchors = {
+        page.resolve(): {anchor(h) for h in re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)} for page in PAGES
+    }
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if re.match(r"^[a-z]+:", target):
+                continue  # a web address
+            file, _, fragment = target.partition("#")
+            path = (page.parent / file).resolve() if file else page.resolve()
+            if not path.exists():
+                broken.append(f"{page.name}: link to {target}: no file {file}")
+            elif fragment and path in anchors and fragment not in anchors[path]:
+                broken.append(f"{page.name}: link to {target}: no heading with anchor #{fragment} in {path.name}")
+    assert not broken, "\n".join(broken)

@@ -1,0 +1,140 @@
+"""A compiled (numba) function never calls a compiled function of another file: numba's on-disk cache keys a
+function on its own file only, so a change in a callee elsewhere would leave a stale machine-code cache."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.modules import PACKAGE_DIR, module_name
+
+COMPILERS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit", "intrinsic", "overload", "cfunc", "stencil"}
+
+
+def uses_numba(tree: ast.Module) -> bool:
+    """Whether a module imports numba anywhere."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            return True
+    return False
+
+
+def _compiler_name(expr: ast.expr) -> str | None:
+    """The name of a decorator or wrapper call such as njit, njit(cache=True), numba.njit(...)."""
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return None
+
+
+def compiled_functions(tree: ast.Module) -> dict[str, ast.AST]:
+    """The module's compiled functions by name: decorated defs, and `name = njit(...)(f)` assignments."""
+    found: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(_compiler_name(d) in COMPILERS for d in node.decorator_list):
+                found[node.name] = node
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call = node.value
+            inner = call.func if isinstance(call.func, ast.Call) else call
+            if _compiler_name(inner) in COMPILERS:
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found[target.id] = node
+    return found
+
+
+def imported_names(tree: ast.Module) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """Names bound by `from M import f [as g]` (g → (M, f)) and by `import M [as m]` (m → M), anywhere."""
+    names: dict[str, tuple[str, str]] = {}
+    modules: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = (node.module, alias.name)
+                modules.setdefault(alias.asname or alias.name, f"{node.module}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                modules[alias.asname or alias.name] = alias.name
+    return names, modules
+
+
+def cross_file_calls(sources: dict[str, str]) -> list[str]:
+    """Every use, inside a compiled function, of a compiled function defined in another module.
+
+    `sources` maps module names to their source text; the result reads "module.function uses other.callee"."""
+    trees = {name: ast.parse(text) for name, text in sources.items()}
+    compiled = {name: set(compiled_functions(tree)) for name, tree in trees.items()}
+    problems = []
+    for name, tree in trees.items():
+        if not uses_numba(tree):
+            continue
+        names, modules = imported_names(tree)
+        for fn_name, fn in compiled_functions(tree).items():
+            for node in ast.walk(fn):
+                target = None
+                if isinstance(node, ast.Name) and node.id in names:
+                    target = names[node.id]
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                    owner = modules.get(node.value.id)
+                    target = (owner, node.attr) if owner else None
+                if target and target[0] != name and target[1] in compiled.get(target[0], set()):
+                    problems.append(f"{name}.{fn_name} uses {target[0]}.{target[1]}")
+    return sorted(set(problems))
+
+
+def package_sources() -> dict[str, str]:
+    """Every module of the package by dotted name, with its source text."""
+    return {module_name(p): p.read_text(encoding="utf-8") for p in sorted(PACKAGE_DIR.rglob("*.py"))}
+
+
+def test_no_compiled_function_calls_one_of_another_file():
+    sources = package_sources()
+    kernels = [n for n in sources if n.rpartition(".")[2].startswith("kernels")]
+    assert {"pipeline.boggle.kernels", "pipeline.hangman.kernels", "pipeline.scrabble.kernels"} <= set(kernels)
+    assert all(uses_numba(ast.parse(sources[n])) for n in kernels)  # the rule really looks at the kernels
+    assert all(compiled_functions(ast.parse(sources[n])) for n in kernels)
+    assert cross_file_calls(sources) == []
+
+
+def test_each_game_has_its_own_kernels_module():
+    games = ["boggle", "hangman", "scrabble"]
+    for game in games:
+        assert (PACKAGE_DIR / game / "kernels.py").is_file()
+        text = (PACKAGE_DIR / game / "kernels.py").read_text()
+        others = [g for g in games if g != game]
+        assert not any(f"pipeline.{other}" in text for other in others)
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "from numba import njit\nfrom pipeline.a import helper\n@njit(cache=True)\ndef f(x):\n    return helper(x)\n",
+        "import numba\nimport pipeline.a as a\n@numba.njit\ndef f(x):\n    return a.helper(x) + 1\n",
+        "from numba import njit\nfrom pipeline.a import helper as h\ndef g(x):\n    return x\nf = njit(g)\n"
+        "@njit\ndef k(x):\n    return h(x)\n",
+    ],
+)
+def test_the_check_finds_a_call_into_another_file(caller):
+    callee = "from numba import njit\n@njit(cache=True, inline='always')\ndef helper(x):\n    return x * 2\n"
+    assert cross_file_calls({"pipeline.a": callee, "pipeline.b": caller}) != []
+
+
+def test_the_check_allows_python_code_calling_another_file_kernel():
+    callee = "from numba import njit\n@njit(cache=True)\ndef helper(x):\n    return x * 2\n"
+    caller = "import numba\nfrom pipeline.a import helper\ndef f(x):\n    return helper(x)\n"
+    same_file = callee + "@njit\ndef g(x):\n    return helper(x)\n"
+    assert cross_file_calls({"pipeline.a": same_file, "pipeline.b": caller}) == []
+
+
+def test_module_paths_are_named_like_imports():
+    assert module_name(PACKAGE_DIR / "boggle" / "kernels.py") == "pipeline.boggle.kernels"
+    assert module_name(PACKAGE_DIR / "core" / "__init__.py") == "pipeline.core"
+    assert Path(PACKAGE_DIR).name == "pipeline"

@@ -1,0 +1,162 @@
+"""`wordstats sql` on DuckDB: views over every table, --lexicon all, the sandbox, --out with provenance."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import SMALL_CONFIG, build_lexicon
+
+WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """Two lexicons, t (WORDS: ingest and indexes) and u (three words: ingest only)."""
+    root = tmp_path_factory.mktemp("sql")
+    out = root / "out"
+    build_lexicon(out, WORDS, "ingest", "indexes", lexicon="t")
+    build_lexicon(out, ["zebra", "yak", "ox"], "ingest", lexicon="u")
+    return out
+
+
+def sql(cli, data, query, *args, lexicon="t"):
+    """Run `wordstats sql` on the test data."""
+    return cli("sql", query, "-l", lexicon, "--data-dir", data, "--config", SMALL_CONFIG, *args)
+
+
+def one_line_error(res, *needles):
+    """Assert exit 2 and a single stderr line holding every needle."""
+    assert res.exit_code == 2, res
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res
+    for needle in needles:
+        assert needle in lines[0], res
+
+
+def test_every_table_is_a_view(cli, data):
+    res = sql(cli, data, "SELECT table_name FROM information_schema.tables ORDER BY 1", "--json")
+    assert res.exit_code == 0, res
+    assert [r["table_name"] for r in json.loads(res.stdout)] == ["anagrams", "hooks", "prefixes", "words"]
+    res = sql(cli, data, "SELECT alphagram, len(words) AS n FROM anagrams WHERE len(words) > 1 ORDER BY 1", "--json")
+    assert json.loads(res.stdout) == [{"alphagram": "ACT", "n": 3}, {"alphagram": "DGO", "n": 2}]
+
+
+def test_duckdb_functions_data_users_expect(cli, data):
+    res = sql(cli, data, "SELECT count(*) AS n FROM (SELECT * FROM words USING SAMPLE 3 ROWS)", "--json")
+    assert json.loads(res.stdout) == [{"n": 3}]
+
+
+def test_lexicon_all_adds_a_lexicon_column(cli, data):
+    res = sql(cli, data, "SELECT lexicon, count(*) AS n FROM words GROUP BY 1 ORDER BY 1", "--json", lexicon="all")
+    assert res.exit_code == 0, res
+    assert json.loads(res.stdout) == [{"lexicon": "t", "n": 7}, {"lexicon": "u", "n": 3}]
+    res = sql(cli, data, "SELECT DISTINCT lexicon FROM anagrams", "--json", lexicon="ALL")
+    assert json.loads(res.stdout) == [{"lexicon": "t"}]  # only t has built the indexes
+
+
+@pytest.mark.parametrize(
+    "query, needle",
+    [
+        ("SELECT * FROM read_csv('/etc/passwd', header = false)", "refused by the sandbox"),
+        ("SELECT * FROM read_text('/etc/passwd')", "refused by the sandbox"),
+        ("SELECT * FROM glob('/etc/*')", "refused by the sandbox"),
+        ("SELECT * FROM read_parquet('/tmp/*/*.parquet')", "refused by the sandbox"),
+        ("SELECT * FROM read_csv('https://example.com/x.csv')", "refused by the sandbox"),
+        ("SELECT * FROM read_parquet('s3://bucket/x.parquet')", "refused by the sandbox"),
+        ("COPY words TO 'stolen.csv'", "COPY statements are refused"),
+        ("SELECT 1; COPY words TO 'words.parquet'", "exactly one statement"),
+        ("CREATE TABLE x AS SELECT 1", "CREATE statements are refused"),
+        ("ATTACH 'other.db'", "ATTACH statements are refused"),
+        ("INSTALL httpfs", "statements are refused"),
+        ("LOAD httpfs", "LOAD statements are refused"),
+        ("SET enable_external_access = true", "statements are refused"),
+        ("PRAGMA enable_external_access", "statements are refused"),
+        ("SELECT list(range) FROM range(400000000)", "Out of Memory"),
+        ("SELEC 1", "SQL error"),
+        ("", "empty SQL query"),
+    ],
+)
+def test_sandbox_refuses_on_one_line(cli, data, query, needle):
+    one_line_error(sql(cli, data, query), needle)
+
+
+def test_sandbox_refuses_files_in_the_data_folder_beside_the_tables(cli, data):
+    secret = data / "secret.csv"
+    secret.write_text("a\n1\n")
+    one_line_error(sql(cli, data, f"SELECT * FROM read_csv('{secret}')"), "refused by the sandbox")
+
+
+def test_a_long_query_is_stopped_by_the_timeout(cli, data):
+    query = "SELECT count(*) FROM range(100000000) a, range(1000000) b"
+    one_line_error(sql(cli, data, query, "--timeout", "1"), "stopped after 1 s")
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "1e9", "inf"])
+def test_timeout_range(cli, data, value):
+    one_line_error(sql(cli, data, "SELECT 1", "--timeout", value), "--timeout")
+
+
+def test_out_writes_provenance_and_refuses_to_overwrite(cli, data, tmp_path):
+    query = "SELECT word FROM words ORDER BY word"
+    target = tmp_path / "r.parquet"
+    assert sql(cli, data, query, "--out", target).exit_code == 0
+    assert pl.read_parquet(target)["word"].to_list() == sorted(w.upper() for w in WORDS)
+    meta = {k.decode(): v.decode() for k, v in pq.read_metadata(target).metadata.items()}
+    assert meta["wordstats.sql"] == query and meta["wordstats.lexicon"] == "t"
+    inputs = json.loads(meta["wordstats.inputs"])
+    assert set(inputs) == {"t/words.parquet", "t/anagrams.parquet", "t/hooks.parquet", "t/prefixes.parquet"}
+    assert all(len(h) == 64 for h in inputs.values())
+    before = target.read_bytes()
+    one_line_error(sql(cli, data, "SELECT 1 AS x", "--out", target), "file exists", "--force")
+    assert target.read_bytes() == before
+    assert sql(cli, data, "SELECT 1 AS x", "--out", target, "--force").exit_code == 0
+    assert pl.read_parquet(target).to_dicts() == [{"x": 1}]
+    for suffix in ("csv", "json"):
+        text_out = tmp_path / f"r.{suffix}"
+        assert sql(cli, data, query, "--out", text_out).exit_code == 0
+        prov = json.loads((tmp_path / f"r.{suffix}.provenance.json").read_text())
+        assert prov["sql"] == query and prov["inputs"] == inputs
+
+
+def test_out_never_writes_into_the_data_folder(cli, data):
+    target = data / "t" / "words.parquet"
+    before = target.read_bytes()
+    one_line_error(sql(cli, data, "SELECT 1 AS x", "--out", target, "--force"), "inside the data folder")
+    assert target.read_bytes() == before
+
+
+def test_empty_result_is_a_note_not_an_error(cli, data):
+    res = sql(cli, data, "SELECT word FROM words WHERE word = 'QQQ'")
+    assert res.exit_code == 0 and res.stdout == "" and "note: no results" in res.stderr
+    res = sql(cli, data, "SELECT word FROM words WHERE word = 'QQQ'", "--json")
+    assert res.exit_code == 0 and json.loads(res.stdout) == []
+
+
+def test_limit_caps_terminal_output(cli, data):
+    res = sql(cli, data, "SELECT word FROM words ORDER BY word", "--limit", "2", "--json")
+    assert [r["word"] for r in json.loads(res.stdout)] == ["ACT", "BIRD"]
+    assert "showing 2 of 7 rows" in res.stderr
+
+
+def test_data_found_from_the_config_project_wherever_the_command_runs(cli, tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    (project / "configs").mkdir(parents=True)
+    config = project / "configs" / "c.toml"
+    config.write_text(SMALL_CONFIG.read_text().replace('"../../', f'"{SMALL_CONFIG.parents[2]}/'))
+    (project / "data").mkdir()
+    build_lexicon(project / "data" / "out", WORDS, "ingest", lexicon="t", config=config)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("WORDSTATS_DATA", raising=False)
+    res = cli("sql", "SELECT count(*) AS n FROM words", "-l", "t", "--config", config, "--json")
+    assert res.exit_code == 0 and json.loads(res.stdout) == [{"n": 7}], res
+    res = cli("info", "-l", "t", "--config", config, "--json")
+    assert f"data folder: {project / 'data' / 'out'} (from the project of {config})" in res.stderr
+    assert {r["file"] for r in json.loads(res.stdout)} >= {"words.parquet"}
+    res = cli("info", "--config", config, "--json", env={"WORDSTATS_DATA": str(tmp_path / "none")})
+    assert "(from WORDSTATS_DATA)" in res.stderr

@@ -1,0 +1,397 @@
+"""The store never loses a file: a stage commits all its outputs or none, one writer per lexicon, interrupted
+commits are finished, leftovers removed, full disks and read-only folders are one-line errors, and the manifest
+can be rebuilt from the tables' footers."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline.core import store as store_module
+from pipeline.core.errors import WordstatsError
+from pipeline.core.store import JOURNAL, MANIFEST, Store, read_provenance
+from tests.conftest import ROOT, SMALL_CONFIG
+
+WORDS_A = ["stare", "tears", "rates", "aster", "cat", "act", "retains", "nastier", "stainer", "tiles", "islet"]
+WORDS_B = ["dog", "god", "quiz", "zoo", "ox", "boggle", "hangman", "scrabble", "anagram", "stile", "stone"]
+WORDSTATS = [sys.executable, "-m", "pipeline"]
+
+
+def digest(path: Path) -> str:
+    """The sha256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every visible file of a folder (recursively) and its sha256."""
+    return {
+        str(p.relative_to(folder)): digest(p)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.startswith(".") and ".make" not in p.parts
+    }
+
+
+def temporaries(folder: Path) -> list[Path]:
+    """Leftover temporary files and commit journals in a folder."""
+    return sorted(folder.glob(".*.tmp")) + sorted(folder.glob(JOURNAL))
+
+
+def assert_manifest_matches(root: Path) -> None:
+    """The manifest lists files that are there, with their hashes."""
+    manifest = json.loads((root / MANIFEST).read_text())
+    for name, entry in manifest["tables"].items():
+        assert (root / name).is_file(), name
+        assert entry["sha256"] == digest(root / name), name
+
+
+def assert_consistent(root: Path) -> None:
+    """The manifest agrees with the files, and every table was built from the input files beside it."""
+    assert_manifest_matches(root)
+    for table in root.glob("*.parquet"):
+        for name, sha in read_provenance(table).get("inputs", {}).items():
+            if (root / name).is_file():
+                assert digest(root / name) == sha, f"{table.name} was built from another {name}"
+
+
+def write_words(path: Path, words: list[str]) -> Path:
+    """A word list file."""
+    path.write_text("\n".join(words) + "\n")
+    return path
+
+
+def wordstats(*args, **kwargs) -> subprocess.CompletedProcess:
+    """Run the real `wordstats` command in a new process."""
+    env = {**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"}
+    return subprocess.run(
+        [*WORDSTATS, *map(str, args)], capture_output=True, text=True, env=env, cwd=ROOT, check=False, **kwargs
+    )
+
+
+# -- a stage's outputs go in together -----------------------------------------------------------
+
+
+def test_a_failure_while_writing_leaves_the_previous_set(tmp_path, monkeypatch):
+    store = Store(tmp_path, "lex")
+    store.write({"a.parquet": pl.DataFrame({"w": ["A"]}), "b.json": {"k": 1}}, {"stage": "demo"})
+    before = snapshot(store.root)
+    real = store_module._write_output
+
+    def fail_on_json(path, name, obj, provenance):
+        if name.endswith(".json"):
+            raise OSError(28, "No space left on device")
+        return real(path, name, obj, provenance)
+
+    monkeypatch.setattr(store_module, "_write_output", fail_on_json)
+    with pytest.raises(WordstatsError, match=r"b.json: cannot write \(No space left on device\)"):
+        store.write({"a.parquet": pl.DataFrame({"w": ["B"]}), "b.json": {"k": 2}}, {"stage": "demo"})
+    assert snapshot(store.root) == before
+    assert temporaries(store.root) == []
+    assert_consistent(store.root)
+
+
+def test_an_interrupted_commit_is_finished_by_the_next_writer(tmp_path, monkeypatch):
+    store = Store(tmp_path, "lex")
+    store.write({"a.parquet": pl.DataFrame({"w": ["A"]}), "b.json": {"k": 1}}, {"stage": "demo"})
+    real, calls = os.replace, []
+
+    def die_after_first(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as if killed between two renames
+        real(src, dst)
+
+    monkeypatch.setattr(store_module.os, "replace", die_after_first)
+    with pytest.raises(KeyboardInterrupt):
+        store.write({"a.parquet": pl.DataFrame({"w": ["B"]}), "b.json": {"k": 2}}, {"stage": "demo"})
+    monkeypatch.setattr(store_module.os, "replace", real)
+    assert (store.root / JOURNAL).exists()  # half done: a.parquet new, b.json old
+    with store.writer():
+        pass
+    assert store.read("a")["w"].to_list() == ["B"] and store.read_json("b.json") == {"k": 2}
+    assert temporaries(store.root) == []
+    assert_consistent(store.root)
+
+
+def test_leftover_temporary_files_are_removed_by_the_next_run(tmp_path):
+    store = Store(tmp_path, "lex")
+    store.write({"a.parquet": pl.DataFrame({"w": ["A"]})}, {"stage": "demo"})
+    (store.root / ".a.parquet.x1y2.tmp").write_bytes(b"half a file")
+    store.write({"a.parquet": pl.DataFrame({"w": ["B"]})}, {"stage": "demo"})
+    assert temporaries(store.root) == []
+
+
+def test_a_deleted_or_stale_manifest_is_rebuilt_by_info(cli, build, tmp_path):
+    data = build(WORDS_A, "ingest", "indexes")
+    root = data / "t"
+    manifest = json.loads((root / MANIFEST).read_text())
+    (root / MANIFEST).unlink()
+    res = cli("info", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--json")
+    assert res.exit_code == 0, res
+    shown = {row["file"]: row for row in json.loads(res.stdout)}
+    assert (
+        set(shown)
+        == set(manifest["tables"])
+        == {
+            "words.parquet",
+            "ingest_report.json",
+            "anagrams.parquet",
+            "prefixes.parquet",
+            "hooks.parquet",
+        }
+    )
+    assert shown["words.parquet"]["rows"] == len(WORDS_A) and shown["anagrams.parquet"]["stage"] == "indexes"
+    rebuilt = json.loads((root / MANIFEST).read_text())
+    for name, entry in manifest["tables"].items():
+        assert {k: rebuilt["tables"][name][k] for k in ("rows", "bytes", "sha256", "stage")} == {
+            k: entry[k] for k in ("rows", "bytes", "sha256", "stage")
+        }
+    # stale: a table missing from the manifest is found again
+    del rebuilt["tables"]["hooks.parquet"]
+    (root / MANIFEST).write_text(json.dumps(rebuilt))
+    res = cli("info", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--json")
+    assert "hooks.parquet" in {row["file"] for row in json.loads(res.stdout)}
+    assert_consistent(root)
+
+
+# -- one writer per lexicon ------------------------------------------------------------------------
+
+
+def test_a_second_writer_waits_or_refuses(tmp_path):
+    store = Store(tmp_path, "lex")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold():
+        with Store(tmp_path, "lex").writer():
+            holding.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    holding.wait(5)
+    with pytest.raises(WordstatsError, match="another wordstats run is building lexicon 'lex'"):
+        with store.writer(wait=False):
+            pass
+    started = time.monotonic()
+    threading.Timer(0.5, release.set).start()
+    with store.writer():
+        waited = time.monotonic() - started
+    thread.join()
+    assert waited >= 0.4
+
+
+def test_source_onto_a_config_lexicon_is_refused_without_force(cli, tmp_path):
+    path = write_words(tmp_path / "class.txt", WORDS_A)
+    data = tmp_path / "out"
+    res = cli("run", "ingest", "--source", path, "--lexicon", "moby", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert "lexicon 'moby' is declared in" in res.stderr and "--force" in res.stderr
+    assert not (data / "moby" / "words.parquet").exists()
+    res = cli(
+        "run", "ingest", "--source", path, "--lexicon", "moby", "--data-dir", data, "--config", SMALL_CONFIG, "--force"
+    )
+    assert res.exit_code == 0, res
+    assert pl.read_parquet(data / "moby" / "words.parquet").height == len(WORDS_A)
+
+
+def test_source_onto_an_ad_hoc_lexicon_from_another_file_is_refused_without_force(cli, tmp_path):
+    a, b = write_words(tmp_path / "a.txt", WORDS_A), write_words(tmp_path / "b.txt", WORDS_B)
+    data = tmp_path / "out"
+
+    def ingest(path: Path, *extra: str):
+        return cli("run", "ingest", "--source", path, "-l", "mix", "--data-dir", data, "--config", SMALL_CONFIG, *extra)
+
+    assert ingest(a).exit_code == 0
+    before = snapshot(data / "mix")
+    res = ingest(b)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert f"was built from {a.resolve()}, not {b.resolve()}" in res.stderr
+    assert snapshot(data / "mix") == before
+    write_words(a, WORDS_A + ["zebra"])  # the same file, edited: rebuilt without --force
+    assert ingest(a).exit_code == 0
+    assert "ZEBRA" in pl.read_parquet(data / "mix" / "words.parquet")["word"].to_list()
+    assert ingest(b, "--force").exit_code == 0
+    assert set(pl.read_parquet(data / "mix" / "words.parquet")["word"]) == {w.upper() for w in WORDS_B}
+
+
+def run_concurrently(tmp_path: Path, delay: float, *extra: str) -> list[subprocess.CompletedProcess]:
+    """Start two runs of lexicon `mix` with different sources, `delay` seconds apart; their results."""
+    data = tmp_path / "out"
+    a, b = write_words(tmp_path / "a.txt", WORDS_A), write_words(tmp_path / "b.txt", WORDS_B)
+    env = {**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"}
+    procs = []
+    for source in (a, b):
+        args = ["run", "ingest", "indexes", "--source", source, "-l", "mix", "--data-dir", data]
+        cmd = [*WORDSTATS, *map(str, args), "--config", str(SMALL_CONFIG), *extra]
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        procs.append(subprocess.Popen(cmd, **pipes, text=True, env=env, cwd=ROOT))
+        time.sleep(delay)
+    results = []
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        results.append(subprocess.CompletedProcess(p.args, p.returncode, out, err))
+    return results
+
+
+@pytest.mark.slow
+def test_concurrent_runs_never_mix_sources(tmp_path):
+    results = run_concurrently(tmp_path, random.Random().uniform(0.0, 3.0))
+    codes = sorted(r.returncode for r in results)
+    assert codes == [0, 2], [r.stderr for r in results]  # the second waits, then is refused: another file
+    refused = next(r for r in results if r.returncode == 2)
+    assert refused.stderr.count("\n") == 1 and "was built from" in refused.stderr
+    root = tmp_path / "out" / "mix"
+    assert_consistent(root)
+    label = next(iter(read_provenance(root / "words.parquet")["inputs"]))
+    assert digest(tmp_path / label) == read_provenance(root / "words.parquet")["inputs"][label]
+    assert {p.name for p in root.glob("*.parquet")} == {
+        "words.parquet",
+        "anagrams.parquet",
+        "prefixes.parquet",
+        "hooks.parquet",
+    }
+
+
+@pytest.mark.slow
+def test_concurrent_forced_runs_leave_one_source_whole(tmp_path):
+    results = run_concurrently(tmp_path, random.Random(5).uniform(0.0, 3.0), "--force")
+    assert [r.returncode for r in results] == [0, 0], [r.stderr for r in results]
+    assert_consistent(tmp_path / "out" / "mix")
+
+
+# -- faults: SIGKILL, read-only folder, full disk ---------------------------------------------------
+
+
+KILL_BETWEEN_RENAMES = """
+import os, signal, sys
+real, count = os.replace, [0]
+def replace(src, dst):
+    real(src, dst)
+    if str(dst).endswith(".parquet"):
+        count[0] += 1
+        if count[0] == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+os.replace = replace
+sys.argv = ["wordstats", *sys.argv[1:]]
+from pipeline.cli import main
+main()
+"""
+
+
+def built_twice(cli, tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    """A lexicon with words and indexes from list A, then words from list B: indexes are due to be rebuilt."""
+    data = tmp_path / "out"
+    a, b = write_words(tmp_path / "a.txt", WORDS_A), write_words(tmp_path / "b.txt", WORDS_B)
+    base = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    assert cli("run", "ingest", "indexes", "--source", a, *base).exit_code == 0
+    assert cli("run", "ingest", "--source", b, "--force", *base).exit_code == 0
+    return data, data / "t", ["run", "indexes", *map(str, base)]
+
+
+def indexes_are_one_set(root: Path) -> None:
+    """anagrams, prefixes and hooks all come from one words table, and the manifest agrees with the files."""
+    inputs = {json.dumps(read_provenance(root / f"{t}.parquet")["inputs"]) for t in ("anagrams", "prefixes", "hooks")}
+    assert len(inputs) == 1, inputs
+
+
+@pytest.mark.slow
+def test_sigkill_between_renames_is_finished_by_the_next_reader_or_writer(cli, tmp_path):
+    data, root, args = built_twice(cli, tmp_path)
+    killed = subprocess.run([sys.executable, "-c", KILL_BETWEEN_RENAMES, *args], cwd=ROOT, capture_output=True)
+    assert killed.returncode == -signal.SIGKILL
+    assert (root / JOURNAL).exists()
+    res = wordstats("info", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)  # a reader finishes it
+    assert res.returncode == 0, res.stderr
+    assert not (root / JOURNAL).exists()
+    indexes_are_one_set(root)
+    assert_consistent(root)  # the commit was finished: indexes from the new words
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_leaves_old_or_new_outputs_whole(cli, tmp_path):
+    data, root, args = built_twice(cli, tmp_path)
+    started = time.monotonic()
+    assert wordstats(*args).returncode == 0
+    duration = time.monotonic() - started
+    rng = random.Random(20251201)
+    for i in range(3):
+        source = tmp_path / ("a.txt" if i % 2 == 0 else "b.txt")
+        assert cli("run", "ingest", "--source", source, "--force", *args[2:]).exit_code == 0
+        proc = subprocess.Popen([*WORDSTATS, *args], cwd=ROOT, env={**os.environ, "WORDSTATS_QUIET": "1"})
+        time.sleep(rng.uniform(0.3, 1.1) * duration)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        with Store(data, "t").writer():  # what the next run does first
+            pass
+        assert temporaries(root) == []
+        indexes_are_one_set(root)  # old or new, never both
+        assert_manifest_matches(root)
+    assert wordstats(*args).returncode == 0
+    indexes_are_one_set(root)
+    assert_consistent(root)
+
+
+@contextlib.contextmanager
+def tmpfs(where: Path, size: str):
+    """A small tmpfs mounted at `where` (skips the test where mounting is not allowed)."""
+    where.mkdir(parents=True, exist_ok=True)
+    res = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True)
+    if res.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({res.stderr.decode().strip()})")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_read_only_folder_is_a_one_line_error_and_changes_nothing(cli, tmp_path):
+    path = write_words(tmp_path / "a.txt", WORDS_A)
+    with tmpfs(tmp_path / "disk", "8m") as disk:
+        data = disk / "out"
+        base = ["--source", path, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+        assert cli("run", "ingest", "indexes", *base).exit_code == 0
+        before = snapshot(data / "t")
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        res = cli("run", "ingest", "indexes", *base)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+        assert "Read-only file system" in res.stderr
+        assert snapshot(data / "t") == before
+        subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+        assert cli("run", "ingest", "indexes", *base).exit_code == 0
+        assert_consistent(data / "t")
+
+
+def test_full_disk_is_a_one_line_error_and_changes_nothing(cli, tmp_path):
+    path = write_words(tmp_path / "a.txt", WORDS_A)
+    with tmpfs(tmp_path / "disk", "4m") as disk:
+        data = disk / "out"
+        base = ["--source", path, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+        assert cli("run", "ingest", "indexes", *base).exit_code == 0
+        before = snapshot(data / "t")
+        filler = disk / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * 4096)
+        os.close(fd)
+        for stages in (["indexes"], ["ingest", "indexes"]):  # Parquet (a polars ComputeError) and JSON outputs
+            res = cli("run", *stages, *base)
+            assert res.exit_code == 2, res
+            assert res.stderr.count("\n") == 1 and "No space left on device" in res.stderr, res.stderr
+            assert snapshot(data / "t") == before
+            assert temporaries(data / "t") == []
+        filler.unlink()
+        res = cli("run", "ingest", "indexes", *base)
+        assert res.exit_code == 0, res
+        assert_consistent(data / "t")
