@@ -339,16 +339,29 @@ def boggle_best(
     )
 
 
-def _best_job(s: Session, dictionary, grid, seed, runs, params, dice_set, ray, shard_size, as_json, quiet) -> None:
+def _best_job(
+    s: Session,
+    dictionary,
+    grid: tuple[int, int],
+    seed: int,
+    runs: int,
+    params,
+    dice_set,
+    ray: Optional[str],
+    shard_size: Optional[int],
+    as_json: bool,
+    quiet: bool,
+) -> None:
     """`boggle best --runs N`: the runs as a sharded job, then the best board."""
     from pipeline.boggle.jobs import BEST_SHARD, best_job, best_run
     from pipeline.boggle.rules import Board
     from pipeline.boggle.solver import solve
 
-    job = best_job(dictionary, *grid, seed, runs, params, dice_set, shard_size or BEST_SHARD)
+    rows, cols = grid
+    job = best_job(dictionary, rows, cols, seed, runs, params, dice_set, shard_size or BEST_SHARD)
     result = _run_job(s, job, ray, quiet)
     best = best_run(result.tables["runs"])
-    board = Board(*grid, best["board"])
+    board = Board(rows, cols, best["board"])
     facts = {
         "board": board.letters,
         "size": board.size,
