@@ -66,7 +66,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
         return dictionaries[variant]
 
     board_frames, word_frames, summary = [], [], {}
-    with executor.engine_session(executor.cluster_address(ctx.config)) as engine:
+    with executor.engine_session(ctx.cluster) as engine:
         for name in bc.dice_sets:
             dice = bc.dice[name]
             dictionary = dictionary_for(dice.variant)

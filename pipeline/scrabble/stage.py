@@ -78,7 +78,7 @@ def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: in
     frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
     if games == 0 or not chosen:
         return frames[0]
-    with executor.engine_session(executor.cluster_address(ctx.config), local_processes(games)) as engine:
+    with executor.engine_session(ctx.cluster, local_processes(games)) as engine:
         for v in chosen:
             job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
             frames.append(job.tables["games"])
