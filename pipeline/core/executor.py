@@ -317,9 +317,19 @@ def import_ray():
     return ray
 
 
-def _ray_shard(work: WorkFn, shard: Shard, shared: Any, threads: int) -> Parts:
-    """A shard on a Ray worker: numba uses the cores the task asked for."""
-    return _run_shard(work, shard, shared, threads)
+_WORKER_SHARED: dict[str, Any] = {}  # a Ray worker's copy of the current job's shared input, by object id
+
+
+def _ray_shard(work: WorkFn, shard: Shard, boxed: list[Any], threads: int) -> Parts:
+    """A shard on a Ray worker: the job's shared input is read from the object store once per worker (not once
+    per task), and numba uses the cores the task asked for."""
+    import ray
+
+    ref = boxed[0]  # boxed, so that Ray hands over the reference rather than a fresh copy for every task
+    if ref.hex() not in _WORKER_SHARED:
+        _WORKER_SHARED.clear()  # one job's input at a time
+        _WORKER_SHARED[ref.hex()] = ray.get(ref)
+    return _run_shard(work, shard, _WORKER_SHARED[ref.hex()], threads)
 
 
 class RayEngine:
@@ -362,7 +372,7 @@ class RayEngine:
             while (todo or running) and not stop():
                 while todo and len(running) < window:
                     shard = todo.pop()
-                    running[task.remote(job.work, shard, shared, job.cpus_per_shard)] = shard
+                    running[task.remote(job.work, shard, [shared], job.cpus_per_shard)] = shard
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
                 for ref in ready:
                     shard = running.pop(ref)
