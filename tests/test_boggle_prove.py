@@ -122,6 +122,7 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         codes[i, : len(x)] = [ord(c) - 65 for c in x]
     n_letters = np.array([len(x) for x in letters], dtype=np.int32)
     bits = int(width + 1).bit_length()
+    class_bits = max(1, int(dictionary.values.shape[0] - 1).bit_length())
     nbrs, ncount = neighbours(rows, cols)
     seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
     keys, n_keys, union = pk.word_keys(
@@ -133,11 +134,12 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         n_letters,
         split_order(rows, cols),
         bits,
+        class_bits,
         np.empty(8, dtype=np.uint64),
         seen,
         1,
     )
-    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits)
+    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits, class_bits)
     return int(tree[0]), int(union)
 
 
@@ -349,3 +351,27 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     bound, _ = class_bound(dictionary, 3, 3, letters)
     assert int(score_boards(np.array([[ord(c) - 65 for c in board]], dtype=np.int8), 3, 3, dictionary).scores[0]) == 545
     assert bound >= 545
+
+
+def test_executor_shard_work_gives_the_same_proof(tmp_path, moby_words, one_thread):
+    from dataclasses import dataclass
+
+    from pipeline.boggle.prove import merge_tables, shard_ranges, shard_work
+
+    @dataclass(frozen=True)
+    class Shard:
+        index: int
+        start: int
+        stop: int
+
+    dictionary = small_dictionary(moby_words, "AEIRST", 6)
+    problem = Problem(2, 3, dictionary, parse_partition("AEI RST"), 12)
+    classes = top_classes(2, 2, 3)
+    parts = [shard_work(Shard(i, lo, hi), (problem, classes)) for i, (lo, hi) in enumerate(shard_ranges(len(classes)))]
+    proof = merge_tables(
+        problem, pl.concat([p["boards"] for p in parts]), pl.concat([p["stats"] for p in parts]), 0.0, 1
+    )
+    direct = prove(problem, tmp_path)
+    assert proof.boards.equals(direct.boards)
+    assert proof.summary["boards_scored"] == direct.summary["boards_scored"]
+    assert proof.summary["top_level_classes"] == direct.summary["top_level_classes"] == len(classes)

@@ -94,7 +94,7 @@ def jobs(boggle, data) -> list[ex.Job]:
 COMMANDS = (  # the same jobs from the command line
     ("boggle", "random", "--summary", "--sample", str(BOARDS), "--shard-size", str(SHARD)),
     ("boggle", "best", "--runs", "4", "--steps", "2000", "--seed", "5"),
-    ("scrabble", "selfplay", "--games", "2", "--shard-size", "1"),
+    ("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--seed", "8"),
 )
 
 
@@ -506,5 +506,5 @@ def test_options_that_need_a_job_say_so(cli, data):
     assert res.exit_code == 2 and "apply to a job of --runs N" in res.stderr
     res = cli("boggle", "best", "--runs", "2", "--target", "10", *base)
     assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr
-    res = cli("scrabble", "selfplay", "--games", "2", "--out", "games.xlsx", *base)
-    assert res.exit_code == 2 and "give a .parquet, .csv, .json or .md file" in res.stderr
+    res = cli("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--compare", *base)
+    assert res.exit_code == 2 and "run greedy (score) games only" in res.stderr

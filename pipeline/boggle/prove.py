@@ -175,6 +175,11 @@ class Problem:
         return self.rows * self.cols
 
     @property
+    def class_bits(self) -> int:
+        """Bits of a word key that hold the word's points class (the dictionary's number of point values)."""
+        return max(1, int(self.dictionary.values.shape[0] - 1).bit_length())
+
+    @property
     def digit_bits(self) -> int:
         """Bits per cell in a word key (a letter index + 1, 0 = cell unused)."""
         return int(self.partition.width + 1).bit_length()
@@ -183,9 +188,7 @@ class Problem:
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    from pipeline.boggle.prove_kernels import KEY_CLASS_BITS
-
-    bits = KEY_CLASS_BITS + problem.n_cells * problem.digit_bits
+    bits = problem.class_bits + problem.n_cells * problem.digit_bits
     if bits > 64:
         raise WordstatsError(
             f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
@@ -238,10 +241,10 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
         n_letters = np.ascontiguousarray(group_sizes[row])
         t0 = time.process_time()
         keys, n_keys, union = pk.word_keys(
-            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, keys, seen, stamp
+            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, problem.class_bits, keys, seen, stamp
         )
         t1 = time.process_time()
-        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits)
+        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits, problem.class_bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
         totals["classes"] += 1
@@ -307,8 +310,18 @@ def dictionary_hash(dictionary: Dictionary) -> str:
     return digest.hexdigest()
 
 
+def code_digest() -> str:
+    """A digest of the proof's own code (this module and its kernels): a changed proof never resumes old shards."""
+    from pipeline.boggle import prove_kernels
+
+    digest = hashlib.sha256()
+    for module in (__file__, prove_kernels.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def job_params(problem: Problem) -> dict[str, Any]:
-    """The parameters that decide a proof's result (and its job id)."""
+    """The parameters that decide a proof's result (and its job id), with the code's digest."""
     rules = problem.dictionary.rules
     return {
         "size": f"{problem.rows}x{problem.cols}",
@@ -318,6 +331,7 @@ def job_params(problem: Problem) -> dict[str, Any]:
         "dictionary_sha256": dictionary_hash(problem.dictionary),
         "split_order": split_order(problem.rows, problem.cols).tolist(),
         "format": 1,
+        "code": code_digest(),
     }
 
 
@@ -357,6 +371,29 @@ def read_shard(path: Path) -> ShardResult | None:
     if dict(boards.schema) != BOARD_SCHEMA:
         return None
     return ShardResult(boards, stats)
+
+
+STATS_SCHEMA = {"stats": pl.String}
+
+
+def shard_work(shard: Any, shared: tuple[Problem, np.ndarray]) -> dict[str, pl.DataFrame]:
+    """One shard as the sharded-job executor runs it: `shard.start`..`shard.stop` index the canonical
+    top-level classes in `shared` = (problem, classes). Returns its boards and a one-row table holding its
+    statistics as JSON (merge: concatenate, then `merge_tables`)."""
+    problem, classes = shared
+    result = prove_shard(problem, classes[shard.start : shard.stop])
+    stats = pl.DataFrame({"stats": [json.dumps(result.stats, sort_keys=True)]}, schema=STATS_SCHEMA)
+    return {"boards": result.boards, "stats": stats}
+
+
+def merge_tables(problem: Problem, boards: pl.DataFrame, stats: pl.DataFrame, wall: float, workers: int) -> Proof:
+    """The proof from an executor's merged shard tables (boards, and the shards' statistics in order)."""
+    params = job_params(problem)
+    results = {i: ShardResult(boards.clear(), json.loads(text)) for i, text in enumerate(stats["stats"].to_list())}
+    results[0] = ShardResult(boards, results[0].stats) if results else ShardResult(boards, {})
+    ranges = [(0, 0)] * len(results)
+    n_classes = sum(r.stats["classes"] for r in results.values())
+    return merge(problem, params, Path(job_id(params)), n_classes, ranges, results, 0, 0.0, wall, workers)
 
 
 _WORKER_PROBLEM: Problem | None = None

@@ -30,8 +30,6 @@ _LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
 _CLASS_SHIFT = _U64(NODE_CLASS_SHIFT)
 _CLASS_MASK = _U64(NODE_CLASS_MASK)
 _FIRST_SHIFT = _U64(NODE_FIRST_SHIFT)
-KEY_CLASS_BITS = int(NODE_CLASS_MASK).bit_length()  # a word key keeps the word's points class in its low bits
-_KEY_SHIFT = _U64(KEY_CLASS_BITS)
 
 
 @intrinsic
@@ -117,16 +115,16 @@ def _grown(a, size, fill):
 
 
 @njit(cache=True)
-def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, keys, seen, stamp):
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, seen, stamp):
     """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
     digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
-    points class in the low 6 bits. Returns the keys (in `keys`, grown when too short), their number, and the
+    points class in the low `class_bits` bits. Returns the keys (in `keys`, grown when too short), their number, and the
     sum/union bound: the points of every distinct word some board of the class has (words are marked in
     `seen` with `stamp`, which must differ from the marks of earlier calls)."""
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
-        shift[order[p]] = _U64(KEY_CLASS_BITS + (n - 1 - p) * digit_bits)
+        shift[order[p]] = _U64(class_bits + (n - 1 - p) * digit_bits)
     cell_mask = np.zeros(n, dtype=np.uint32)
     index_of = np.zeros((n, 26), dtype=np.int64)
     for cell in range(n):
@@ -202,7 +200,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
 
 
 @njit(cache=True)
-def orderly_tree(ks, values, n, digit_bits):
+def orderly_tree(ks, values, n, digit_bits, class_bits):
     """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
     neighbours in sorted order, so the path of the previous key is the only one still open).
 
@@ -213,6 +211,8 @@ def orderly_tree(ks, values, n, digit_bits):
     Equal keys (one word on several paths with the same choices, or several words) add up.
     """
     n_keys = ks.shape[0]
+    key_shift = _U64(class_bits)
+    class_mask = _U64((1 << class_bits) - 1)
     digit_mask = _U64((1 << digit_bits) - 1)
     body_bits = n * digit_bits
     low = _U64(0)  # the lowest bit of every digit
@@ -237,10 +237,10 @@ def orderly_tree(ks, values, n, digit_bits):
     m = 0  # choices on the path of the previous key
     i = 0
     while i < n_keys:
-        body = ks[i] >> _KEY_SHIFT
+        body = ks[i] >> key_shift
         pts = 0
-        while i < n_keys and (ks[i] >> _KEY_SHIFT) == body:
-            pts += values[ks[i] & _CLASS_MASK]
+        while i < n_keys and (ks[i] >> key_shift) == body:
+            pts += values[ks[i] & class_mask]
             i += 1
         if n_sum + n >= cap or n_choice + n >= cap:
             cap *= 2
@@ -345,6 +345,30 @@ def orderly_tree(ks, values, n, digit_bits):
 
 
 @njit(cache=True)
+def _bucket(d, stack, stack_first, top_d, c_first, c_kids, c_letter, n_letters_d, bucket, bucket_at, letter_first):
+    """Sort the sum nodes below the choice nodes stacked for split position d by letter: letter l's are
+    bucket[letter_first[d, l]:letter_first[d, l + 1]], written from bucket_at[d] on; sets bucket_at[d + 1]."""
+    base = bucket_at[d]
+    for letter in range(n_letters_d + 1):
+        letter_first[d, letter] = 0
+    for k in range(stack_first[d], top_d):
+        c = stack[k]
+        for j in range(c_first[c], c_first[c + 1]):
+            letter_first[d, c_letter[j] + 1] += 1
+    letter_first[d, 0] = base
+    for letter in range(n_letters_d):
+        letter_first[d, letter + 1] += letter_first[d, letter]
+    fill_at = letter_first[d, :n_letters_d].copy()
+    for k in range(stack_first[d], top_d):
+        c = stack[k]
+        for j in range(c_first[c], c_first[c + 1]):
+            letter = c_letter[j]
+            bucket[fill_at[letter]] = c_kids[j]
+            fill_at[letter] += 1
+    bucket_at[d + 1] = letter_first[d, n_letters_d]
+
+
+@njit(cache=True)
 def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
     """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
     choice as soon as its bound is below `floor`.
@@ -352,17 +376,25 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     The bound of a partial choice is the points of the sum nodes reached so far plus, for each cell still
     open, the bounds of its choice nodes reached so far (kept per cell as a stack and a running sum). When
     every cell is chosen the bound is the board's score counted with repeats (every word once per set of
-    cells spelling it), at least its true score. Returns the surviving boards as letter indices per cell
-    (in cell order), their bounds, and per split position the choices visited and dropped.
+    cells spelling it), at least its true score. On entering a split position, the sum nodes below its
+    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own.
+    Returns the surviving boards as letter indices per cell (in cell order), their bounds, and per split
+    position the choices visited and dropped.
     """
     n_choice = c_pos.shape[0]
+    n_sum = s_pts.shape[0]
     stack_first = np.zeros(n + 1, dtype=np.int64)
     for c in range(n_choice):
         stack_first[c_pos[c] + 1] += 1
     for p in range(n):
         stack_first[p + 1] += stack_first[p]
     stack = np.empty(max(stack_first[n], 1), dtype=np.int32)
-    cursor = np.empty(max(stack_first[n], 1), dtype=np.int32)  # the next child of a stacked choice node
+    bucket = np.empty(max(n_sum, 1), dtype=np.int32)  # per open level, its sum nodes by letter
+    bucket_at = np.zeros(n + 1, dtype=np.int64)
+    width = 1
+    for p in range(n):
+        width = max(width, n_letters[order[p]])
+    letter_first = np.zeros((n, width + 1), dtype=np.int64)
     top = stack_first[:n].copy()
     sums = np.zeros(n, dtype=np.int64)
     saved_top = np.empty((n + 1, n), dtype=np.int64)
@@ -391,8 +423,9 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     li[0] = -1
     saved_top[0, :] = top
     saved_sums[0, :] = sums
-    for k in range(stack_first[0], top[0]):
-        cursor[k] = c_first[stack[k]]
+    _bucket(
+        0, stack, stack_first, top[0], c_first, c_kids, c_letter, n_letters[order[0]], bucket, bucket_at, letter_first
+    )
     while d >= 0:
         li[d] += 1
         cell = order[d]
@@ -403,12 +436,8 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         top[:] = saved_top[d, :]
         sums[:] = saved_sums[d, :]
         pts = base[d]
-        for k in range(stack_first[d], saved_top[d, d]):
-            j = cursor[k]
-            if j == c_first[stack[k] + 1] or c_letter[j] != letter:
-                continue
-            cursor[k] = j + 1
-            t = c_kids[j]
+        for k in range(letter_first[d, letter], letter_first[d, letter + 1]):
+            t = bucket[k]
             pts += s_pts[t]
             for jj in range(s_first[t], s_first[t + 1]):
                 c = s_kids[jj]
@@ -441,6 +470,17 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         li[d] = -1
         saved_top[d, :] = top
         saved_sums[d, :] = sums
-        for k in range(stack_first[d], top[d]):
-            cursor[k] = c_first[stack[k]]
+        _bucket(
+            d,
+            stack,
+            stack_first,
+            top[d],
+            c_first,
+            c_kids,
+            c_letter,
+            n_letters[order[d]],
+            bucket,
+            bucket_at,
+            letter_first,
+        )
     return out[:n_out].copy(), out_bound[:n_out].copy(), visited, dropped

@@ -23,9 +23,11 @@ from pipeline.cli.app import (
 from pipeline.cli.options import (
     MAX_SEED,
     CsvOpt,
+    ForceOpt,
     JsonObjectOpt,
     LimitOpt,
     check_number,
+    check_out,
     choose_format,
     limit_for,
     plural,
@@ -49,7 +51,8 @@ SizeOpt = Annotated[
     Optional[str], typer.Option("--size", help="Board size RxC (needed when not square).", show_default=False)
 ]
 MinLengthOpt = Annotated[
-    Optional[int], typer.Option("--min-length", help="Shortest word (default: the variant's).", show_default=False)
+    Optional[int],
+    typer.Option("--min-length", help="Shortest word (default: the variant's).", min=1, max=45, show_default=False),
 ]
 BoggleVariantOpt = Annotated[
     Optional[str],
@@ -391,7 +394,9 @@ def _best_job(
 
 @boggle_app.command("prove")
 def boggle_prove(
-    floor: Annotated[int, typer.Option("--floor", help="Keep every board scoring at least this much.")],
+    floor: Annotated[
+        int, typer.Option("--floor", help="Keep every board scoring at least this much.", min=1, max=10**9)
+    ],
     size: Annotated[str, typer.Option("--size", help="Board size RxC.")] = "3x3",
     classes: Annotated[
         Optional[str],
@@ -403,11 +408,18 @@ def boggle_prove(
     ] = None,
     out: Annotated[
         Optional[Path],
-        typer.Option("--out", help="Write the boards as Parquet (summary in the footer).", show_default=False),
+        typer.Option(
+            "--out",
+            help="Write the boards as Parquet (summary in the footer); refuses to overwrite without --force.",
+            show_default=False,
+        ),
     ] = None,
+    force: ForceOpt = False,
     workers: Annotated[
         Optional[int],
-        typer.Option("--workers", help="Local worker processes (default: the CPUs).", min=1, show_default=False),
+        typer.Option(
+            "--workers", help="Local worker processes (default: the CPUs).", min=1, max=1024, show_default=False
+        ),
     ] = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
@@ -434,6 +446,7 @@ def boggle_prove(
     if floor < 1:
         raise WordstatsError(f"--floor must be at least 1, got {floor}")
     s = Session(config, data_dir, lexicon)
+    check_out(out, force, (".parquet",), s.data_dir)
     dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
     problem = Problem(rows, cols, dictionary, partition, floor)
     check_problem(problem)

@@ -31,8 +31,10 @@ def run(
         Optional[list[Path]],
         typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.", show_default=False),
     ] = None,
-    min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1)] = None,
-    max_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: longest word kept.", min=1)] = None,
+    min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1, max=255)] = None,
+    max_length: Annotated[
+        Optional[int], typer.Option(help="Ad hoc list: longest word kept (default 45).", min=1, max=255)
+    ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Let --source replace a config lexicon or one built from other files.")
     ] = False,
@@ -96,8 +98,9 @@ def info(
     from pipeline.core.info import tables_overview
 
     s = Session(config, data_dir, lexicon)
+    overview = tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None)
     typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
-    _emit(tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None), as_json, as_csv)
+    _emit(overview, as_json, as_csv)
 
 
 @app.command()

@@ -45,6 +45,24 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+MAX_DECIMALS = 8
+
+
+def decimals(column: pl.Series) -> int:
+    """The decimals that show a float column's smallest non-zero magnitude to 3 significant digits (2 to 8)."""
+    values = column.drop_nulls().drop_nans().abs()
+    values = values.filter((values > 0) & values.is_finite())
+    if values.is_empty():
+        return 2
+    smallest = float(values.min())  # type: ignore[arg-type]
+    return max(2, min(MAX_DECIMALS, 2 - math.floor(math.log10(smallest))))
+
+
+def _fixed(value: float, places: int) -> str:
+    """A float with a column's fixed number of decimals; NaN and infinities blank."""
+    return f"{value:,.{places}f}" if math.isfinite(value) else ""
+
+
 def flatten(df: pl.DataFrame) -> pl.DataFrame:
     """Nested columns (lists, structs) as text, for CSV."""
     exprs = []
@@ -58,8 +76,13 @@ def flatten(df: pl.DataFrame) -> pl.DataFrame:
 
 def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
     """An aligned plain-text table with a header line; numbers right-aligned."""
-    rows = df.rows() if max_rows is None else df.head(max_rows).rows()
-    cells = [[_cell(v) for v in row] for row in rows]
+    shown = df if max_rows is None else df.head(max_rows)
+    places = {name: decimals(shown[name]) for name, dtype in shown.schema.items() if dtype.is_float()}
+    rows = shown.rows()
+    fmts = [places.get(name) for name in shown.columns]
+    cells = [
+        [_cell(v) if p is None or not isinstance(v, float) else _fixed(v, p) for v, p in zip(row, fmts)] for row in rows
+    ]
     header = list(df.columns)
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
     numeric = [dtype.is_numeric() for dtype in df.dtypes]
@@ -160,8 +183,6 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
 
     provenance = provenance or {"stage": "query"}
     suffix = path.suffix.lower()
-    if suffix != ".parquet" and suffix in (".csv", ".json", ".md"):
-        write_json(path.with_name(path.name + ".provenance.json"), provenance)
     if suffix == ".parquet":
         write_parquet(path, df, provenance)
     elif suffix == ".csv":
@@ -172,6 +193,8 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
         write_text(path, markdown(df))
     else:
         raise WordstatsError(f"{path}: unknown output format {suffix!r} (use .parquet, .csv, .json or .md)")
+    if suffix != ".parquet" and provenance.get("stage") == "sql":
+        write_json(path.with_name(path.name + ".provenance.json"), provenance)
 
 
 def markdown(df: pl.DataFrame) -> str:

@@ -133,14 +133,32 @@ def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], ro
 
 
 def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = 16384) -> None:
-    """Write a DataFrame to `path` (not atomically) as our Parquet: zstd, statistics, provenance in the footer."""
-    df.write_parquet(
+    """Write a DataFrame to `path` (not atomically) as our Parquet: zstd, statistics, provenance in the footer;
+    a `sorted_by` entry of the provenance is also recorded as the row groups' sorting_columns."""
+    metadata = {f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())}
+    sorted_by = provenance.get("sorted_by")
+    if not sorted_by:
+        df.write_parquet(
+            path,
+            compression="zstd",
+            compression_level=3,
+            statistics=True,
+            row_group_size=row_group_size,
+            metadata=metadata,
+        )
+        return
+    import pyarrow.parquet as pq
+
+    table = df.to_arrow()
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    pq.write_table(
+        table,
         path,
         compression="zstd",
         compression_level=3,
-        statistics=True,
+        write_statistics=True,
         row_group_size=row_group_size,
-        metadata={f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())},
+        sorting_columns=[pq.SortingColumn(df.columns.index(c)) for c in sorted_by],
     )
 
 
@@ -160,7 +178,7 @@ def read_provenance(path: Path) -> dict[str, Any]:
         if key.startswith("wordstats."):
             name = key.removeprefix("wordstats.")
             try:
-                out[name] = json.loads(value) if name in ("inputs", "params") else value
+                out[name] = json.loads(value) if name in ("inputs", "params", "columns", "sorted_by") else value
             except json.JSONDecodeError:
                 out[name] = value
     return out
@@ -197,11 +215,19 @@ class Store:
                 f"{path} not found: build it with `wordstats run --lexicon {self.lexicon}` or `make all`"
             )
         if path.suffix == ".parquet":
+            from pipeline.core.schemas import wrong_kind
+
             schema = self.schema(name)
             missing = [c for c in columns if c not in schema]
             if missing:
                 raise WordstatsError(
                     f"{path} has no column {missing[0]!r} (built by an older version?): "
+                    f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
+                )
+            bad = wrong_kind(path.stem, schema)
+            if bad is not None:
+                raise WordstatsError(
+                    f"{path}: damaged table: column {bad[0]!r} is {bad[2]}, not {bad[1]}: "
                     f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
                 )
         return path
@@ -434,7 +460,11 @@ class Store:
 def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
     """Write one stage output to `path` (not atomically); its rows (None when it has no rows)."""
     if isinstance(obj, pl.DataFrame):
-        parquet_bytes(path, obj, provenance)
+        from pipeline.core.schemas import conform, footer
+
+        table = Path(name).stem
+        obj = conform(table, obj)
+        parquet_bytes(path, obj, {**provenance, **footer(table, obj)})
         return obj.height
     if isinstance(obj, (dict, list)):
         text = json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

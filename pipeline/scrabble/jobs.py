@@ -12,7 +12,7 @@ import polars as pl
 
 from pipeline.core.executor import Job, Parts, Shard, words_digest
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, game_rng, game_row, self_play
+from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, game_rng, log_row, self_play_log
 from pipeline.scrabble.variant import Variant
 
 SELFPLAY_SHARD = 10  # games per shard (a few seconds on one core)
@@ -28,7 +28,7 @@ def local_processes(games: int) -> int | None:
 
 @dataclass(frozen=True)
 class Playing:
-    """What a self-play shard reads: the variant, the lexicon with its trie, and the seed."""
+    """What a self-play shard reads: the variant, the lexicon with its GADDAG, and the seed."""
 
     variant: Variant
     lexicon: Lexicon
@@ -38,7 +38,7 @@ class Playing:
 def selfplay_work(shard: Shard, p: Playing) -> Parts:
     """Games start+1..stop of the variant's seeded sequence, one row each."""
     rows = [
-        game_row(self_play(p.variant, p.lexicon, game_rng(p.seed, p.variant.name, number)), number)
+        log_row(self_play_log(p.variant, p.lexicon, game_rng(p.seed, p.variant.name, number)), number, p.variant)
         for number in range(shard.start + 1, shard.stop + 1)
     ]
     return {"games": pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)}
@@ -59,7 +59,7 @@ def variant_params(v: Variant) -> dict:
 
 def selfplay_job(variant: Variant, lexicon: Lexicon, seed: int, games: int, shard_size: int = SELFPLAY_SHARD) -> Job:
     """`games` seeded greedy self-play games of one variant (games 1..N)."""
-    _ = lexicon.trie  # built once here, shipped with the lexicon to every worker
+    _ = lexicon.gaddag  # built once here, shipped with the lexicon to every worker
     params = {
         "variant": variant_params(variant),
         "seed": seed,

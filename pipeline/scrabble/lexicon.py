@@ -1,4 +1,5 @@
-"""The Scrabble lexicon: words as a trie for move generation and a set for judging."""
+"""The Scrabble lexicon: words as a set for judging, a GADDAG for move generation (stored by the scrabble stage
+as gaddag.parquet), and a trie for the reference generator."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pipeline.scrabble.variant import SIZE
 
 
 class Lexicon:
-    """The playable words (2 to SIZE letters): a set for checking, a trie (built on demand) for generating."""
+    """The playable words (2 to SIZE letters): a set for checking, a GADDAG (loaded or built on demand) for
+    generating, a trie (built on demand) for the reference generator."""
 
     def __init__(self, words: Iterable[str]):
         self.words = frozenset(w for w in words if 2 <= len(w) <= SIZE)
@@ -25,7 +27,20 @@ class Lexicon:
 
         return build_trie(sorted(self.words))
 
+    @cached_property
+    def gaddag(self):
+        """The GADDAG of the words (built here unless load_lexicon found it stored)."""
+        from pipeline.scrabble.gaddag import build_gaddag
+
+        return build_gaddag(self.words)
+
 
 def load_lexicon(store) -> Lexicon:
-    """The lexicon of a built words.parquet."""
-    return Lexicon(store.read("words", columns=["word"])["word"].to_list())
+    """The lexicon of a built words.parquet, with the GADDAG of gaddag.parquet when the scrabble stage
+    has stored it."""
+    lexicon = Lexicon(store.read("words", columns=["word"])["word"].to_list())
+    if store.exists("gaddag"):
+        from pipeline.scrabble.gaddag import from_table
+
+        lexicon.__dict__["gaddag"] = from_table(store.read("gaddag"), str(store.path("gaddag")))
+    return lexicon

@@ -15,7 +15,44 @@ from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
     """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
-    first, earlier generated first on ties), and the number of legal plays."""
+    first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
+    generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
+    search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
+    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.gaddag import LETTER_HASH, generation_order, variant_tables
+
+    g = lexicon.gaddag
+    tab = variant_tables(lexicon, variant)
+    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
+    records, n_out, total = gk.board_plays(
+        g.arcs,
+        g.tilesets,
+        board.tiles,
+        board.blanks,
+        rack_counts(rack).astype(np.int64),
+        tab.values,
+        tab.lmul,
+        tab.wmul,
+        tab.centre[0],
+        tab.centre[1],
+        tab.bingo,
+        tab.rack_size,
+        keep,
+        out,
+        tab.bingos,
+        LETTER_HASH,
+    )
+    records = records[:n_out]
+    if keep == 0:
+        records = records[generation_order(records)]
+    return records, int(total)
+
+
+def generate_reference(
+    board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0
+) -> tuple[np.ndarray, int]:
+    """generate by the trie generator (Appel and Jacobson's left parts and right extensions), the
+    reference the GADDAG generator must agree with."""
     from pipeline.scrabble.kernels import scrabble_plays
 
     trie = lexicon.trie

@@ -11,9 +11,9 @@ import polars as pl
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.movegen import generate_reference, record_tiles
 from pipeline.scrabble.rules import Play, evaluate
-from pipeline.scrabble.variant import Variant
+from pipeline.scrabble.variant import SIZE, Variant
 
 
 @dataclass
@@ -47,13 +47,123 @@ def rack_value(rack: str, variant: Variant) -> int:
     return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
 
 
+@dataclass(frozen=True)
+class GameLog:
+    """A game as arrays: one row per turn (gaddag_kernels.TURN_*: player, action, play record), the racks
+    before each turn (27 counts, blanks last), final scores, and who went out (-1: nobody)."""
+
+    variant: str
+    turns: np.ndarray
+    racks: np.ndarray
+    scores: np.ndarray
+    went_out: int
+
+
+def self_play_log(
+    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+) -> GameLog:
+    """A greedy self-play game (the rules of self_play_reference, the same game for the same random stream)
+    played in one numba kernel over the GADDAG; it stops only for the bag shuffles of exchanges."""
+    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
+
+    g = lexicon.gaddag
+    tab = variant_tables(lexicon, variant)
+    n_tiles = int(tab.counts.sum())
+    bag = np.repeat(np.arange(27, dtype=np.int64), tab.counts)
+    rng.shuffle(bag)
+    racks = np.zeros((players, 27), dtype=np.int64)
+    bag_n = n_tiles
+    for p in range(players):
+        bag_n = gk.draw(racks[p], bag, bag_n, tab.rack_size)
+    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
+        g.arcs,
+        np.full((SIZE, SIZE), -1, dtype=np.int8),
+        np.zeros((SIZE, SIZE), dtype=np.bool_),
+        tab.values,
+        tab.centre[0],
+        tab.centre[1],
+    )
+    state = np.zeros(gk.STATE, dtype=np.int64)
+    state[gk.S_BAG] = bag_n
+    scores = np.zeros(players, dtype=np.int64)
+    rows = max_scoreless * (n_tiles + 2)  # each play places a tile; at most max_scoreless - 1 turns between
+    log = np.zeros((rows, gk.TURN), dtype=np.int32)
+    rack_log = np.zeros((rows, 27), dtype=np.int64)
+    while True:
+        status = gk.selfplay_turns(
+            g.arcs,
+            g.tilesets,
+            tt,
+            bb,
+            masks,
+            crossed,
+            sums,
+            anchors,
+            tab.lmul,
+            tab.wmul,
+            tab.values,
+            tab.bingo,
+            tab.rack_size,
+            max_scoreless,
+            racks,
+            bag,
+            scores,
+            state,
+            log,
+            rack_log,
+            tab.bingos,
+            LETTER_HASH,
+        )
+        if status == gk.SHUFFLE:
+            rng.shuffle(bag[: state[gk.S_BAG]])
+        if state[gk.S_OVER]:
+            break
+    n = int(state[gk.S_TURNS])
+    return GameLog(variant.name, log[:n], rack_log[:n], scores, int(state[gk.S_WENT_OUT]))
+
+
+def rack_text(counts: np.ndarray) -> str:
+    """A rack's 27 counts as its sorted text (blanks first, as sorted() puts ? before A)."""
+    return BLANK * int(counts[26]) + "".join(ch * int(n) for ch, n in zip(LETTERS, counts[:26]))
+
+
+def game_of(log: GameLog, variant: Variant, lexicon: Lexicon) -> Game:
+    """A game log as turns with boards, racks and plays checked and scored by the rules."""
+    from pipeline.scrabble import gaddag_kernels as gk
+
+    board, turns = Board(), []
+    for row, counts in zip(log.turns, log.racks):
+        action = ("play", "exchange", "pass")[int(row[gk.TURN_ACTION])]
+        turn = Turn(int(row[gk.TURN_PLAYER]), board.copy(), rack_text(counts), action)
+        if action == "play":
+            record = row[gk.TURN_RECORD :]
+            tiles, direction = record_tiles(record)
+            turn.play = evaluate(board, tiles, variant, lexicon, direction)
+            if turn.play.score != record[gk.PLAY_SCORE]:
+                raise RuntimeError(
+                    f"move generator scored {turn.play} {record[gk.PLAY_SCORE]}, rules say {turn.play.score}"
+                )
+            board.put(tiles)
+        turns.append(turn)
+    return Game(log.variant, turns, [int(x) for x in log.scores], None if log.went_out < 0 else log.went_out)
+
+
 def self_play(
+    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+) -> Game:
+    """A game between greedy players (see self_play_reference), played by the GADDAG engine; its turns
+    are then checked and scored by the rules."""
+    return game_of(self_play_log(variant, lexicon, rng, players, max_scoreless), variant, lexicon)
+
+
+def self_play_reference(
     variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
 ) -> Game:
     """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack
     (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
     (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
-    in a row (each player loses their rack value)."""
+    in a row (each player loses their rack value). Played with the reference generator and rules."""
     bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
     rng.shuffle(bag)
     racks = [""] * players
@@ -67,7 +177,7 @@ def self_play(
     racks = [draw(r) for r in racks]
     board, scores, turns, scoreless, player = Board(), [0] * players, [], 0, 0
     while True:
-        records, _ = generate(board, racks[player], variant, lexicon, keep=1)
+        records, _ = generate_reference(board, racks[player], variant, lexicon, keep=1)
         turn = Turn(player, board.copy(), racks[player], "pass")
         if len(records):
             tiles, direction = record_tiles(records[0])
@@ -126,6 +236,64 @@ def game_row(game: Game, number: int) -> dict:
         "plays": [
             f"{t.player + 1}: {t.play} {t.score}" if t.play else f"{t.player + 1}: {t.action}" for t in game.turns
         ],
+    }
+
+
+def log_row(log: GameLog, number: int, variant: Variant) -> dict:
+    """One game log as a selfplay.parquet row (the row game_row makes of the same game)."""
+    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.rules import position
+
+    tiles = np.full((SIZE, SIZE), -1, dtype=np.int64)
+    blanks = np.zeros((SIZE, SIZE), dtype=np.bool_)
+    plays, moves, points, bingos, exchanges, passes = [], 0, 0, 0, 0, 0
+    for row in log.turns.tolist():
+        player, action = row[gk.TURN_PLAYER] + 1, row[gk.TURN_ACTION]
+        if action != gk.PLAY:
+            plays.append(f"{player}: {'exchange' if action == gk.EXCHANGE else 'pass'}")
+            exchanges += action == gk.EXCHANGE
+            passes += action == gk.PASS
+            continue
+        rec = row[gk.TURN_RECORD :]
+        r, c, direction = rec[gk.PLAY_ROW], rec[gk.PLAY_COL], rec[gk.PLAY_DIR]
+        dr, dc = (0, 1) if direction == 0 else (1, 0)
+        blank_mask, placed_mask = rec[gk.PLAY_BLANKS], rec[gk.PLAY_PLACED]
+        out, inside, n_placed = [], False, 0
+        for k in range(rec[gk.PLAY_LEN]):
+            rr, cc = r + k * dr, c + k * dc
+            on_board = not placed_mask >> k & 1
+            if on_board != inside:
+                out.append("(" if on_board else ")")
+                inside = on_board
+            if on_board:
+                letter = LETTERS[tiles[rr, cc]]
+                out.append(letter.lower() if blanks[rr, cc] else letter)
+            else:
+                n_placed += 1
+                letter = LETTERS[rec[gk.PLAY_LETTERS + k]]
+                is_blank = bool(blank_mask >> k & 1)
+                tiles[rr, cc], blanks[rr, cc] = rec[gk.PLAY_LETTERS + k], is_blank
+                out.append(letter.lower() if is_blank else letter)
+        score = rec[gk.PLAY_SCORE]
+        plays.append(f"{player}: {position(r, c, direction)} {''.join(out)}{')' if inside else ''} {score}")
+        moves += 1
+        points += score
+        bingos += n_placed == variant.rack_size and variant.bingo_bonus > 0
+    scores = [int(x) for x in log.scores]
+    best = max(scores)
+    winners = [p for p, x in enumerate(scores) if x == best]
+    return {
+        "variant": log.variant,
+        "game": number,
+        "score_1": scores[0],
+        "score_2": scores[1],
+        "winner": winners[0] + 1 if len(winners) == 1 else 0,
+        "moves": moves,
+        "move_points": points,
+        "bingos": bingos,
+        "exchanges": exchanges,
+        "passes": passes,
+        "plays": plays,
     }
 
 

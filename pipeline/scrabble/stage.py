@@ -1,4 +1,4 @@
-"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json."""
+"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json, gaddag.parquet."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
 from pipeline.core.stages import Output, StageContext
+from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
@@ -52,10 +53,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-    """Best opening scores of every short word, and seeded greedy self-play games."""
+    """The lexicon's GADDAG, best opening scores of every short word, and seeded greedy self-play games."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
+    lexicon.__dict__["gaddag"] = build_gaddag(lexicon.words)
     table = None
     for name in ctx.params["openings"]["variants"]:
         part = openings(lexicon.words, known[name])
@@ -67,7 +69,9 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
     games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx)
-    return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
+    return ctx.result(
+        gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games, selfplay_summary=selfplay_summary(games)
+    )
 
 
 def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext) -> pl.DataFrame:

@@ -1,0 +1,216 @@
+"""The GADDAG move generator against the trie generator (the reference): every play, every score, the same
+order and ties; identical self-play games; the stored structure."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.config import load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble import gaddag_kernels as gk
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.gaddag import CHILD_MASK, END, TILE_SHIFT, build_gaddag, check_arcs, from_table, gaddag_table
+from pipeline.scrabble.lexicon import Lexicon, load_lexicon
+from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
+from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
+from pipeline.scrabble.variant import variants
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
+
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@pytest.fixture(scope="module")
+def games():
+    """The variants of the default config."""
+    return variants(load_config(DEFAULT_CONFIG))
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A real lexicon of a few thousand Moby words (every two-letter word, a seeded sample of the rest)."""
+    words = MOBY.read_text().upper().split()
+    rng = random.Random(17)
+    short = [w for w in words if len(w) <= 3 and w.isalpha()]
+    longer = rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 4000)
+    return Lexicon(short + longer)
+
+
+@pytest.fixture(scope="module")
+def enable():
+    """ENABLE (skipped when ../shared is absent)."""
+    return Lexicon(corpus_words("enable/enable1.txt"))
+
+
+def random_rack(rng: random.Random, blanks: int, size: int = 7) -> str:
+    """`size` tiles: `blanks` blanks and random letters, vowels likelier."""
+    letters = "AAEEIIOOU" + ALPHABET
+    return "".join(rng.choice(letters) for _ in range(size - blanks)) + "?" * blanks
+
+
+def random_board(lexicon: Lexicon, game, seed: int, plays: int) -> Board:
+    """A board after `plays` random legal plays (by the reference generator) from random racks."""
+    rng = random.Random(seed)
+    board = Board()
+    for _ in range(plays):
+        records, _ = generate_reference(board, random_rack(rng, rng.randrange(3)), game, lexicon)
+        if len(records):
+            board.put(record_tiles(records[rng.randrange(len(records))])[0])
+    return board
+
+
+def assert_agree(board: Board, rack: str, game, lexicon: Lexicon) -> int:
+    """Both generators give the same records in the same order (all plays, the best one, the best five)."""
+    expected, total = generate_reference(board, rack, game, lexicon)
+    found, count = generate(board, rack, game, lexicon)
+    assert count == total == len(expected)
+    assert found.shape == expected.shape and (found == expected).all(), (board.text(), rack)
+    for keep in (1, 5):
+        a, _ = generate_reference(board, rack, game, lexicon, keep=keep)
+        b, scored = generate(board, rack, game, lexicon, keep=keep)
+        assert scored <= total
+        assert b.shape == a.shape and (b == a).all(), (board.text(), rack, keep)
+    return total
+
+
+# ---- the structure ------------------------------------------------------------------------------------
+
+
+def test_gaddag_of_a_few_words():
+    g = build_gaddag(["CAT", "CATS", "AT", "ACT", "X", "TOOLONGFORABOARDX"])
+    assert [w in g for w in ["CAT", "CATS", "AT", "ACT", "X", "CA", "TA", "ACTS", "TOOLONGFORABOARDX"]] == [
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
+    # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
+    assert check_arcs(g.arcs) == g.n_nodes
+    assert (CHILD_MASK, END, TILE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sets(st.text(alphabet="ABCDE", min_size=1, max_size=7), max_size=60),
+    st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=40),
+)
+def test_gaddag_holds_exactly_its_words(words, probes):
+    g = build_gaddag(words) if any(2 <= len(w) <= 15 for w in words) else None
+    for w in list(words) + probes:
+        expected = w in words and 2 <= len(w) <= 15
+        assert (g is not None and w in g) == expected, w
+
+
+def test_gaddag_table_round_trip_and_damage(small):
+    g = small.gaddag
+    table = gaddag_table(g)
+    assert table.schema == {"arc": pl.UInt32} and table.height == len(g.arcs)
+    back = from_table(table)
+    assert (back.arcs == g.arcs).all() and back.n_nodes == g.n_nodes
+    bad = g.arcs.copy()
+    bad[5] = (bad[5] & ~np.uint32(CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
+    with pytest.raises(WordstatsError, match="damaged GADDAG"):
+        from_table(pl.DataFrame({"arc": bad}, schema={"arc": pl.UInt32}))
+    with pytest.raises(WordstatsError, match="not a GADDAG table"):
+        from_table(pl.DataFrame({"word": ["CAT"]}))
+
+
+# ---- agreement with the reference generator -----------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 10),
+    blanks=st.integers(0, 2),
+    variant=st.sampled_from(["scrabble", "wwf"]),
+)
+def test_agrees_with_the_reference_on_random_positions(seed, plays, blanks, variant, small, games):
+    game = games[variant]
+    board = random_board(small, game, seed, plays)
+    assert_agree(board, random_rack(random.Random(seed + 1), blanks), game, small)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rack=st.text(alphabet=ALPHABET + "?", min_size=1, max_size=7), seed=st.integers(0, 10**6))
+def test_agrees_on_any_rack(rack, seed, small, games):
+    assert_agree(random_board(small, games["scrabble"], seed, 4), "".join(sorted(rack)), games["scrabble"], small)
+
+
+def test_agrees_on_selfplay_positions_of_enable(enable, games):
+    """A seeded sweep: every turn of greedy games on ENABLE, each with its own rack and a random one."""
+    rng = random.Random(3)
+    plays = 0
+    for variant in ("scrabble", "wwf"):
+        game = games[variant]
+        log = self_play_log(game, enable, game_rng(11, variant, 1))
+        for turn in game_of(log, game, enable).turns[::2]:
+            plays += assert_agree(turn.board, turn.rack, game, enable)
+            plays += assert_agree(turn.board, random_rack(rng, rng.randrange(3)), game, enable)
+    assert plays > 5_000
+
+
+def test_ties_keep_the_reference_order(small, games):
+    """On an empty board a bingo scores the same from several squares: the earliest square comes first."""
+    game = games["scrabble"]
+    lexicon = Lexicon(list(small.words) + ["RETAINS"])
+    a, _ = generate_reference(Board(), "AEINRST", game, lexicon, keep=4)
+    b, _ = generate(Board(), "AEINRST", game, lexicon, keep=4)
+    assert (a == b).all() and len(set(a[:, gk.PLAY_SCORE])) < 4
+
+
+# ---- self-play ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["scrabble", "wwf"])
+def test_self_play_plays_the_reference_games(variant, small, games):
+    game = games[variant]
+    for number in range(1, 6):
+        expected = self_play_reference(game, small, game_rng(4, variant, number))
+        log = self_play_log(game, small, game_rng(4, variant, number))
+        assert log_row(log, number, game) == game_row(expected, number)
+        replayed = game_of(log, game, small)
+        assert [t.rack for t in replayed.turns] == [t.rack for t in expected.turns]
+        assert all((t.board.tiles == u.board.tiles).all() for t, u in zip(replayed.turns, expected.turns))
+
+
+def test_self_play_on_enable_plays_the_reference_games(enable, games):
+    game = games["scrabble"]
+    for number in (1, 2, 3):
+        expected = game_row(self_play_reference(game, enable, game_rng(0, "scrabble", number)), number)
+        assert log_row(self_play_log(game, enable, game_rng(0, "scrabble", number)), number, game) == expected
+
+
+def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
+    words = sorted(small.words)[:3000]
+    data = build(words, "scrabble")
+    from pipeline.core.store import Store
+
+    store = Store(data, "t")
+    lexicon = load_lexicon(store)
+    assert "gaddag" in lexicon.__dict__  # loaded, not rebuilt
+    assert (lexicon.gaddag.arcs == build_gaddag(words).arcs).all()
+    common = ["--empty", "--rack", "AEINRST", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    res = cli("scrabble", "best", "--json", *common)
+    assert res.exit_code == 0, res
+    best = generate_reference(Board(), "AEINRST", variants(load_config(SMALL_CONFIG))["scrabble"], lexicon, keep=1)[0]
+    assert json.loads(res.stdout)[0]["score"] == best[0, gk.PLAY_SCORE]
+    path = data / "t" / "gaddag.parquet"
+    arcs = pl.read_parquet(path)["arc"].to_numpy().copy()
+    arcs[3] = np.uint32(0xFFFFFFFF)
+    pl.DataFrame({"arc": arcs}, schema={"arc": pl.UInt32}).write_parquet(path)
+    res = cli("scrabble", "best", *common)
+    assert res.exit_code == 2 and "damaged GADDAG" in res.stderr, res
+    assert len(res.stderr.strip().splitlines()) == 1

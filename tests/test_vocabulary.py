@@ -1,0 +1,438 @@
+"""One voice for the CLI: the vocabulary rules over every command (found by walking the click app), every
+command under each class of bad argument, damaged tables of each kind, and unbounded sources."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+import typer
+import typer.core
+from typer._click import types as click_types
+
+from pipeline.cli import app
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli
+
+WORDS = (
+    "act cat tac dog god bird ox retains nastier stainer retinas satire striae airest terais "
+    "quiz qi za zax axe ax at ta it is si tis its sit star rats tsar arts tars "
+    "pest step sept pets lest lets stela steal tales teals least slate stale tesla"
+).split()
+
+
+def commands() -> dict:
+    """Every leaf command of the app by its full name ('anagram', 'boggle solve', ...)."""
+    found: dict = {}
+
+    def walk(cmd, prefix: str) -> None:
+        """Collect leaves under `cmd`."""
+        if hasattr(cmd, "commands"):
+            for name, sub in cmd.commands.items():
+                walk(sub, f"{prefix} {name}".strip())
+        else:
+            found[prefix] = cmd
+
+    walk(typer.main.get_command(app), "")
+    return found
+
+
+COMMANDS = commands()
+
+
+def options(cmd) -> dict:
+    """A command's options by their long name."""
+    return {
+        next(o for o in p.opts if o.startswith("--")): p
+        for p in cmd.params
+        if isinstance(p, typer.core.TyperOption) and any(o.startswith("--") for o in p.opts)
+    }
+
+
+# ---- the vocabulary, over every command -----------------------------------------------------------
+
+
+OLD_NAMES = {"--top", "--count", "--export", "--hardest", "--min-length", "--max-length"}
+BUILD_RULES = {"run": {"--min-length", "--max-length"}}  # an ad hoc list's ingest rules, not a query filter
+BOARD_RULES = {"--min-length"}  # Boggle's shortest word is a rule of the game, not a length filter
+
+
+def test_every_command_is_found():
+    assert {"run", "info", "sql", "anagram", "words", "hunt", "pattern", "hooks", "word", "stems", "stem"} <= set(
+        COMMANDS
+    )
+    assert {"boggle solve", "boggle score", "boggle random", "boggle best", "hangman", "wordlist"} <= set(COMMANDS)
+    assert {"scrabble best", "scrabble score"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_one_name_per_idea(name):
+    opts = set(options(COMMANDS[name]))
+    allowed = BUILD_RULES.get(name, set()) | (BOARD_RULES if name.startswith("boggle") else set())
+    assert not (opts & OLD_NAMES) - allowed, f"{name} uses {sorted((opts & OLD_NAMES) - allowed)}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_json_help_says_array_or_object(name):
+    opt = options(COMMANDS[name]).get("--json")
+    if opt is not None:
+        assert "JSON array" in opt.help or "JSON object" in opt.help, name
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_listings_have_limit_json_and_csv(name):
+    opts = options(COMMANDS[name])
+    if "--limit" in opts:
+        assert {"--json", "--csv"} <= set(opts), name
+        limit = opts["--limit"]
+        assert isinstance(limit.type, click_types.IntRange) and limit.type.min == 0 and limit.type.max, name
+
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"make-rules"}))  # make-rules: make's own rules file
+def test_out_comes_with_force(name):
+    opts = options(COMMANDS[name])
+    if "--out" in opts:
+        assert "--force" in opts and "replace" in opts["--force"].help, name
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_count_seed_and_size_has_a_range(name):
+    for long, opt in options(COMMANDS[name]).items():
+        if opt.type is click_types.INT or isinstance(opt.type, click_types.IntRange):
+            assert isinstance(opt.type, click_types.IntRange) and opt.type.max is not None, f"{name} {long}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_length_is_a_number_or_a_range(name):
+    opt = options(COMMANDS[name]).get("--length")
+    if opt is not None:
+        assert opt.type is click_types.STRING or isinstance(opt.type, click_types.StringParamType), name
+
+
+def test_version():
+    res = run_cli("--version")
+    assert res.exit_code == 0 and res.stdout.startswith("wordstats ")
+
+
+# ---- every command, each class of bad argument -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """A lexicon `t` with every stage built from WORDS."""
+    root = tmp_path_factory.mktemp("vocab")
+    return build_lexicon(root / "out", WORDS, lexicon="t")
+
+
+BASE = {  # arguments that make each command valid and quick
+    "info": [],
+    "sql": ["SELECT word FROM words"],
+    "anagram": ["RETAINS"],
+    "words": ["RETAINS"],
+    "hunt": ["RETAINS"],
+    "pattern": ["R?T*"],
+    "hooks": ["RETAINS"],
+    "word": ["RETAINS"],
+    "stems": [],
+    "stem": ["RETAIN"],
+    "boggle solve": ["PERSLATGSINETERS"],
+    "boggle score": ["PERSLATGSINETERS"],
+    "boggle random": ["--sample", "3"],
+    "boggle best": ["--minutes", "0.001", "--steps", "50", "--size", "3x3"],
+    "hangman": [],
+    "wordlist": ["--length", "3-5", "--allow-all"],
+    "scrabble best": ["--empty", "--rack", "RETAINS"],
+    "scrabble score": ["--empty", "--play", "8H RETAINS"],
+}
+WORD_ARGS = ["", "retains", "ÀÉÎÕÜ", "ABCDEFGHIJKLMNOPQRST", "*" * 40, "?" * 20, "A" * 5000, "nan", "a\x00b", "8H"]
+VALUES = ["", "nan", "-1", "0", "inf", "1e400", "99999999999999999999999", "ÿ", "*" * 40, "MOBY", "mboy"]
+SKIP_OPTIONS = {"--config", "--data-dir", "--help", "--out"}
+
+
+def cases() -> list[tuple[str, list[str]]]:
+    """(command, arguments) for every command: each bad positional, and each bad value of each option."""
+    out = []
+    for name, base in BASE.items():
+        cmd = COMMANDS[name]
+        takes_word = any(isinstance(p, typer.core.TyperArgument) for p in cmd.params) and name not in ("sql", "info")
+        if takes_word:
+            out += [(name, [w, *base[1:]]) for w in WORD_ARGS]
+        for long, opt in options(cmd).items():
+            if opt.is_flag or long in SKIP_OPTIONS:
+                continue
+            out += [(name, [*base, long, v]) for v in VALUES]
+    out += [("sql", [q]) for q in ("", "SELECT * FROM nope", "SELECT 1/0", "DROP TABLE words", "SELECT '\x00'")]
+    return out
+
+
+CASES = cases()
+
+
+def check_clean(res, args) -> None:
+    """A clean outcome: exit 0 (maybe an empty result with a note), or exit 2 with one error line."""
+    assert "Traceback" not in res.stderr + res.stdout, (args, res)
+    if res.exit_code == 0:
+        return
+    if res.exit_code == 1 and res.stdout.startswith("illegal: "):  # scrabble score's verdict on a play
+        assert len(res.stdout.strip().splitlines()) == 1, (args, res)
+        return
+    lines = res.stderr.strip().splitlines()
+    assert res.exit_code in (1, 2) and len(lines) == 1 and lines[0].startswith(("error: ", "illegal: ")), (args, res)
+
+
+def test_bad_arguments_count():
+    assert len(CASES) > 900  # the closing note reports this number
+    print(f"bad-argument cases: {len(CASES)}")
+
+
+@pytest.mark.parametrize("name", sorted(BASE))
+def test_every_command_with_each_class_of_bad_argument(data, name):
+    tried = 0
+    for command, args in CASES:
+        if command != name:
+            continue
+        res = run_cli(*command.split(), *args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        check_clean(res, [command, *args])
+        tried += 1
+    assert tried > 10
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["anagram", "RETAINS", "--lexicon", "mboy"], "did you mean"),
+        (["wordlist", "--preset", "spellng-k2"], "did you mean 'spelling-k2'"),
+        (["scrabble", "best", "--empty", "--rack", "QI", "--variant", "wwff"], "did you mean 'wwf'"),
+        (["boggle", "random", "--dice", "neww"], "did you mean 'new'"),
+        (["stems", "--order", "usefulnes"], "did you mean 'usefulness'"),
+    ],
+)
+def test_unknown_names_suggest(data, args, says):
+    res = run_cli(*args, "--data-dir", data, "--config", SMALL_CONFIG, *([] if "--lexicon" in args else ["-l", "t"]))
+    assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1, res
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scrabble", "best", "--empty", "--rack", "QI", "--variant", "WWF"],
+        ["boggle", "random", "--dice", "NEW", "--sample", "2"],
+        ["wordlist", "--preset", "Spelling-K2"],
+        ["hangman", "--band", "HARD"],
+        ["stems", "--order", "LETTERS"],
+        ["anagram", "retains", "--lexicon", "T"],
+    ],
+)
+def test_choices_ignore_case(data, args):
+    res = run_cli(*args, "--data-dir", data, "--config", SMALL_CONFIG, *([] if "--lexicon" in args else ["-l", "t"]))
+    assert res.exit_code == 0, res
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["anagram", "XYZQ"],
+        ["hangman", "--length", "40", "--limit", "3"],
+        ["wordlist", "--starts-with", "QX", "--common"],
+        ["scrabble", "best", "--empty", "--rack", "VVCCKQJ"],
+        ["pattern", "QQQ*"],
+        ["sql", "SELECT * FROM words WHERE false"],
+    ],
+)
+def test_empty_results_exit_0_with_a_note(data, args):
+    res = run_cli(*args, "--data-dir", data, "--config", SMALL_CONFIG, "-l", "t")
+    assert res.exit_code == 0 and res.stderr.startswith("note: ") and res.stdout.strip() in ("", "[]"), res
+
+
+def test_json_is_two_space_with_short_arrays_on_one_line(data):
+    res = run_cli("boggle", "solve", "PERSLATGSINETERS", "--paths", "--json", "-l", "t", "--data-dir", data)
+    text = res.stdout
+    assert res.exit_code == 0 and isinstance(json.loads(text), dict)
+    assert '\n  "' in text and '\n "' not in text  # two spaces a level
+    assert '"path": [[' in text or '"path": [\n' in text
+    res = run_cli("anagram", "RETAINS", "--json", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert isinstance(json.loads(res.stdout), list)
+
+
+def test_blanks_are_marked_explicitly(data):
+    rows = json.loads(run_cli("anagram", "RETAIN?", "--json", "-l", "t", "--data-dir", data).stdout)
+    assert rows and all("blanks" in r for r in rows)
+
+
+def test_plural_summaries(data):
+    res = run_cli(
+        "boggle", "best", "--minutes", "0.001", "--steps", "50", "--size", "2x2", "-l", "t", "--data-dir", data
+    )
+    assert res.exit_code == 0 and " 1 words" not in res.stdout and " 1 points" not in res.stdout
+
+
+def test_limit_caps_terminal_output_and_zero_means_all(data):
+    res = run_cli("pattern", "*", "--limit", "3", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert len(res.stdout.splitlines()) == 5 and "showing 3 of" in res.stderr
+    every = run_cli("pattern", "*", "--limit", "0", "--json", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert len(json.loads(every.stdout)) == len(set(WORDS))
+
+
+def test_out_refuses_to_overwrite(data, tmp_path):
+    target = tmp_path / "list.csv"
+    target.write_text("keep me")
+    for args in (["stems", "--out", target], ["wordlist", "--length", "3", "--out", target]):
+        res = run_cli(*args, "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+        assert res.exit_code == 2 and "--force" in res.stderr and target.read_text() == "keep me", res
+    res = run_cli("stems", "--out", target, "--force", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0 and target.read_text() != "keep me"
+
+
+# ---- damaged tables -------------------------------------------------------------------------------------
+
+
+def damage(path: Path, kind: str) -> None:
+    """Damage a Parquet table in one of five ways."""
+    if kind == "missing":
+        path.unlink()
+    elif kind == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif kind == "garbage":
+        path.write_bytes(os.urandom(2048))
+    elif kind == "wrong_schema":
+        pl.DataFrame({"nothing": [1, 2], "useful": ["a", "b"]}).write_parquet(path)
+    elif kind == "wrong_types":
+        df = pl.read_parquet(path)
+        df.select([_stringify(df, c) for c in df.columns]).write_parquet(path)
+
+
+def _stringify(df: pl.DataFrame, column: str) -> pl.Expr:
+    """The column as text (lists and structs as JSON-ish text): right names, wrong types."""
+    dtype = df.schema[column]
+    if isinstance(dtype, (pl.List, pl.Struct, pl.Array)):
+        return pl.col(column).map_elements(str, return_dtype=pl.String)
+    return pl.col(column).cast(pl.String) if dtype != pl.String else pl.col(column).str.len_chars()
+
+
+KINDS = ["missing", "truncated", "garbage", "wrong_schema", "wrong_types"]
+QUERIES = {k: v for k, v in BASE.items() if k not in ("boggle best",)}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_damaged_tables_give_one_line_errors(data, tmp_path, kind):
+    tried = 0
+    for table in sorted(p.name for p in (data / "t").glob("*.parquet")):
+        copy = tmp_path / table / "out"
+        shutil.copytree(data, copy)
+        (copy / "t" / "manifest.json").unlink(missing_ok=True)
+        damage(copy / "t" / table, kind)
+        for name, base in QUERIES.items():
+            res = run_cli(*name.split(), *base, "--lexicon", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
+            check_clean(res, [name, table, kind])
+            if res.exit_code == 2 and kind != "missing":
+                assert "rebuild" in res.stderr or "SQL" in res.stderr or "not found" in res.stderr, (name, res)
+            tried += 1
+    assert tried > 100
+
+
+# ---- unbounded sources --------------------------------------------------------------------------------
+
+
+def _wordstats(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The installed console script, in a subprocess (a hang would block the test process itself)."""
+    exe = Path(sys.executable).with_name("wordstats")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_fifo_and_dev_zero_are_refused_within_seconds(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for source in (fifo, Path("/dev/zero")):
+        started = time.perf_counter()
+        res = _wordstats("run", "ingest", "--source", str(source), "-l", "x", "--data-dir", str(tmp_path / "o"), "-q")
+        assert res.returncode == 2 and "not a regular file" in res.stderr, res
+        assert time.perf_counter() - started < 30
+    res = _wordstats("info", "--config", str(fifo))
+    assert res.returncode == 2 and "not a regular file" in res.stderr
+    assert not (tmp_path / "o" / "x" / "words.parquet").exists()
+
+
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (bytes(range(1, 32)) * 200, "binary"),  # control bytes, no NUL
+        (bytes(range(128, 256)) * 100, "binary"),  # not UTF-8
+    ],
+)
+def test_binary_without_nul_is_refused(cli, tmp_path, content, says):
+    source = tmp_path / "list.txt"
+    source.write_bytes(content)
+    res = cli("run", "ingest", "--source", source, "-l", "x", "--data-dir", tmp_path / "o", "-q")
+    assert res.exit_code == 2 and says in res.stderr, res
+
+
+def test_a_huge_word_is_dropped_as_too_long(cli, tmp_path):
+    source = tmp_path / "list.txt"
+    source.write_bytes(b"cat\n" + b"a" * 10_000_000 + b"\ndog\n" + b"b" * 46 + b"\n" + b"c" * 45 + b"\n")
+    res = cli("run", "ingest", "--source", source, "-l", "x", "--data-dir", tmp_path / "o", "-q")
+    assert res.exit_code == 0, res
+    report = json.loads((tmp_path / "o" / "x" / "ingest_report.json").read_text())
+    assert report["dropped"]["too_long"]["count"] == 2
+    words = pl.read_parquet(tmp_path / "o" / "x" / "words.parquet")
+    assert words["word"].to_list() == ["CAT", "C" * 45, "DOG"] and words.schema["length"] == pl.Int32
+
+
+@pytest.mark.parametrize(
+    "source, says",
+    [
+        ('{ package = "english_words", resource = "../../../../etc/passwd", format = "pickle" }', "inside the package"),
+        ('{ package = "os", resource = "x.pickle", format = "pickle" }', "not a package"),
+        ('{ package = "no_such_pkg_zz", resource = "x.pickle", format = "pickle" }', "not installed"),
+        ('{ package = "os;rm", resource = "x", format = "pickle" }', "not a package name"),
+        ('{ path = "words.pickle", format = "pickle" }', "installed package"),
+    ],
+)
+def test_package_sources_stay_in_their_package(cli, tmp_path, source, says):
+    config = tmp_path / "c.toml"
+    text = SMALL_CONFIG.read_text().replace('"../../', f'"{ROOT}/')
+    config.write_text(text + f"\n[lexicons.evil]\nsources = [{source}]\n")
+    res = cli("run", "ingest", "-l", "evil", "--config", config, "--data-dir", tmp_path / "o", "-q")
+    assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1, res
+
+
+def test_pickles_are_type_and_size_checked(tmp_path):
+    import pickle
+
+    from pipeline.core.config import Source
+    from pipeline.core.errors import WordstatsError
+    from pipeline.ingest.sources import SourceText, source_lines
+
+    src = Source(label="pkg:x.pickle", package="pkg", resource="x.pickle", format="pickle")
+    for obj, says in ((5, "holds a int"), ({"a": 1}, "not a set")):
+        with pytest.raises(WordstatsError, match=says):
+            source_lines(SourceText(src, pickle.dumps(obj)))
+    shared = "a" * 1_000_000
+    with pytest.raises(WordstatsError, match="more than"):
+        source_lines(SourceText(src, pickle.dumps([shared] * 1000)))
+
+
+def test_boggle_best_minutes_bounds_the_search(data):
+    started = time.perf_counter()
+    res = run_cli("boggle", "best", "--minutes", "0.02", "--size", "4x4", "-l", "t", "--data-dir", data, "--json")
+    assert res.exit_code == 0 and time.perf_counter() - started < 30, res
+    for bad in ("nan", "0", "-1", "inf", "1e9"):
+        res = run_cli("boggle", "best", "--minutes", bad, "-l", "t", "--data-dir", data)
+        assert res.exit_code == 2 and "--minutes" in res.stderr, res
+
+
+def test_memory_estimated_before_allocating(data):
+    res = run_cli("boggle", "random", "--sample", str(10**9), "-l", "t", "--data-dir", data)
+    assert res.exit_code == 2 and "at most" in res.stderr
+    res = run_cli("boggle", "random", "--sample", str(10**12), "-l", "t", "--data-dir", data)
+    assert res.exit_code == 2 and "--sample" in res.stderr
+
+
+def test_seeds_beyond_64_bits_are_refused(data):
+    res = run_cli("boggle", "random", "--seed", "99999999999999999999999", "-l", "t", "--data-dir", data)
+    assert res.exit_code == 2 and "--seed" in res.stderr and len(res.stderr.strip().splitlines()) == 1
