@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import Dice
-from pipeline.boggle.solver import score_boards
 
 
 def roll(dice: Dice, seed: int, count: int, start: int = 0) -> np.ndarray:
@@ -33,21 +31,3 @@ def summarise(scores: np.ndarray, percentiles: Sequence[float]) -> dict:
         "percentiles": {f"p{p:02g}": round(float(np.percentile(values, p)), 4) for p in percentiles},
         "zero_share": round(float((values == 0).mean()), 6),
     }
-
-
-def random_boards(
-    dice: Dice,
-    dictionary: Dictionary,
-    seed: int,
-    count: int,
-    chunk: int = 1_000_000,
-    on_chunk: Callable[[int], None] | None = None,
-):
-    """Roll and score `count` boards in chunks; yields (boards, Scores) per chunk."""
-    for start in range(0, count, chunk):
-        n = min(chunk, count - start)
-        boards = roll(dice, seed, n, start)
-        result = score_boards(boards, dice.rows, dice.cols, dictionary)
-        if on_chunk:
-            on_chunk(n)
-        yield boards, result

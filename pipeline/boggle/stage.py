@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipeline.boggle.best import anneal
 from pipeline.boggle.dictionary import Dictionary, compile_dictionary
-from pipeline.boggle.rules import Dice, parse_size
-from pipeline.boggle.sampling import roll, summarise
+from pipeline.boggle.jobs import best_job, findability_counts, sample_job
+from pipeline.boggle.rules import Board, Dice, parse_size
+from pipeline.boggle.sampling import summarise
 from pipeline.boggle.settings import BoggleConfig, boggle_config, dice_seed
-from pipeline.boggle.solver import Scores, board_texts, score_boards
+from pipeline.boggle.solver import Scores, score_boards
+from pipeline.core import executor
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 
@@ -65,18 +66,24 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
         return dictionaries[variant]
 
     board_frames, word_frames, summary = [], [], {}
-    with ctx.progress.task("boggle: rolling and scoring random boards", total=len(bc.dice_sets)) as task:
+    with executor.engine_session(ctx.cluster) as engine:
         for name in bc.dice_sets:
             dice = bc.dice[name]
             dictionary = dictionary_for(dice.variant)
             seed = dice_seed(bc.seed, name)
-            boards = roll(dice, seed, bc.boards)
-            result = score_boards(boards, dice.rows, dice.cols, dictionary, count_words=True)
-            board_frames.append(boards_frame(name, seed, boards, result, dictionary))
+            job = sample_job(dice, dictionary, seed, bc.boards)
+            tables = executor.run(job, ctx.data_dir, ctx.lexicon, engine, ctx.progress).tables
+            boards = tables["boards"]
+            result = Scores(
+                boards["score"].to_numpy().astype(np.int32),
+                boards["n_words"].to_numpy().astype(np.int32),
+                boards["longest"].to_numpy(),
+                findability_counts(dictionary, tables["words"]),
+            )
+            board_frames.append(boards_frame(name, seed, boards["board"], result, dictionary))
             word_frames.append(findability(name, words, dictionary, result.node_counts, bc.boards))
             summary[name] = dice_summary(dice, seed, bc, result, board_frames[-1], word_frames[-1])
-            task.advance()
-    best = best_boards(bc, dictionary_for, ctx.progress)
+        best = best_boards(bc, dictionary_for, engine, ctx)
     return ctx.result(
         boggle_boards=pl.concat(board_frames),
         boggle_words=pl.concat(word_frames).sort("dice", "word"),
@@ -85,15 +92,15 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     )
 
 
-def boards_frame(name: str, seed: int, boards: np.ndarray, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
+def boards_frame(name: str, seed: int, boards: pl.Series, result: Scores, dictionary: Dictionary) -> pl.DataFrame:
     """One row per random board: its dice set, seed, index, letters, score, words and longest word."""
-    n = boards.shape[0]
+    n = boards.len()
     return pl.DataFrame(
         {
             "dice": pl.Series([name] * n, dtype=pl.String),
             "seed": pl.Series([seed] * n, dtype=pl.Int64),
             "index": pl.Series(np.arange(n, dtype=np.uint32)),
-            "board": pl.Series(board_texts(boards), dtype=pl.String),
+            "board": boards.cast(pl.String),
             "score": pl.Series(result.scores.astype(np.uint32)),
             "n_words": pl.Series(result.n_words.astype(np.uint32)),
             "longest": pl.Series(word_of_nodes(dictionary, result.longest), dtype=pl.String),
@@ -150,8 +157,10 @@ def dice_summary(
     }
 
 
-def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], progress) -> pl.DataFrame:
-    """The best board of each seeded annealing run, for free letters and for each dice set."""
+def best_boards(
+    bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], engine: executor.Engine, ctx: StageContext
+) -> pl.DataFrame:
+    """The best board of each seeded annealing run, for free letters and for each dice set (a job each)."""
     searches: list[tuple[str, Dice | None, int, int, str]] = []
     for size in bc.best.free:
         rows, cols = parse_size(size)
@@ -160,27 +169,26 @@ def best_boards(bc: BoggleConfig, dictionary_for: Callable[[str], Dictionary], p
         rolled = bc.dice[name]
         searches.append((f"dice {name}", rolled, rolled.rows, rolled.cols, rolled.variant))
     rows_out = []
-    with progress.task("boggle: best-board search", total=len(searches)) as task:
-        for label, dice, rows, cols, variant in searches:
-            dictionary = dictionary_for(variant)
-            seed = dice_seed(bc.best.seed, label)
-            runs = anneal(dictionary, rows, cols, seed, 0, bc.best.runs, bc.best.params, dice)
-            n_words = score_boards(np.stack([r.board.codes for r in runs]), rows, cols, dictionary).n_words
-            for r, w in zip(runs, n_words.tolist()):
-                rows_out.append(
-                    {
-                        "search": label,
-                        "dice": dice.name if dice else None,
-                        "size": f"{rows}x{cols}",
-                        "variant": variant,
-                        "seed": seed,
-                        "run": r.run,
-                        "board": r.board.letters,
-                        "score": r.score,
-                        "n_words": w,
-                    }
-                )
-            task.advance()
+    for label, dice, rows, cols, variant in searches:
+        dictionary = dictionary_for(variant)
+        seed = dice_seed(bc.best.seed, label)
+        job = best_job(dictionary, rows, cols, seed, bc.best.runs, bc.best.params, dice)
+        runs = executor.run(job, ctx.data_dir, ctx.lexicon, engine, ctx.progress).tables["runs"].to_dicts()
+        n_words = score_boards(np.stack([Board(rows, cols, r["board"]).codes for r in runs]), rows, cols, dictionary)
+        for r, w in zip(runs, n_words.n_words.tolist()):
+            rows_out.append(
+                {
+                    "search": label,
+                    "dice": dice.name if dice else None,
+                    "size": f"{rows}x{cols}",
+                    "variant": variant,
+                    "seed": seed,
+                    "run": r["run"],
+                    "board": r["board"],
+                    "score": r["score"],
+                    "n_words": w,
+                }
+            )
     schema = {
         "search": pl.String,
         "dice": pl.String,

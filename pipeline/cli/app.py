@@ -27,13 +27,22 @@ def _usage_errors_on_one_line():
         raise typer.Exit(exc.exit_code) from None
 
 
+def _bare_ray(args: list[str]) -> list[str]:
+    """The arguments with a bare `--ray` (no address after it) read as `--ray local`."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out.insert(i + 1, "local")
+    return out
+
+
 class _Group(TyperGroup):
     """Typer's command group, with usage errors told on one line like every other error."""
 
-    def make_context(self, *args, **kwargs):
+    def make_context(self, info_name, args, *rest, **kwargs):
         """Parse the command line; a usage error is one line."""
         with _usage_errors_on_one_line():
-            return super().make_context(*args, **kwargs)
+            return super().make_context(info_name, _bare_ray(args), *rest, **kwargs)
 
     def invoke(self, ctx):
         """Run the command; a usage error is one line."""
@@ -134,6 +143,20 @@ LexiconOpt = Annotated[
 ]
 JsonOpt = JsonListOpt
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]
+RayOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--ray",
+        metavar="[ADDRESS]",
+        show_default=False,
+        help="Run the job's shards on Ray: a bare --ray starts a private local instance, auto joins this machine's "
+        "cluster, HOST:PORT joins that head (default: the config's [cluster] address, else this machine).",
+    ),
+]
+ShardOpt = Annotated[
+    Optional[int],
+    typer.Option("--shard-size", min=1, show_default=False, help="Items per shard of the job (boards, runs, games)."),
+]
 
 
 class Session:
@@ -161,6 +184,29 @@ def _emit(df, as_json: bool, as_csv: bool, limit: Optional[int] = None) -> None:
     from pipeline.core.display import choose_format, emit
 
     emit(df, choose_format(as_json, as_csv), limit=limit)
+
+
+def _run_job(s: Session, job, ray: Optional[str], quiet: bool, processes: Optional[int] = None):
+    """Run a sharded job in the lexicon's jobs folder on the engine of --ray or the config; say what it did."""
+    from pipeline.core import executor
+    from pipeline.core.progress import Progress
+
+    with executor.engine_session(executor.cluster_address(s.config, ray), processes) as engine:
+        result = executor.run(job, s.data_dir, s.lexicon, engine, Progress(quiet))
+    if not quiet:
+        typer.echo(f"{result.summary()} on {engine.name}", err=True)
+    return result
+
+
+def _job_facts(result) -> dict:
+    """What a command's output says about the job that computed it."""
+    return {
+        "job": result.job.job_id,
+        "shards": result.computed + result.reused,
+        "shards_computed": result.computed,
+        "shards_reused": result.reused,
+        "job_folder": str(result.folder),
+    }
 
 
 def main() -> None:

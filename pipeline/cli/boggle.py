@@ -12,8 +12,12 @@ from pipeline.cli.app import (
     JsonOpt,
     LexiconOpt,
     QuietOpt,
+    RayOpt,
     Session,
+    ShardOpt,
     _emit,
+    _job_facts,
+    _run_job,
     app,
 )
 from pipeline.cli.options import (
@@ -152,8 +156,16 @@ def boggle_random(
             "--seed", help="Seed (default: the stage's seed for these dice).", min=0, max=MAX_SEED, show_default=False
         ),
     ] = None,
-    summary: Annotated[bool, typer.Option("--summary", help="Only score statistics and boards per second.")] = False,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary",
+            help="Only score statistics and boards per second: a sharded job that resumes (data/out/LEXICON/jobs/).",
+        ),
+    ] = False,
     min_length: MinLengthOpt = None,
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     limit: LimitOpt = None,
@@ -163,7 +175,7 @@ def boggle_random(
     quiet: QuietOpt = False,
 ):
     """Roll random boards from a dice set and score them (--summary --json: one object)."""
-    from pipeline.boggle.queries import random_summary, store_dictionary
+    from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.sampling import roll
     from pipeline.boggle.settings import boggle_config, dice_seed
     from pipeline.boggle.solver import board_texts, score_boards
@@ -179,12 +191,25 @@ def boggle_random(
     dice_set = bc.dice_set(dice)
     dice = next(name for name, d in bc.dice.items() if d is dice_set)
     seed = dice_seed(bc.seed, dice) if seed is None else seed
+    if (ray is not None or shard_size is not None) and not summary:
+        raise WordstatsError("--ray and --shard-size apply to the --summary job (listing boards runs here)")
     dictionary = store_dictionary(s.store, bc.rules(dice_set.variant, min_length))
     if summary:
-        from pipeline.core.progress import Progress
+        from pipeline.boggle.jobs import RANDOM_SHARD, random_job, scores_summary
 
-        with Progress(quiet).task(f"rolling {count:,} boards", total=count) as task:
-            stats = random_summary(dice_set, dictionary, seed, count, bc.percentiles, task.advance)
+        result = _run_job(s, random_job(dice_set, dictionary, seed, count, shard_size or RANDOM_SHARD), ray, quiet)
+        rate = result.items_per_second
+        stats = {
+            "dice": dice_set.name,
+            "size": dice_set.size,
+            "seed": seed,
+            "min_length": dictionary.rules.min_length,
+            **scores_summary(result.tables["scores"], bc.percentiles),
+            "max_board": result.tables["best"]["board"][0],
+            "seconds": round(result.seconds, 3),
+            "boards_per_second": round(rate) if rate else None,
+            **_job_facts(result),
+        }
         if as_json:
             from pipeline.core.display import emit_json
 
@@ -200,7 +225,8 @@ def boggle_random(
             f"max {stats['max']} ({stats['max_board']})"
         )
         typer.echo(pct)
-        typer.echo(f"{stats['boards_per_second']:,} boards/s (rolling and scoring, {stats['seconds']:.2f} s)")
+        if stats["boards_per_second"]:
+            typer.echo(f"{stats['boards_per_second']:,} boards/s (rolling and scoring, {stats['seconds']:.2f} s)")
         return
     import polars as pl
 
@@ -233,8 +259,20 @@ def boggle_best(
         typer.Option("--target", help="Stop once a board scores this much.", min=1, max=10**9, show_default=False),
     ] = None,
     steps: Annotated[int, typer.Option("--steps", help="Annealing steps per run.", min=1, max=MAX_STEPS)] = 100_000,
+    runs: Annotated[
+        Optional[int],
+        typer.Option(
+            "--runs",
+            min=1,
+            max=10**9,
+            show_default=False,
+            help="Exactly N runs instead of a time budget: a sharded job that resumes, the same board on any engine.",
+        ),
+    ] = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -263,6 +301,13 @@ def boggle_best(
     rules = bc.rules(variant or (dice_set.variant if dice_set else "standard"), min_length)
     dictionary = store_dictionary(s.store, rules)
     params = SearchParams(steps, bc.best.params.t_start, bc.best.params.t_end)
+    if runs is None and (ray is not None or shard_size is not None):
+        raise WordstatsError("--ray and --shard-size apply to a job of --runs N (a time budget runs here)")
+    if runs is not None:
+        if target is not None:
+            raise WordstatsError("--target applies to a time budget, not to --runs N")
+        _best_job(s, dictionary, (rows, cols), seed, runs, params, dice_set, ray, shard_size, as_json, quiet)
+        return
 
     def report(rounds: int, best, elapsed: float) -> None:
         """Print the search's progress after each round, unless quiet."""
@@ -294,6 +339,56 @@ def boggle_best(
         f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
         f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')} in {facts['seconds']:.1f} s)"
+    )
+
+
+def _best_job(
+    s: Session,
+    dictionary,
+    grid: tuple[int, int],
+    seed: int,
+    runs: int,
+    params,
+    dice_set,
+    ray: Optional[str],
+    shard_size: Optional[int],
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """`boggle best --runs N`: the runs as a sharded job, then the best board."""
+    from pipeline.boggle.jobs import BEST_SHARD, best_job, best_run
+    from pipeline.boggle.rules import Board
+    from pipeline.boggle.solver import solve
+
+    rows, cols = grid
+    job = best_job(dictionary, rows, cols, seed, runs, params, dice_set, shard_size or BEST_SHARD)
+    result = _run_job(s, job, ray, quiet)
+    best = best_run(result.tables["runs"])
+    board = Board(rows, cols, best["board"])
+    facts = {
+        "board": board.letters,
+        "size": board.size,
+        "score": best["score"],
+        "words": len(solve(board, dictionary)),
+        "lexicon": s.lexicon,
+        "dice": dice_set.name if dice_set else None,
+        "seed": seed,
+        "run": best["run"],
+        "runs": runs,
+        "steps_per_run": params.steps,
+        "evaluations": runs * params.steps,
+        "seconds": round(result.seconds, 2),
+        **_job_facts(result),
+    }
+    if as_json:
+        from pipeline.core.display import emit_json
+
+        emit_json(facts)
+        return
+    typer.echo("\n".join(board.grid()))
+    typer.echo(
+        f"{plural(best['score'], 'point')}, {plural(facts['words'], 'word')}: {board.letters} "
+        f"(seed {seed}, best of {plural(runs, 'run')} of {plural(params.steps, 'step')}: run {best['run']})"
     )
 
 

@@ -12,8 +12,13 @@ from pipeline.cli.app import (
     DataDirOpt,
     JsonOpt,
     LexiconOpt,
+    QuietOpt,
+    RayOpt,
     Session,
+    ShardOpt,
     _emit,
+    _job_facts,
+    _run_job,
     app,
 )
 from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, check_out
@@ -397,14 +402,18 @@ def scrabble_selfplay(
         typer.Option("--compare", help="Equity against score-only, alternating who starts: mean scores, win rate."),
     ] = False,
     variant: ScrabbleVariantOpt = "scrabble",
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
+    quiet: QuietOpt = False,
 ):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
-    records (--gcg-dir) or compare equity with score-only play (--compare)."""
+    records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, greedy
+    games run as a sharded job that resumes, on this machine or a Ray cluster: one row of averages."""
     from pipeline.core.display import choose_format, emit_json
     from pipeline.core.progress import Progress
     from pipeline.core.store import write_text
@@ -420,6 +429,11 @@ def scrabble_selfplay(
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
+    if ray is not None or shard_size is not None:
+        if compare or gcg_dir is not None or (first, second) != ("score", "score"):
+            raise WordstatsError("--ray and --shard-size run greedy (score) games only, without --gcg-dir or --compare")
+        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet)
+        return
     words = load_lexicon(s.store)
     needs = compare or "equity" in (first, second)
     leaves = None
@@ -456,3 +470,25 @@ def scrabble_selfplay(
     import polars as pl
 
     _emit(pl.DataFrame(rows), as_json, as_csv)
+
+
+def _selfplay_job(s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet) -> None:
+    """Greedy self-play games as a sharded job: one row of averages and the job's facts."""
+    import polars as pl
+
+    from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.selfplay import selfplay_summary
+
+    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD)
+    result = _run_job(s, job, ray, quiet, processes=local_processes(games))
+    rate = result.items_per_second
+    facts = {
+        "variant": variant,
+        "seed": seed,
+        **selfplay_summary(result.tables["games"])[variant],
+        "seconds": round(result.seconds, 2),
+        "games_per_second": round(rate, 3) if rate else None,
+        **_job_facts(result),
+    }
+    _emit(pl.DataFrame([facts]), as_json, as_csv)

@@ -37,6 +37,7 @@ TOP_LEVEL = (
     "report",
     "wordlists",
     "phonics",
+    "cluster",
 )
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 

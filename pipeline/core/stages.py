@@ -16,6 +16,7 @@ from pipeline import __version__
 from pipeline.core import fingerprint
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
+from pipeline.core.executor import cluster_address
 from pipeline.core.progress import Progress
 from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
 
@@ -154,6 +155,8 @@ class StageContext:
     progress: Progress
     outputs: tuple[str, ...] = ()  # the files the stage writes, from the registry
     sources: list[Any] = field(default_factory=list)  # a source-reading stage's raw texts (read_sources)
+    data_dir: Path | None = None  # where sharded jobs keep their folders (data_dir/<lexicon>/jobs/)
+    cluster: str = ""  # where sharded jobs run ([cluster] address: where, not what, so not a setting)
 
     def result(self, **tables: Output) -> dict[str, Output]:
         """The stage's outputs by file name, given by table name: ctx.result(words=df, ingest_report=report)."""
@@ -216,7 +219,16 @@ def run_stage(
     params, reads = s.settings(config, spec)
     build_reads = fingerprint.Reads()
     watched, watched_spec = fingerprint.tracked(config, spec, build_reads)
-    ctx = StageContext(watched, store.lexicon, watched_spec, params, progress, s.outputs)
+    ctx = StageContext(
+        watched,
+        store.lexicon,
+        watched_spec,
+        params,
+        progress,
+        s.outputs,
+        data_dir=store.data_dir,
+        cluster=cluster_address(config),
+    )
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}
     if isinstance(module, SourceStage):

@@ -11,14 +11,8 @@ from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
-from pipeline.scrabble.selfplay import (
-    SELFPLAY_SCHEMA,
-    game_rng,
-    log_row,
-    self_play_log,
-    selfplay_summary,
-)
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
+from pipeline.scrabble.variant import Variant, variants
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -74,14 +68,22 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
-    rows = []
-    with ctx.progress.task("self-play games", total=sp["games"] * len(sp["variants"])) as task:
-        for name in sp["variants"]:
-            for number in range(1, sp["games"] + 1):
-                log = self_play_log(known[name], lexicon, game_rng(sp["seed"], name, number))
-                rows.append(log_row(log, number, known[name]))
-                task.advance()
-    games = pl.DataFrame(rows, schema=SELFPLAY_SCHEMA)
+    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx)
     return ctx.result(
         gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games, selfplay_summary=selfplay_summary(games)
     )
+
+
+def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext) -> pl.DataFrame:
+    """Games 1..`games` of each variant, sharded on the engine of the config's [cluster] address."""
+    from pipeline.core import executor
+    from pipeline.scrabble.jobs import local_processes, selfplay_job
+
+    frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
+    if games == 0 or not chosen:
+        return frames[0]
+    with executor.engine_session(ctx.cluster, local_processes(games)) as engine:
+        for v in chosen:
+            job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
+            frames.append(job.tables["games"])
+    return pl.concat(frames)

@@ -1,0 +1,510 @@
+"""Sharded jobs: the same bytes on the local engine, a local Ray instance and a Ray cluster joined by address;
+resume after a killed driver; a retried worker death; a clear error for an unreachable cluster.
+
+Every Ray process here stays on the loopback interface; the cluster is started as its own process group and
+stopped by ending that group (never `ray stop`, which would end every Ray process on the machine)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pipeline.boggle.best import SearchParams
+from pipeline.boggle.jobs import Rolling, best_job, random_job, random_work, scores_summary
+from pipeline.boggle.queries import store_dictionary
+from pipeline.boggle.sampling import roll, summarise
+from pipeline.boggle.settings import boggle_config, dice_seed
+from pipeline.boggle.solver import board_texts, score_boards
+from pipeline.core import executor as ex
+from pipeline.core.config import load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.core.store import Store
+from pipeline.scrabble.jobs import selfplay_job
+from pipeline.scrabble.lexicon import load_lexicon
+from pipeline.scrabble.variant import variant
+from tests.conftest import ROOT, SMALL_CONFIG
+
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
+BOARDS, SHARD = 6000, 1000  # small jobs: every test stays quick on a shared machine
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    """A data folder with the real moby word list ingested."""
+    out = tmp_path_factory.mktemp("executor") / "out"
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline",
+            "run",
+            "ingest",
+            "--lexicon",
+            "moby",
+            "--config",
+            str(SMALL_CONFIG),
+            "--data-dir",
+            str(out),
+            "--quiet",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def boggle(data):
+    """The new dice, the moby dictionary and the dice's seed under the small config."""
+    bc = boggle_config(load_config(SMALL_CONFIG))
+    dice = bc.dice_set("new")
+    dictionary = store_dictionary(Store(data, "moby"), bc.rules(dice.variant))
+    return dice, dictionary, dice_seed(bc.seed, "new"), bc.percentiles
+
+
+def jobs(boggle, data) -> list[ex.Job]:
+    """One small job of each kind, as the commands of COMMANDS make them: boards, best-board runs, games."""
+    dice, dictionary, seed, _ = boggle
+    config = load_config(SMALL_CONFIG)
+    best = boggle_config(config).best.params
+    search = SearchParams(2000, best.t_start, best.t_end)
+    return [
+        random_job(dice, dictionary, seed, BOARDS, SHARD),
+        best_job(dictionary, 4, 4, 5, 4, search, None, 1),
+        selfplay_job(variant(config, "scrabble"), load_lexicon(Store(data, "moby")), 8, 2, 1),
+    ]
+
+
+COMMANDS = (  # the same jobs from the command line
+    ("boggle", "random", "--summary", "--sample", str(BOARDS), "--shard-size", str(SHARD)),
+    ("boggle", "best", "--runs", "4", "--steps", "2000", "--seed", "5"),
+    ("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--seed", "8"),
+)
+
+
+@pytest.fixture(scope="module")
+def local_runs(boggle, data, tmp_path_factory) -> dict[str, Path]:
+    """Each job of `jobs` run on the local engine: its folder, by job id."""
+    out = tmp_path_factory.mktemp("local")
+    return {job.job_id: ex.run(job, out, "moby").folder for job in jobs(boggle, data)}
+
+
+def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """The real `wordstats` command in a new process."""
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WORDSTATS_QUIET": "1", **(env or {})},
+        timeout=timeout,
+    )
+
+
+def files(folder: Path) -> list[str]:
+    """The Parquet files of a job folder, by name."""
+    return sorted(p.name for p in folder.glob("*.parquet"))
+
+
+def assert_same_job(a: Path, b: Path) -> None:
+    """Two runs of a job wrote the same shard and merged files, byte for byte apart from the engine's keys."""
+    assert files(a) == files(b) and files(a)
+    for name in files(a):
+        assert ex.same_bytes(a / name, b / name), name
+
+
+# ---- the local engine against obviously-correct references --------------------------------------
+
+
+def test_shards_give_the_unsharded_answer(boggle, tmp_path, monkeypatch):
+    """Any shard size gives the figures of rolling and scoring every board at once."""
+    monkeypatch.setattr(ex, "MERGE_BATCH", 2)  # shards are merged two at a time, then with the merged batches
+    dice, dictionary, seed, percentiles = boggle
+    boards = roll(dice, seed, BOARDS)
+    whole = score_boards(boards, dice.rows, dice.cols, dictionary, count_words=True)
+    for size in (BOARDS, 999, 2500):
+        job = random_job(dice, dictionary, seed, BOARDS, size)
+        result = ex.run_job(job, tmp_path / str(size))
+        assert result.computed == len(job.shards()) == -(-BOARDS // size)
+        assert scores_summary(result.tables["scores"], percentiles) == summarise(whole.scores, percentiles)
+        words = result.tables["words"]
+        assert np.array_equal(words["node"].to_numpy(), np.flatnonzero(whole.node_counts))
+        assert np.array_equal(words["boards"].to_numpy(), whole.node_counts[whole.node_counts > 0])
+        best = result.tables["best"].row(0, named=True)
+        top = int(np.argmax(whole.scores))
+        assert (best["index"], best["score"], best["board"]) == (top, whole.scores[top], board_texts(boards)[top])
+
+
+def test_shard_seeds_derive_from_job_seed_and_index():
+    """Shard seeds depend on the job seed and the index only, and differ between shards."""
+    job = ex.Job("t", {}, 10, 3, 42, random_work, ("x",))
+    seeds = [s.seed for s in job.shards()]
+    assert [s.size for s in job.shards()] == [3, 3, 3, 1]
+    assert seeds == [ex.shard_seed(42, k) for k in range(4)] and len(set(seeds)) == 4
+    assert seeds != [s.seed for s in ex.Job("t", {}, 10, 3, 43, random_work, ("x",)).shards()]
+
+
+def test_rerun_computes_nothing_and_params_change_the_job(boggle, tmp_path):
+    """A finished job is reused as is; other parameters make another job."""
+    dice, dictionary, seed, _ = boggle
+    job = random_job(dice, dictionary, seed, 3000, 1000)
+    first = ex.run_job(job, tmp_path / job.job_id)
+    again = ex.run_job(job, tmp_path / job.job_id)
+    assert (first.computed, first.reused, again.computed, again.reused) == (3, 0, 0, 3)
+    assert all(first.tables[p].equals(again.tables[p]) for p in job.parts)
+    assert random_job(dice, dictionary, seed + 1, 3000, 1000).job_id != job.job_id
+    provenance = pl.read_parquet_metadata(ex.shard_path(tmp_path / job.job_id, 2, "scores"))
+    assert provenance["wordstats.job"] == job.job_id and provenance["wordstats.shard"] == "2"
+    assert provenance["wordstats.engine"] == "local"
+
+
+def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
+    """Kill the CLI after some shards; the same command computes only the missing ones, same result."""
+    args = [
+        "boggle",
+        "random",
+        "--summary",
+        "--sample",
+        "200000",
+        "--shard-size",
+        "5000",
+        "--lexicon",
+        "moby",
+        "--config",
+        str(SMALL_CONFIG),
+        "--json",
+    ]
+    resumed = tmp_path / "resumed"
+    shutil.copytree(data, resumed)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args, "--data-dir", str(resumed)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
+    )
+    deadline = time.monotonic() + 120
+    while len(list(resumed.glob("moby/jobs/*/shard-*.best.parquet"))) < 3 and time.monotonic() < deadline:
+        assert proc.poll() is None, "the job ended before it could be killed"
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    kept = len(list(resumed.glob("moby/jobs/*/shard-*.best.parquet")))
+    assert 3 <= kept < 40
+    assert not list(resumed.glob("moby/jobs/*/*.tmp"))
+    again = run_wordstats(*args, "--data-dir", str(resumed))
+    assert again.returncode == 0, again.stderr
+    facts = pl.read_json(again.stdout.encode()).row(0, named=True)
+    assert (facts["shards_computed"], facts["shards_reused"]) == (40 - kept, kept)
+    clean = tmp_path / "clean"
+    shutil.copytree(data, clean)
+    fresh = run_wordstats(*args, "--data-dir", str(clean))
+    drop = ("seconds", "boards_per_second", "shards_computed", "shards_reused", "job_folder")
+    assert {k: v for k, v in facts.items() if k not in drop} == {
+        k: v for k, v in pl.read_json(fresh.stdout.encode()).row(0, named=True).items() if k not in drop
+    }
+    (job,) = (resumed / "moby" / "jobs").iterdir()
+    assert_same_job(job, clean / "moby" / "jobs" / job.name)
+
+
+def test_cluster_settings_are_checked(tmp_path):
+    """[cluster] address is empty, local, auto or HOST:PORT; anything else names the field."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL_CONFIG.read_text().replace('"../../', f'"{ROOT}/') + '\n[cluster]\naddress = "nowhere"\n')
+    with pytest.raises(WordstatsError, match=r"field cluster.address: bad Ray address 'nowhere'"):
+        ex.cluster_address(load_config(bad))
+    assert ex.cluster_address(load_config(SMALL_CONFIG)) == ""
+    assert ex.cluster_address(load_config(SMALL_CONFIG), "127.0.0.1:6379") == "127.0.0.1:6379"
+
+
+def test_unreachable_cluster_is_one_line_within_seconds(data):
+    """A Ray address where nothing listens: exit 2, one line, in seconds (not a hang)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed: nothing listens there
+    started = time.monotonic()
+    res = run_wordstats(
+        "boggle",
+        "random",
+        "--summary",
+        "--sample",
+        "1000",
+        "--lexicon",
+        "moby",
+        "--data-dir",
+        str(data),
+        "--config",
+        str(SMALL_CONFIG),
+        "--ray",
+        f"127.0.0.1:{port}",
+        timeout=60,
+    )
+    assert time.monotonic() - started < 30
+    assert res.returncode == 2
+    assert res.stderr.startswith(f"error: cannot reach the Ray cluster at 127.0.0.1:{port}")
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    bad = run_wordstats(
+        "boggle",
+        "random",
+        "--summary",
+        "--lexicon",
+        "moby",
+        "--data-dir",
+        str(data),
+        "--config",
+        str(SMALL_CONFIG),
+        "--ray",
+        "no-port-here",
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error: bad Ray address 'no-port-here'")
+    assert not (data / "moby" / "jobs").exists()  # nothing written
+
+
+def test_ctrl_c_keeps_finished_shards(data, tmp_path):
+    """Ctrl-C: one line saying how many shards are kept, exit 130, no partial file; the rerun completes."""
+    out = tmp_path / "out"
+    shutil.copytree(data, out)
+    args = ["boggle", "random", "--summary", "--sample", "200000", "--shard-size", "5000", "--lexicon", "moby"]
+    args += ["--config", str(SMALL_CONFIG), "--data-dir", str(out), "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
+    )
+    deadline = time.monotonic() + 120
+    while not list(out.glob("moby/jobs/*/shard-*.best.parquet")) and time.monotonic() < deadline:
+        assert proc.poll() is None, "the job ended before Ctrl-C"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    kept = len(list(out.glob("moby/jobs/*/shard-*.best.parquet")))
+    assert proc.returncode == 130, stderr
+    assert re.fullmatch(
+        rf"error: interrupted: {kept} of 40 shards of job boggle-random-\w+ are kept in \S+; "
+        r"run the same command again to resume\n",
+        stderr,
+    )
+    assert stdout == "" and not list(out.glob("moby/jobs/*/*.tmp"))
+    again = run_wordstats(*args)
+    facts = pl.read_json(again.stdout.encode()).row(0, named=True)
+    assert (facts["shards_computed"], facts["shards_reused"], facts["boards"]) == (40 - kept, kept, 200000)
+
+
+# ---- a real Ray instance and a real Ray cluster -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CrashOnce:
+    """A random-boards job's input, and a folder of markers: shard 1 ends its worker on its first attempt."""
+
+    rolling: Rolling
+    markers: str
+
+
+def crash_once(shard: ex.Shard, shared: CrashOnce):
+    """Random boards; the first attempt at shard 1 exits its own process (a worker that dies)."""
+    marker = Path(shared.markers) / f"attempt-{shard.index}-{time.monotonic_ns()}"
+    marker.touch()
+    if shard.index == 1 and len(list(Path(shared.markers).glob("attempt-1-*"))) == 1:
+        os._exit(1)
+    return random_work(shard, shared.rolling)
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    """A local Ray instance on 127.0.0.1 with 2 CPUs, in this process."""
+    for key, value in LOOPBACK.items():  # before ray is imported: it reads them then
+        os.environ.setdefault(key, value)
+    ray = pytest.importorskip("ray")
+    temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")  # a short path: Ray's socket names must stay short
+    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp, logging_level="WARNING")
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import the tests
+    yield ray
+    ray.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.mark.ray
+def test_local_ray_gives_the_local_bytes(ray_local, local_runs, boggle, data, tmp_path):
+    """Each job on a local Ray instance writes the bytes of the local engine (footer engine keys aside)."""
+    engine = ex.RayEngine(None)
+    for job in jobs(boggle, data):
+        remote = ex.run_job(job, tmp_path / job.job_id, engine)
+        assert remote.computed == len(job.shards())
+        assert_same_job(local_runs[job.job_id], remote.folder)
+        meta = pl.read_parquet_metadata(remote.folder / f"{job.parts[0]}.parquet")
+        assert meta["wordstats.engine"] == "ray"
+
+
+@pytest.mark.ray
+def test_a_worker_that_dies_is_retried(ray_local, boggle, tmp_path):
+    """Shard 1's worker exits its process on the first attempt; Ray runs it again; the answer is unchanged."""
+    from dataclasses import replace
+
+    dice, dictionary, seed, _ = boggle
+    plain = random_job(dice, dictionary, seed, 4000, SHARD)
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    crashing = replace(plain, work=crash_once, shared=CrashOnce(plain.shared, str(markers)))
+    result = ex.run_job(crashing, tmp_path / "ray" / "job", ex.RayEngine(None))
+    assert len(list(markers.glob("attempt-1-*"))) == 2  # died once, then succeeded
+    assert all(len(list(markers.glob(f"attempt-{k}-*"))) == 1 for k in (0, 2, 3))
+    reference = ex.run_job(plain, tmp_path / "local" / "job")
+    assert all(result.tables[p].equals(reference.tables[p]) for p in plain.parts)
+    for part in plain.parts:
+        for shard in plain.shards():
+            assert ex.same_bytes(
+                ex.shard_path(result.folder, shard.index, part), ex.shard_path(reference.folder, shard.index, part)
+            )
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A Ray head on 127.0.0.1 started as its own process group (2 CPUs, temporary folder); its address."""
+    pytest.importorskip("ray")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    temp = tempfile.mkdtemp(prefix="rayc", dir="/tmp")
+    head = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "ray"),
+            "start",
+            "--head",
+            "--node-ip-address",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--num-cpus",
+            "2",
+            "--include-dashboard",
+            "false",
+            "--disable-usage-stats",
+            "--temp-dir",
+            temp,
+            "--block",
+        ],
+        env={**os.environ, **LOOPBACK},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            break
+        assert head.poll() is None, "ray start --head ended early"
+        time.sleep(0.5)
+    else:
+        os.killpg(head.pid, signal.SIGTERM)
+        pytest.fail("the Ray head did not listen within 90 s")
+    yield f"127.0.0.1:{port}", head
+    os.killpg(head.pid, signal.SIGTERM)
+    try:
+        head.wait(5)
+    except subprocess.TimeoutExpired:
+        os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.mark.ray
+def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, tmp_path):
+    """Each job command joins the cluster by address and writes the local engine's bytes."""
+    address, head = ray_cluster
+    out = tmp_path / "cluster"
+    shutil.copytree(data, out)
+    for command in COMMANDS:
+        res = run_wordstats(
+            *command,
+            "--lexicon",
+            "moby",
+            "--config",
+            str(SMALL_CONFIG),
+            "--data-dir",
+            str(out),
+            "--json",
+            "--ray",
+            address,
+            env=LOOPBACK,
+        )
+        assert res.returncode == 0, res.stderr
+        job = pl.read_json(res.stdout.encode())["job"][0]
+        assert_same_job(local_runs[job], out / "moby" / "jobs" / job)
+        meta = pl.read_parquet_metadata(next((out / "moby" / "jobs" / job).glob("shard-*.parquet")))
+        assert (meta["wordstats.engine"], meta["wordstats.address"]) == ("ray", address)
+    assert sorted(p.name for p in (out / "moby" / "jobs").iterdir()) == sorted(local_runs)
+    assert not foreign_sockets(head.pid)
+
+
+def foreign_sockets(pid: int) -> list[str]:
+    """TCP sockets of the process group `pid` (the Ray head's) on an address other than loopback."""
+    pgid = os.getpgid(pid)
+    group = {p for p in os.listdir("/proc") if p.isdigit() and _pgid(int(p)) == pgid}
+    assert len(group) > 2  # the head's gcs_server, raylet, workers...
+    lines = subprocess.run(["ss", "-tnap"], capture_output=True, text=True, check=True).stdout.splitlines()[1:]
+    seen, foreign = 0, []
+    for line in lines:
+        pids = set(re.findall(r"pid=(\d+)", line))
+        if not pids & group:
+            continue
+        seen += 1
+        local = line.split()[3].rsplit(":", 1)[0].strip("[]").removeprefix("::ffff:")
+        if local not in ("127.0.0.1", "::1"):
+            foreign.append(line)
+    assert seen > 0
+    return foreign
+
+
+def _pgid(pid: int) -> int:
+    """The process group of a process (-1 when it is gone)."""
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return -1
+
+
+def test_docs_and_help_name_every_job_command(cli):
+    """docs/cluster.md lists each job command, and each takes --ray and --shard-size."""
+    from pipeline.cli.app import _bare_ray
+
+    doc = (ROOT / "docs" / "cluster.md").read_text()
+    for command in (("boggle", "random"), ("boggle", "best"), ("scrabble", "selfplay")):
+        assert f"wordstats {' '.join(command)} " in doc
+        shown = cli(*command, "--help")
+        assert shown.exit_code == 0 and "--ray" in shown.stdout and "--shard-size" in shown.stdout
+    assert _bare_ray(["boggle", "random", "--ray", "--summary"]) == ["boggle", "random", "--ray", "local", "--summary"]
+    assert _bare_ray(["scrabble", "selfplay", "--ray"]) == ["scrabble", "selfplay", "--ray", "local"]
+    assert _bare_ray(["boggle", "best", "--ray", "auto"]) == ["boggle", "best", "--ray", "auto"]
+
+
+def test_options_that_need_a_job_say_so(cli, data):
+    """--ray without a job to run, and --target with --runs, are one-line errors."""
+    base = ("--lexicon", "moby", "--data-dir", data, "--config", SMALL_CONFIG)
+    res = cli("boggle", "random", "--sample", "3", "--ray", "auto", *base)
+    assert res.exit_code == 2 and "apply to the --summary job" in res.stderr
+    res = cli("boggle", "best", "--minutes", "1", "--ray", "auto", *base)
+    assert res.exit_code == 2 and "apply to a job of --runs N" in res.stderr
+    res = cli("boggle", "best", "--runs", "2", "--target", "10", *base)
+    assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr
+    res = cli("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--compare", *base)
+    assert res.exit_code == 2 and "run greedy (score) games only" in res.stderr
