@@ -279,11 +279,14 @@ def run_example(command: str, data: Path) -> Result:
 
 @pytest.mark.slow  # builds every stage of a small lexicon
 def test_every_console_example_runs(built, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    for name, text in example_files().items():
-        (tmp_path / name).write_text(text)
+    files = example_files()
     failures = []
-    for page, line, command, code in examples():
+    for i, (page, line, command, code) in enumerate(examples()):
+        here = tmp_path / str(i)  # each example in a folder of its own: files it writes never meet another's
+        here.mkdir()
+        for name, text in files.items():
+            (here / name).write_text(text)
+        monkeypatch.chdir(here)
         res = run_example(command, built)
         if res.exit_code != code:
             failures.append(f"{page}:{line}: `{command}` exited {res.exit_code}, expected {code}: {res.stderr.strip()}")
