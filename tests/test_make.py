@@ -212,7 +212,7 @@ def test_a_setting_reruns_only_the_stages_that_read_it(copy):
     words.touch()  # the word list: every stage
     assert planned(make("-n", "all", config=config, out=out)) == set(STAGE_NAMES)
     set_time([words], was)
-    edit_config(config, "# Hangman (issue 6)", "# Hangman: a comment only")
+    edit_config(config, "# Hangman\n", "# Hangman: a comment only\n")
     assert make("-q", "all", config=config, out=out).returncode == 0  # comments are not settings
     cases = [
         ("gallows = 6 ", "gallows = 7 ", {"hangman"}),
