@@ -44,12 +44,13 @@ class Result:
         return f"Result(exit_code={self.exit_code}, stdout={self.stdout[:500]!r}, stderr={self.stderr[:500]!r})"
 
 
-def run_cli(*args, env: dict | None = None) -> Result:
-    """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data)."""
+def run_cli(*args, env: dict | None = None, input: str | None = None) -> Result:
+    """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data); `input`
+    is its standard input."""
     from pipeline.cli.app import app
 
     res = CliRunner().invoke(
-        app, [str(a) for a in args], env={"WORDSTATS_QUIET": "1", **(env or {})}, catch_exceptions=True
+        app, [str(a) for a in args], input=input, env={"WORDSTATS_QUIET": "1", **(env or {})}, catch_exceptions=True
     )
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception

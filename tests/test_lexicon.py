@@ -215,6 +215,9 @@ def test_vectorised_ingest_matches_reference(lines, fold, caps, lo, span):
 def test_default_lexicons_real_counts(tmp_path, cli):
     res = cli("run", "ingest", "--data-dir", tmp_path, "--config", DEFAULT_CONFIG)
     assert res.exit_code == 0, res
+    enable = pl.read_parquet(tmp_path / "enable/words.parquet")
+    assert enable.height == 172_820 and {"AA", "ZYZZYVA", "RETAINS"} <= set(enable["word"])
+    assert not {"QI", "KI", "ZA"} & set(enable["word"])  # ENABLE predates them
     moby = pl.read_parquet(tmp_path / "moby/words.parquet")
     assert moby.height == 113_809
     assert moby["word"].is_sorted() and moby["word"].str.contains("^[A-Z]+$").all()
@@ -226,11 +229,11 @@ def test_default_lexicons_real_counts(tmp_path, cli):
 
 def test_enable_counts(tmp_path, cli):
     path = corpus("enable/enable1.txt")
-    res = cli("run", "ingest", "--source", path, "--lexicon", "enable", "--data-dir", tmp_path)
+    res = cli("run", "ingest", "--source", path, "--lexicon", "enable1", "--data-dir", tmp_path)
     assert res.exit_code == 0, res
-    report = json.loads((tmp_path / "enable/ingest_report.json").read_text())
+    report = json.loads((tmp_path / "enable1/ingest_report.json").read_text())
     assert report["kept"] == 172_820 and report["lines_read"] == 172_820 and report["dropped_total"] == 0
-    table = pl.read_parquet(tmp_path / "enable/words.parquet")
+    table = pl.read_parquet(tmp_path / "enable1/words.parquet")
     reference = sorted(path.read_text().upper().split())
     assert table["word"].to_list() == reference
     assert (table["alphagram"] == pl.Series(["".join(sorted(w)) for w in reference])).all()

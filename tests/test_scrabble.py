@@ -604,8 +604,10 @@ def test_cli_user_errors(cli, lexicon_dir, tmp_path):
     assert res.exit_code == 2 and "unknown variant" in res.stderr
     res = cli("scrabble", "best", "--board", tmp_path / "missing.txt", "--rack", "AB", *common)
     assert res.exit_code == 2 and "not found" in res.stderr
-    res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)
+    res = cli("scrabble", "best", "--empty", "--rack", "VV", *common)
     assert res.exit_code == 0 and "no legal play" in res.stderr
+    res = cli("scrabble", "best", "--empty", "--rack", "QQ", *common)  # the bag has one Q
+    assert res.exit_code == 2 and "2 Q tiles" in res.stderr
 
 
 def test_best_plays_with_a_huge_top_lists_every_play_best_first(games, small_words):

@@ -21,6 +21,7 @@ import pytest
 
 from pipeline.core import store as store_module
 from pipeline.core.errors import WordstatsError
+from pipeline.core.locks import release_read_locks
 from pipeline.core.store import JOURNAL, MANIFEST, Store, read_provenance
 from tests.conftest import ROOT, SMALL_CONFIG
 
@@ -189,6 +190,27 @@ def test_a_second_writer_waits_or_refuses(tmp_path):
         waited = time.monotonic() - started
     thread.join()
     assert waited >= 0.4
+
+
+def test_a_reader_never_sees_a_half_replaced_stage(tmp_path):
+    store = Store(tmp_path, "lex")
+    store.write({"a.parquet": pl.DataFrame({"w": ["A"]}), "b.json": {"k": 1}}, {"stage": "demo"})
+    Store(tmp_path, "lex").read_lock()  # a query command reading the tables
+    done = threading.Event()
+
+    def commit():
+        store.write({"a.parquet": pl.DataFrame({"w": ["B"]}), "b.json": {"k": 2}}, {"stage": "demo"})
+        done.set()
+
+    writer = threading.Thread(target=commit)
+    writer.start()
+    time.sleep(0.5)
+    assert not done.is_set()  # the renames wait for the reader
+    assert store.read("a")["w"].to_list() == ["A"] and store.read_json("b.json") == {"k": 1}
+    release_read_locks()  # the command ends
+    writer.join(5)
+    assert done.is_set()
+    assert store.read("a")["w"].to_list() == ["B"] and store.read_json("b.json") == {"k": 2}
 
 
 def test_source_onto_a_config_lexicon_is_refused_without_force(cli, tmp_path):

@@ -33,6 +33,29 @@ RackArg = Annotated[
     typer.Argument(help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).", show_default=False),
 ]
 WordArg = Annotated[str, typer.Argument(help="A word (letters A-Z, any case).", show_default=False)]
+HooksOpt = Annotated[
+    bool, typer.Option("--hooks", help="Show front and back hooks, inner hooks (·) and probability order.")
+]
+
+
+def _items(text: str, what: str) -> list[str]:
+    """The one query of TEXT, or with '-' every query given on standard input (batch)."""
+    if text != "-":
+        return [text]
+    import sys
+
+    from pipeline.anagrams.study import read_batch
+
+    return read_batch(sys.stdin.read(), what)
+
+
+def _batch(queries: list[str], column: str, run):
+    """One query's table, or several queries' tables stacked with the query in `column` first."""
+    import polars as pl
+
+    if len(queries) == 1:
+        return run(queries[0])
+    return pl.concat([run(q).select(pl.lit(q).alias(column), pl.all()) for q in queries], how="vertical_relaxed")
 
 
 @app.command()
@@ -46,6 +69,7 @@ def anagram(
         Optional[str],
         typer.Option("--through", help="With --plus, only these board letters (implies --plus).", show_default=False),
     ] = None,
+    show_hooks: HooksOpt = False,
     limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -53,7 +77,8 @@ def anagram(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """Words that use every tile of RACK; letters played by a blank print in lower case (SULTaNA)."""
+    """Words that use every tile of RACK (- reads racks from standard input); letters played by a blank print
+    in lower case (SULTaNA)."""
     from pipeline.anagrams.queries import anagram as queries_anagram
     from pipeline.anagrams.queries import (
         anagram_plus,
@@ -61,10 +86,19 @@ def anagram(
     )
     from pipeline.letters.tiles import parse_rack
 
-    parse_rack(rack)
+    racks = _items(rack, "racks")
+    for one in racks:
+        parse_rack(one)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    found = anagram_plus(index, rack, through) if plus or through is not None else queries_anagram(index, rack)
+    if plus or through is not None:
+        found = _batch(racks, "rack", lambda r: anagram_plus(index, r, through))
+    else:
+        found = _batch(racks, "rack", lambda r: queries_anagram(index, r))
+    if show_hooks:
+        from pipeline.anagrams.study import with_hooks
+
+        found = with_hooks(s.store, found)
     _emit(found, as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
@@ -141,6 +175,7 @@ def pattern(
         bool,
         typer.Option("--regex", help="PATTERN is a regular expression matched against the whole word, ignoring case."),
     ] = False,
+    show_hooks: HooksOpt = False,
     limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -148,18 +183,25 @@ def pattern(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """Words matching a pattern such as ?A?E[^S] or QU*Z."""
+    """Words matching a pattern such as ?A?E[^S] or QU*Z (- reads patterns from standard input)."""
     from pipeline.anagrams.queries import (
         open_index,
         pattern_regex,
     )
     from pipeline.anagrams.queries import pattern as queries_pattern
 
+    patterns = _items(text, "patterns")
     if not regex:
-        pattern_regex(text)
+        for one in patterns:
+            pattern_regex(one)
     s = Session(config, data_dir, lexicon)
     index = open_index(s.store, s.config)
-    _emit(queries_pattern(index, text, regex), as_json, as_csv, _rows(limit, as_json, as_csv))
+    found = _batch(patterns, "pattern", lambda p: queries_pattern(index, p, regex))
+    if show_hooks:
+        from pipeline.anagrams.study import with_hooks
+
+        found = with_hooks(s.store, found)
+    _emit(found, as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 @app.command()
@@ -272,6 +314,7 @@ def stems(
 @app.command()
 def stem(
     text: Annotated[str, typer.Argument(metavar="STEM", help="6 or 7 letters, in any order.", show_default=False)],
+    show_hooks: HooksOpt = False,
     limit: LimitOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
@@ -279,11 +322,18 @@ def stem(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """For each letter that makes STEM a bingo, the bingos."""
+    """For each letter that makes STEM a bingo, the bingos (- reads stems from standard input; --hooks: one
+    bingo a row with its hooks)."""
     from pipeline.anagrams.queries import stem as queries_stem
 
+    stems_given = _items(text, "stems")
     s = Session(config, data_dir, lexicon)
-    _emit(queries_stem(s.store, text), as_json, as_csv, _rows(limit, as_json, as_csv))
+    found = _batch(stems_given, "stem", lambda one: queries_stem(s.store, one))
+    if show_hooks:
+        from pipeline.anagrams.study import with_hooks
+
+        found = with_hooks(s.store, found.explode("words").rename({"words": "word"}).drop("n_words"))
+    _emit(found, as_json, as_csv, _rows(limit, as_json, as_csv))
 
 
 def _format(as_json: bool, as_csv: bool) -> str:

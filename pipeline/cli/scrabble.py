@@ -1,4 +1,4 @@
-"""Scrabble commands: best, score."""
+"""Scrabble commands: best, score, show, play, replay, leaves, selfplay."""
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -16,11 +16,13 @@ from pipeline.cli.app import (
     _emit,
     app,
 )
-from pipeline.cli.options import MAX_LIMIT
+from pipeline.cli.options import MAX_LIMIT, ForceOpt, check_out
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
-    name="scrabble", help="Scrabble and Words With Friends: best plays and play scores.", no_args_is_help=True
+    name="scrabble",
+    help="Scrabble and Words With Friends: boards, plays and scores, best plays, GCG games, leave values.",
+    no_args_is_help=True,
 )
 app.add_typer(scrabble_app, name="scrabble")
 
@@ -34,6 +36,13 @@ ScrabbleVariantOpt = Annotated[
     str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config; any case).")
 ]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
+
+
+def _rack(text: str, game):
+    """A rack as typed (case-insensitive, ? = blank), at most the variant's rack size and blanks."""
+    from pipeline.scrabble.board import parse_rack
+
+    return parse_rack(text, game.rack_size, game.tile_set.counts.get("?", 0))
 
 
 def _scrabble_board(board: Optional[Path], empty: bool):
@@ -58,26 +67,52 @@ def scrabble_best(
     limit: Annotated[
         int, typer.Option("--limit", "-n", help="How many plays to show (0 = all).", min=0, max=MAX_LIMIT)
     ] = 10,
+    equity: Annotated[
+        bool,
+        typer.Option("--equity", help="Rank by equity: score + the leave's value (leaves.parquet); exchanges too."),
+    ] = False,
+    show: Annotated[bool, typer.Option("--show", help="Also print the board with the top play on it.")] = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """The highest-scoring plays for a board and rack (position, word, score, cross-words, leave)."""
-    from pipeline.scrabble.board import parse_rack
+    """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
+    from pipeline.core.display import choose_format
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.movegen import best_plays, plays_table
+    from pipeline.scrabble.rules import check_bag
     from pipeline.scrabble.variant import variant as sc_variant
 
+    fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
-    tiles = parse_rack(rack, game.rack_size)
+    tiles = _rack(rack, game)
     position = _scrabble_board(board, empty)
-    plays = best_plays(position, tiles, game, load_lexicon(s.store), limit or MAX_LIMIT)
-    if not plays:
-        raise NotFound(f"no legal play for rack {tiles} on this board")
-    _emit(plays_table(plays, tiles), as_json, as_csv)
+    check_bag(position, tiles, (), game)
+    words = load_lexicon(s.store)
+    if equity:
+        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves
+
+        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT)
+        if not moves:
+            raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
+        table = equity_table(moves)
+        plays = [m.play for m in moves if m.play is not None][:1]
+    else:
+        plays = best_plays(position, tiles, game, words, limit or MAX_LIMIT)
+        if not plays:
+            raise NotFound(f"no legal play for rack {tiles} on this board")
+        table = plays_table(plays, tiles)
+    _emit(table, as_json, as_csv)
+    if show and fmt == "table" and plays:
+        from pipeline.scrabble.render import print_board
+
+        after = position.copy()
+        after.put(plays[0].tiles)
+        typer.echo(f"\n{plays[0]} {plays[0].score}")
+        print_board(after, game, [(t.row, t.col) for t in plays[0].tiles])
 
 
 @scrabble_app.command("score")
@@ -105,7 +140,6 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.board import parse_rack
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
     from pipeline.scrabble.variant import variant as sc_variant
@@ -113,7 +147,7 @@ def scrabble_score(
     choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
-    tiles = parse_rack(rack, game.rack_size) if rack is not None else None
+    tiles = _rack(rack, game) if rack is not None else None
     position = _scrabble_board(board, empty)
     try:
         result = score_play(position, play, game, load_lexicon(s.store), tiles)
@@ -126,3 +160,296 @@ def scrabble_score(
             typer.echo(f"illegal: {play}: {exc}")
         raise typer.Exit(exc.exit_code) from None
     _emit(breakdown(result), as_json, as_csv)
+
+
+def _check_out(out: Optional[Path], force: bool) -> None:
+    """Refuse to overwrite an existing --out file without --force (nothing is written)."""
+    if out is not None and out.exists() and not force:
+        raise WordstatsError(f"{out}: already exists (give --force to overwrite it)")
+    if out is not None and out.exists() and not out.is_file():
+        raise WordstatsError(f"{out}: not a file")
+
+
+@scrabble_app.command("show")
+def scrabble_show(
+    board_file: Annotated[Path, typer.Argument(help="Board file (15 lines of 15: . empty, A-Z, a-z blanks).")],
+    variant: ScrabbleVariantOpt = "scrabble",
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Write a picture: FILE.svg or FILE.png.", show_default=False)
+    ] = None,
+    force: ForceOpt = False,
+    config: ConfigOpt = None,
+):
+    """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
+    from pipeline.core.config import load_config
+    from pipeline.core.store import write_bytes, write_text
+    from pipeline.scrabble.board import read_board
+    from pipeline.scrabble.render import picture, print_board
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    game = sc_variant(load_config(config), variant)
+    position = read_board(board_file)
+    if out is None:
+        print_board(position, game)
+        return
+    check_out(out, force, (".svg", ".png"))
+    data = picture(position, game, out)
+    if isinstance(data, str):
+        write_text(out, data)
+    else:
+        write_bytes(out, data)
+    typer.echo(f"wrote {out}", err=True)
+
+
+@scrabble_app.command("play")
+def scrabble_play(
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play", help='The play: "8H WORD" across, "H8 WORD" down; lower case = blank.', show_default=False
+        ),
+    ],
+    board: BoardOpt = None,
+    empty: EmptyOpt = False,
+    rack: Annotated[
+        Optional[str],
+        typer.Option(
+            "--rack", help="The player's tiles (? = blank, any case): checked, leave shown.", show_default=False
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Write the new board file here.", show_default=False)
+    ] = None,
+    force: ForceOpt = False,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+):
+    """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
+    the new board and the leave, and write the new board file (--out)."""
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.board import leave
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.render import board_text, print_board
+    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    tiles = _rack(rack, game) if rack is not None else None
+    position = _scrabble_board(board, empty)
+    _check_out(out, force or (out is not None and board is not None and out.resolve() == board.resolve()))
+    try:
+        result = score_play(position, play, game, load_lexicon(s.store), tiles)
+    except IllegalPlay as exc:
+        typer.echo(f"illegal: {play}: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    after = position.copy()
+    after.put(result.tiles)
+    kept = leave(tiles, result.tiles) if tiles is not None else None
+    if out is not None:
+        write_text(out, after.text())
+    if as_json:
+        from pipeline.core.display import emit_json
+
+        emit_json(
+            {
+                "play": str(result),
+                "score": result.score,
+                "breakdown": breakdown(result).to_dicts(),
+                "leave": kept,
+                "board": board_text(after, game).splitlines(),
+            }
+        )
+    else:
+        _emit(breakdown(result), False, False)
+        typer.echo("")
+        print_board(after, game, [(t.row, t.col) for t in result.tiles])
+        if kept is not None:
+            typer.echo(f"leave: {kept or '(none)'}")
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
+
+
+@scrabble_app.command("replay")
+def scrabble_replay(
+    game_file: Annotated[Path, typer.Argument(help="A GCG game record.")],
+    move: Annotated[
+        Optional[int], typer.Option("--move", help="Show the board after move N (1 = the first).", min=1)
+    ] = None,
+    best: Annotated[
+        bool, typer.Option("--best/--no-best", help="The best move and its equity beside each play.")
+    ] = True,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
+    and give each move's best play by equity (when leaves.parquet is built, else by score)."""
+    from pipeline.core.display import choose_format
+    from pipeline.scrabble.gcg import read_gcg
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.replay import replay_table
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    fmt = choose_format(as_json, as_csv)
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    record = read_gcg(game_file)
+    table, steps = replay_table(record, game, load_lexicon(s.store), s.store, best, str(game_file))
+    if move is not None:
+        if move > len(steps):
+            raise WordstatsError(f"--move {move}: the game has {len(steps)} moves")
+        from pipeline.scrabble.render import print_board
+
+        step = steps[move - 1]
+        new = [(t.row, t.col) for t in step.play.tiles] if step.play is not None else []
+        table = table.slice(move - 1, 1)
+        _emit(table, as_json, as_csv)
+        if fmt == "table":
+            typer.echo("")
+            print_board(step.board, game, new)
+    else:
+        _emit(table, as_json, as_csv)
+    problems = int(table["problems"].list.len().gt(0).sum()) if move is None else 0
+    if move is None and fmt == "table":
+        totals = {}
+        for step in steps:
+            totals[record.players[step.event.player][0]] = step.our_total
+        final = ", ".join(f"{nick} {total}" for nick, total in totals.items())
+        typer.echo(f"\n{len(steps)} moves; final: {final}; {problems} with a discrepancy")
+    if problems:
+        raise typer.Exit(1)
+
+
+@scrabble_app.command("leaves")
+def scrabble_leaves(
+    games: Annotated[int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 14,
+    prior_weight: Annotated[
+        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0)
+    ] = 20,
+    variant: ScrabbleVariantOpt = "scrabble",
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", help="Write FILE.parquet (default: the lexicon's leaves.parquet).", show_default=False),
+    ] = None,
+    force: ForceOpt = False,
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+):
+    """Learn leave values from N seeded greedy self-play games and write leaves.parquet (the file
+    `scrabble best --equity` reads); prints games per second."""
+    import time
+
+    from pipeline import __version__
+    from pipeline.core.progress import Progress
+    from pipeline.core.store import sha256_file, write_parquet
+    from pipeline.scrabble.leaves_stage import learn
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    target = out or s.store.path("leaves")
+    if out is not None:
+        check_out(out, force, (".parquet",), s.data_dir)
+    words = load_lexicon(s.store)
+    started = time.perf_counter()
+    with Progress().task("leave self-play games", total=games) as task:
+        table, _ = learn(game, words, games, seed, prior_weight, task)
+    seconds = time.perf_counter() - started
+    provenance = {
+        "stage": "leaves",
+        "lexicon": s.lexicon,
+        "config_sha256": s.config.sha256,
+        "inputs": {"words.parquet": sha256_file(s.store.path("words"))},
+        "params": {"variant": game.name, "games": games, "seed": seed, "prior_weight": prior_weight},
+        "version": __version__,
+    }
+    write_parquet(target, table, provenance)
+    typer.echo(
+        f"wrote {target}: {table.height:,} leaves from {games:,} games in {seconds:.1f} s "
+        f"({games / seconds:.1f} games/s)"
+    )
+
+
+@scrabble_app.command("selfplay")
+def scrabble_selfplay(
+    games: Annotated[int, typer.Option("--games", help="How many games.", min=1, max=1_000_000)] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0)] = 1,
+    first: Annotated[str, typer.Option("--first", help="Strategy of the first player: score or equity.")] = "score",
+    second: Annotated[str, typer.Option("--second", help="Strategy of the second player: score or equity.")] = "score",
+    gcg_dir: Annotated[
+        Optional[Path], typer.Option("--gcg-dir", help="Write each game as GCG into this folder.", show_default=False)
+    ] = None,
+    compare: Annotated[
+        bool,
+        typer.Option("--compare", help="Equity against score-only, alternating who starts: mean scores, win rate."),
+    ] = False,
+    variant: ScrabbleVariantOpt = "scrabble",
+    lexicon: LexiconOpt = None,
+    config: ConfigOpt = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+):
+    """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
+    records (--gcg-dir) or compare equity with score-only play (--compare)."""
+    from pipeline.core.display import choose_format, emit_json
+    from pipeline.core.progress import Progress
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.gcg import game_gcg
+    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.match import STRATEGIES, Player, compare_strategies, comparison_summary, play_game
+    from pipeline.scrabble.selfplay import game_rng
+    from pipeline.scrabble.variant import variant as sc_variant
+
+    fmt = choose_format(as_json, as_csv)
+    for name, value in (("--first", first), ("--second", second)):
+        if value not in STRATEGIES:
+            raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
+    s = Session(config, data_dir, lexicon)
+    game = sc_variant(s.config, variant)
+    words = load_lexicon(s.store)
+    needs = compare or "equity" in (first, second)
+    leaves = None
+    if needs:
+        from pipeline.scrabble.equity import LeaveValues, load_leaves
+        from pipeline.scrabble.leaves import leaves_for
+
+        load_leaves(s.store, game)  # checks the variant
+        import polars as pl
+
+        leaves = LeaveValues.of(leaves_for(pl.read_parquet(s.store.path("leaves"), columns=["leave", "value"])))
+    if compare and leaves is not None:
+        with Progress().task("equity against score-only games", total=games) as task:
+            table = compare_strategies(game, words, leaves, games, seed, task)
+        summary = comparison_summary(table)
+        if fmt == "json":
+            emit_json(summary)
+        else:
+            import polars as pl
+
+            _emit(pl.DataFrame([summary]), False, fmt == "csv")
+        return
+    players = (Player(first, leaves), Player(second, leaves))
+    rows = []
+    for number in range(1, games + 1):
+        played = play_game(game, words, game_rng(seed, game.name, number), players)
+        if gcg_dir is not None:
+            write_text(
+                gcg_dir / f"game-{number:06d}.gcg", game_gcg(played, game, (first + "1", second + "2"), s.lexicon)
+            )
+        rows.append(
+            {"game": number, "score_1": played.scores[0], "score_2": played.scores[1], "turns": len(played.turns)}
+        )
+    import polars as pl
+
+    _emit(pl.DataFrame(rows), as_json, as_csv)

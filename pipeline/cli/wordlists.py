@@ -70,8 +70,62 @@ def wordlist(
     sort: Annotated[
         Optional[str], typer.Option(help="alpha (default), frequency or difficulty (any case).", show_default=False)
     ] = None,
+    children: Annotated[
+        bool,
+        typer.Option("--children", help="Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4)."),
+    ] = False,
+    grade: Annotated[
+        Optional[str], typer.Option(help="Grade level: K, 1 ... 5, or a range (K-2, 2-3).", show_default=False)
+    ] = None,
+    dolch: Annotated[
+        Optional[str],
+        typer.Option(
+            help="Dolch sight words: pre-primer, primer, grade-1, grade-2, grade-3, nouns, all.", show_default=False
+        ),
+    ] = None,
+    phonics: Annotated[
+        Optional[str],
+        typer.Option(
+            help="Phonics feature: cvc, ccvc, cvcc, blends, digraphs, magic-e, vowel-teams, r-controlled, "
+            "double-letters, short-vowels, long-vowels, regular, irregular.",
+            show_default=False,
+        ),
+    ] = None,
+    vowel: Annotated[
+        Optional[str],
+        typer.Option(
+            help="A vowel letter: its short sound (its long sound with magic-e, vowel-teams).", show_default=False
+        ),
+    ] = None,
+    syllables: Annotated[
+        Optional[str], typer.Option(help='Syllables: "2" or a range "1-2".', show_default=False)
+    ] = None,
+    sound: Annotated[
+        Optional[str],
+        typer.Option(help="A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.", show_default=False),
+    ] = None,
+    spelling: Annotated[
+        Optional[str], typer.Option(help="us or uk: leave out the other side's spellings.", show_default=False)
+    ] = None,
+    paper: Annotated[Optional[str], typer.Option(help="PDF paper: letter or a4.", show_default=False)] = None,
+    sheet: Annotated[
+        Optional[str],
+        typer.Option(
+            help="Sheet for .pdf/.html/.md: list, spelling-test, word-search, scramble, hangman, handwriting, "
+            "flashcards.",
+            show_default=False,
+        ),
+    ] = None,
+    difficulty: Annotated[
+        Optional[str],
+        typer.Option(
+            help="Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).", show_default=False
+        ),
+    ] = None,
     limit: LimitOpt = None,
-    allow_all: Annotated[bool, typer.Option("--allow-all", help="Do not leave out offensive and adult words.")] = False,
+    allow_all: Annotated[
+        bool, typer.Option("--allow-all", help="Do not leave out offensive words and topics not for the classroom.")
+    ] = False,
     title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
     blanks: Annotated[
         Optional[bool],
@@ -121,6 +175,17 @@ def wordlist(
         sort=sort,
         title=title,
         blanks=blanks,
+        children=children,
+        grade=grade,
+        dolch=dolch,
+        phonics=phonics,
+        vowel=vowel,
+        syllables=syllables,
+        sound=sound,
+        spelling=spelling,
+        paper=paper,
+        sheet=sheet,
+        difficulty=difficulty,
     )
     wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
     if wl.note:

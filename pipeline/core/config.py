@@ -36,6 +36,7 @@ TOP_LEVEL = (
     "scrabble",
     "report",
     "wordlists",
+    "phonics",
 )
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 

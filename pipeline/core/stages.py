@@ -100,6 +100,21 @@ STAGES: tuple[Stage, ...] = (
         ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
         description="best opening scores, greedy self-play games",
     ),
+    Stage(
+        "leaves",
+        "pipeline.scrabble.leaves_stage",
+        ("words",),
+        ("leaves.parquet", "leaves_games.zip"),
+        description="leave values from greedy self-play (and the games as GCG)",
+    ),
+    # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
+    Stage(
+        "phonics",
+        "pipeline.phonics.stage",
+        ("words",),
+        ("phonics.parquet",),
+        description="pronunciations (CMU), syllables, phonics features, Dolch and grade levels",
+    ),
     # -- report: last, it reads every table that exists
     Stage(
         "report",

@@ -106,9 +106,10 @@ def read_board(path: Path | str | None) -> Board:
     return parse_board(text, str(path))
 
 
-def parse_rack(text: str, rack_size: int = 7) -> str:
-    """A rack as typed, in capitals: 1 to rack_size tiles, letters and ? (any of them blanks)."""
-    return rack_text(text, most=rack_size, most_blanks=rack_size)
+def parse_rack(text: str, rack_size: int = 7, most_blanks: int | None = None) -> str:
+    """A rack as typed (any case), in capitals: 1 to rack_size tiles, letters and ? for blanks (at most
+    `most_blanks` of them, default any)."""
+    return rack_text(text, most=rack_size, most_blanks=rack_size if most_blanks is None else most_blanks)
 
 
 def leave(rack: str, tiles: Iterable[Tile]) -> str:

@@ -156,9 +156,11 @@ def evaluate(
         raise IllegalPlay("the tiles are not in one row or one column")
     if len(tiles) > 1:
         direction = ACROSS if len(rows) == 1 else DOWN
-    elif direction is None:
+    else:  # a one-tile play may be written in either direction: its main word is the longer line
         t = tiles[0]
-        direction = ACROSS if len(_run(board, new, t.row, t.col, ACROSS)) > 1 else DOWN
+        across = len(_run(board, new, t.row, t.col, ACROSS)) > 1
+        if direction is None or len(_run(board, new, t.row, t.col, direction)) < 2:
+            direction = ACROSS if across else DOWN
     first = min(new)
     squares = _run(board, new, first[0], first[1], direction)
     if not all(sq in squares for sq in new):
@@ -224,6 +226,8 @@ def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
         )
     dr, dc = _step(direction)
     tiles, bracketed, r, c = [], False, row, col
+    if len(word) == 1 and row < SIZE and not board.occupied(row, col):  # one tile: either direction
+        return [Tile(row, col, word)], direction
     if 0 <= r - dr and 0 <= c - dc and board.occupied(r - dr, c - dc):
         raise IllegalPlay(
             f"the word continues into the tile at {position(r - dr, c - dc, ACROSS)}; start the play there"
@@ -245,6 +249,8 @@ def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
         r, c = r + dr, c + dc
     if r < SIZE and c < SIZE and board.occupied(r, c):
         raise IllegalPlay(f"the word continues into the tile at {position(r, c, ACROSS)}; include it")
+    if not tiles:
+        raise IllegalPlay(f"every square of {where} {word} already holds its tile: the play places none")
     return tiles, direction
 
 
@@ -260,9 +266,27 @@ def check_rack(tiles: Iterable[Tile], rack: str) -> None:
         left[need] -= 1
 
 
+def check_bag(board: Board, rack: str | None, tiles: Iterable[Tile], variant: Variant) -> None:
+    """A one-line error when the board, the rack and the play's tiles (those not from the rack) hold more
+    of a tile, or more blanks, than the tile set has."""
+    used = Counter(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
+    used.update(rack or "")
+    if rack is None:
+        used.update(BLANK if t.letter.islower() else t.letter for t in tiles)
+    for tile, n in sorted(used.items()):
+        have = variant.tile_set.counts.get(tile, 0)
+        if n > have:
+            what = "blanks" if tile == BLANK else f"{tile} tiles"
+            raise WordstatsError(
+                f"{n} {what} on the board{', rack' if rack else ''} and play, but the {variant.name} tile set "
+                f"has {have} (lower case in a play is a blank; ? in a rack)"
+            )
+
+
 def score_play(board: Board, text: str, variant: Variant, lexicon: Lexicon, rack: str | None = None) -> Play:
     """Validate and score a play written in notation."""
     tiles, direction = parse_play(text, board)
+    check_bag(board, rack, tiles, variant)
     if rack is not None:
         check_rack(tiles, rack)
     return evaluate(board, tiles, variant, lexicon, direction)

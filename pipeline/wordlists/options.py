@@ -14,6 +14,31 @@ if TYPE_CHECKING:
 BANDS = ("easy", "medium", "hard")
 SORTS = ("alpha", "frequency", "difficulty")
 PAPERS = ("A4", "Letter")
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}  # --paper a4|letter
+DOLCH = ("pre-primer", "primer", "grade-1", "grade-2", "grade-3", "nouns", "all")
+# --phonics values: the phonics.parquet test each stands for
+PHONICS = (
+    "cvc",
+    "ccvc",
+    "cvcc",
+    "blends",
+    "digraphs",
+    "magic-e",
+    "vowel-teams",
+    "r-controlled",
+    "double-letters",
+    "short-vowels",
+    "long-vowels",
+    "regular",
+    "irregular",
+)
+LONG_PHONICS = ("magic-e", "vowel-teams", "long-vowels")  # --vowel means the letter's long sound with these
+SPELLINGS = ("us", "uk")
+# ARPAbet sounds of the CMU Pronouncing Dictionary (--sound)
+SOUNDS = (
+    "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH"
+).split()
+SHEETS = ("list", "spelling-test", "word-search", "scramble", "hangman", "handwriting", "flashcards")
 # Preset fields and their types; each is also a command-line option (min_zipf → --min-zipf).
 FIELDS: dict[str, type] = {
     "title": str,
@@ -32,16 +57,29 @@ FIELDS: dict[str, type] = {
     "seed": int,
     "sort": str,
     "blanks": bool,
+    "children": bool,
+    "grade": str,
+    "dolch": str,
+    "phonics": str,
+    "vowel": str,
+    "syllables": str,
+    "sound": str,
+    "spelling": str,
+    "paper": str,
+    "sheet": str,
+    "difficulty": str,
 }
+# Fields whose command-line option has another name (the shared CLI vocabulary: --sample N picks N at random).
+OPTION_NAMES = {"count": "--sample"}
 # On/off options given as bare flags (--common): absent means "as the preset says".
-FLAGS = ("common", "boggle_findable")
+FLAGS = ("common", "boggle_findable", "children")
 # Options that replace each other: giving one on the command line drops the others from the preset.
 GROUPS = ({"common", "min_zipf"},)
 
 
 def flag(name: str) -> str:
     """The command-line option of field `name` (min_zipf → --min-zipf)."""
-    return "--" + name.replace("_", "-")
+    return OPTION_NAMES.get(name, "--" + name.replace("_", "-"))
 
 
 def parse_length(text: str) -> tuple[int, int]:
@@ -55,6 +93,30 @@ def parse_length(text: str) -> tuple[int, int]:
         raise WordstatsError(f"--length {text!r}: a word has at least 1 letter")
     if lo > hi:
         raise WordstatsError(f"--length {text}: the range is backwards (the shorter length comes first: {hi}-{lo})")
+    return lo, hi
+
+
+def parse_range(text: str, option: str, lo_limit: int = 1) -> tuple[int, int]:
+    """A number or a range option ("2", "1-3") as (low, high)."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", str(text))
+    if not match:
+        raise WordstatsError(f"{option} {text!r}: give a number (2) or a range (1-3)")
+    lo = int(match.group(1))
+    hi = int(match.group(2)) if match.group(2) else lo
+    if lo < lo_limit or lo > hi:
+        raise WordstatsError(f"{option} {text!r}: give a range from {lo_limit} up, the smaller number first")
+    return lo, hi
+
+
+def parse_grade(text: str) -> tuple[int, int]:
+    """A grade option, "K", "1", "2-3" or "K-2", as (lowest, highest) with kindergarten 0."""
+    cleaned = re.sub(r"\b[kK]\b", "0", str(text))
+    try:
+        lo, hi = parse_range(cleaned, "--grade", 0)
+    except WordstatsError:
+        raise WordstatsError(f"--grade {text!r}: give a grade K to 5 (K, 1, 2-3, K-2)") from None
+    if hi > 6:
+        raise WordstatsError(f"--grade {text!r}: grades run from K to 5 (6 means beyond primary)")
     return lo, hi
 
 
@@ -98,6 +160,26 @@ def check_option(name: str, value: Any) -> None:
         raise WordstatsError(f"{flag(name)} {value}: must be at least 1")
     elif name == "min_zipf" and not 0 <= value <= 8:
         raise WordstatsError(f"--min-zipf {value}: Zipf frequencies run from 0 to 8")
+    elif name == "grade":
+        parse_grade(value)
+    elif name == "syllables":
+        parse_range(value, "--syllables")
+    elif name == "dolch" and value not in DOLCH:
+        raise WordstatsError(f"--dolch {value!r}: choose {', '.join(DOLCH)}")
+    elif name == "phonics" and value not in PHONICS:
+        raise WordstatsError(f"--phonics {value!r}: choose {', '.join(PHONICS)}")
+    elif name == "vowel" and (len(value) != 1 or value.lower() not in "aeiou"):
+        raise WordstatsError(f"--vowel {value!r}: give one vowel letter (a, e, i, o or u)")
+    elif name == "sound" and value.upper() not in SOUNDS:
+        raise WordstatsError(f"--sound {value!r}: give a sound of the CMU dictionary ({' '.join(SOUNDS)})")
+    elif name == "spelling" and value not in SPELLINGS:
+        raise WordstatsError(f"--spelling {value!r}: choose us or uk")
+    elif name == "paper" and value.lower() not in PAPER_NAMES:
+        raise WordstatsError(f"--paper {value!r}: choose letter or a4")
+    elif name == "difficulty" and value not in BANDS:
+        raise WordstatsError(f"--difficulty {value!r}: choose easy, medium or hard")
+    elif name == "sheet" and value not in SHEETS:
+        raise WordstatsError(f"--sheet {value!r}: choose {', '.join(SHEETS)}")
     elif name == "min_find_rate" and not 0 <= value <= 1:
         raise WordstatsError(f"--min-find-rate {value}: a find rate is between 0 and 1")
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,11 +13,13 @@ from typing import Any
 
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
+from pipeline.core.store import write_text
 from pipeline.wordlists.options import (
     FIELDS,
     PAPERS,
     check_option,
 )
+from pipeline.wordlists.safety import Exclusions, build_exclusions
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
 
@@ -33,6 +38,10 @@ class Settings:
     blocklist_sha256: str | None
     allow: tuple[str, ...]
     add: tuple[str, ...]
+    slurs: tuple[str, ...] = ()
+    suffixes: tuple[str, ...] = ()
+    roots: tuple[str, ...] = ()
+    topics: tuple[tuple[str, tuple[str, ...]], ...] = ()  # not for the classroom: (topic, words)
 
 
 def load_settings(config: Config) -> Settings:
@@ -43,9 +52,11 @@ def load_settings(config: Config) -> Settings:
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
-    top.allow("common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist")
+    top.allow("common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist", "classroom")
     block = top.section("blocklist")
-    block.allow("file", "sha256", "allow", "add")
+    block.allow("file", "sha256", "allow", "add", "slurs", "suffixes", "roots")
+    classroom = top.section("classroom", {})
+    topics = tuple((name, tuple(_words(classroom, name))) for name in classroom.keys())
     presets = {name: _preset(sec) for name, sec in top.sections("presets").items()}
     return Settings(
         path=path,
@@ -58,7 +69,20 @@ def load_settings(config: Config) -> Settings:
         blocklist_sha256=block.str("sha256", None, pattern=r"[0-9a-f]{64}"),
         allow=tuple(w.upper() for w in block.list("allow", [])),
         add=tuple(w.upper() for w in block.list("add", [])),
+        slurs=tuple(w.upper() for w in _words(block, "slurs")),
+        suffixes=tuple(_words(block, "suffixes")),
+        roots=tuple(w.upper() for w in _words(block, "roots")),
+        topics=topics,
     )
+
+
+def _words(sec: Section, key: str) -> list[str]:
+    """A list field of lower-case letters-only words, or a one-line error naming the field."""
+    words = sec.list(key, [])
+    for w in words:
+        if not isinstance(w, str) or not re.fullmatch(r"[a-z]+", w):
+            sec.fail(key, f"{w!r} is not a lower-case word (letters a-z only)")
+    return words
 
 
 def _preset(sec: Section) -> dict[str, Any]:
@@ -76,8 +100,8 @@ def _preset(sec: Section) -> dict[str, Any]:
     return out
 
 
-def blocked_words(settings: Settings) -> frozenset[str]:
-    """The upper-case words the block list keeps out: its entries, our additions, and their plurals."""
+def listed_entries(settings: Settings) -> set[str]:
+    """The block list file's entries, upper case, phrases joined ("god damn" → GODDAMN)."""
     path = settings.blocklist
     if not path.is_file():
         raise WordstatsError(f"{path}: block list not found (field blocklist.file of {settings.path})")
@@ -92,16 +116,79 @@ def blocked_words(settings: Settings) -> frozenset[str]:
         ) from None
     listed = set()
     for line in text.splitlines():
-        entry = re.sub(r"[\s\-]", "", line).upper()  # phrases joined: "god damn" → GODDAMN
+        entry = re.sub(r"[\s\-]", "", line).upper()
         if entry and entry.isascii() and entry.isalpha():
             listed.add(entry)
-    for word in settings.allow:
-        if word not in listed:
-            raise WordstatsError(f"{settings.path}: field blocklist.allow: {word.lower()!r} is not on the block list")
-    base = (listed - set(settings.allow)) | set(settings.add)
-    return frozenset(base | {plural(w) for w in base})
+    return listed
 
 
-def plural(word: str) -> str:
-    """The regular English plural: +ES after S, X, Z, CH, SH, else +S."""
-    return word + ("ES" if word.endswith(("S", "X", "Z", "CH", "SH")) else "S")
+def exclusions(settings: Settings) -> Exclusions:
+    """What lists leave out by default: the block list, additions and slurs, and the classroom topics,
+    each with every inflected and derived form."""
+    listed = listed_entries(settings)
+    return _exclusions(
+        frozenset(listed | set(settings.add) | set(settings.slurs)),
+        settings.topics,
+        settings.roots,
+        settings.allow,
+        settings.suffixes,
+        str(settings.path),
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _exclusions(entries, topics, roots, allow, suffixes, where: str) -> Exclusions:
+    """The expanded exclusions, from the disk cache when these inputs were expanded before (a second)."""
+    key = json.dumps([sorted(entries), topics, roots, allow, suffixes, _lemminflect_version()], sort_keys=True)
+    cache = cache_dir() / f"exclusions-{hashlib.sha256(key.encode()).hexdigest()[:20]}.json"
+    try:
+        data = json.loads(cache.read_text())
+        return Exclusions(
+            frozenset(data["offensive"]),
+            {t: frozenset(ws) for t, ws in data["topics"].items()},
+            tuple(data["roots"]),
+            frozenset(data["allow"]),
+            data["entries"],
+        )
+    except (OSError, ValueError, KeyError):
+        pass
+    try:
+        excl = build_exclusions(entries, dict(topics), roots, allow, suffixes)
+    except ValueError as exc:
+        raise WordstatsError(f"{where}: field blocklist.allow: {str(exc).lower()!r} is not on the block list") from None
+    data = {
+        "offensive": sorted(excl.offensive),
+        "topics": {t: sorted(ws) for t, ws in excl.topics.items()},
+        "roots": list(excl.roots),
+        "allow": sorted(excl.allow),
+        "entries": excl.entries,
+    }
+    try:
+        write_text(cache, json.dumps(data))
+    except OSError:
+        pass  # a read-only cache folder only costs time
+    return excl
+
+
+def cache_dir() -> Path:
+    """Where expanded block lists are cached: $WORDSTATS_CACHE, else $XDG_CACHE_HOME/wordstats."""
+    if os.environ.get("WORDSTATS_CACHE"):
+        return Path(os.environ["WORDSTATS_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wordstats"
+
+
+def _lemminflect_version() -> str:
+    """The installed lemminflect version (its data decides the forms)."""
+    from importlib.metadata import version
+
+    return version("lemminflect")
+
+
+def blocked_words(settings: Settings) -> frozenset[str]:
+    """The offensive words (block list, additions, slurs) in every form, upper case; not the topics."""
+    return exclusions(settings).offensive
+
+
+def excluded_words(settings: Settings) -> frozenset[str]:
+    """Every word lists leave out by default (offensive words and classroom topics), upper case."""
+    return exclusions(settings).words

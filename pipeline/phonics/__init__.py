@@ -1,0 +1,1 @@
+"""Phonics: what a word sounds like (CMU Pronouncing Dictionary), its phonics features and grade level."""

@@ -1,0 +1,160 @@
+"""Equity: a move's score plus the value of the tiles it keeps; plays and exchanges ranked by it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.errors import WordstatsError
+from pipeline.letters.tiles import rack_counts
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.leaves import TILES, leave_key, rack_leaves
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.rules import Play, evaluate
+from pipeline.scrabble.variant import Variant
+
+
+@dataclass(frozen=True)
+class Move:
+    """A ranked move: a play, or an exchange (`play` None, `exchange` the tiles returned to the bag)."""
+
+    play: Play | None
+    exchange: str
+    score: int
+    leave: str
+    leave_value: float
+
+    @property
+    def equity(self) -> float:
+        """Score plus leave value."""
+        return self.score + self.leave_value
+
+    @property
+    def notation(self) -> str:
+        """The move as GCG writes it: "8H WORD", or "-TILES" for an exchange."""
+        return str(self.play) if self.play is not None else f"-{self.exchange}"
+
+
+def load_leaves(store, variant: Variant) -> LeaveValues:
+    """The leave values of a built leaves.parquet, for `variant`'s tile set."""
+    path = store.require("leaves", ["leave", "value"])
+    from pipeline.core.store import read_provenance
+
+    made_for = (read_provenance(path).get("params") or {}).get("variant")
+    if made_for not in (None, variant.name):
+        raise WordstatsError(f"{path} holds leave values for variant {made_for!r}, not {variant.name!r}")
+    return LeaveValues(path)
+
+
+class LeaveValues:
+    """Leave values read from leaves.parquet: only the leaves asked for (a rack has at most 128)."""
+
+    def __init__(self, path, table: dict[str, float] | None = None):
+        self.path, self.known = path, dict(table or {})
+        self.known.setdefault("", 0.0)
+
+    @classmethod
+    def of(cls, table: dict[str, float]) -> LeaveValues:
+        """Leave values held in memory (self-play)."""
+        return cls(None, table)
+
+    def values(self, keys: list[str]) -> dict[str, float]:
+        """{leave: value} for `keys` (a leave of 7 or more tiles, or one not in the table, is worth 0)."""
+        missing = [k for k in keys if k not in self.known]
+        if missing and self.path is not None:
+            found = pl.scan_parquet(self.path).filter(pl.col("leave").is_in(missing)).select("leave", "value").collect()
+            self.known.update(zip(found["leave"].to_list(), found["value"].to_list()))
+        return {k: self.known.get(k, 0.0) for k in keys}
+
+
+def record_leaves(records: np.ndarray, rack: str) -> list[str]:
+    """The leave of each play record (the rack minus the tiles it places)."""
+    from pipeline.scrabble.kernels import PLAY_BLANKS, PLAY_LETTERS, PLAY_PLACED
+
+    n = records.shape[0]
+    if n == 0:
+        return []
+    width = records.shape[1] - PLAY_LETTERS
+    bits = 1 << np.arange(width)
+    placed = (records[:, PLAY_PLACED, None] & bits) != 0
+    blank = (records[:, PLAY_BLANKS, None] & bits) != 0
+    codes = np.where(blank, 26, np.maximum(records[:, PLAY_LETTERS:], 0))
+    used = np.zeros((n, 27), dtype=np.int64)
+    rows = np.repeat(np.arange(n), width).reshape(n, width)
+    np.add.at(used, (rows[placed], codes[placed]), 1)
+    left = rack_counts(rack).astype(np.int64)[None, :] - used
+    unique, inverse = np.unique(left, axis=0, return_inverse=True)
+    names = ["".join(TILES[i] * int(c) for i, c in enumerate(row)) for row in unique]
+    return [names[i] for i in inverse.ravel()]
+
+
+def ranked_moves(
+    board: Board,
+    rack: str,
+    variant: Variant,
+    lexicon: Lexicon,
+    leaves: LeaveValues,
+    top: int = 10,
+    exchanges: bool = True,
+) -> list[Move]:
+    """The `top` moves by equity (score + leave value), plays and (when `exchanges`) every exchange;
+    ties keep the higher score, then the generator's order."""
+    records, _ = generate(board, rack, variant, lexicon)
+    from pipeline.scrabble.kernels import PLAY_SCORE
+
+    kept = record_leaves(records, rack)
+    worth = leaves.values(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
+    scores = records[:, PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
+    equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
+    order = np.lexsort((-scores, -equity))[:top] if len(records) else np.zeros(0, dtype=np.int64)
+    moves = []
+    for i in order:
+        tiles, direction = record_tiles(records[i])
+        play = evaluate(board, tiles, variant, lexicon, direction)
+        moves.append(Move(play, "", play.score, kept[i], worth[kept[i]]))
+    if exchanges:
+        for keep in rack_leaves(rack):
+            if len(keep) < len(rack):
+                returned = leave_key(_minus(rack, keep))
+                moves.append(Move(None, returned, 0, keep, worth[keep]))
+    moves.sort(key=lambda m: (-m.equity, -m.score))
+    return moves[:top]
+
+
+def best_move(
+    board: Board, rack: str, variant: Variant, lexicon: Lexicon, leaves: LeaveValues, exchanges: bool
+) -> Move | None:
+    """The move of highest equity, or None when there is neither a play nor an allowed exchange."""
+    moves = ranked_moves(board, rack, variant, lexicon, leaves, 1, exchanges)
+    return moves[0] if moves else None
+
+
+def _minus(rack: str, keep: str) -> str:
+    """The tiles of `rack` not in `keep`."""
+    left = list(rack)
+    for ch in keep:
+        left.remove(ch)
+    return "".join(left)
+
+
+def equity_table(moves: list[Move]) -> pl.DataFrame:
+    """Moves as rows: move, score, leave, leave value, equity."""
+    return pl.DataFrame(
+        {
+            "move": [m.notation for m in moves],
+            "score": [m.score for m in moves],
+            "leave": [m.leave for m in moves],
+            "leave_value": [round(m.leave_value, 2) for m in moves],
+            "equity": [round(m.equity, 2) for m in moves],
+        },
+        schema={
+            "move": pl.String,
+            "score": pl.Int32,
+            "leave": pl.String,
+            "leave_value": pl.Float64,
+            "equity": pl.Float64,
+        },
+    )

@@ -1,0 +1,348 @@
+"""GCG game records (John Chew's format, as Quackle, Macondo and cross-tables write them): read, write, replay.
+
+Events, one a line: `>nick: RACK 8H WORD +score total` (a play; lower case = blank), `>nick: RACK -TILES +0 total`
+(an exchange; `-N` when only the number is known), `>nick: RACK - +0 total` (a pass), `>nick: RACK -- -score
+total` (the previous play withdrawn as a phony), `>nick: RACK (challenge) +N total` (challenge bonus),
+`>nick: RACK (time) -N total` (time penalty), `>nick: (RACK) +N total` (going out: twice the value of the
+opponent's RACK, or once when the opponent's own line loses it), `>nick: RACK (RACK) -N total` (end-of-game
+rack penalty).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.core.config import BLANK, LETTERS
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.rules import IllegalPlay, Play, check_rack, evaluate, parse_play
+from pipeline.scrabble.selfplay import Game, rack_value
+from pipeline.scrabble.variant import Variant
+
+PLAY, EXCHANGE, PASS, WITHDRAWN, CHALLENGE, TIME, END_POINTS, END_PENALTY = (
+    "play",
+    "exchange",
+    "pass",
+    "withdrawn",
+    "challenge_bonus",
+    "time_penalty",
+    "end_points",
+    "end_penalty",
+)
+_COORD = re.compile(r"^(?:\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})$")
+_RACK = re.compile(r"^[A-Za-z?]*$")
+_SCORE = re.compile(r"^[+-]\d+$")
+
+
+@dataclass
+class Event:
+    """One event line: who, their rack, what they did, the points it claims and the claimed total."""
+
+    line: int
+    player: int  # 0 or 1
+    rack: str  # upper case, ? for blanks ("" when not given)
+    kind: str
+    move: str = ""  # "8H WORD" for a play; the exchanged tiles; the rack in parentheses at the end
+    score: int = 0
+    total: int = 0
+    note: str = ""
+
+
+@dataclass
+class GcgGame:
+    """A game record: the players (nickname, full name), other pragmata and the events in order."""
+
+    players: list[tuple[str, str]]
+    events: list[Event]
+    pragmata: dict[str, str] = field(default_factory=dict)
+
+
+def _fail(where: str, line: int, message: str) -> WordstatsError:
+    """A one-line error naming the file and line."""
+    return WordstatsError(f"{where}: line {line}: {message}")
+
+
+def parse_gcg(text: str, where: str = "game") -> GcgGame:
+    """A GCG record from its text; an error names the line that is not GCG."""
+    players: list[tuple[str, str]] = []
+    pragmata: dict[str, str] = {}
+    events: list[Event] = []
+    for number, raw in enumerate(text.replace("\r", "\n").split("\n") if "\r" in text else text.split("\n"), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            key, _, rest = line[1:].partition(" ")
+            if key in ("player1", "player2"):
+                nick, _, name = rest.strip().partition(" ")
+                if not nick:
+                    raise _fail(where, number, f"#{key} needs a nickname")
+                players.append((nick, name.strip() or nick))
+            elif key == "note" and events:
+                events[-1].note = (events[-1].note + " " + rest.strip()).strip()
+            else:
+                pragmata[key] = rest.strip()
+            continue
+        if not line.startswith(">"):
+            raise _fail(where, number, f"expected '#pragma' or '>player: ...', got {line[:30]!r}")
+        events.append(_event(line, number, players, where))
+    if len(players) != 2:
+        raise WordstatsError(f"{where}: a game needs #player1 and #player2 lines")
+    if not events:
+        raise WordstatsError(f"{where}: no moves")
+    return GcgGame(players, events, pragmata)
+
+
+def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -> Event:
+    """One '>nick: ...' line as an Event."""
+    nick, colon, rest = line[1:].partition(":")
+    if not colon:
+        raise _fail(where, number, "expected '>nickname: ...'")
+    nicks = [p[0] for p in players]
+    if nick.strip() not in nicks:
+        raise _fail(where, number, f"unknown player {nick.strip()!r} (players: {', '.join(nicks) or 'none declared'})")
+    player = nicks.index(nick.strip())
+    tokens = rest.split()
+    rack = ""
+    if tokens and not tokens[0].startswith("(") and _RACK.match(tokens[0]) and len(tokens) >= 3:
+        if not (tokens[0] in ("-", "--") or _COORD.match(tokens[0])):
+            rack = tokens.pop(0).upper()
+    if len(tokens) < 2:
+        raise _fail(where, number, "expected a move, a score and a total")
+    head = tokens[0]
+
+    def numbers(i: int) -> tuple[int, int]:
+        """The score and total at tokens[i], tokens[i + 1]."""
+        if len(tokens) < i + 2 or not _SCORE.match(tokens[i]) or not re.match(r"^-?\d+$", tokens[i + 1]):
+            raise _fail(where, number, "expected '+score total' after the move")
+        return int(tokens[i]), int(tokens[i + 1])
+
+    if _COORD.match(head):
+        if len(tokens) < 4:
+            raise _fail(where, number, "a play needs a position, a word, a score and a total")
+        score, total = numbers(2)
+        return Event(number, player, rack, PLAY, f"{head} {tokens[1]}", score, total)
+    if head == "--":
+        score, total = numbers(1)
+        return Event(number, player, rack, WITHDRAWN, "", score, total)
+    if head == "-":
+        score, total = numbers(1)
+        return Event(number, player, rack, PASS, "", score, total)
+    if head.startswith("-"):
+        score, total = numbers(1)
+        tiles = head[1:].upper()
+        if not (tiles.isdigit() or _RACK.match(tiles)):
+            raise _fail(where, number, f"bad exchange {head!r}")
+        return Event(number, player, rack, EXCHANGE, tiles, score, total)
+    if head.lower() == "(challenge)":
+        score, total = numbers(1)
+        return Event(number, player, rack, CHALLENGE, "", score, total)
+    if head.lower() == "(time)":
+        score, total = numbers(1)
+        return Event(number, player, rack, TIME, "", score, total)
+    if head.startswith("(") and head.endswith(")") and _RACK.match(head[1:-1]):
+        score, total = numbers(1)
+        kind = END_PENALTY if score < 0 or rack else END_POINTS
+        return Event(number, player, rack, kind, head[1:-1].upper(), score, total)
+    raise _fail(where, number, f"unknown move {head!r}")
+
+
+def read_gcg(path: Path | str) -> GcgGame:
+    """The GCG record in a file (UTF-8 or Latin-1)."""
+    path = Path(path)
+    if not path.is_file():
+        raise WordstatsError(f"{path}: GCG file not found" if not path.exists() else f"{path}: not a file")
+    data = path.read_bytes()
+    if b"\0" in data:
+        raise WordstatsError(f"{path}: binary data, not a GCG file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return parse_gcg(text, str(path))
+
+
+# ---- replay ---------------------------------------------------------------------------------------
+
+
+class _AnyWord:
+    """A lexicon that takes every word: a phony is scored as played, and checked separately."""
+
+    def __contains__(self, word: str) -> bool:
+        return True
+
+
+@dataclass
+class Step:
+    """A replayed event: the event, our score for it, totals, the board after it and what is wrong."""
+
+    number: int
+    event: Event
+    our_score: int | None
+    our_total: int
+    board: Board
+    board_before: Board
+    play: Play | None = None
+    problems: list[str] = field(default_factory=list)
+    phonies: list[str] = field(default_factory=list)
+
+
+def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> list[Step]:
+    """Replay the events on a board: score every play with our scorer and report each difference from the
+    record (score, total, tiles not on the rack, illegal placement); withdrawn plays come off the board."""
+    board, totals, steps = Board(), [0, 0], []
+    last_play: dict[int, tuple[Board, int]] = {}
+    for i, ev in enumerate(game.events, 1):
+        before = board.copy()
+        ours: int | None = ev.score
+        step = Step(i, ev, None, 0, board, before)
+        if ev.kind == PLAY:
+            try:
+                tiles, direction = parse_play(_fill_dots(ev.move, board), board)
+                if ev.rack:
+                    check_rack(tiles, ev.rack)
+                play = evaluate(board, tiles, variant, _AnyWord(), direction)  # type: ignore[arg-type]
+            except WordstatsError as exc:
+                raise WordstatsError(f"{where}: line {ev.line}: {ev.move}: {exc}") from None
+            step.play, ours = play, play.score
+            step.phonies = [w.word for w in [play.main, *play.cross] if w.word not in lexicon]
+            last_play[ev.player] = (board.copy(), play.score)
+            board = board.copy()
+            board.put(play.tiles)
+        elif ev.kind == WITHDRAWN:
+            if ev.player not in last_play:
+                raise WordstatsError(f"{where}: line {ev.line}: a play is withdrawn, but {_nick(game, ev)} made none")
+            board, previous = last_play.pop(ev.player)
+            ours = -previous
+        elif ev.kind in (EXCHANGE, PASS):
+            ours = 0
+            if ev.kind == EXCHANGE and ev.rack and not ev.move.isdigit():
+                try:
+                    check_rack([_tile(ch) for ch in ev.move], ev.rack)
+                except IllegalPlay as exc:
+                    step.problems.append(f"exchange {ev.move}: {exc}")
+        elif ev.kind == END_POINTS:  # twice the rack (NASPA), or once when the opponent lost it (WESPA)
+            value = rack_value(ev.move, variant)
+            ours = value if ev.score == value and _penalised(game, ev) else 2 * value
+        elif ev.kind == END_PENALTY:
+            ours = -rack_value(ev.move, variant)
+        totals[ev.player] += ours if ours is not None else ev.score
+        step.our_score, step.our_total, step.board = ours, totals[ev.player], board
+        if ours is not None and ours != ev.score:
+            step.problems.append(f"score {ev.score:+d} in the record, {ours:+d} by the rules")
+        if ev.total != totals[ev.player]:
+            step.problems.append(f"total {ev.total} in the record, {totals[ev.player]} by the rules")
+            totals[ev.player] = ev.total  # go on from the record's total, so one slip is reported once
+        steps.append(step)
+    return steps
+
+
+def _penalised(game: GcgGame, ev: Event) -> bool:
+    """Whether the opponent lost the same rack in an end-of-game penalty line."""
+    return any(e.kind == END_PENALTY and e.player != ev.player and e.move == ev.move for e in game.events)
+
+
+def _fill_dots(move: str, board: Board) -> str:
+    """A play with its played-through tiles written '.' (as Macondo does) spelled out from the board."""
+    where, _, word = move.partition(" ")
+    if "." not in word:
+        return move
+    match = re.match(r"^(\d+)([A-Oa-o])$|^([A-Oa-o])(\d+)$", where)
+    if not match:
+        return move
+    if match.group(1):
+        row, col, dr, dc = int(match.group(1)) - 1, ord(match.group(2).upper()) - 65, 0, 1
+    else:
+        row, col, dr, dc = int(match.group(4)) - 1, ord(match.group(3).upper()) - 65, 1, 0
+    out = []
+    for k, ch in enumerate(word):
+        r, c = row + k * dr, col + k * dc
+        out.append(board.letter(r, c) or "." if ch == "." and 0 <= r < 15 and 0 <= c < 15 else ch)
+    return f"{where} {''.join(out)}"
+
+
+def _tile(ch: str):
+    """A pseudo-tile for rack checks of an exchange (a ? is a blank)."""
+    from pipeline.scrabble.rules import Tile
+
+    return Tile(0, 0, "a" if ch == BLANK else ch)
+
+
+def _nick(game: GcgGame, ev: Event) -> str:
+    """The nickname of the event's player."""
+    return game.players[ev.player][0]
+
+
+# ---- writing --------------------------------------------------------------------------------------
+
+
+def play_notation(play: Play) -> str:
+    """A play as GCG writes it: the position, then the whole word (blanks lower case)."""
+    word = play.display.replace("(", "").replace(")", "")
+    return f"{play.position} {word}"
+
+
+def game_gcg(game: Game, variant: Variant, names: tuple[str, str] = ("p1", "p2"), lexicon: str = "") -> str:
+    """A self-play game as a GCG record (racks before each move, exchanges, passes, end-of-game racks)."""
+    lines = ["#character-encoding UTF-8"]
+    for k, nick in enumerate(names, 1):
+        lines.append(f"#player{k} {nick} {nick}")
+    if lexicon:
+        lines.append(f"#lexicon {lexicon}")
+    totals = [0] * len(game.scores)
+    board = Board()
+    for turn in game.turns:
+        rack = _gcg_rack(turn.rack)
+        totals[turn.player] += turn.score
+        if turn.action == "play" and turn.play is not None:
+            move = play_notation(turn.play)
+            board.put(turn.play.tiles)
+        elif turn.action == "exchange":
+            move = f"-{_gcg_rack(getattr(turn, 'exchanged', '') or turn.rack)}"
+        else:
+            move = "-"
+        lines.append(f">{names[turn.player]}: {rack} {move} +{turn.score} {totals[turn.player]}")
+    lines.extend(line for _, line in _end_lines(game, variant, board, totals, names))
+    return "\n".join(lines) + "\n"
+
+
+def _end_lines(game: Game, variant: Variant, board: Board, totals: list[int], names) -> list[tuple[int, str]]:
+    """The end-of-game lines: going-out points, or each player's rack penalty."""
+    out = []
+    if game.went_out is not None:  # self-play's rule: the others lose their racks' value, which the winner gains
+        winner = game.went_out
+        left = Counter(ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0)))
+        left.subtract(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
+        rack = _gcg_rack("".join(left.elements()))
+        points = rack_value(rack, variant)
+        for p in range(len(game.scores)):
+            if p != winner and rack:
+                totals[p] -= points
+                out.append((p, f">{names[p]}: {rack} ({rack}) -{points} {totals[p]}"))
+        totals[winner] += points
+        out.append((winner, f">{names[winner]}: ({rack}) +{points} {totals[winner]}"))
+        return out
+    finals = getattr(game, "final_racks", None)
+    for p in range(len(game.scores)):
+        rack = finals[p] if finals else _last_rack(game, p)
+        penalty = rack_value(rack, variant)
+        if rack:
+            totals[p] -= penalty
+            out.append((p, f">{names[p]}: {_gcg_rack(rack)} ({_gcg_rack(rack)}) -{penalty} {totals[p]}"))
+    return out
+
+
+def _last_rack(game: Game, player: int) -> str:
+    """A player's rack at the end of a game that ended on scoreless turns (their last turn was a pass)."""
+    for turn in reversed(game.turns):
+        if turn.player == player:
+            return turn.rack
+    return ""
+
+
+def _gcg_rack(rack: str) -> str:
+    """A rack as GCG writes it: letters sorted, blanks as ? first."""
+    return "".join(sorted(rack))

@@ -1,0 +1,106 @@
+"""A GCG game replayed for a player: each move checked, with the best move and the equity it lost."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.board import leave
+from pipeline.scrabble.equity import LeaveValues, load_leaves, ranked_moves
+from pipeline.scrabble.gcg import EXCHANGE, PASS, PLAY, GcgGame, Step, replay
+from pipeline.scrabble.leaves import leave_key
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.variant import Variant
+
+REPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "move": pl.UInt32,
+    "player": pl.String,
+    "rack": pl.String,
+    "play": pl.String,
+    "score": pl.Int32,
+    "our_score": pl.Int32,
+    "total": pl.Int32,
+    "phonies": pl.List(pl.String),
+    "best": pl.String,
+    "best_score": pl.Int32,
+    "best_equity": pl.Float64,
+    "equity": pl.Float64,
+    "equity_lost": pl.Float64,
+    "problems": pl.List(pl.String),
+}
+
+
+def _notation(step: Step) -> str:
+    """The move as the record writes it."""
+    ev = step.event
+    if ev.kind == PLAY:
+        return ev.move
+    if ev.kind == EXCHANGE:
+        return f"-{ev.move}"
+    if ev.kind == PASS:
+        return "-"
+    return {"withdrawn": "--", "challenge_bonus": "(challenge)", "time_penalty": "(time)"}.get(ev.kind, f"({ev.move})")
+
+
+def replay_table(
+    game: GcgGame, variant: Variant, lexicon: Lexicon, store, best: bool = True, where: str = "game"
+) -> tuple[pl.DataFrame, list[Step]]:
+    """One row per event: the record's and our scores, the total, phonies, discrepancies and (with `best`,
+    for moves whose rack is known) the best move by equity (by score when leaves.parquet is not built)."""
+    steps = replay(game, variant, lexicon, where)
+    leaves = None
+    if best and store.exists("leaves"):
+        try:
+            leaves = load_leaves(store, variant)
+        except WordstatsError:
+            leaves = None
+    zero = LeaveValues.of({})
+    rows = []
+    for step in steps:
+        ev = step.event
+        row = {
+            "move": step.number,
+            "player": game.players[ev.player][0],
+            "rack": ev.rack,
+            "play": _notation(step),
+            "score": ev.score,
+            "our_score": step.our_score,
+            "total": step.our_total,
+            "phonies": step.phonies,
+            "best": None,
+            "best_score": None,
+            "best_equity": None,
+            "equity": None,
+            "equity_lost": None,
+            "problems": step.problems,
+        }
+        if best and ev.rack and ev.kind in (PLAY, EXCHANGE, PASS) and len(ev.rack) <= variant.rack_size:
+            values = leaves or zero
+            moves = ranked_moves(step.board_before, ev.rack, variant, lexicon, values, 1, leaves is not None)
+            if moves:
+                top = moves[0]
+                row["best"], row["best_score"], row["best_equity"] = top.notation, top.score, round(top.equity, 2)
+                mine: float | None
+                if ev.kind == PLAY and step.play is not None:
+                    kept = leave(ev.rack, step.play.tiles)
+                    mine = step.play.score + values.values([kept])[kept]
+                elif ev.kind == EXCHANGE and not ev.move.isdigit():
+                    kept_or_none = _minus(ev.rack, ev.move)
+                    mine = values.values([kept_or_none])[kept_or_none] if kept_or_none is not None else None
+                else:
+                    mine = values.values([leave_key(ev.rack)])[leave_key(ev.rack)] if leaves is not None else 0.0
+                if mine is not None:
+                    row["equity"] = round(mine, 2)
+                    row["equity_lost"] = round(max(top.equity - mine, 0.0), 2)
+        rows.append(row)
+    return pl.DataFrame(rows, schema=REPLAY_SCHEMA), steps
+
+
+def _minus(rack: str, tiles: str) -> str | None:
+    """The leave after exchanging `tiles` from `rack` (None when the rack lacks them)."""
+    left = list(rack)
+    for ch in tiles:
+        if ch not in left:
+            return None
+        left.remove(ch)
+    return leave_key(left)

@@ -1,0 +1,85 @@
+"""Players' commands from a cold start, and the leave-value job's games per second per core, on ENABLE.
+
+Cold CLI: each command run REPEATS times as a fresh process (`scrabble show`, `scrabble play`, `judge`,
+`scrabble best`, `scrabble best --equity`), median wall seconds; the floor is `wordstats --help` in the same
+run (imports only). Target (issue 14): under 0.5 s each. Leaves: greedy self-play games per CPU second of one
+process (the leave job's unit of work), and the time to turn the observations into the 914,624-row table.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bench.enable import CONFIG, missing
+
+REPEATS = 5
+GAMES = 40
+TARGET_S = 0.5
+
+
+def cold(args: list[str], env: dict) -> float:
+    """Median wall seconds of a fresh `wordstats ARGS` process."""
+    exe = Path(sys.executable).with_name("wordstats")
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        subprocess.run([str(exe), *args], env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+    return round(statistics.median(times), 3)
+
+
+def run() -> dict:
+    """Cold command times and leave-job throughput."""
+    skipped = missing()
+    if skipped:
+        return skipped
+    import polars as pl
+
+    from pipeline.core.config import load_config
+    from pipeline.core.store import write_parquet
+    from pipeline.scrabble.leaves import leave_values, merge_summaries
+    from pipeline.scrabble.leaves_stage import play_block
+    from pipeline.scrabble.lexicon import Lexicon
+    from pipeline.scrabble.variant import variants
+    from tests.bench.enable import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = build(Path(tmp) / "out", ["ingest"])
+        variant = variants(load_config(CONFIG))["scrabble"]
+        lexicon = Lexicon(pl.read_parquet(data / "enable" / "words.parquet")["word"].to_list())
+        lexicon.trie  # noqa: B018  (built before timing)
+        cpu = time.process_time()
+        summary, _ = play_block(variant, lexicon, 14, 1, GAMES)
+        game_cpu = time.process_time() - cpu
+        start = time.perf_counter()
+        table = leave_values(merge_summaries([summary]), variant.tile_set.counts, 20)
+        table_s = time.perf_counter() - start
+        write_parquet(data / "enable" / "leaves.parquet", table, {"params": {"variant": "scrabble"}})
+        board = Path(tmp) / "board.txt"
+        board.write_text(("." * 15 + "\n") * 7 + "...RETAINS.....\n" + ("." * 15 + "\n") * 7)
+        env = {**os.environ, "WORDSTATS_DATA": str(data), "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"}
+        common = ["--lexicon", "enable"]
+        times = {
+            "help_floor": cold(["--help"], env),
+            "scrabble_show": cold(["scrabble", "show", str(board)], env),
+            "scrabble_play": cold(["scrabble", "play", "--board", str(board), "--play", "9F OD", *common], env),
+            "judge": cold(["judge", "QI", "RETAINS", "ZA", *common], env),
+            "scrabble_best": cold(["scrabble", "best", "--board", str(board), "--rack", "AEIOQU?", *common], env),
+            "scrabble_best_equity": cold(
+                ["scrabble", "best", "--board", str(board), "--rack", "AEIOQU?", "--equity", *common], env
+            ),
+        }
+    return {
+        "cold_cli_median_s": times,
+        "target_s": TARGET_S,
+        "ratio_to_help_floor": {k: round(v / times["help_floor"], 2) for k, v in times.items()},
+        "leaves_games": GAMES,
+        "leaves_games_per_cpu_second": round(GAMES / game_cpu, 2),
+        "leaves_table_seconds": round(table_s, 2),
+    }

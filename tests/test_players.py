@@ -1,0 +1,508 @@
+"""Word-game players: ENABLE as the default lexicon, boards shown and played, GCG games, leave values, equity."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pipeline.core.config import load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.board import Board, leave, parse_board
+from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves
+from pipeline.scrabble.gcg import (
+    CHALLENGE,
+    END_PENALTY,
+    END_POINTS,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    TIME,
+    WITHDRAWN,
+    game_gcg,
+    parse_gcg,
+    replay,
+)
+from pipeline.scrabble.leaves import (
+    MAX_LEAVE,
+    every_leave,
+    game_observations,
+    leave_values,
+    merge_summaries,
+    summarise,
+)
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.match import EQUITY, SCORE, Player, play_game
+from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.render import board_png, board_svg, board_text
+from pipeline.scrabble.rules import check_bag, parse_play, score_play
+from pipeline.scrabble.selfplay import game_rng, self_play
+from pipeline.scrabble.variant import variants
+from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
+
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
+ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
+
+
+@pytest.fixture(scope="module")
+def scrabble():
+    """The scrabble variant of the default config."""
+    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
+
+
+@pytest.fixture(scope="module")
+def enable_words():
+    """The ENABLE words, upper case."""
+    return ENABLE.read_text().upper().split()
+
+
+@pytest.fixture(scope="module")
+def lexicon(enable_words):
+    """The ENABLE lexicon."""
+    return Lexicon(enable_words)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """ENABLE built into a data folder (ingest and a few-game leaves stage) with the small test config."""
+    out = tmp_path_factory.mktemp("players") / "out"
+    return build_lexicon(out, ENABLE, "ingest", "indexes", "leaves", lexicon="t")
+
+
+def cli_in(cli, data, *args, input: str | None = None):
+    """A command on the ENABLE test lexicon."""
+    from tests.conftest import SMALL_CONFIG
+
+    return cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, input=input)
+
+
+# ---- ENABLE, the default game lexicon -------------------------------------------------------------
+
+
+def test_enable_is_bundled_and_the_default():
+    assert hashlib.sha256(ENABLE.read_bytes()).hexdigest() == ENABLE_SHA256
+    assert ENABLE_SHA256 in (ROOT / "data" / "raw" / "SOURCES.md").read_text()
+    config = load_config(DEFAULT_CONFIG)
+    assert config.default_lexicon == "enable"
+    assert {"enable", "moby", "web2"} <= set(config.lexicons)
+    assert config.lexicons["enable"].sources[0].sha256 == ENABLE_SHA256
+
+
+def test_enable_has_the_classic_words_and_not_the_later_ones(enable_words):
+    words = set(enable_words)
+    assert len(words) == 172_820
+    assert {"AA", "RETAINS", "ZYZZYVA", "BOUSTROPHEDONIC", "MUZJIKS"} <= words
+    assert not {"QI", "KI", "ZA"} & words  # ENABLE predates them (docs/lexicons.md says so)
+
+
+def test_docs_name_the_lexicons_and_the_missing_words():
+    text = (ROOT / "docs" / "lexicons.md").read_text()
+    for name in ("`enable`", "`moby`", "`web2`", "QI, KI and ZA", "default_lexicon"):
+        assert name in text
+
+
+# ---- notation and rules ---------------------------------------------------------------------------
+
+
+def board_of(rows: list[str]) -> Board:
+    """A board from up to 15 rows (missing squares empty)."""
+    rows = [r.ljust(15, ".") for r in rows] + ["." * 15] * (15 - len(rows))
+    return parse_board("\n".join(rows))
+
+
+RETAINS = board_of([""] * 7 + ["...RETAINS"])
+
+
+def test_one_tile_play_in_either_direction(scrabble, lexicon):
+    down = score_play(RETAINS, "D9 E", scrabble, lexicon)  # RE down from D8
+    across = score_play(RETAINS, "9D E", scrabble, lexicon)
+    assert down.score == across.score == 2 and down.main.word == across.main.word == "RE"
+    assert str(down) == "D8 (R)E"
+    # a tile that makes an across word only: written down, it still scores that word
+    board = board_of([""] * 7 + ["...RETAIN"])
+    a = score_play(board, "8J S", scrabble, lexicon)
+    d = score_play(board, "J8 S", scrabble, lexicon)
+    assert a.score == d.score == 7 and a.main.word == "RETAINS"  # R1 E1 T1 A1 I1 N1 S1, no premium left
+
+
+def test_lower_case_is_a_blank_and_the_bag_limits_blanks(scrabble, lexicon):
+    with pytest.raises(WordstatsError, match="7 blanks .* has 2"):
+        score_play(Board(), "8H retains", scrabble, lexicon)
+    play = score_play(Board(), "8D RETAiNs", scrabble, lexicon)
+    assert play.score == (2 + 1 + 1 + 1 + 0 + 1 + 0) * 2 + 50  # R on a double letter, blanks 0
+    with pytest.raises(WordstatsError, match="2 Z tiles"):
+        check_bag(board_of([""] * 7 + ["......ZA"]), "Z", [], scrabble)
+    with pytest.raises(WordstatsError, match="3 blanks"):
+        check_bag(board_of([""] * 7 + ["......aB"]), "??", [], scrabble)
+
+
+def test_played_through_tiles_need_no_parentheses(scrabble, lexicon):
+    tiles, _ = parse_play("D8 RAJ", RETAINS)
+    assert [t.letter for t in tiles] == ["A", "J"]
+    assert score_play(RETAINS, "D8 (R)AJ", scrabble, lexicon).score == 10
+
+
+# ---- show and play through the CLI --------------------------------------------------------------
+
+
+def test_play_writes_the_new_board_and_prints_the_leave(cli, data, tmp_path):
+    out = tmp_path / "b.txt"
+    res = cli_in(cli, data, "scrabble", "play", "--empty", "--play", "8D RETAINS", "--rack", "aeinrst", "--out", out)
+    assert res.exit_code == 0, res
+    assert re.search(r"total\s+8D RETAINS\s+66", res.stdout) and "leave: (none)" in res.stdout
+    assert out.read_text() == RETAINS.text()
+    res = cli_in(cli, data, "scrabble", "play", "--board", out, "--play", "9F OD", "--rack", "DO?", "--json")
+    doc = json.loads(res.stdout)
+    assert doc["score"] == 12 and doc["leave"] == "?"  # OD 1 + 2x2, TO 2, AD 1 + 2x2
+    assert doc["board"][9].split()[6:8] == ["O", "D"]  # row 9, columns F and G
+    again = cli_in(cli, data, "scrabble", "play", "--board", out, "--play", "9F OD", "--out", out)
+    assert again.exit_code == 0, again  # continuing a game in its own file
+    assert "OD" in out.read_text().splitlines()[8]
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--empty", "--play", "8H retains"], 2, "7 blanks"),
+        (["--empty", "--play", "8H RETAINS", "--rack", "A???"], 2, "3 blanks, at most 2"),
+        (["--empty", "--play", "8H RETAINX"], 1, "RETAINX is not a word"),
+        (["--empty", "--play", "8H RETAINS", "--rack", "RETAIN"], 1, "has no S"),
+        (["--empty", "--play", "9 RETAINS"], 2, "bad position"),
+    ],
+)
+def test_bad_plays_are_one_line(cli, data, args, code, message):
+    res = cli_in(cli, data, "scrabble", "play", *args)
+    assert res.exit_code == code, res
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_show_text_svg_png(cli, data, tmp_path, scrabble):
+    path = tmp_path / "b.txt"
+    path.write_text(board_of([""] * 7 + ["...RETAiNS"]).text())
+    res = cli(*["scrabble", "show", path])
+    assert res.exit_code == 0, res
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == list("ABCDEFGHIJKLMNO")
+    assert lines[8].split() == ["8", "=", ".", ".", "R", "E", "T", "A", "i", "N", "S", ".", "'", ".", ".", "="]
+    assert lines[1].split()[1] == "=" and "triple word" in lines[-1]
+    svg = ET.fromstring(board_svg(parse_board(path.read_text()), scrabble))
+    rects = [e for e in svg.iter() if e.tag.endswith("rect")]
+    assert len(rects) == 1 + 225
+    png = tmp_path / "b.png"
+    assert cli("scrabble", "show", path, "--out", png).exit_code == 0
+    from PIL import Image
+
+    image = Image.open(png)
+    assert image.size == (626, 626) and png.read_bytes() == board_png(parse_board(path.read_text()), scrabble)
+    assert cli("scrabble", "show", path, "--out", png).exit_code == 2  # exists: needs --force
+    bad = cli("scrabble", "show", path, "--out", tmp_path / "b.gif")
+    assert bad.exit_code == 2 and "use .svg, .png" in bad.stderr
+
+
+def test_board_text_marks_premiums(scrabble):
+    text = board_text(Board(), scrabble).splitlines()
+    assert text[8].split()[1:] == list("=..'...*...'..=")
+
+
+# ---- GCG ----------------------------------------------------------------------------------------
+
+HAND = """#character-encoding UTF-8
+#player1 ann Ann Example
+#player2 bob Bob Example
+#lexicon ENABLE
+>ann: AEINRST 8D RETAINS +66 66
+>bob: ADEJOQU D8 .AJ +10 10
+#note R on the board is written '.' as Macondo does
+>ann: DEGIOUY 9F OD +12 78
+>bob: DEIOQUX 7I QI +44 54
+>bob: DEIOQUX -- -44 10
+>ann: EGIUYZS (challenge) +5 83
+>bob: DEIOQUX -QUX +0 10
+>ann: EGIUYZS - +0 83
+>bob: ADEEIOR (time) -10 0
+>ann: EGIUYZS (EGIUYZS) -20 63
+>bob: (ABC) +14 14
+"""
+
+
+def test_hand_written_gcg_parses_every_event():
+    game = parse_gcg(HAND)
+    assert game.players == [("ann", "Ann Example"), ("bob", "Bob Example")]
+    kinds = [e.kind for e in game.events]
+    assert kinds == [PLAY, PLAY, PLAY, PLAY, WITHDRAWN, CHALLENGE, EXCHANGE, PASS, TIME, END_PENALTY, END_POINTS]
+    assert game.events[1].note.startswith("R on the board")
+    assert game.events[6].move == "QUX" and game.events[10].move == "ABC"
+
+
+def test_hand_written_gcg_replays_clean(scrabble, lexicon):
+    steps = replay(parse_gcg(HAND), scrabble, lexicon)
+    assert [s.problems for s in steps] == [[]] * len(steps)
+    assert steps[3].phonies == ["QI", "QN"]  # a phony on ENABLE, withdrawn next
+    assert steps[4].board.text() == steps[2].board.text()  # QI came off the board
+    assert [s.our_total for s in steps][-2:] == [63, 14]
+
+
+def test_replay_reports_each_discrepancy(scrabble, lexicon, cli, data, tmp_path):
+    wrong = HAND.replace(">ann: DEGIOUY 9F OD +12 78", ">ann: DEGIOUY 9F OD +15 81")
+    steps = replay(parse_gcg(wrong), scrabble, lexicon)
+    bad = {s.number: s.problems for s in steps if s.problems}
+    assert "score +15 in the record, +12 by the rules" in bad[3][0]
+    assert list(bad) == [3, 6]  # and the record's 83 after the bonus does not follow its own 81 + 5
+    path = tmp_path / "g.gcg"
+    path.write_text(wrong)
+    res = cli_in(cli, data, "scrabble", "replay", path, "--json")
+    assert res.exit_code == 1
+    rows = json.loads(res.stdout)
+    assert rows[2]["problems"] and rows[0]["best_score"] >= 66 and rows[0]["equity"] is not None
+    shown = cli_in(cli, data, "scrabble", "replay", path, "--move", "3", "--no-best")
+    assert shown.exit_code == 0 and "= . . R E T A I N S" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("#player1 a A\n#player2 b B\n>c: ABC 8H CAB +14 14\n", "line 3: unknown player 'c'"),
+        ("#player1 a A\n#player2 b B\n>a: ABC 8H CAB +x 14\n", "line 3: expected '+score total'"),
+        ("#player1 a A\n>a: ABC 8H CAB +14 14\n", "needs #player1 and #player2"),
+        ("#player1 a A\n#player2 b B\nhello\n", "line 3: expected '#pragma'"),
+    ],
+)
+def test_bad_gcg_is_a_one_line_error(text, message):
+    with pytest.raises(WordstatsError, match=re.escape(message)):
+        parse_gcg(text)
+
+
+def test_selfplay_gcg_round_trip(scrabble, lexicon):
+    for number in range(1, 4):
+        game = self_play(scrabble, lexicon, game_rng(5, "scrabble", number))
+        text = game_gcg(game, scrabble)
+        steps = replay(parse_gcg(text), scrabble, lexicon)
+        assert all(not s.problems and not s.phonies for s in steps), text
+        finals = {}
+        for s in steps:
+            finals[s.event.player] = s.our_total
+        assert [finals[0], finals[1]] == game.scores
+        plays = [s for s in steps if s.event.kind == PLAY]
+        assert [s.play.score for s in plays] == [t.play.score for t in game.turns if t.play]
+
+
+# ---- leaves -------------------------------------------------------------------------------------
+
+
+def test_every_leave_matches_the_generating_function(scrabble):
+    # the number of sub-multisets of size k of the bag: the coefficient of x^k in prod (1 + x + ... + x^count)
+    poly = np.array([1], dtype=object)
+    for n in scrabble.tile_set.counts.values():
+        poly = np.convolve(poly, np.ones(n + 1, dtype=object))
+    small = {"A": 2, "B": 1, "?": 2}
+    assert sorted(every_leave(small, 3)) == sorted(
+        {"".join(sorted(c, key=lambda ch: (ch == "?", ch))) for k in range(1, 4) for c in _subsets("AAB??", k)}
+    )
+    assert sum(poly[1 : MAX_LEAVE + 1]) == 914_624  # Quackle's superleaves file has as many
+
+
+def _subsets(tiles: str, k: int) -> set[tuple[str, ...]]:
+    """The distinct k-tile sub-multisets of `tiles`."""
+    from itertools import combinations
+
+    return {tuple(sorted(c)) for c in combinations(tiles, k)}
+
+
+def test_leave_values_by_hand():
+    counts = {"A": 2, "B": 1}
+    obs = pl.DataFrame({"leave": ["A", "A", "B", "AB", "AA"], "next_score": [10, 20, 0, 30, 5]})
+    table = leave_values(merge_summaries([summarise(obs[:2]), summarise(obs[2:])]), counts, 2)
+    got = {r["leave"]: r for r in table.iter_rows(named=True)}
+    assert set(got) == {"A", "B", "AA", "AB", "AAB"}
+    mean = 65 / 5
+    a = (2 * (15 - mean) + 2 * 0) / 4  # shrunk towards the prior 0
+    b = (1 * (0 - mean)) / 3
+    assert got["A"]["value"] == pytest.approx(a) and got["B"]["value"] == pytest.approx(b)
+    assert got["A"]["ci_low"] == pytest.approx(15 - mean - 1.959963984540054 * (50**0.5) / 2**0.5)
+    prior_ab = ((a + b) + (b + a)) / 2
+    assert got["AB"]["value"] == pytest.approx((30 - mean + 2 * prior_ab) / 3)
+    assert got["AAB"]["count"] == 0 and got["AAB"]["observed"] is None
+    prior_aab = ((got["AB"]["value"] + a) + (got["AA"]["value"] + b)) / 2
+    assert got["AAB"]["value"] == pytest.approx(prior_aab)
+
+
+def test_observations_follow_the_players_next_turns(scrabble, lexicon):
+    game = self_play(scrabble, lexicon, game_rng(3, "scrabble", 1))
+    obs = game_observations(game, scrabble)
+    turns = game.turns
+    expected = []
+    for i, t in enumerate(turns):
+        if t.action != "play":
+            continue
+        kept = leave(t.rack, t.play.tiles)
+        placed = sum(len(u.play.tiles) for u in turns[: i + 1] if u.play)
+        nxt = next((u for u in turns[i + 1 :] if u.player == t.player), None)
+        if kept and nxt is not None and 100 - 14 - placed >= 7:
+            expected.append((kept, nxt.score))
+    assert obs == expected and obs
+
+
+def test_leaves_stage_table(data):
+    table = pl.read_parquet(data / "t" / "leaves.parquet")
+    assert table.height == 914_624 and table["leave"].n_unique() == table.height
+    counts = variants(load_config(DEFAULT_CONFIG))["scrabble"].tile_set.counts
+    assert set(table["leave"]) == set(every_leave(counts))  # the vectorised enumeration and the recursive one
+    assert table["count"].sum() > 0 and (table.filter(pl.col("count") == 0)["observed"].null_count() > 0)
+    import zipfile
+
+    with zipfile.ZipFile(data / "t" / "leaves_games.zip") as zf:
+        names = zf.namelist()
+        assert names == [f"game-{k:06d}.gcg" for k in range(1, 5)]
+        assert parse_gcg(zf.read(names[0]).decode()).events
+
+
+# ---- equity -------------------------------------------------------------------------------------
+
+
+def test_record_leaves_match_the_rules(scrabble, lexicon):
+    rng = random.Random(4)
+    board = self_play(scrabble, lexicon, game_rng(9, "scrabble", 1)).turns[8].board
+    for _ in range(5):
+        rack = "".join(rng.sample("AEEIORSTNLD?", 7))
+        records, _ = generate(board, rack, scrabble, lexicon)
+        kept = record_leaves(records, rack)
+        for record, k in zip(records, kept):
+            tiles, _ = record_tiles(record)
+            assert k == leave(rack, tiles)
+
+
+def test_equity_with_zero_leaves_is_best_score(scrabble, lexicon):
+    board = self_play(scrabble, lexicon, game_rng(9, "scrabble", 2)).turns[6].board
+    moves = ranked_moves(board, "AEINRT?", scrabble, lexicon, LeaveValues.of({}), 5, exchanges=False)
+    records, _ = generate(board, "AEINRT?", scrabble, lexicon, keep=5)
+    assert [m.score for m in moves] == [int(r[0]) for r in records]
+
+
+def test_equity_prefers_keeping_good_tiles_and_exchanges(scrabble, lexicon):
+    good = LeaveValues.of({"S": 100.0})
+    top = ranked_moves(Board(), "ABEST?S", scrabble, lexicon, good, 1, exchanges=False)[0]
+    assert top.leave == "S" and top.equity == pytest.approx(top.score + 100.0)
+    swap = LeaveValues.of({"?": 100.0})
+    top = ranked_moves(Board(), "QVVWUU?", scrabble, lexicon, swap, 1)[0]
+    assert top.play is None and top.exchange == "QUUVVW" and top.leave == "?"
+
+
+def test_score_strategy_games_equal_greedy_self_play(scrabble, lexicon):
+    for number in (1, 2):
+        greedy = self_play(scrabble, lexicon, game_rng(11, "scrabble", number))
+        ours = play_game(scrabble, lexicon, game_rng(11, "scrabble", number), (Player(SCORE), Player(SCORE)))
+        assert ours.scores == greedy.scores
+        assert [str(t.play) for t in ours.turns] == [str(t.play) for t in greedy.turns]
+
+
+def test_equity_games_round_trip_as_gcg(scrabble, lexicon):
+    leaves = LeaveValues.of({"?": 25.0, "S": 8.0, "Q": -7.0, "V": -5.0})
+    game = play_game(scrabble, lexicon, game_rng(2, "scrabble", 1), (Player(EQUITY, leaves), Player(SCORE)))
+    steps = replay(parse_gcg(game_gcg(game, scrabble)), scrabble, lexicon)
+    assert not any(s.problems for s in steps)
+    finals = {s.event.player: s.our_total for s in steps}
+    assert [finals[0], finals[1]] == game.scores
+
+
+def test_best_equity_cli(cli, data):
+    res = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "qvvwuu?", "--equity", "--json", "--limit", "3")
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    assert len(rows) == 3 and rows[0]["equity"] >= rows[1]["equity"] >= rows[2]["equity"]
+    assert all(r["equity"] == pytest.approx(r["score"] + r["leave_value"], abs=0.02) for r in rows)
+    shown = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "retains", "--show")
+    assert shown.exit_code == 0 and "triple word" in shown.stdout
+    assert re.search(r"\n8[A-H] [A-Z]{7} 66\n", shown.stdout)  # the top play, then the board with it
+
+
+# ---- study --------------------------------------------------------------------------------------
+
+
+def test_judge_club_style(cli, data, enable_words):
+    res = cli_in(cli, data, "judge", "qi", "RETAINS", "za")
+    assert res.exit_code == 1
+    assert res.stdout.splitlines()[:3] == ["QI       NOT VALID", "RETAINS  VALID", "ZA       NOT VALID"]
+    assert "NOT ACCEPTABLE" in res.stdout
+    ok = cli_in(cli, data, "judge", "zyzzyva", "aa")
+    assert ok.exit_code == 0 and "the play is ACCEPTABLE" in ok.stdout
+    rng = random.Random(1)
+    sample = rng.sample(enable_words, 30) + ["XQ", "RETAINSS"]
+    rows = json.loads(cli_in(cli, data, "judge", "-", "--json", input=" ".join(sample)).stdout)
+    assert [r["valid"] for r in rows] == [w in set(enable_words) for w in sample]
+
+
+def test_hooks_beside_anagrams(cli, data, enable_words):
+    words = set(enable_words)
+    rows = json.loads(cli_in(cli, data, "anagram", "AEINRST", "--hooks", "--json").stdout)
+    assert [r["word"] for r in rows] == sorted(w for w in words if sorted(w) == sorted("AEINRST"))
+    for r in rows:
+        w = r["word"]
+        assert r["front_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch + w in words)
+        assert r["back_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if w + ch in words)
+        assert r["hooked"] == ("·" if w[1:] in words else "") + w + ("·" if w[:-1] in words else "")
+        assert r["probability_order"] >= 1
+    batch = json.loads(cli_in(cli, data, "anagram", "-", "--json", input="AEINRST\nQIS\n").stdout)
+    assert {r["rack"] for r in batch} == {"AEINRST"}  # ENABLE has no anagram of QIS
+    pat = json.loads(cli_in(cli, data, "pattern", "-", "--hooks", "--json", input="QU?Z\nZYZZYV?").stdout)
+    assert {(r["pattern"], r["word"]) for r in pat} == {("QU?Z", "QUIZ"), ("ZYZZYV?", "ZYZZYVA")}
+
+
+def test_study_deck_and_csv(cli, data, tmp_path):
+    csv_path = tmp_path / "s.csv"
+    res = cli_in(cli, data, "study", "--length", "7", "--from", "1", "--to", "5", "--out", csv_path)
+    assert res.exit_code == 0, res
+    import csv
+
+    rows = list(csv.DictReader(csv_path.open()))
+    alphas = [r for r in rows if r["tags"] == "alphagram"]
+    assert all(re.match(r"^[A-Z]{7} \(#\d+\)$", r["front"]) for r in alphas)
+    orders = [int(r["front"].split("#")[1].rstrip(")")) for r in alphas]
+    assert orders == sorted(orders) and orders[0] == 1 and max(orders) <= 5
+    hooks = [r for r in rows if r["tags"] == "hooks"]
+    assert len(hooks) == sum(len(r["back"].splitlines()) for r in alphas)
+    apkg = tmp_path / "s.apkg"
+    assert cli_in(cli, data, "study", "--to", "5", "--out", apkg).exit_code == 0
+    import sqlite3
+    import zipfile
+
+    with zipfile.ZipFile(apkg) as zf:
+        (tmp_path / "c").write_bytes(zf.read("collection.anki2"))
+    notes = sqlite3.connect(tmp_path / "c").execute("select flds, tags from notes").fetchall()
+    assert len(notes) == len(rows)
+    again = tmp_path / "t.apkg"
+    cli_in(cli, data, "study", "--to", "5", "--out", again)
+    assert again.read_bytes() == apkg.read_bytes()  # stable ids and timestamps: the same deck, byte for byte
+    bad = cli_in(cli, data, "study", "--out", tmp_path / "x.txt")
+    assert bad.exit_code == 2 and "use .apkg, .csv" in bad.stderr
+
+
+def test_selfplay_cli_writes_gcg_that_replays(cli, data, tmp_path, scrabble, lexicon):
+    folder = tmp_path / "games"
+    res = cli_in(cli, data, "scrabble", "selfplay", "--games", "2", "--seed", "3", "--gcg-dir", folder, "--json")
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    for row in rows:
+        text = (folder / f"game-{row['game']:06d}.gcg").read_text()
+        steps = replay(parse_gcg(text), scrabble, lexicon)
+        assert not any(s.problems for s in steps)
+        finals = {s.event.player: s.our_total for s in steps}
+        assert [finals[0], finals[1]] == [row["score_1"], row["score_2"]]
+    bad = cli_in(cli, data, "scrabble", "selfplay", "--first", "greedy")
+    assert bad.exit_code == 2 and "unknown strategy" in bad.stderr
+
+
+def test_leaves_cli_writes_a_table(cli, data, tmp_path):
+    out = tmp_path / "l.parquet"
+    res = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    assert res.exit_code == 0, res
+    assert "914,624 leaves from 3 games" in res.stdout
+    table = pl.read_parquet(out)
+    assert table.height == 914_624 and int(table["count"].sum()) > 0
+    again = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    assert again.exit_code == 2 and "file exists" in again.stderr
