@@ -323,3 +323,16 @@ def test_links_between_pages_resolve():
             elif fragment and path in anchors and fragment not in anchors[path]:
                 broken.append(f"{page.name}: link to {target}: no heading with anchor #{fragment} in {path.name}")
     assert not broken, "\n".join(broken)
+
+
+def test_code_never_cites_an_issue_number():
+    """Comments and docstrings say what the code does, not which issue asked for it."""
+    files = [ROOT / "Makefile", *ROOT.glob("configs/*.toml"), *ROOT.glob("tests/configs/*.toml")]
+    files += [p for folder in ("pipeline", "tests") for p in (ROOT / folder).rglob("*.py")]
+    cited = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in files
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bissues? \d+|\(issues? \d", line, re.I) and p != Path(__file__).resolve()
+    ]
+    assert not cited, "say what the code does instead:\n" + "\n".join(cited)
