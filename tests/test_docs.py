@@ -279,11 +279,14 @@ def run_example(command: str, data: Path) -> Result:
 
 @pytest.mark.slow  # builds every stage of a small lexicon
 def test_every_console_example_runs(built, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    for name, text in example_files().items():
-        (tmp_path / name).write_text(text)
+    files = example_files()
     failures = []
-    for page, line, command, code in examples():
+    for i, (page, line, command, code) in enumerate(examples()):
+        here = tmp_path / str(i)  # each example in a folder of its own: files it writes never meet another's
+        here.mkdir()
+        for name, text in files.items():
+            (here / name).write_text(text)
+        monkeypatch.chdir(here)
         res = run_example(command, built)
         if res.exit_code != code:
             failures.append(f"{page}:{line}: `{command}` exited {res.exit_code}, expected {code}: {res.stderr.strip()}")
@@ -320,3 +323,16 @@ def test_links_between_pages_resolve():
             elif fragment and path in anchors and fragment not in anchors[path]:
                 broken.append(f"{page.name}: link to {target}: no heading with anchor #{fragment} in {path.name}")
     assert not broken, "\n".join(broken)
+
+
+def test_code_never_cites_an_issue_number():
+    """Comments and docstrings say what the code does, not which issue asked for it."""
+    files = [ROOT / "Makefile", *ROOT.glob("configs/*.toml"), *ROOT.glob("tests/configs/*.toml")]
+    files += [p for folder in ("pipeline", "tests") for p in (ROOT / folder).rglob("*.py")]
+    cited = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in files
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bissues? \d+|\(issues? \d", line, re.I) and p != Path(__file__).resolve()
+    ]
+    assert not cited, "say what the code does instead:\n" + "\n".join(cited)

@@ -2,7 +2,7 @@
 
 Cold CLI: each command run REPEATS times as a fresh process (`scrabble show`, `scrabble play`, `judge`,
 `scrabble best`, `scrabble best --equity`), median wall seconds; the floor is `wordstats --help` in the same
-run (imports only). Target (issue 14): under 0.5 s each. Leaves: greedy self-play games per CPU second of one
+run (imports only). Target: under 0.5 s each. Leaves: greedy self-play games per CPU second of one
 process (the leave job's unit of work), and the time to turn the observations into the 914,624-row table.
 """
 
