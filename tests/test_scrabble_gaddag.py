@@ -116,13 +116,13 @@ def test_gaddag_holds_exactly_its_words(words, probes):
 def test_gaddag_table_round_trip_and_damage(small):
     g = small.gaddag
     table = gaddag_table(g)
-    assert table.schema == {"arc": pl.UInt32} and table.height == len(g.arcs)
+    assert table.schema == {"arc": pl.Int32} and table.height == len(g.arcs)
     back = from_table(table)
     assert (back.arcs == g.arcs).all() and back.n_nodes == g.n_nodes
     bad = g.arcs.copy()
     bad[5] = (bad[5] & ~np.uint32(CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
     with pytest.raises(WordstatsError, match="damaged GADDAG"):
-        from_table(pl.DataFrame({"arc": bad}, schema={"arc": pl.UInt32}))
+        from_table(pl.DataFrame({"arc": bad.astype(np.uint32).view(np.int32)}, schema={"arc": pl.Int32}))
     with pytest.raises(WordstatsError, match="not a GADDAG table"):
         from_table(pl.DataFrame({"word": ["CAT"]}))
 
@@ -208,9 +208,9 @@ def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
     best = generate_reference(Board(), "AEINRST", variants(load_config(SMALL_CONFIG))["scrabble"], lexicon, keep=1)[0]
     assert json.loads(res.stdout)[0]["score"] == best[0, gk.PLAY_SCORE]
     path = data / "t" / "gaddag.parquet"
-    arcs = pl.read_parquet(path)["arc"].to_numpy().copy()
+    arcs = pl.read_parquet(path)["arc"].to_numpy().copy().view(np.uint32)
     arcs[3] = np.uint32(0xFFFFFFFF)
-    pl.DataFrame({"arc": arcs}, schema={"arc": pl.UInt32}).write_parquet(path)
+    pl.DataFrame({"arc": arcs.astype(np.uint32).view(np.int32)}, schema={"arc": pl.Int32}).write_parquet(path)
     res = cli("scrabble", "best", *common)
     assert res.exit_code == 2 and "damaged GADDAG" in res.stderr, res
     assert len(res.stderr.strip().splitlines()) == 1

@@ -155,7 +155,13 @@ RayOpt = Annotated[
 ]
 ShardOpt = Annotated[
     Optional[int],
-    typer.Option("--shard-size", min=1, show_default=False, help="Items per shard of the job (boards, runs, games)."),
+    typer.Option(
+        "--shard-size",
+        min=1,
+        max=100_000_000,
+        show_default=False,
+        help="Items per shard of the job (boards, runs, games).",
+    ),
 ]
 
 

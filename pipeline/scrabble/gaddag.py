@@ -155,17 +155,17 @@ def check_arcs(arcs: np.ndarray) -> int:
 
 
 def gaddag_table(g: Gaddag) -> pl.DataFrame:
-    """The arcs as gaddag.parquet's one column, `arc` (UInt32)."""
-    return pl.DataFrame({"arc": g.arcs}, schema={"arc": pl.UInt32})
+    """The arcs as gaddag.parquet's one column, `arc`: each uint32 arc's 32 bits stored as a signed Int32."""
+    return pl.DataFrame({"arc": g.arcs.astype(np.uint32).view(np.int32)}, schema={"arc": pl.Int32})
 
 
 def from_table(table: pl.DataFrame, where: str = "gaddag.parquet") -> Gaddag:
     """The GADDAG stored in a table by gaddag_table; a damaged one is an error naming the file."""
-    if list(table.columns) != ["arc"] or table.schema["arc"] != pl.UInt32 or table.height < 2:
+    if list(table.columns) != ["arc"] or table.schema["arc"] != pl.Int32 or table.height < 2:
         raise WordstatsError(
-            f"{where}: not a GADDAG table (expected one UInt32 column 'arc'); rebuild it with `wordstats run scrabble`"
+            f"{where}: not a GADDAG table (expected one Int32 column 'arc'); rebuild it with `wordstats run scrabble`"
         )
-    arcs = np.ascontiguousarray(table["arc"].to_numpy())
+    arcs = np.ascontiguousarray(table["arc"].to_numpy()).view(np.uint32)
     nodes = check_arcs(arcs)
     if nodes < 0:
         raise WordstatsError(f"{where}: damaged GADDAG (arc {-nodes - 1}); rebuild it with `wordstats run scrabble`")
