@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.core.config import adhoc_lexicon, load_config
+from pipeline.core.config import load_config
 from pipeline.core.progress import SILENT
 from pipeline.core.stages import run
 
@@ -22,6 +22,6 @@ def missing() -> dict | None:
 
 
 def build(data_dir: Path, stages: list[str]) -> Path:
-    """Build the stages for ENABLE into data_dir (an ad hoc lexicon named 'enable'); returns data_dir."""
-    run(load_config(CONFIG), data_dir, LEXICON, stages, spec=adhoc_lexicon(LEXICON, [ENABLE]), progress=SILENT)
+    """Build the stages for ENABLE (the config's bundled lexicon 'enable') into data_dir; returns data_dir."""
+    run(load_config(CONFIG), data_dir, LEXICON, stages, progress=SILENT)
     return data_dir
