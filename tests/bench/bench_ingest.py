@@ -59,7 +59,7 @@ def run() -> dict:
         results["enable"] = {
             "words": kept,
             "stage_median_s": round(seconds, 4),
-            "cli_process_median_s": round(cli_seconds(["--source", str(ENABLE), "--lexicon", "enable"]), 3),
+            "cli_process_median_s": round(cli_seconds(["--source", str(ENABLE), "--lexicon", "enable-adhoc"]), 3),
             "target_s": TARGET_ENABLE_SECONDS,
             "meets_target": seconds < TARGET_ENABLE_SECONDS,
         }
