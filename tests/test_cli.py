@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -172,3 +173,65 @@ def test_usage_errors_are_one_line(cli, args, message):
 def test_bare_command_still_shows_help(cli):
     assert "Usage" in cli().stdout + cli().stderr
     assert "best" in cli("scrabble").stdout + cli("scrabble").stderr
+
+
+# ---- the one table renderer ---------------------------------------------------------------------------
+
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal, as stdout does in an interactive shell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+TABLE = pl.DataFrame(
+    {
+        "word": ["QI", "[b]ZA"],
+        "score": [11, 1],
+        "find_rate": [0.004220000000000001, 0.5],
+        "tiny": [9.36843e-05, 0.000127411],
+        "letters": [["S"], []],
+    }
+)
+
+
+def test_plain_text_when_not_a_terminal():
+    from pipeline.core.display import print_table
+
+    out = io.StringIO()
+    print_table(TABLE, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["word", "score", "find_rate", "tiny", "letters"]
+    assert lines[2].split() == ["QI", "11", "0.00422", "0.0000937", "S"]  # fixed decimals per column, no noise
+    assert lines[3].split() == ["[b]ZA", "1", "0.50000", "0.0001274"]
+
+
+def test_rich_table_on_a_terminal_shows_the_same_cells():
+    from pipeline.core.display import print_table
+
+    out = Terminal()
+    print_table(TABLE, out)
+    text = out.getvalue()
+    assert "─" in text and "[b]ZA" in text  # rich's rule; a cell is never read as markup
+    for cell in ("0.00422", "0.0000937", "0.50000", "0.0001274", "11"):
+        assert cell in text
+    wide = pl.DataFrame({f"column_{i}": [123456789] for i in range(40)})  # wider than any terminal: plain text
+    out = Terminal()
+    print_table(wide, out)
+    assert out.getvalue().splitlines()[1].startswith("---")
+
+
+def test_plural_summaries_everywhere():
+    from pipeline.cli.options import plural
+
+    assert [plural(1, "word"), plural(2, "word"), plural(1, "miss"), plural(3, "guess")] == [
+        "1 word",
+        "2 words",
+        "1 miss",
+        "3 guesses",
+    ]
+    sources = "\n".join(p.read_text() for p in (ROOT / "pipeline" / "cli").glob("*.py"))
+    counted = re.findall(r"\{[^{}]*:,\} (?:boards|words|games|moves|leaves|points|runs|cards)\b", sources)
+    counted = [c for c in counted if "MAX_" not in c and "per_second" not in c]  # a limit or a rate: always many
+    assert not counted, counted  # a count beside a noun goes through plural()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -436,3 +437,15 @@ def test_memory_estimated_before_allocating(data):
 def test_seeds_beyond_64_bits_are_refused(data):
     res = run_cli("boggle", "random", "--seed", "99999999999999999999999", "-l", "t", "--data-dir", data)
     assert res.exit_code == 2 and "--seed" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_word_prints_multi_row_facts_as_rows(data):
+    res = run_cli("word", "RETAINS", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 0, res
+    sections = {block.splitlines()[0]: block.splitlines()[1:] for block in res.stdout.strip().split("\n\n")}
+    boggle = next(lines for title, lines in sections.items() if title.startswith("boggle_words: "))
+    rows = pl.read_parquet(data / "t" / "boggle_words.parquet").filter(pl.col("word") == "RETAINS")
+    assert rows.height > 1 and boggle[0].split() == rows.columns and len(boggle) == 2 + rows.height
+    assert [line.split()[1] for line in boggle[2:]] == rows["dice"].to_list()  # one line per row
+    assert sections["words"][0].split() == ["column", "value"]  # one row: read top to bottom
+    assert not re.search(r"\d\.\d*0000000\d", res.stdout)  # no float noise such as 0.004220000000000001

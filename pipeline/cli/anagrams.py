@@ -234,7 +234,8 @@ def word(
     as_json: JsonObjectOpt = False,
     as_csv: CsvOpt = False,
 ):
-    """Everything the lexicon's tables know about WORD: one line per table, row and column."""
+    """Everything the lexicon's tables know about WORD: a small table per table that has rows about it
+    (--json: one object; --csv: one line per table, row and column)."""
     from pipeline.anagrams.queries import (
         facts_table,
         parse_letters,
@@ -248,8 +249,26 @@ def word(
     facts = word_facts(s.store, word)
     if fmt == "json":
         emit_json({"word": word, "tables": {name: rows.to_dicts() for name, rows in facts.items()}})
+    elif fmt == "csv":
+        emit(facts_table(facts), fmt)
     else:
-        emit(facts_table(facts, max_chars=100 if fmt == "table" else None), fmt)
+        _print_facts(facts)
+
+
+FACT_CHARS = 100  # a value longer than this is cut in the table form of `word`
+
+
+def _print_facts(facts: dict) -> None:
+    """Each table's rows about a word: one row read top to bottom (column, value), several rows as a table."""
+    from pipeline.core.display import print_table, record
+
+    for i, (name, rows) in enumerate(facts.items()):
+        if i:
+            typer.echo("")
+        if rows.height == 1:
+            print_table(record(rows.row(0, named=True)), title=name, max_chars=FACT_CHARS)
+        else:
+            print_table(rows, title=f"{name}: {plural(rows.height, 'row')}", max_chars=FACT_CHARS)
 
 
 # ---- stems --------------------------------------------------------------------------------------

@@ -217,7 +217,7 @@ def boggle_random(
             return
         pct = "  ".join(f"{k} {v:g}" for k, v in stats["percentiles"].items())
         typer.echo(
-            f"{stats['boards']:,} boards from the {dice} dice (seed {seed}), {s.lexicon}, "
+            f"{plural(stats['boards'], 'board')} from the {dice} dice (seed {seed}), {s.lexicon}, "
             f"words of {stats['min_length']}+ letters"
         )
         typer.echo(
@@ -498,13 +498,13 @@ def _proof_text(summary: dict) -> str:
     best = f"best {summary['best']}" if summary["best"] is not None else "no board"
     return "\n".join(
         [
-            f"{summary['boards']:,} boards of {summary['size']} score at least {summary['floor']} ({best}), "
+            f"{plural(summary['boards'], 'board')} of {summary['size']} scoring at least {summary['floor']} ({best}), "
             f"one per symmetry class ({summary['symmetries']} symmetries), lexicon {summary['lexicon']}",
             f"partition: {summary['partition']}",
             f"bound: {summary['bound_method']}",
             f"classes: {summary['top_level_classes']:,} top-level ({summary['top_level_dropped']:,} eliminated there), "
             f"{summary['classes_examined']:,} examined, {summary['classes_eliminated']:,} eliminated by the bound; "
-            f"{summary['boards_scored']:,} boards scored individually",
+            f"{plural(summary['boards_scored'], 'board')} scored individually",
             f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
             f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
             f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "

@@ -21,7 +21,7 @@ from pipeline.cli.app import (
     _run_job,
     app,
 )
-from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, check_out
+from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, check_out, plural
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
@@ -328,7 +328,7 @@ def scrabble_replay(
         for step in steps:
             totals[record.players[step.event.player][0]] = step.our_total
         final = ", ".join(f"{nick} {total}" for nick, total in totals.items())
-        typer.echo(f"\n{len(steps)} moves; final: {final}; {problems} with a discrepancy")
+        typer.echo(f"\n{plural(len(steps), 'move')}; final: {final}; {problems} with a discrepancy")
     if problems:
         raise typer.Exit(1)
 
@@ -383,7 +383,7 @@ def scrabble_leaves(
     }
     write_parquet(target, table, provenance)
     typer.echo(
-        f"wrote {target}: {table.height:,} leaves from {games:,} games in {seconds:.1f} s "
+        f"wrote {target}: {plural(table.height, 'leave')} from {plural(games, 'game')} in {seconds:.1f} s "
         f"({games / seconds:.1f} games/s)"
     )
 

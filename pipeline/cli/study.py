@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.app import ConfigOpt, CsvOpt, DataDirOpt, JsonOpt, LexiconOpt, Session, _emit, app
-from pipeline.cli.options import ForceOpt, check_out, parse_length
+from pipeline.cli.options import ForceOpt, check_out, parse_length, plural
 from pipeline.core.errors import WordstatsError
 
 
@@ -86,4 +86,4 @@ def study(
         write_text(out, cards_csv(alphas, hooks))
     else:
         anki_package(alphas, hooks, title, out)
-    typer.echo(f"wrote {out}: {alphas.height:,} alphagram cards, {hooks.height:,} hook cards", err=True)
+    typer.echo(f"wrote {out}: {plural(alphas.height, 'alphagram card')}, {plural(hooks.height, 'hook card')}", err=True)

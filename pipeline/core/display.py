@@ -74,15 +74,23 @@ def flatten(df: pl.DataFrame) -> pl.DataFrame:
     return df.select(exprs)
 
 
-def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
+def table_cells(df: pl.DataFrame, max_chars: int | None = None) -> list[list[str]]:
+    """Every cell of `df` as text: each float column with its own fixed decimals, lists joined by spaces;
+    a cell longer than `max_chars` cut with an ellipsis."""
+    places = [decimals(df[name]) if dtype.is_float() else None for name, dtype in df.schema.items()]
+    rows = [
+        [_cell(v) if p is None or not isinstance(v, float) else _fixed(v, p) for v, p in zip(row, places)]
+        for row in df.rows()
+    ]
+    if max_chars is not None:
+        rows = [[v if len(v) <= max_chars else v[: max_chars - 1] + "…" for v in row] for row in rows]
+    return rows
+
+
+def table_text(df: pl.DataFrame, max_rows: int | None = None, max_chars: int | None = None) -> str:
     """An aligned plain-text table with a header line; numbers right-aligned."""
     shown = df if max_rows is None else df.head(max_rows)
-    places = {name: decimals(shown[name]) for name, dtype in shown.schema.items() if dtype.is_float()}
-    rows = shown.rows()
-    fmts = [places.get(name) for name in shown.columns]
-    cells = [
-        [_cell(v) if p is None or not isinstance(v, float) else _fixed(v, p) for v, p in zip(row, fmts)] for row in rows
-    ]
+    cells = table_cells(shown, max_chars)
     header = list(df.columns)
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
     numeric = [dtype.is_numeric() for dtype in df.dtypes]
@@ -96,6 +104,61 @@ def table_text(df: pl.DataFrame, max_rows: int | None = None) -> str:
     if max_rows is not None and df.height > max_rows:
         out.append(f"... {df.height - max_rows:,} more rows (use --json or --csv for all)")
     return "\n".join(out)
+
+
+COLUMN_GAP = 3  # characters between two columns of rich's table (padding and rule)
+MIN_TEXT_WIDTH = 12  # a text column a narrow terminal squeezes keeps at least this many characters a line
+
+
+def rich_table(df: pl.DataFrame, title: str | None = None, max_chars: int | None = None):
+    """The same cells as table_text as a rich Table, for a terminal: a bold header, numbers right-aligned."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    cells = table_cells(df, max_chars)
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", title=title, title_justify="left", pad_edge=False)
+    for i, (name, dtype) in enumerate(df.schema.items()):
+        widest = max([len(name)] + [len(row[i]) for row in cells])
+        if dtype.is_numeric():  # a number is never folded: its column keeps its full width
+            table.add_column(name, justify="right", no_wrap=True, min_width=widest)
+        else:  # text folds onto more lines when the terminal is narrow, its header never
+            table.add_column(name, overflow="fold", min_width=min(widest, max(len(name), MIN_TEXT_WIDTH)))
+    for row in cells:
+        table.add_row(*(Text(v) for v in row))  # Text: cell values are never read as rich markup
+    return table
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether `stream` is an interactive terminal (tables are drawn by rich there, plain text elsewhere)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def print_table(df: pl.DataFrame, stream: Any = None, title: str | None = None, max_chars: int | None = None) -> None:
+    """Print a table for people: rich's table on a terminal, the plain aligned text otherwise (scripts, pipes,
+    the docs' examples), both from the same cells."""
+    stream = stream or sys.stdout
+    if is_terminal(stream):
+        from rich.console import Console
+
+        console = Console(file=stream, highlight=False)
+        table = rich_table(df, title, max_chars)
+        narrowest = sum(c.min_width or 0 for c in table.columns) + COLUMN_GAP * (len(table.columns) - 1)
+        if narrowest <= console.width:
+            console.print(table)
+            return  # else too wide for the terminal: the plain text, which the terminal wraps, hides no column
+    if title is not None:
+        stream.write(title + "\n")
+    stream.write(table_text(df, max_chars=max_chars) + "\n")
+
+
+def record(row: dict[str, Any]) -> pl.DataFrame:
+    """One row as a two-column table (column, value), each value as text: a wide row read top to bottom."""
+    return pl.DataFrame(
+        {"column": list(row), "value": [_cell(v) for v in row.values()]},
+        schema={"column": pl.String, "value": pl.String},
+    )
 
 
 def finite(df: pl.DataFrame) -> pl.DataFrame:
@@ -158,9 +221,12 @@ def emit(df: pl.DataFrame, fmt: str = "table", out=None, limit: int | None = Non
         if fmt == "table":
             return
     shown = df if limit is None or df.height <= limit else df.head(limit)
-    text = render(shown, fmt)
     stream = out or sys.stdout
-    stream.write(text if text.endswith("\n") else text + "\n")
+    if fmt == "table":
+        print_table(shown, stream)
+    else:
+        text = render(shown, fmt)
+        stream.write(text if text.endswith("\n") else text + "\n")
     if shown.height < df.height:
         note(f"showing {shown.height:,} of {df.height:,} rows (--limit 0 for all)")
 

@@ -475,7 +475,7 @@ class JobResult:
     def summary(self) -> str:
         """One line: the job, shards computed and reused, and where it lives."""
         return (
-            f"job {self.job.job_id}: {self.computed} shard{'s' if self.computed != 1 else ''} computed, "
+            f"job {self.job.job_id}: {self.computed:,} shard{'s' if self.computed != 1 else ''} computed, "
             f"{self.reused} reused ({self.folder})"
         )
 
