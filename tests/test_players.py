@@ -443,8 +443,8 @@ def test_hooks_beside_anagrams(cli, data, enable_words):
     assert [r["word"] for r in rows] == sorted(w for w in words if sorted(w) == sorted("AEINRST"))
     for r in rows:
         w = r["word"]
-        assert r["front_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch + w in words)
-        assert r["back_hooks"] == "".join(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if w + ch in words)
+        assert r["front_hooks"] == [ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch + w in words]
+        assert r["back_hooks"] == [ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if w + ch in words]
         assert r["hooked"] == ("·" if w[1:] in words else "") + w + ("·" if w[:-1] in words else "")
         assert r["probability_order"] >= 1
     batch = json.loads(cli_in(cli, data, "anagram", "-", "--json", input="AEINRST\nQIS\n").stdout)

@@ -341,7 +341,7 @@ def test_cli_hunt_pattern_hooks(cli, small):
     assert [r["word"] for r in rows] == ["SATIRE", "SCAT", "STAINER", "STRIAE", "SULTAN", "SULTANA"]
     assert ask(cli, small, "pattern", "s.*a", "--regex", "--csv").stdout.split() == ["word,length", "SULTANA,7"]
     hooks = json.loads(ask(cli, small, "hooks", "qi", "--json").stdout)
-    assert hooks == [{"word": "QI", "front_hooks": "", "back_hooks": "S", "front_inner": False, "back_inner": False}]
+    assert hooks == [{"word": "QI", "front_hooks": [], "back_hooks": ["S"], "front_inner": False, "back_inner": False}]
     missing = ask(cli, small, "hooks", "ZZZ")
     assert missing.exit_code == 0 and "ZZZ" in missing.stderr and missing.stderr.startswith("note: ")
 
@@ -355,7 +355,7 @@ def test_cli_word_reads_every_table_keyed_by_word(cli, small):
         assert set(facts["tables"]) == {"words", "anagrams", "hooks", "prefixes", "stems", "notes"}
         assert facts["tables"]["notes"] == [{"word": "SATIRE", "misses": 3}]
         assert facts["tables"]["anagrams"][0]["words"] == ["AIREST", "SATIRE", "STRIAE", "TERAIS"]
-        assert facts["tables"]["stems"][0]["letters"] == "BNT"  # BAITERS, RETAINS..., TASTIER ATTIRES
+        assert facts["tables"]["stems"][0]["letters"] == ["B", "N", "T"]  # BAITERS, RETAINS..., TASTIER ATTIRES
         lines = ask(cli, small, "word", "SATIRE", "--csv").stdout.splitlines()
         assert lines[0] == "table,row,column,value" and "notes,1,misses,3" in lines
     finally:

@@ -46,7 +46,7 @@ def reference_stems(words: list[str], tiles) -> dict[str, dict]:
             completing = tiles.counts["?"] + sum(max(bag[c] - held[c], 0) for c in bingos)
             stems[stem] = {
                 "stem_length": size,
-                "letters": "".join(bingos),
+                "letters": list(bingos),
                 "n_letters": len(bingos),
                 "n_bingos": sum(map(len, bingos.values())),
                 "bingos": [{"letter": c, "words": ws} for c, ws in bingos.items()],
@@ -87,7 +87,7 @@ def test_stems_table_matches_brute_force(build, tmp_path, small_words, tile_set)
 def test_enable2k_satire_stem_takes_18_letters(build, cli):
     data = build(corpus("enable2k/enable2k.txt"), "stems")
     row = pl.read_parquet(data / "t" / "stems.parquet").filter(pl.col("stem") == "AEIRST").row(0, named=True)
-    assert row["n_letters"] == 18 and row["letters"] == "ABCDEFGHILMNPRSTVW"
+    assert row["n_letters"] == 18 and row["letters"] == list("ABCDEFGHILMNPRSTVW")
     res = cli("stem", "satire", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--json")
     letters = json.loads(res.stdout)
     assert len(letters) == 18 and letters[0] == {

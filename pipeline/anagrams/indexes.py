@@ -59,7 +59,7 @@ def prefix_table(words: pl.DataFrame) -> pl.DataFrame:
         .agg(
             pl.col("complete").any().alias("is_word"),
             pl.len().cast(pl.UInt32).alias("n_words"),
-            pl.col("next").filter(pl.col("next") != "").unique().sort().str.join("").alias("next_letters"),
+            pl.col("next").filter(pl.col("next") != "").unique().sort().alias("next_letters"),
         )
         .sort("prefix")
         .select(
@@ -86,13 +86,13 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
         return (
             pairs.join(lexicon, left_on="base", right_on="word", how="semi")
             .group_by("base")
-            .agg(pl.col("hook").unique().sort().str.join("").alias(name))
+            .agg(pl.col("hook").unique().sort().alias(name))
         )
 
     return (
         lexicon.join(hooks(inner_front, "front_hooks"), left_on="word", right_on="base", how="left")
         .join(hooks(inner_back, "back_hooks"), left_on="word", right_on="base", how="left")
-        .with_columns(pl.col("front_hooks", "back_hooks").fill_null(""))
+        .with_columns(pl.col("front_hooks", "back_hooks").fill_null(pl.lit([], dtype=pl.List(pl.String))))
         .with_columns(
             pl.col("word").str.slice(1).is_in(lexicon["word"].implode()).alias("front_inner"),
             pl.col("word")

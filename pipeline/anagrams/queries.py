@@ -366,7 +366,7 @@ STUDY_FORMATS = (".csv", ".md")
 def check_export(path: Path) -> Path:
     """The study-list file, if its extension is one we write (.csv or .md)."""
     if Path(path).suffix.lower() not in STUDY_FORMATS:
-        raise WordstatsError(f"--export {path}: give a .csv or .md file")
+        raise WordstatsError(f"--out {path}: give a .csv or .md file")
     return Path(path)
 
 

@@ -45,7 +45,7 @@ def stem_table(anagrams: pl.DataFrame, tiles: TileSet) -> pl.DataFrame:
         stem_bingos(anagrams)
         .group_by("stem", maintain_order=True)
         .agg(
-            pl.col("letter").str.join("").alias("letters"),
+            pl.col("letter").alias("letters"),
             pl.len().cast(pl.UInt32).alias("n_letters"),
             pl.col("words").list.len().sum().cast(pl.UInt32).alias("n_bingos"),
             pl.struct("letter", "words").alias("bingos"),
@@ -56,7 +56,7 @@ def stem_table(anagrams: pl.DataFrame, tiles: TileSet) -> pl.DataFrame:
     counts = letter_matrix(stems["stem"])
     length = counts.sum(axis=1)
     chance = draw_chance(combinations(counts, tiles, use_blanks=False), length, tiles)
-    completes = letter_matrix(stems["letters"]) > 0
+    completes = letter_matrix(stems["letters"].list.join("")) > 0
     left = unseen(tiles, counts)
     hits = left[:, BLANK_INDEX] + (left[:, :26] * completes).sum(axis=1)
     draw = hits / (tiles.size - length)

@@ -48,6 +48,11 @@ def with_hooks(store, table: pl.DataFrame, column: str = "word") -> pl.DataFrame
     return out.select(*before, "front_hooks", "hooked", "back_hooks", column, *after, *extra)
 
 
+def hook_text(column: str) -> pl.Expr:
+    """A column of hook letters (a list) as one string, as a card prints it ("DST"; "" for none)."""
+    return pl.col(column).list.join("").fill_null("")
+
+
 def probability_orders(store, words: list[str]) -> pl.DataFrame:
     """For each word (upper case), the probability order of its alphagram (1 = likeliest of its length)."""
     keys = pl.DataFrame({"_key": words}, schema={"_key": pl.String}).unique()
@@ -88,7 +93,7 @@ def alphagram_cards(store, length: int, first: int, last: int) -> pl.DataFrame:
     hooked = with_hooks(store, words.select("word"))
     lines = hooked.select(
         "word",
-        pl.concat_str(pl.col("front_hooks").fill_null(""), "hooked", pl.col("back_hooks").fill_null(""), separator=" ")
+        pl.concat_str(hook_text("front_hooks"), "hooked", hook_text("back_hooks"), separator=" ")
         .str.strip_chars()
         .alias("line"),
     )
@@ -105,9 +110,9 @@ def alphagram_cards(store, length: int, first: int, last: int) -> pl.DataFrame:
 def hook_cards(store, words: list[str]) -> pl.DataFrame:
     """Hook cards of the words: the word on the front, its front and back hooks on the back."""
     table = with_hooks(store, pl.DataFrame({"word": words}, schema={"word": pl.String}))
-    return table.select(
-        "word", pl.col("front_hooks").fill_null(""), pl.col("back_hooks").fill_null(""), "hooked"
-    ).unique("word", maintain_order=True)
+    return table.select("word", hook_text("front_hooks"), hook_text("back_hooks"), "hooked").unique(
+        "word", maintain_order=True
+    )
 
 
 def cards_csv(alphas: pl.DataFrame, hooks: pl.DataFrame) -> str:

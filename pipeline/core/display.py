@@ -22,7 +22,8 @@ def choose_format(as_json: bool, as_csv: bool) -> str:
 
 
 def _cell(value: Any) -> str:
-    """One value as table text: lists joined by spaces, floats without noise, None as blank."""
+    """One value as table text: lists joined by spaces (a set of letters run together: DST), floats without
+    noise, None as blank."""
     kind = type(value)
     if kind is str:
         return value
@@ -39,6 +40,8 @@ def _cell(value: Any) -> str:
     if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
         value = value.to_list()
     if isinstance(value, (list, tuple)):
+        if all(type(v) is str and len(v) == 1 for v in value):
+            return "".join(value)
         return " ".join(_cell(v) for v in value)
     if isinstance(value, dict):
         return " ".join(f"{k}={_cell(v)}" for k, v in value.items())

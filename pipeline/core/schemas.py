@@ -38,19 +38,19 @@ TABLES: dict[str, dict[str, Column]] = {
         "length": ("int", "number of letters"),
         "is_word": ("bool", "whether the prefix is itself a word"),
         "n_words": ("int", "number of words that start with it"),
-        "next_letters": ("str", "letters that can follow it, as one string"),
+        "next_letters": ("str_list", "letters that can follow it, sorted (empty for a whole word only)"),
     },
     "hooks": {
         "word": ("str", "the word"),
-        "front_hooks": ("str", "letters that make a word in front of it, as one string"),
-        "back_hooks": ("str", "letters that make a word behind it, as one string"),
+        "front_hooks": ("str_list", "letters that make a word in front of it, sorted"),
+        "back_hooks": ("str_list", "letters that make a word behind it, sorted"),
         "front_inner": ("bool", "whether the word minus its first letter is a word"),
         "back_inner": ("bool", "whether the word minus its last letter is a word"),
     },
     "stems": {
         "stem": ("str", "the stem's letters in alphabetical order"),
         "stem_length": ("int", "6 or 7"),
-        "letters": ("str", "letters that make the stem a bingo, as one string"),
+        "letters": ("str_list", "letters that make the stem a bingo, sorted"),
         "n_letters": ("int", "number of such letters"),
         "n_bingos": ("int", "number of bingos over all those letters"),
         "bingos": ("list", "for each letter, the bingos it makes"),
@@ -159,15 +159,25 @@ def _kind_of(dtype: pl.DataType) -> str:
     return str(dtype)
 
 
+KIND_NAMES = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a float",
+    "bool": "a boolean",
+    "list": "a list",
+    "str_list": "a list of strings",
+}
+
+
 def wrong_kind(table: str, schema: dict[str, Any]) -> tuple[str, str, str] | None:
-    """The first known column of `table` whose type is not of its kind: (column, expected, found)."""
+    """The first known column of `table` whose type is not of its kind: (column, expected kind as words, found)."""
     for column, dtype in schema.items():
         expected = TABLES.get(table, {}).get(column)
         if expected is None:
             continue
         found = _kind_of(dtype)
         if found != expected[0] and not (expected[0] == "list" and found == "str_list"):
-            return column, expected[0], str(dtype)
+            return column, KIND_NAMES[expected[0]], str(dtype)
     return None
 
 

@@ -33,7 +33,8 @@ details summary { cursor: pointer; color: #555; font-size: 0.9em; }
 
 
 def fmt(value) -> str:
-    """A value as page text: thousands separators, short floats, lists joined by spaces."""
+    """A value as page text: thousands separators, short floats, lists joined by spaces (a set of letters run
+    together: DST)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -45,6 +46,8 @@ def fmt(value) -> str:
             return f"{value:.3g}"
         return f"{value:,.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):,}"
     if isinstance(value, (list, tuple)):
+        if all(type(v) is str and len(v) == 1 for v in value):
+            return "".join(value)
         return " ".join(fmt(v) for v in value)
     return str(value)
 

@@ -37,7 +37,7 @@ def straightforward(words: list[str], tiles) -> dict[str, dict]:
         probability = ways / math.comb(tiles.size, len(stem))
         draw = completing / (tiles.size - len(stem))
         table[stem] = {
-            "letters": "".join(bingos),
+            "letters": list(bingos),
             "n_bingos": sum(map(len, bingos.values())),
             "bingos": bingos,
             "stem_probability": probability,
