@@ -256,7 +256,9 @@ def test_json_is_two_space_with_short_arrays_on_one_line(data):
     text = res.stdout
     assert res.exit_code == 0 and isinstance(json.loads(text), dict)
     assert '\n  "' in text and '\n "' not in text  # two spaces a level
-    assert '"path": [[' in text or '"path": [\n' in text
+    paths = [line for line in text.splitlines() if '"path": ' in line]
+    assert paths and all(line.strip().startswith('"path": [[') and line.rstrip(",").endswith("]]") for line in paths)
+    assert len(text.splitlines()) <= 8 + 5 * len(paths)  # a word in five lines, its path in one
     res = run_cli("anagram", "RETAINS", "--json", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
     assert isinstance(json.loads(res.stdout), list)
 

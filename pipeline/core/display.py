@@ -181,11 +181,11 @@ def _finite_value(value: Any) -> Any:
     return value
 
 
-SHORT_ARRAY = 100  # a JSON array of plain values whose text is at most this long stays on one line
+SHORT_ARRAY = 100  # a JSON array without objects whose text is at most this long stays on one line
 
 
 def to_json(obj: Any) -> str:
-    """JSON indented two spaces, arrays of plain values on one line when short; NaN and infinities as null."""
+    """JSON indented two spaces, arrays without objects on one line when short; NaN and infinities as null."""
     return _json(_finite_value(obj), "")
 
 
@@ -200,8 +200,8 @@ def _json(value: Any, indent: str) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "[]"
-        if not any(isinstance(v, (dict, list, tuple)) for v in value):
-            flat = json.dumps(list(value), ensure_ascii=False, default=str)
+        if not any(isinstance(v, dict) for v in value):  # plain values, or short arrays of them ([[0, 1], [1, 1]])
+            flat = json.dumps(value, ensure_ascii=False, default=str, separators=(", ", ": "))
             if len(flat) <= SHORT_ARRAY:
                 return flat
         return "[\n" + ",\n".join(inner + _json(v, inner) for v in value) + "\n" + indent + "]"
