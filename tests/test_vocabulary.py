@@ -424,6 +424,15 @@ def test_boggle_best_minutes_bounds_the_search(data):
     started = time.perf_counter()
     res = run_cli("boggle", "best", "--minutes", "0.02", "--size", "4x4", "-l", "t", "--data-dir", data, "--json")
     assert res.exit_code == 0 and time.perf_counter() - started < 30, res
+    # a round of 10^9 steps a run would take hours: the deadline stops it, each run with its best board so far
+    started = time.perf_counter()
+    res = run_cli(
+        "boggle", "best", "--minutes", "0.02", "--steps", "1000000000", "-l", "t", "--data-dir", data, "--json"
+    )
+    facts = json.loads(res.stdout)
+    assert res.exit_code == 0 and time.perf_counter() - started < 60, res
+    assert facts["runs"] == 0 and facts["runs_cut"] >= 1 and 0 < facts["evaluations"] < 10**9
+    assert facts["score"] > 0 and len(facts["board"]) == 16
     for bad in ("nan", "0", "-1", "inf", "1e9"):
         res = run_cli("boggle", "best", "--minutes", bad, "-l", "t", "--data-dir", data)
         assert res.exit_code == 2 and "--minutes" in res.stderr, res

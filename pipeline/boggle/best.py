@@ -30,6 +30,7 @@ class Run:
     run: int
     board: Board
     score: int
+    steps: int = 0  # steps the run made (fewer than asked when a deadline stopped it)
 
 
 def anneal(
@@ -41,8 +42,10 @@ def anneal(
     n_runs: int,
     params: SearchParams,
     dice: Dice | None = None,
+    stop: np.ndarray | None = None,
 ) -> list[Run]:
-    """Seeded annealing runs first_run .. first_run+n_runs-1 on all cores (free letters, or rollable by `dice`)."""
+    """Seeded annealing runs first_run .. first_run+n_runs-1 on all cores (free letters, or rollable by `dice`);
+    setting stop[0] from another thread ends them early, each with the best board it found so far."""
     from pipeline.boggle.kernels import boggle_anneal
 
     check_size(rows, cols, "search")
@@ -54,7 +57,7 @@ def anneal(
         faces, n_faces = dice.arrays()
     else:
         faces, n_faces = np.zeros((0, 1), dtype=np.int8), np.zeros(0, dtype=np.int32)
-    boards, scores = boggle_anneal(
+    boards, scores, made = boggle_anneal(
         seed,
         first_run,
         n_runs,
@@ -68,10 +71,11 @@ def anneal(
         params.t_end,
         *neighbours(rows, cols),
         *dictionary.arrays,
+        np.zeros(1, dtype=np.int8) if stop is None else stop,
     )
     return [
-        Run(first_run + i, Board(rows, cols, text), int(s))
-        for i, (text, s) in enumerate(zip(board_texts(boards), scores))
+        Run(first_run + i, Board(rows, cols, text), int(s), int(n))
+        for i, (text, s, n) in enumerate(zip(board_texts(boards), scores, made))
     ]
 
 
@@ -89,33 +93,46 @@ def search(
 ) -> dict:
     """Annealing runs in rounds (one run per core each) until `minutes` pass or `target` is reached.
 
-    Returns the best run, when it was found (seconds since the start), and how much work was done.
+    The budget bounds the whole search: a round still running at the deadline is stopped (every run reads a
+    stop flag every few hundred steps), and its runs keep the best board they found so far. Returns the best
+    run, when it was found (seconds since the start), and how much work was done.
     """
+    import threading
+
     import numba
 
     per_round = runs_per_round or numba.get_num_threads()
     started = time.perf_counter()
+    deadline = started + minutes * 60
+    stop = np.zeros(1, dtype=np.int8)
     best: Run | None = None
     found_after = 0.0
-    rounds = 0
-    while True:
-        round_started = time.perf_counter()
-        runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice)
+    rounds = runs_done = runs_cut = evaluations = 0
+    while best is None or time.perf_counter() < deadline:
+        timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), stop.fill, args=(1,))
+        timer.start()
+        try:
+            runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice, stop)
+        finally:
+            timer.cancel()
         rounds += 1
         elapsed = time.perf_counter() - started
-        last_round = time.perf_counter() - round_started
+        cut = sum(r.steps < params.steps for r in runs)
+        runs_done, runs_cut = runs_done + len(runs) - cut, runs_cut + cut
+        evaluations += sum(r.steps for r in runs)
         top = max(runs, key=lambda r: (r.score, -r.run))
         if best is None or top.score > best.score:
             best, found_after = top, elapsed
         if on_round:
             on_round(rounds, best, elapsed)
-        if (target is not None and best.score >= target) or elapsed + last_round > minutes * 60:
-            break  # the next round would end after the budget: stop now
+        if (target is not None and best.score >= target) or stop[0]:
+            break
     return {
         "best": best,
         "seconds_to_best": round(found_after, 2),
         "seconds": round(elapsed, 2),
-        "runs": rounds * per_round,
+        "runs": runs_done,
+        "runs_cut": runs_cut,
         "steps_per_run": params.steps,
-        "evaluations": rounds * per_round * params.steps,
+        "evaluations": evaluations,
     }

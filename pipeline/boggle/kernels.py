@@ -20,6 +20,7 @@ from numba.extending import intrinsic
 NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
 NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)
 NODE_FIRST_SHIFT = 32  # bits 32-63: the index of the first child
+STOP_CHECK = 256  # an annealing run reads its stop flag once every this many steps (about a millisecond)
 
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -517,8 +518,10 @@ def _anneal_one(
     mark,
     scratch,
     best,
+    stop,
 ):
-    """One simulated-annealing run from a random start; writes the best board into `best`, returns its score."""
+    """One simulated-annealing run from a random start; writes the best board into `best`, returns its score and
+    the steps it made (fewer than `steps` when `stop[0]` was set meanwhile: it is read every STOP_CHECK steps)."""
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
     n_dice = faces.shape[0]
@@ -543,7 +546,11 @@ def _anneal_one(
     best_score = current
     ratio = (t_end / t_start) ** (1.0 / max(steps - 1, 1))
     t = t_start
-    for _ in range(steps):
+    done = steps
+    for step in range(steps):
+        if step % STOP_CHECK == STOP_CHECK - 1 and stop[0] != 0:
+            done = step
+            break
         # propose: kind 0 = change one cell's letter (free) or die face (dice), 1 = swap two cells
         state, kind = _below(state, 2)
         state, a = _below(state, n_cells)
@@ -615,10 +622,10 @@ def _anneal_one(
                     perm[a] = perm[b]
                     perm[b] = t_
         t *= ratio
-    return best_score
+    return best_score, done
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def boggle_anneal(
     seed,
     first_run,
@@ -636,13 +643,17 @@ def boggle_anneal(
     nodes,
     values,
     rank,
+    stop,
 ):
-    """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores."""
+    """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores
+    and steps made. Another thread may set stop[0] (the GIL is released) to end every run within STOP_CHECK
+    steps."""
     boards = np.empty((n_runs, n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
+    made = np.zeros(n_runs, dtype=np.int64)
     for r in prange(n_runs):
         mark = np.zeros(nodes.shape[0], dtype=np.int32)
-        scores[r] = _anneal_one(
+        scores[r], made[r] = _anneal_one(
             _stream(seed, first_run + r),
             free,
             cumulative,
@@ -660,5 +671,6 @@ def boggle_anneal(
             mark,
             _scratch(n_cells, nodes, values),
             boards[r],
+            stop,
         )
-    return boards, scores
+    return boards, scores, made

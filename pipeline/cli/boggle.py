@@ -338,8 +338,13 @@ def boggle_best(
     typer.echo(
         f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
-        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')} in {facts['seconds']:.1f} s)"
+        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')}{_cut(facts['runs_cut'])} in {facts['seconds']:.1f} s)"
     )
+
+
+def _cut(runs_cut: int) -> str:
+    """How many runs the deadline stopped early, when any."""
+    return f" and {plural(runs_cut, 'run')} stopped at the deadline" if runs_cut else ""
 
 
 def _best_job(
