@@ -338,7 +338,8 @@ def boggle_best(
     typer.echo(
         f"{plural(best.score, 'point')}, {plural(facts['words'], 'word')}: {best.board.letters} "
         f"(seed {seed}, run {best.run}, found after {facts['seconds_to_best']:.1f} s; "
-        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')}{_cut(facts['runs_cut'])} in {facts['seconds']:.1f} s)"
+        f"{plural(facts['runs'], 'run')} of {plural(steps, 'step')}{_cut(facts['runs_cut'])} "
+        f"in {facts['seconds']:.1f} s)"
     )
 
 
