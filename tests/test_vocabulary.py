@@ -445,6 +445,35 @@ def test_memory_estimated_before_allocating(data):
     assert res.exit_code == 2 and "--sample" in res.stderr
 
 
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["boggle", "best", "--runs", "1000000000", "--steps", "10"], "--runs 1,000,000,000"),
+        (["boggle", "random", "--summary", "--sample", "10000000000", "--shard-size", "1"], "--sample 10,000,000,000"),
+        (["boggle", "prove", "--floor", "10", "--workers", "1024"], "--workers 1024"),
+    ],
+)
+def test_counts_that_would_not_fit_in_memory_are_refused_before_any_work(data, args, says):
+    from pipeline.core.memory import available_bytes
+
+    res = run_cli(*args, "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    if "1024" in says and (available_bytes() or 0) > 400 * 2**30:
+        pytest.skip("this machine has memory for 1024 workers")
+    assert res.exit_code == 2 and says in res.stderr and "of memory" in res.stderr, res
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_memory_estimate_message():
+    from pipeline.core.errors import WordstatsError
+    from pipeline.core.memory import check_memory, human, job_bytes
+
+    assert [human(512), human(3.2e9), human(4.2e12)] == ["512 bytes", "3.2 GB", "4.2 TB"]
+    check_memory(1e9, "--sample 5", available=2 * 10**9)
+    with pytest.raises(WordstatsError, match=r"^--sample 5 needs about 1.9 GB of memory, more than the 1.6 GB"):
+        check_memory(1.9e9, "--sample 5", available=2 * 10**9)
+    assert job_bytes(10, 3, 100.0, 1.0) == 4 * 4096 + 3 * 100 + 10
+
+
 def test_seeds_beyond_64_bits_are_refused(data):
     res = run_cli("boggle", "random", "--seed", "99999999999999999999999", "-l", "t", "--data-dir", data)
     assert res.exit_code == 2 and "--seed" in res.stderr and len(res.stderr.strip().splitlines()) == 1

@@ -193,6 +193,7 @@ def boggle_random(
     seed = dice_seed(bc.seed, dice) if seed is None else seed
     if (ray is not None or shard_size is not None) and not summary:
         raise WordstatsError("--ray and --shard-size apply to the --summary job (listing boards runs here)")
+    _check_random_memory(count, shard_size, dice_set.rows * dice_set.cols, summary)
     dictionary = store_dictionary(s.store, bc.rules(dice_set.variant, min_length))
     if summary:
         from pipeline.boggle.jobs import RANDOM_SHARD, random_job, scores_summary
@@ -238,6 +239,22 @@ def boggle_random(
         as_csv,
         limit_for(limit, fmt),
     )
+
+
+BOARD_WORK_BYTES = 16  # a rolled board's score, word count and longest word while a shard scores it
+
+
+def _check_random_memory(count: int, shard_size: Optional[int], cells: int, summary: bool) -> None:
+    """Refuse a `boggle random` whose boards (listed) or job (--summary) would not fit in memory."""
+    from pipeline.boggle.jobs import RANDOM_SHARD
+    from pipeline.core.memory import ROW_BYTES, check_memory, job_bytes
+
+    if summary:
+        shard = shard_size or RANDOM_SHARD
+        needed = job_bytes(count, shard, shard_item_bytes=cells + BOARD_WORK_BYTES)
+        check_memory(needed, f"--sample {count:,} with --shard-size {shard:,}")
+    else:
+        check_memory(count * (2 * cells + BOARD_WORK_BYTES + ROW_BYTES), f"--sample {count:,}")
 
 
 @boggle_app.command("best")
@@ -365,8 +382,11 @@ def _best_job(
     from pipeline.boggle.jobs import BEST_SHARD, best_job, best_run
     from pipeline.boggle.rules import Board
     from pipeline.boggle.solver import solve
+    from pipeline.core.memory import ROW_BYTES, check_memory, job_bytes
 
     rows, cols = grid
+    size = shard_size or BEST_SHARD
+    check_memory(job_bytes(runs, size, kept_item_bytes=rows * cols + ROW_BYTES), f"--runs {runs:,} of {size:,} a shard")
     job = best_job(dictionary, rows, cols, seed, runs, params, dice_set, shard_size or BEST_SHARD)
     result = _run_job(s, job, ray, quiet)
     best = best_run(result.tables["runs"])
@@ -451,6 +471,10 @@ def boggle_prove(
     partition = parse_partition(classes) if classes is not None else default_partition(rows, cols)
     if floor < 1:
         raise WordstatsError(f"--floor must be at least 1, got {floor}")
+    if workers is not None:
+        from pipeline.core.memory import WORKER_BYTES, check_memory
+
+        check_memory(workers * WORKER_BYTES, f"--workers {workers}")
     s = Session(config, data_dir, lexicon)
     check_out(out, force, (".parquet",), s.data_dir)
     dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))

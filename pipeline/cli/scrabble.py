@@ -333,6 +333,16 @@ def scrabble_replay(
         raise typer.Exit(1)
 
 
+GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
+
+
+def _check_games_memory(games: int, what: str, shard_size: Optional[int] = None) -> None:
+    """Refuse a number of games (and shards) whose rows and observations would not fit in memory."""
+    from pipeline.core.memory import check_memory, job_bytes
+
+    check_memory(job_bytes(games, shard_size or games, kept_item_bytes=GAME_BYTES), what)
+
+
 @scrabble_app.command("leaves")
 def scrabble_leaves(
     games: Annotated[
@@ -363,6 +373,7 @@ def scrabble_leaves(
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.variant import variant as sc_variant
 
+    _check_games_memory(games, f"--games {games:,}")
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
     target = out or s.store.path("leaves")
@@ -427,6 +438,7 @@ def scrabble_selfplay(
     for name, value in (("--first", first), ("--second", second)):
         if value not in STRATEGIES:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
+    _check_games_memory(games, f"--games {games:,}", shard_size)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
     if ray is not None or shard_size is not None:
