@@ -1,4 +1,5 @@
-"""Racks and hands, and the anagram / words / hunt / pattern / hooks / stems lookups over the tables."""
+"""Racks and hands: the anagram / words / hunt / pattern queries over the anagram index in memory (the lookups
+by key, hooks, word and stems, are in lookups.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.anagrams.stems import STEM_LENGTHS
+from pipeline.anagrams.lookups import (  # noqa: F401  (the lookups, also importable from here)
+    facts_table,
+    hooks,
+    parse_letters,
+    stem,
+    study_list,
+    top_stems,
+    word_facts,
+)
 from pipeline.core.config import LETTERS, upper_ascii
-from pipeline.core.errors import NotFound, WordstatsError, pick
-from pipeline.core.store import MAX_ROWS
+from pipeline.core.errors import WordstatsError
 from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")
@@ -39,20 +47,6 @@ def pattern_tokens(pattern: str) -> list[str]:
 def pattern_regex(pattern: str) -> str:
     """A word pattern as an anchored regex: `?` one letter, `*` any run, `[ABC]` a class, `[^ABC]` not in it."""
     return "^" + "".join(_WILDCARDS.get(token, token) for token in pattern_tokens(pattern)) + "$"
-
-
-# ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
-
-
-def parse_letters(text: str, what: str) -> str:
-    """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
-    letters = upper_ascii(text.strip())
-    if not letters:
-        raise WordstatsError(f"empty {what}: give letters A-Z")
-    for pos, ch in enumerate(letters, 1):
-        if ch not in LETTERS:
-            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
-    return letters
 
 
 # ---- the anagram index in memory -----------------------------------------------------------------
@@ -255,140 +249,3 @@ def pattern(index: WordIndex, text: str, regex: bool = False) -> pl.DataFrame:
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
         why = next((line.removeprefix("error: ") for line in lines if line.startswith("error: ")), lines[0])
         raise WordstatsError(f"bad regex {text!r}: {why}") from None
-
-
-# ---- one word: hooks and everything the tables know ---------------------------------------------------
-
-
-def _lookup(path: Path, column: str, value: str) -> pl.DataFrame:
-    """The rows of a Parquet table whose `column` equals `value` (row groups pruned by their statistics)."""
-    return pl.scan_parquet(path).filter(pl.col(column) == value).collect()
-
-
-HOOK_COLUMNS = ["word", "front_hooks", "back_hooks", "front_inner", "back_inner"]
-
-
-def hooks(store, word: str) -> pl.DataFrame:
-    """The word's front and back hooks and whether it stays a word minus its first / last letter."""
-    word = parse_letters(word, "word")
-    found = _lookup(store.require("hooks", HOOK_COLUMNS), "word", word)
-    if found.is_empty():
-        raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
-    return found
-
-
-# tables keyed by something other than `word`: (column, key from the word)
-_KEYED = {
-    "anagrams": ("alphagram", lambda w: "".join(sorted(w))),
-    "prefixes": ("prefix", lambda w: w),
-    "stems": ("stem", lambda w: "".join(sorted(w))),
-}
-
-
-def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
-    """Every row about the word in every table of the lexicon that exists (words first), by table name."""
-    word = parse_letters(word, "word")
-    store.require("words")
-    facts: dict[str, pl.DataFrame] = {}
-    tables = store.parquet_tables()
-    for name in sorted(tables, key=lambda n: (n != "words", n)):
-        path = tables[name]
-        schema = store.schema(name)
-        column, key = _KEYED.get(name, ("word", lambda w: w))
-        if schema.get(column) != pl.String:
-            continue
-        rows = _lookup(path, column, key(word))
-        if rows.height:
-            facts[name] = rows
-    if "words" not in facts:
-        raise NotFound(f"{word} is not a word of lexicon {store.lexicon!r}")
-    return facts
-
-
-def facts_table(facts: dict[str, pl.DataFrame], max_chars: int | None = None) -> pl.DataFrame:
-    """word_facts as one long table: table, row, column, value (as text, cut to max_chars when given)."""
-    from pipeline.core.display import flatten
-
-    parts = []
-    for name, rows in facts.items():
-        text = flatten(rows).with_columns(pl.all().cast(pl.String))
-        if max_chars:
-            cut = pl.all().str.slice(0, max_chars - 1) + "…"
-            text = text.with_columns(pl.when(pl.all().str.len_chars() > max_chars).then(cut).otherwise(pl.all()))
-        parts.append(
-            text.with_row_index("row", offset=1)
-            .unpivot(index="row", variable_name="column", value_name="value")
-            .select(pl.lit(name).alias("table"), pl.col("row").cast(pl.UInt32), "column", "value")
-        )
-    return pl.concat(parts)
-
-
-# ---- stems --------------------------------------------------------------------------------------------
-
-STEM_ORDERS = {
-    "letters": (["n_letters", "n_bingos", "stem_length", "stem"], [True, True, False, False]),
-    "bingos": (["n_bingos", "n_letters", "stem_length", "stem"], [True, True, False, False]),
-    "usefulness": (["usefulness", "stem_length", "stem"], [True, False, False]),
-}
-STEM_COLUMNS = [
-    "stem",
-    "stem_length",
-    "letters",
-    "n_letters",
-    "n_bingos",
-    "has_s",
-    "stem_probability",
-    "draw_chance",
-    "usefulness",
-]
-
-
-def top_stems(
-    store, length: int | None = None, order: str = "usefulness", top: int | None = 50, min_letters: int = 1
-) -> pl.DataFrame:
-    """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
-    order = pick(order, STEM_ORDERS, "--order")
-    if length is not None and length not in STEM_LENGTHS:
-        raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
-    stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
-    if length is not None:
-        stems = stems.filter(pl.col("stem_length") == length)
-    by, descending = STEM_ORDERS[order]
-    stems = stems.filter(pl.col("n_letters") >= min_letters).sort(by, descending=descending)
-    if top:
-        stems = stems.head(min(top, MAX_ROWS))
-    return stems.select(*STEM_COLUMNS, "bingos").with_row_index("rank", offset=1).collect()
-
-
-STUDY_FORMATS = (".csv", ".md")
-
-
-def check_export(path: Path) -> Path:
-    """The study-list file, if its extension is one we write (.csv or .md)."""
-    if Path(path).suffix.lower() not in STUDY_FORMATS:
-        raise WordstatsError(f"--out {path}: give a .csv or .md file")
-    return Path(path)
-
-
-def study_list(stems: pl.DataFrame) -> pl.DataFrame:
-    """Stems as a study list: rank, stem, letters, and the bingos as text (A: WORD WORD; B: ...)."""
-    bingos = ["; ".join(f"{b['letter']}: {' '.join(b['words'])}" for b in row) for row in stems["bingos"].to_list()]
-    return stems.select("rank", "stem", "letters", "n_bingos").with_columns(
-        pl.Series("bingos", bingos, dtype=pl.String)
-    )
-
-
-def stem(store, text: str) -> pl.DataFrame:
-    """For each letter that combines with the stem (letters in any order), its bingos."""
-    letters = parse_letters(text, "stem")
-    if len(letters) not in STEM_LENGTHS:
-        raise WordstatsError(f"bad stem {text!r}: a stem has 6 or 7 letters, not {len(letters)}")
-    key = "".join(sorted(letters))
-    found = _lookup(store.require("stems", ["stem", "bingos"]), "stem", key)
-    if found.is_empty():
-        raise NotFound(f"stem {key} makes no bingo in lexicon {store.lexicon!r}")
-    return (
-        found.select(pl.col("bingos").explode())
-        .unnest("bingos")
-        .select("letter", pl.col("words").list.len().cast(pl.UInt32).alias("n_words"), "words")
-    )

@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.anagrams.indexes import index_tiles, within_group_rank
+from pipeline.anagrams.lookups import STEM_LENGTHS
 from pipeline.core.config import Config, LexiconSpec, TileSet
 from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import (
@@ -18,8 +19,6 @@ from pipeline.letters.tiles import (
     tile_set,
     unseen,
 )
-
-STEM_LENGTHS = (6, 7)
 
 
 def stem_bingos(anagrams: pl.DataFrame, lengths=STEM_LENGTHS) -> pl.DataFrame:

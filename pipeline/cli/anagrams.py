@@ -215,10 +215,8 @@ def hooks(
     as_csv: CsvOpt = False,
 ):
     """The letters that make a word in front of / behind WORD, and whether it stays a word minus an end."""
-    from pipeline.anagrams.queries import hooks as queries_hooks
-    from pipeline.anagrams.queries import (
-        parse_letters,
-    )
+    from pipeline.anagrams.lookups import hooks as queries_hooks
+    from pipeline.anagrams.lookups import parse_letters
 
     parse_letters(word, "word")
     s = Session(config, data_dir, lexicon)
@@ -236,11 +234,7 @@ def word(
 ):
     """Everything the lexicon's tables know about WORD: a small table per table that has rows about it
     (--json: one object; --csv: one line per table, row and column)."""
-    from pipeline.anagrams.queries import (
-        facts_table,
-        parse_letters,
-        word_facts,
-    )
+    from pipeline.anagrams.lookups import facts_table, parse_letters, word_facts
     from pipeline.core.display import choose_format, emit, emit_json
 
     fmt = choose_format(as_json, as_csv)
@@ -305,11 +299,7 @@ def stems(
     as_csv: CsvOpt = False,
 ):
     """Bingo stems: 6 or 7 tiles that combine with many letters to make 7- or 8-letter words."""
-    from pipeline.anagrams.queries import (
-        check_export,
-        study_list,
-        top_stems,
-    )
+    from pipeline.anagrams.lookups import check_export, study_list, top_stems
 
     span = parse_length(length)
     if span is not None and not (span[0] in (6, 7) and span[1] in (6, 7)):
@@ -343,7 +333,7 @@ def stem(
 ):
     """For each letter that makes STEM a bingo, the bingos (- reads stems from standard input; --hooks: one
     bingo a row with its hooks)."""
-    from pipeline.anagrams.queries import stem as queries_stem
+    from pipeline.anagrams.lookups import stem as queries_stem
 
     stems_given = _items(text, "stems")
     s = Session(config, data_dir, lexicon)

@@ -119,17 +119,9 @@ def run_sql(
         if relation is None:  # a statement that returns nothing
             table = pl.DataFrame()
         else:
-            reader = relation.to_arrow_reader(65536)
-            batches, rows = [], 0
-            for batch in reader:
-                rows += batch.num_rows
-                if rows > max_rows:
-                    raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
-                batches.append(batch)
-            import pyarrow as pa
-
-            converted = pl.from_arrow(pa.Table.from_batches(batches, schema=reader.schema))
-            table = converted if isinstance(converted, pl.DataFrame) else converted.to_frame()
+            table = pl.DataFrame(relation.limit(max_rows + 1))  # Arrow's C stream: no pyarrow to import
+            if table.height > max_rows:
+                raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
     except duckdb.InterruptException:
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:

@@ -16,7 +16,6 @@ from pipeline import __version__
 from pipeline.core import fingerprint
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
-from pipeline.core.executor import cluster_address
 from pipeline.core.progress import Progress
 from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
 
@@ -166,6 +165,13 @@ class StageContext:
         return {by_stem[stem]: value for stem, value in tables.items()}
 
 
+def _cluster_address(config: Config) -> str:
+    """The config's [cluster] address (the executor, and numpy with it, is imported only when a stage runs)."""
+    from pipeline.core.executor import cluster_address
+
+    return cluster_address(config)
+
+
 @runtime_checkable
 class StageModule(Protocol):
     """A stage's module: its parameters from the config, and the build from input tables to outputs."""
@@ -227,7 +233,7 @@ def run_stage(
         progress,
         s.outputs,
         data_dir=store.data_dir,
-        cluster=cluster_address(config),
+        cluster=_cluster_address(config),
     )
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}

@@ -58,7 +58,7 @@ TRACE_SCHEMA = {
 def trace_word(store, config, word: str, weighted: bool = False) -> tuple[pl.DataFrame, dict]:
     """The solver's game against `word` in the store's lexicon, a row per guess, and facts about it
     (candidates, misses, rank if built)."""
-    from pipeline.anagrams.queries import parse_letters
+    from pipeline.anagrams.lookups import parse_letters
 
     text = parse_letters(word, "word")
     words = (
