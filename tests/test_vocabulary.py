@@ -116,6 +116,13 @@ def test_length_is_a_number_or_a_range(name):
         assert opt.type is click_types.STRING or isinstance(opt.type, click_types.StringParamType), name
 
 
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_names_what_each_option_takes(name):
+    for long, opt in options(COMMANDS[name]).items():
+        if not opt.is_flag and (opt.type is click_types.STRING or isinstance(opt.type, click_types.StringParamType)):
+            assert opt.metavar, f"{name} {long}: help would show <str>; give a metavar (a NAME, or [a|b|c] choices)"
+
+
 def test_version():
     res = run_cli("--version")
     assert res.exit_code == 0 and res.stdout.startswith("wordstats ")

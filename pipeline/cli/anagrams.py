@@ -67,7 +67,12 @@ def anagram(
     ] = False,
     through: Annotated[
         Optional[str],
-        typer.Option("--through", help="With --plus, only these board letters (implies --plus).", show_default=False),
+        typer.Option(
+            "--through",
+            metavar="LETTERS",
+            help="With --plus, only these board letters (implies --plus).",
+            show_default=False,
+        ),
     ] = None,
     show_hooks: HooksOpt = False,
     limit: LimitOpt = None,
@@ -134,7 +139,12 @@ def hunt(
     ],
     center: Annotated[
         Optional[str],
-        typer.Option("--center", help="A letter every word must use (the Spelling Bee form).", show_default=False),
+        typer.Option(
+            "--center",
+            metavar="LETTER",
+            help="A letter every word must use (the Spelling Bee form).",
+            show_default=False,
+        ),
     ] = None,
     length: LengthOpt = None,
     limit: LimitOpt = None,
@@ -271,7 +281,10 @@ def _print_facts(facts: dict) -> None:
 @app.command()
 def stems(
     length: Annotated[
-        Optional[str], typer.Option("--length", help="Only stems of 6 or 7 letters (6-7: both).", show_default=False)
+        Optional[str],
+        typer.Option(
+            "--length", metavar="6|7|6-7", help="Only stems of 6 or 7 letters (6-7: both).", show_default=False
+        ),
     ] = None,
     order: Annotated[
         str, typer.Option("--order", help="Rank by: letters, bingos or usefulness (any case).", metavar="ORDER")

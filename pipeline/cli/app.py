@@ -139,7 +139,8 @@ DataDirOpt = Annotated[
     ),
 ]
 LexiconOpt = Annotated[
-    Optional[str], typer.Option("--lexicon", "-l", help="Lexicon name (default: the config's).", show_default=False)
+    Optional[str],
+    typer.Option("--lexicon", "-l", metavar="NAME", help="Lexicon name (default: the config's).", show_default=False),
 ]
 JsonOpt = JsonListOpt
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]

@@ -48,7 +48,8 @@ boggle_app = App(
 app.add_typer(boggle_app, name="boggle")
 
 SizeOpt = Annotated[
-    Optional[str], typer.Option("--size", help="Board size RxC (needed when not square).", show_default=False)
+    Optional[str],
+    typer.Option("--size", metavar="RxC", help="Board size RxC (needed when not square).", show_default=False),
 ]
 MinLengthOpt = Annotated[
     Optional[int],
@@ -56,7 +57,12 @@ MinLengthOpt = Annotated[
 ]
 BoggleVariantOpt = Annotated[
     Optional[str],
-    typer.Option("--variant", help="Rules: standard (3+ letters) or big (4+); any case.", show_default=False),
+    typer.Option(
+        "--variant",
+        metavar="[standard|big]",
+        help="Rules: standard (3+ letters) or big (4+); any case.",
+        show_default=False,
+    ),
 ]
 
 
@@ -260,7 +266,8 @@ def _check_random_memory(count: int, shard_size: Optional[int], cells: int, summ
 @boggle_app.command("best")
 def boggle_best(
     size: Annotated[
-        Optional[str], typer.Option("--size", help="Board size RxC (default 4x4, or the dice's).", show_default=False)
+        Optional[str],
+        typer.Option("--size", metavar="RxC", help="Board size RxC (default 4x4, or the dice's).", show_default=False),
     ] = None,
     minutes: Annotated[
         float, typer.Option("--minutes", help=f"Time budget of the whole search (above 0, at most {MAX_MINUTES:g}).")
@@ -269,7 +276,8 @@ def boggle_best(
         int, typer.Option("--seed", help="Seed of the search (run k uses stream k).", min=0, max=MAX_SEED)
     ] = 1,
     dice: Annotated[
-        Optional[str], typer.Option("--dice", help="Only boards this dice set can roll.", show_default=False)
+        Optional[str],
+        typer.Option("--dice", metavar="DICE", help="Only boards this dice set can roll.", show_default=False),
     ] = None,
     target: Annotated[
         Optional[int],
@@ -423,11 +431,12 @@ def boggle_prove(
     floor: Annotated[
         int, typer.Option("--floor", help="Keep every board scoring at least this much.", min=1, max=10**9)
     ],
-    size: Annotated[str, typer.Option("--size", help="Board size RxC.")] = "3x3",
+    size: Annotated[str, typer.Option("--size", metavar="RxC", help="Board size RxC.")] = "3x3",
     classes: Annotated[
         Optional[str],
         typer.Option(
             "--classes",
+            metavar="GROUPS",
             help="Letter partition: groups separated by spaces (default: the size's, see docs).",
             show_default=False,
         ),

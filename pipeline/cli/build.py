@@ -25,7 +25,9 @@ def run(
     ] = None,
     lexicon: Annotated[
         Optional[list[str]],
-        typer.Option("--lexicon", "-l", help="Lexicon(s) (default: all in config).", show_default=False),
+        typer.Option(
+            "--lexicon", "-l", metavar="NAME", help="Lexicon(s) (default: all in config).", show_default=False
+        ),
     ] = None,
     source: Annotated[
         Optional[list[Path]],
@@ -111,6 +113,7 @@ def sql(
         typer.Option(
             "--lexicon",
             "-l",
+            metavar="NAME|all",
             help="Lexicon name, or all (adds a lexicon column; default: the config's).",
             show_default=False,
         ),

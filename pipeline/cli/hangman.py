@@ -30,7 +30,12 @@ def hangman(
     ] = False,
     band: Annotated[
         Optional[str],
-        typer.Option("--band", help="Only this band: easy, medium or hard (any case).", show_default=False),
+        typer.Option(
+            "--band",
+            metavar="[easy|medium|hard]",
+            help="Only this band: easy, medium or hard (any case).",
+            show_default=False,
+        ),
     ] = None,
     common: Annotated[
         bool, typer.Option("--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")

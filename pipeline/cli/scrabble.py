@@ -38,7 +38,10 @@ BoardOpt = Annotated[
     ),
 ]
 ScrabbleVariantOpt = Annotated[
-    str, typer.Option("--variant", help="Game variant: scrabble or wwf (from the config; any case).")
+    str,
+    typer.Option(
+        "--variant", metavar="[scrabble|wwf]", help="Game variant: scrabble or wwf (from the config; any case)."
+    ),
 ]
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
@@ -64,7 +67,10 @@ def _scrabble_board(board: Optional[Path], empty: bool):
 @scrabble_app.command("best")
 def scrabble_best(
     rack: Annotated[
-        str, typer.Option("--rack", help="Tiles in hand: letters and ? for a blank (at most 7).", show_default=False)
+        str,
+        typer.Option(
+            "--rack", metavar="TILES", help="Tiles in hand: letters and ? for a blank (at most 7).", show_default=False
+        ),
     ],
     board: BoardOpt = None,
     empty: EmptyOpt = False,
@@ -126,6 +132,7 @@ def scrabble_score(
         str,
         typer.Option(
             "--play",
+            metavar="PLAY",
             help='The play in notation: "8H WORD" across, "H8 WORD" down; '
             "lower case = blank, board tiles may be in parentheses.",
             show_default=False,
@@ -134,7 +141,8 @@ def scrabble_score(
     board: BoardOpt = None,
     empty: EmptyOpt = False,
     rack: Annotated[
-        Optional[str], typer.Option("--rack", help="Also check the tiles come from this rack.", show_default=False)
+        Optional[str],
+        typer.Option("--rack", metavar="TILES", help="Also check the tiles come from this rack.", show_default=False),
     ] = None,
     variant: ScrabbleVariantOpt = "scrabble",
     lexicon: LexiconOpt = None,
@@ -211,7 +219,10 @@ def scrabble_play(
     play: Annotated[
         str,
         typer.Option(
-            "--play", help='The play: "8H WORD" across, "H8 WORD" down; lower case = blank.', show_default=False
+            "--play",
+            metavar="PLAY",
+            help='The play: "8H WORD" across, "H8 WORD" down; lower case = blank.',
+            show_default=False,
         ),
     ],
     board: BoardOpt = None,
@@ -219,7 +230,10 @@ def scrabble_play(
     rack: Annotated[
         Optional[str],
         typer.Option(
-            "--rack", help="The player's tiles (? = blank, any case): checked, leave shown.", show_default=False
+            "--rack",
+            metavar="TILES",
+            help="The player's tiles (? = blank, any case): checked, leave shown.",
+            show_default=False,
         ),
     ] = None,
     out: Annotated[
@@ -403,8 +417,12 @@ def scrabble_leaves(
 def scrabble_selfplay(
     games: Annotated[int, typer.Option("--games", help="How many games.", min=1, max=1_000_000)] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0, max=MAX_SEED)] = 1,
-    first: Annotated[str, typer.Option("--first", help="Strategy of the first player: score or equity.")] = "score",
-    second: Annotated[str, typer.Option("--second", help="Strategy of the second player: score or equity.")] = "score",
+    first: Annotated[
+        str, typer.Option("--first", metavar="[score|equity]", help="Strategy of the first player: score or equity.")
+    ] = "score",
+    second: Annotated[
+        str, typer.Option("--second", metavar="[score|equity]", help="Strategy of the second player: score or equity.")
+    ] = "score",
     gcg_dir: Annotated[
         Optional[Path], typer.Option("--gcg-dir", help="Write each game as GCG into this folder.", show_default=False)
     ] = None,

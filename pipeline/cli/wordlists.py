@@ -35,10 +35,13 @@ def wordlist(
             "--preset",
             "-p",
             show_default=False,
+            metavar="NAME",
             help="A named filter set (spelling-k2, spelling-35, hangman-easy, hangman-hard; see --presets).",
         ),
     ] = None,
-    length: Annotated[Optional[str], typer.Option(help='Letters: "5" or a range "4-6".', show_default=False)] = None,
+    length: Annotated[
+        Optional[str], typer.Option(metavar="N|A-B", help='Letters: "5" or a range "4-6".', show_default=False)
+    ] = None,
     common: Annotated[bool, typer.Option("--common", help="Only common words (Zipf frequency >= 3.0).")] = False,
     min_zipf: Annotated[
         Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).", show_default=False)
@@ -50,17 +53,25 @@ def wordlist(
         ),
     ] = None,
     contains: Annotated[
-        Optional[str], typer.Option(help="Letters the word contains, in order.", show_default=False)
+        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word contains, in order.", show_default=False)
     ] = None,
     starts_with: Annotated[
-        Optional[str], typer.Option(help="Letters the word starts with.", show_default=False)
+        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word starts with.", show_default=False)
     ] = None,
-    ends_with: Annotated[Optional[str], typer.Option(help="Letters the word ends with.", show_default=False)] = None,
+    ends_with: Annotated[
+        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word ends with.", show_default=False)
+    ] = None,
     pattern: Annotated[
-        Optional[str], typer.Option(help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.", show_default=False)
+        Optional[str],
+        typer.Option(
+            metavar="PATTERN", help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.", show_default=False
+        ),
     ] = None,
     hangman: Annotated[
-        Optional[str], typer.Option(help="Hangman difficulty: easy, medium or hard.", show_default=False)
+        Optional[str],
+        typer.Option(
+            metavar="[easy|medium|hard]", help="Hangman difficulty: easy, medium or hard.", show_default=False
+        ),
     ] = None,
     boggle_findable: Annotated[
         bool, typer.Option("--boggle-findable", help="Only words often found on random Boggle boards.")
@@ -71,24 +82,33 @@ def wordlist(
     count: SampleOpt = None,
     seed: SeedOpt = None,
     sort: Annotated[
-        Optional[str], typer.Option(help="alpha (default), frequency or difficulty (any case).", show_default=False)
+        Optional[str],
+        typer.Option(
+            metavar="[alpha|frequency|difficulty]",
+            help="alpha (default), frequency or difficulty (any case).",
+            show_default=False,
+        ),
     ] = None,
     children: Annotated[
         bool,
         typer.Option("--children", help="Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4)."),
     ] = False,
     grade: Annotated[
-        Optional[str], typer.Option(help="Grade level: K, 1 ... 5, or a range (K-2, 2-3).", show_default=False)
+        Optional[str],
+        typer.Option(metavar="GRADE", help="Grade level: K, 1 ... 5, or a range (K-2, 2-3).", show_default=False),
     ] = None,
     dolch: Annotated[
         Optional[str],
         typer.Option(
-            help="Dolch sight words: pre-primer, primer, grade-1, grade-2, grade-3, nouns, all.", show_default=False
+            metavar="LIST",
+            help="Dolch sight words: pre-primer, primer, grade-1, grade-2, grade-3, nouns, all.",
+            show_default=False,
         ),
     ] = None,
     phonics: Annotated[
         Optional[str],
         typer.Option(
+            metavar="FEATURE",
             help="Phonics feature: cvc, ccvc, cvcc, blends, digraphs, magic-e, vowel-teams, r-controlled, "
             "double-letters, short-vowels, long-vowels, regular, irregular.",
             show_default=False,
@@ -97,23 +117,31 @@ def wordlist(
     vowel: Annotated[
         Optional[str],
         typer.Option(
-            help="A vowel letter: its short sound (its long sound with magic-e, vowel-teams).", show_default=False
+            metavar="LETTER",
+            help="A vowel letter: its short sound (its long sound with magic-e, vowel-teams).",
+            show_default=False,
         ),
     ] = None,
     syllables: Annotated[
-        Optional[str], typer.Option(help='Syllables: "2" or a range "1-2".', show_default=False)
+        Optional[str], typer.Option(metavar="N|A-B", help='Syllables: "2" or a range "1-2".', show_default=False)
     ] = None,
     sound: Annotated[
         Optional[str],
-        typer.Option(help="A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.", show_default=False),
+        typer.Option(
+            metavar="SOUND", help="A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.", show_default=False
+        ),
     ] = None,
     spelling: Annotated[
-        Optional[str], typer.Option(help="us or uk: leave out the other side's spellings.", show_default=False)
+        Optional[str],
+        typer.Option(metavar="[us|uk]", help="us or uk: leave out the other side's spellings.", show_default=False),
     ] = None,
-    paper: Annotated[Optional[str], typer.Option(help="PDF paper: letter or a4.", show_default=False)] = None,
+    paper: Annotated[
+        Optional[str], typer.Option(metavar="[letter|a4]", help="PDF paper: letter or a4.", show_default=False)
+    ] = None,
     sheet: Annotated[
         Optional[str],
         typer.Option(
+            metavar="SHEET",
             help="Sheet for .pdf/.html/.md: list, spelling-test, word-search, scramble, hangman, handwriting, "
             "flashcards.",
             show_default=False,
@@ -122,14 +150,18 @@ def wordlist(
     difficulty: Annotated[
         Optional[str],
         typer.Option(
-            help="Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).", show_default=False
+            metavar="[easy|medium|hard]",
+            help="Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).",
+            show_default=False,
         ),
     ] = None,
     limit: LimitOpt = None,
     allow_all: Annotated[
         bool, typer.Option("--allow-all", help="Do not leave out offensive words and topics not for the classroom.")
     ] = False,
-    title: Annotated[Optional[str], typer.Option(help="Title of the sheet.", show_default=False)] = None,
+    title: Annotated[
+        Optional[str], typer.Option(metavar="TEXT", help="Title of the sheet.", show_default=False)
+    ] = None,
     blanks: Annotated[
         Optional[bool],
         typer.Option("--blanks/--no-blanks", show_default=False, help="Add numbered blank lines for a spelling test."),

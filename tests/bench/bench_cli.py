@@ -1,5 +1,6 @@
 """Cold start of `wordstats sql` and of each query command on ENABLE (a fresh process each time, median of 10),
-against `python -c "import polars"` measured in the same run, interleaved so that machine noise hits both."""
+against `python -c "import polars"` measured in the same run, interleaved so that machine noise hits both; and
+which heavy modules each command imports (a lookup should import neither numba nor numpy)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,21 @@ def once(argv: list[str]) -> float:
     return elapsed
 
 
+HEAVY = ("numba", "numpy", "duckdb", "rich", "pyarrow", "matplotlib", "ray")
+
+
+def heavy_imports(argv: list[str]) -> list[str]:
+    """The heavy modules a command imports (from `python -X importtime`)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pipeline", *argv[1:]],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WORDSTATS_QUIET": "1"},
+    )
+    names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    return [m for m in HEAVY if m in names]
+
+
 def run() -> dict:
     """Median cold start of each command and of `import polars`, and their ratio."""
     skipped = enable.missing()
@@ -57,6 +73,8 @@ def run() -> dict:
         argvs = {name: [exe, *args, *common] for name, args in COMMANDS.items()}
         for argv in argvs.values():  # warm the OS file cache and numba's on-disk cache
             once(argv)
+        imports = {name: heavy_imports(argv) for name, argv in argvs.items()}
+        load_before = os.getloadavg()
         polars_times: list[float] = []
         times: dict[str, list[float]] = {name: [] for name in argvs}
         for _ in range(REPEAT):
@@ -66,12 +84,14 @@ def run() -> dict:
     base = statistics.median(polars_times)
     return {
         "repeat": REPEAT,
+        "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()]},
         "baseline": "python -c 'import polars'",
         "baseline_median_s": round(base, 4),
         "commands": {
             name: {
                 "median_s": round(statistics.median(t), 4),
                 "ratio_to_import_polars": round(statistics.median(t) / base, 2),
+                "imports": imports[name],
             }
             for name, t in times.items()
         },
