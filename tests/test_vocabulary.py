@@ -496,3 +496,26 @@ def test_word_prints_multi_row_facts_as_rows(data):
     assert [line.split()[1] for line in boggle[2:]] == rows["dice"].to_list()  # one line per row
     assert sections["words"][0].split() == ["column", "value"]  # one row: read top to bottom
     assert not re.search(r"\d\.\d*0000000\d", res.stdout)  # no float noise such as 0.004220000000000001
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[]",
+        '{"tables": 5}',
+        '{"tables": {"words.parquet": 3}}',
+        '{"tables": {"words.parquet": {"bytes": "x", "stage": 5}}}',
+        "garbage{",
+        '"\\u0000"',
+    ],
+)
+def test_a_manifest_of_the_wrong_shape_is_rebuilt(data, tmp_path, text):
+    copy = tmp_path / "out"
+    shutil.copytree(data, copy, ignore=shutil.ignore_patterns("jobs"))
+    (copy / "t" / "manifest.json").write_text(text)
+    for args in (["info"], ["hooks", "RETAINS"], ["sql", "SELECT count(*) AS n FROM words"]):
+        res = run_cli(*args, "-l", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
+        check_clean(res, [*args, text])
+        assert res.exit_code == 0, res
+    rebuilt = json.loads((copy / "t" / "manifest.json").read_text())
+    assert rebuilt["tables"]["words.parquet"]["stage"] == "ingest"

@@ -280,6 +280,8 @@ class Store:
             raise self._bad_manifest(path, str(exc)) from None
         if not isinstance(manifest, dict) or not isinstance(manifest.get("tables"), dict):
             raise self._bad_manifest(path, 'no "tables" object')
+        if not all(isinstance(entry, dict) for entry in manifest["tables"].values()):
+            raise self._bad_manifest(path, 'a "tables" entry that is not an object')
         return manifest
 
     def _bad_manifest(self, path: Path, why: str) -> WordstatsError:
