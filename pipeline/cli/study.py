@@ -29,6 +29,8 @@ def judge(
 
     fmt = choose_format(as_json, as_csv)
     given = [w for item in words for w in (read_batch(sys.stdin.read(), "words") if item == "-" else [item])]
+    if any(not w.strip() for w in given):
+        raise WordstatsError("empty word: give words of letters A-Z to judge")
     s = Session(config, data_dir, lexicon)
     table = study_judge(s.store, given)
     ok = bool(table["valid"].all())
