@@ -120,7 +120,9 @@ def rich_table(df: pl.DataFrame, title: str | None = None, max_chars: int | None
     from rich.text import Text
 
     cells = table_cells(df, max_chars)
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", title=title, title_justify="left", pad_edge=False)
+    table = Table(
+        box=box.SIMPLE_HEAD, header_style="bold", title=title, title_justify="left", pad_edge=False, show_edge=False
+    )
     for i, (name, dtype) in enumerate(df.schema.items()):
         widest = max([len(name)] + [len(row[i]) for row in cells])
         if dtype.is_numeric():  # a number is never folded: its column keeps its full width
