@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
 import polars as pl
 
 from pipeline.core.config import LETTERS
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.hangman.settings import BANDS, setter_weights, settings
-from pipeline.letters.trie import letter_codes
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def trace(word: str, words: list[str], weights: np.ndarray | None = None) -> list[dict]:
     """The solver's game against `word` (one of `words`, all its length): each guess, hit or miss, what is left."""
+    import numpy as np  # here: the hardest-first listing needs no numpy
+
+    from pipeline.letters.trie import letter_codes
+
     codes = letter_codes(words).astype(np.int64)
     n = len(words)
     weights = np.ones(n, dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
@@ -47,6 +49,8 @@ def settings(config) -> Settings:
 
 def setter_weights(zipf: np.ndarray, prior: str = "wordfreq", unknown_zipf: float = 0.0) -> np.ndarray:
     """The setter's prior as integer weights: uses per trillion words, round(10^(zipf + 3)), or all 1."""
+    import numpy as np  # here: the settings are read by listings that need no numpy
+
     zipf = np.asarray(zipf, dtype=np.float64)
     if prior == "uniform":
         return np.ones(zipf.shape[0], dtype=np.int64)
