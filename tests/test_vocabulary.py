@@ -536,3 +536,19 @@ def test_a_manifest_of_the_wrong_shape_is_rebuilt(data, tmp_path, text):
         assert res.exit_code == 0, res
     rebuilt = json.loads((copy / "t" / "manifest.json").read_text())
     assert rebuilt["tables"]["words.parquet"]["stage"] == "ingest"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in BASE if "--json" in options(COMMANDS[n])))
+def test_every_json_is_indented_two_spaces(data, name):
+    res = run_cli(*name.split(), *BASE[name], "--json", "-l", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    if res.exit_code == 1 and name == "judge":
+        res.exit_code = 0  # a word not valid: still JSON
+    assert res.exit_code == 0, res
+    parsed = json.loads(res.stdout)
+    help_text = options(COMMANDS[name])["--json"].help
+    assert isinstance(parsed, list if "JSON array" in help_text else dict), (name, help_text)
+    for line in res.stdout.splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        assert indent % 2 == 0, (name, line)
+        if line.strip().startswith("[") and line.strip().endswith(("]", "],")):
+            assert len(line.strip()) <= 120, (name, line)  # a short array on one line, a long one wrapped

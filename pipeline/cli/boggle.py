@@ -461,7 +461,7 @@ def boggle_prove(
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
     as_csv: CsvOpt = False,
     quiet: QuietOpt = False,
 ):

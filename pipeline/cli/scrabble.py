@@ -21,7 +21,7 @@ from pipeline.cli.app import (
     _run_job,
     app,
 )
-from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, check_out, plural
+from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, JsonObjectOpt, check_out, plural
 from pipeline.core.errors import NotFound, WordstatsError
 
 scrabble_app = App(
@@ -244,7 +244,7 @@ def scrabble_play(
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonObjectOpt = False,
 ):
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
@@ -443,7 +443,7 @@ def scrabble_selfplay(
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
     records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, greedy
     games run as a sharded job that resumes, on this machine or a Ray cluster: one row of averages."""
-    from pipeline.core.display import choose_format, emit_json
+    from pipeline.core.display import choose_format
     from pipeline.core.progress import Progress
     from pipeline.core.store import write_text
     from pipeline.scrabble.gcg import game_gcg
@@ -452,7 +452,7 @@ def scrabble_selfplay(
     from pipeline.scrabble.selfplay import game_rng
     from pipeline.scrabble.variant import variant as sc_variant
 
-    fmt = choose_format(as_json, as_csv)
+    choose_format(as_json, as_csv)
     for name, value in (("--first", first), ("--second", second)):
         if value not in STRATEGIES:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
@@ -478,13 +478,9 @@ def scrabble_selfplay(
     if compare and leaves is not None:
         with Progress().task("equity against score-only games", total=games) as task:
             table = compare_strategies(game, words, leaves, games, seed, task)
-        summary = comparison_summary(table)
-        if fmt == "json":
-            emit_json(summary)
-        else:
-            import polars as pl
+        import polars as pl
 
-            _emit(pl.DataFrame([summary]), False, fmt == "csv")
+        _emit(pl.DataFrame([comparison_summary(table)]), as_json, as_csv)  # one row, as every listing
         return
     players = (Player(first, leaves), Player(second, leaves))
     rows = []
