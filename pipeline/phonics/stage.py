@@ -64,8 +64,8 @@ def sound_rows(words: list[str]) -> pl.DataFrame:
                 "magic_e": f.magic_e,
                 "vowel_teams": f.vowel_teams,
                 "r_controlled": f.r_controlled,
-                "short_vowels": f.short_vowels,
-                "long_vowels": f.long_vowels,
+                "short_vowels": list(f.short_vowels),  # a set of letters: a list, one letter an item
+                "long_vowels": list(f.long_vowels),
                 "regular": f.regular,
             }
         )
@@ -85,8 +85,8 @@ SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "magic_e": pl.Boolean,
     "vowel_teams": pl.List(pl.String),
     "r_controlled": pl.List(pl.String),
-    "short_vowels": pl.String,
-    "long_vowels": pl.String,
+    "short_vowels": pl.List(pl.String),
+    "long_vowels": pl.List(pl.String),
     "regular": pl.Boolean,
 }
 

@@ -221,8 +221,8 @@ PHONICS_TESTS: dict[str, tuple[str, Callable[[], pl.Expr]]] = {
     ),
     "r-controlled": ("with an r-controlled vowel (ar, er, ir, or, ur)", lambda: pl.col("r_controlled").list.len() > 0),
     "double-letters": ("with a doubled consonant (bell, kiss, puff)", lambda: pl.col("double_letters")),
-    "short-vowels": ("with a short vowel sound", lambda: pl.col("short_vowels").str.len_chars() > 0),
-    "long-vowels": ("with a long vowel sound", lambda: pl.col("long_vowels").str.len_chars() > 0),
+    "short-vowels": ("with a short vowel sound", lambda: pl.col("short_vowels").list.len() > 0),
+    "long-vowels": ("with a long vowel sound", lambda: pl.col("long_vowels").list.len() > 0),
     "regular": ("spelled as they sound (regular spelling)", lambda: pl.col("regular")),
     "irregular": ("tricky words: not spelled as they sound", lambda: pl.col("in_cmu") & ~pl.col("regular")),
 }
@@ -272,7 +272,7 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
         v = options["vowel"].lower()
         column = "long_vowels" if phonics in LONG_PHONICS else "short_vowels"
         kind = "long" if column == "long_vowels" else "short"
-        add("--vowel", f"with a {kind} {v} sound", pl.col(column).str.contains(v, literal=True))
+        add("--vowel", f"with a {kind} {v} sound", pl.col(column).list.contains(v))
     if "syllables" in options:
         lo, hi = parse_range(options["syllables"], "--syllables")
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
