@@ -456,6 +456,40 @@ def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, t
     assert not foreign_sockets(head.pid)
 
 
+@pytest.mark.ray
+def test_run_over_lexicons_on_a_cluster_gives_the_local_bytes(ray_cluster, tmp_path):
+    """`wordstats run --ray ADDRESS` builds each lexicon as a task on the cluster: the same files, byte for byte."""
+    address, head = ray_cluster
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    args = ("run", "ingest", "indexes", "--lexicon", "moby", "--lexicon", "web2", "--config", str(SMALL_CONFIG))
+    assert run_wordstats(*args, "--data-dir", str(local)).returncode == 0
+    res = run_wordstats(*args, "--data-dir", str(remote), "--ray", address, env={**LOOPBACK, "WORDSTATS_QUIET": ""})
+    assert res.returncode == 0, res.stderr
+    assert {line.split(":")[0] for line in res.stderr.splitlines() if " in " in line} == {"moby", "web2"}
+    built = sorted(str(p.relative_to(local)) for p in local.rglob("*.parquet"))
+    assert len(built) == 8 and built == sorted(str(p.relative_to(remote)) for p in remote.rglob("*.parquet"))
+    assert all((local / f).read_bytes() == (remote / f).read_bytes() for f in built)
+    assert not foreign_sockets(head.pid)
+
+
+def test_run_over_lexicons_refuses_an_unknown_lexicon_before_the_cluster(tmp_path):
+    """An unknown lexicon is a one-line error (exit 2) before any cluster is started or joined."""
+    res = run_wordstats(
+        "run",
+        "ingest",
+        "--lexicon",
+        "mboy",
+        "--config",
+        str(SMALL_CONFIG),
+        "--data-dir",
+        str(tmp_path),
+        "--ray",
+        "127.0.0.1:9",
+    )
+    assert res.returncode == 2 and "mboy" in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
 def foreign_sockets(pid: int) -> list[str]:
     """TCP sockets of the process group `pid` (the Ray head's) on an address other than loopback."""
     pgid = os.getpgid(pid)
