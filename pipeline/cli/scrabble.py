@@ -336,11 +336,14 @@ def scrabble_replay(
 @scrabble_app.command("leaves")
 def scrabble_leaves(
     games: Annotated[
-        int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1, max=1_000_000)
+        int, typer.Option("--games", help="Self-play games per round to learn from.", min=1, max=10_000_000)
     ] = 1000,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds: a greedy one, then equity with the values before.", min=1, max=20)
+    ] = 3,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0, max=MAX_SEED)] = 14,
     prior_weight: Annotated[
-        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0, max=10**6)
+        int, typer.Option("--prior-weight", help="Observations that outweigh the additive model.", min=0, max=10**6)
     ] = 20,
     variant: ScrabbleVariantOpt = "scrabble",
     out: Annotated[
@@ -348,18 +351,24 @@ def scrabble_leaves(
         typer.Option("--out", help="Write FILE.parquet (default: the lexicon's leaves.parquet).", show_default=False),
     ] = None,
     force: ForceOpt = False,
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
+    quiet: QuietOpt = False,
 ):
-    """Learn leave values from N seeded greedy self-play games and write leaves.parquet (the file
-    `scrabble best --equity` reads); prints games per second."""
+    """Learn leave values from rounds of N seeded self-play games and write leaves.parquet (the file
+    `scrabble best --equity` reads): sharded jobs that resume, on this machine or a Ray cluster; prints
+    games per second."""
     import time
 
     from pipeline import __version__
+    from pipeline.core import executor
     from pipeline.core.progress import Progress
     from pipeline.core.store import sha256_file, write_parquet
-    from pipeline.scrabble.leaves_stage import learn
+    from pipeline.scrabble.leaves_job import LEAVES_SHARD, learn
+    from pipeline.scrabble.leaves_stage import local_processes
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.variant import variant as sc_variant
 
@@ -370,21 +379,40 @@ def scrabble_leaves(
         check_out(out, force, (".parquet",), s.data_dir)
     words = load_lexicon(s.store)
     started = time.perf_counter()
-    with Progress().task("leave self-play games", total=games) as task:
-        table, _ = learn(game, words, games, seed, prior_weight, task)
+    address = executor.cluster_address(s.config, ray)
+    with executor.engine_session(address, local_processes(games)) as engine:
+        frames, results = learn(
+            game,
+            words,
+            games,
+            seed,
+            prior_weight,
+            rounds,
+            engine,
+            s.data_dir,
+            s.lexicon,
+            Progress(quiet),
+            shard_size or LEAVES_SHARD,
+        )
     seconds = time.perf_counter() - started
+    table = frames[-1]
     provenance = {
         "stage": "leaves",
         "lexicon": s.lexicon,
         "config_sha256": s.config.sha256,
-        "inputs": {"words.parquet": sha256_file(s.store.path("words"))},
-        "params": {"variant": game.name, "games": games, "seed": seed, "prior_weight": prior_weight},
+        "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)},
+        "params": {"variant": game.name, "games": games, "rounds": rounds, "seed": seed, "prior_weight": prior_weight},
+        "jobs": [r.job.job_id for r in results],
         "version": __version__,
     }
     write_parquet(target, table, provenance)
+    played = sum(r.items_computed for r in results)
+    computed = sum(r.computed for r in results)
+    reused = sum(r.reused for r in results)
+    rate = f" ({played / seconds:.1f} games/s)" if played else ""
     typer.echo(
-        f"wrote {target}: {table.height:,} leaves from {games:,} games in {seconds:.1f} s "
-        f"({games / seconds:.1f} games/s)"
+        f"wrote {target}: {table.height:,} leaves from {rounds} round{'s' if rounds != 1 else ''} of {games:,} games "
+        f"in {seconds:.1f} s{rate}; {computed} shards computed, {reused} reused on {engine.name}"
     )
 
 

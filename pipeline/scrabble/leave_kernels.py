@@ -14,7 +14,8 @@ from numba import njit
 RADIX = 28  # 27 tile codes + 1 (a digit 0 ends the key)
 BLANK_SLOT = 26
 # The play record's fields (as gaddag_kernels defines them; numba freezes constants, so they are named here).
-PLAY_SCORE, PLAY_LEN, PLAY_BLANKS, PLAY_PLACED, PLAY_LETTERS = 0, 4, 5, 6, 7
+PLAY_SCORE, PLAY_ROW, PLAY_COL, PLAY_DIR, PLAY_LEN, PLAY_BLANKS, PLAY_PLACED, PLAY_LETTERS = range(8)
+N = 15  # letters of a record's main word
 NO_PLAY = -1  # best_move's answer when an exchange (or nothing) beats every play
 
 
@@ -58,10 +59,54 @@ def play_leave(record, rack, left):
 
 
 @njit(cache=True)
+def _earlier(a, b):
+    """Whether record a comes before record b in the reference generator's order (gaddag.generation_order:
+    across first, then by line, start square, and letter by letter, a letter before its blank and a word
+    before its extensions)."""
+    if a[PLAY_DIR] != b[PLAY_DIR]:
+        return a[PLAY_DIR] < b[PLAY_DIR]
+    across = a[PLAY_DIR] == 0
+    line_a, line_b = (a[PLAY_ROW], b[PLAY_ROW]) if across else (a[PLAY_COL], b[PLAY_COL])
+    if line_a != line_b:
+        return line_a < line_b
+    start_a, start_b = (a[PLAY_COL], b[PLAY_COL]) if across else (a[PLAY_ROW], b[PLAY_ROW])
+    if start_a != start_b:
+        return start_a < start_b
+    for k in range(N):
+        code_a = 2 * a[PLAY_LETTERS + k] + ((a[PLAY_BLANKS] >> k) & 1) if a[PLAY_LETTERS + k] >= 0 else -1
+        code_b = 2 * b[PLAY_LETTERS + k] + ((b[PLAY_BLANKS] >> k) & 1) if b[PLAY_LETTERS + k] >= 0 else -1
+        if code_a != code_b:
+            return code_a < code_b
+    return False
+
+
+@njit(cache=True)
+def _text_char(counts, at):
+    """The character code of position `at` of a leave's text (letters sorted, then ? for blanks), -1 past
+    its end."""
+    for code in range(26):
+        if at < counts[code]:
+            return 65 + code
+        at -= counts[code]
+    return 63 if at < counts[BLANK_SLOT] else -1
+
+
+@njit(cache=True)
+def _text_before(x, y):
+    """Whether leave x's text sorts before leave y's (as Python compares strings)."""
+    for at in range(8):
+        cx, cy = _text_char(x, at), _text_char(y, at)
+        if cx != cy:
+            return cx < cy
+    return False
+
+
+@njit(cache=True)
 def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
     """The move of highest equity (score + weight * leave value) among the first n play records and, when
     `exchange`, every exchange (score 0; the tiles kept are any smaller sub-multiset of the rack). Ties go
-    to the higher score, then to the earlier record; a play beats an exchange of equal equity. Returns the
+    to the higher score, then to the record the reference generator makes first; a play beats an exchange
+    of equal equity, and of equal exchanges the first in the order of their kept tiles' text. Returns the
     record's index, or NO_PLAY with the tiles an exchange keeps in `kept` (all zero when there is no move);
     the equity is the second value."""
     left = np.zeros(27, dtype=np.int64)
@@ -70,7 +115,11 @@ def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
         play_leave(records[i], rack, left)
         score = records[i, PLAY_SCORE]
         equity = score + weight * leave_value(keys, values, left, most)
-        if equity > best_equity or (equity == best_equity and score > best_score):
+        if (
+            equity > best_equity
+            or (equity == best_equity and score > best_score)
+            or (equity == best_equity and score == best_score and _earlier(records[i], records[best]))
+        ):
             best, best_equity, best_score = i, equity, score
     kept[:] = 0
     if not exchange:
@@ -86,7 +135,7 @@ def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
             size += trial[code]
         if size < held:
             equity = weight * leave_value(keys, values, trial, most)
-            if equity > best_equity:
+            if equity > best_equity or (equity == best_equity and best == NO_PLAY and _text_before(trial, kept)):
                 best, best_equity = NO_PLAY, equity
                 kept[:] = trial
         code = 0

@@ -119,18 +119,18 @@ def learn(
     lexicon_name: str = "",
     progress=None,
     shard_size: int = LEAVES_SHARD,
-) -> tuple[pl.DataFrame, list]:
-    """Leave values from `rounds` rounds of `games` seeded games each, on `engine` (default local), in the
-    lexicon's job folders under `data_dir` (temporary ones when None); with the job results of each round."""
+) -> tuple[list[pl.DataFrame], list]:
+    """The leave values of each of `rounds` rounds of `games` seeded games (the last round's are the
+    answer), on `engine` (default local), in the lexicon's job folders under `data_dir` (temporary ones
+    when None); with each round's job result."""
     from pipeline.core import executor
 
     table: LeaveTable | None = None
-    frame = pl.DataFrame()
-    results = []
+    frames, results = [], []
     for round_ in range(1, rounds + 1):
         job = round_job(variant, lexicon, seed, games, round_, table, shard_size)
         result = executor.run(job, data_dir, lexicon_name, engine, progress)
         results.append(result)
-        frame = leave_values(result.tables["summary"], variant.tile_set.counts, prior_weight)
-        table = leave_table(frame)
-    return frame, results
+        frames.append(leave_values(result.tables["summary"], variant.tile_set.counts, prior_weight))
+        table = leave_table(frames[-1])
+    return frames, results
