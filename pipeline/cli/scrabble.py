@@ -440,15 +440,16 @@ def scrabble_selfplay(
     quiet: QuietOpt = False,
 ):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
-    records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, greedy
+    records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, the
     games run as a sharded job that resumes, on this machine or a Ray cluster: one row of averages."""
     from pipeline.core.display import choose_format, emit_json
     from pipeline.core.progress import Progress
     from pipeline.core.store import write_text
+    from pipeline.scrabble.equity_play import strategy_play_log
     from pipeline.scrabble.gcg import game_gcg
     from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.match import STRATEGIES, Player, compare_strategies, comparison_summary, play_game
-    from pipeline.scrabble.selfplay import game_rng
+    from pipeline.scrabble.match import EQUITY, STRATEGIES, compare_strategies, comparison_summary
+    from pipeline.scrabble.selfplay import game_of, game_rng
     from pipeline.scrabble.variant import variant as sc_variant
 
     fmt = choose_format(as_json, as_csv)
@@ -457,26 +458,26 @@ def scrabble_selfplay(
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
-    if ray is not None or shard_size is not None:
-        if compare or gcg_dir is not None or (first, second) != ("score", "score"):
-            raise WordstatsError("--ray and --shard-size run greedy (score) games only, without --gcg-dir or --compare")
-        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet)
-        return
-    words = load_lexicon(s.store)
-    needs = compare or "equity" in (first, second)
-    leaves = None
-    if needs:
-        from pipeline.scrabble.equity import LeaveValues, load_leaves
-        from pipeline.scrabble.leaves import leaves_for
-
-        load_leaves(s.store, game)  # checks the variant
+    table = None
+    if compare or EQUITY in (first, second):
         import polars as pl
 
-        leaves = LeaveValues.of(leaves_for(pl.read_parquet(s.store.path("leaves"), columns=["leave", "value"])))
-    if compare and leaves is not None:
-        with Progress().task("equity against score-only games", total=games) as task:
-            table = compare_strategies(game, words, leaves, games, seed, task)
-        summary = comparison_summary(table)
+        from pipeline.scrabble.equity import load_leaves
+        from pipeline.scrabble.leaves import leave_table
+
+        table = leave_table(pl.read_parquet(load_leaves(s.store, game).path, columns=["leave", "value"]))
+    leaves = (table if first == EQUITY else None, table if second == EQUITY else None)
+    if ray is not None or shard_size is not None:
+        if compare or gcg_dir is not None:
+            raise WordstatsError(
+                "--ray and --shard-size run games for a row of averages, without --gcg-dir or --compare"
+            )
+        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet, leaves)
+        return
+    words = load_lexicon(s.store)
+    if compare and table is not None:
+        with Progress(quiet).task("equity against score-only games", total=games) as task:
+            summary = comparison_summary(compare_strategies(game, words, table, games, seed, task))
         if fmt == "json":
             emit_json(summary)
         else:
@@ -484,31 +485,34 @@ def scrabble_selfplay(
 
             _emit(pl.DataFrame([summary]), False, fmt == "csv")
         return
-    players = (Player(first, leaves), Player(second, leaves))
     rows = []
     for number in range(1, games + 1):
-        played = play_game(game, words, game_rng(seed, game.name, number), players)
+        log = strategy_play_log(game, words, game_rng(seed, game.name, number), leaves)
         if gcg_dir is not None:
+            played = game_of(log, game, words)
             write_text(
                 gcg_dir / f"game-{number:06d}.gcg", game_gcg(played, game, (first + "1", second + "2"), s.lexicon)
             )
         rows.append(
-            {"game": number, "score_1": played.scores[0], "score_2": played.scores[1], "turns": len(played.turns)}
+            {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
         )
     import polars as pl
 
     _emit(pl.DataFrame(rows), as_json, as_csv)
 
 
-def _selfplay_job(s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet) -> None:
-    """Greedy self-play games as a sharded job: one row of averages and the job's facts."""
+def _selfplay_job(
+    s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet, leaves=(None, None)
+) -> None:
+    """Self-play games (greedy, or by equity for a player with leave values) as a sharded job: one row of
+    averages and the job's facts."""
     import polars as pl
 
     from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.selfplay import selfplay_summary
 
-    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD)
+    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD, leaves)
     result = _run_job(s, job, ray, quiet, processes=local_processes(games))
     rate = result.items_per_second
     facts = {

@@ -181,7 +181,7 @@ def fit_additive(summary: pl.DataFrame, ridge: float = RIDGE) -> np.ndarray:
         rhs += x.T @ total[first : first + FIT_CHUNK]
     penalty = np.full(N_FEATURES, ridge)
     penalty[0] = 0.0
-    return np.linalg.solve(gram + np.diag(penalty), rhs)
+    return np.linalg.lstsq(gram + np.diag(penalty), rhs, rcond=None)[0]  # unseen features (no ridge): 0
 
 
 def additive_values(codes: np.ndarray, beta: np.ndarray) -> np.ndarray:
