@@ -456,6 +456,8 @@ def scrabble_selfplay(
     for name, value in (("--first", first), ("--second", second)):
         if value not in STRATEGIES:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
+    if (ray is not None or shard_size is not None) and (compare or gcg_dir is not None):
+        raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
     table = None
@@ -468,10 +470,6 @@ def scrabble_selfplay(
         table = leave_table(pl.read_parquet(load_leaves(s.store, game).path, columns=["leave", "value"]))
     leaves = (table if first == EQUITY else None, table if second == EQUITY else None)
     if ray is not None or shard_size is not None:
-        if compare or gcg_dir is not None:
-            raise WordstatsError(
-                "--ray and --shard-size run games for a row of averages, without --gcg-dir or --compare"
-            )
         _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet, leaves)
         return
     words = load_lexicon(s.store)
