@@ -483,18 +483,18 @@ def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
         out = tmp_path / engine
         shutil.copytree(data, out)
         common = ("--lexicon", "moby", "--config", str(SMALL_CONFIG), "--data-dir", str(out))
-        res = run_wordstats(*LEAVES, *common, "--out", str(out / "l.parquet"), *extra, env=LOOPBACK)
+        res = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / f"{engine}.parquet"), *extra, env=LOOPBACK)
         assert res.returncode == 0, res.stderr
         assert "4 shards computed, 0 reused" in res.stdout
         runs[engine] = out
-    assert ex.same_bytes(runs["local"] / "l.parquet", runs["ray"] / "l.parquet")
+    assert ex.same_bytes(tmp_path / "local.parquet", tmp_path / "ray.parquet")
     jobs_of = {e: sorted((out / "moby" / "jobs").iterdir()) for e, out in runs.items()}
     assert [p.name for p in jobs_of["local"]] == [p.name for p in jobs_of["ray"]] and len(jobs_of["local"]) == 2
     for a, b in zip(jobs_of["local"], jobs_of["ray"]):
         assert_same_job(a, b)
-    again = run_wordstats(*LEAVES, *common, "--out", str(out / "l2.parquet"), env=LOOPBACK)
+    again = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / "again.parquet"), env=LOOPBACK)
     assert again.returncode == 0 and "0 shards computed, 4 reused" in again.stdout  # resumed: nothing to play
-    assert ex.same_bytes(out / "l.parquet", out / "l2.parquet")
+    assert ex.same_bytes(tmp_path / "ray.parquet", tmp_path / "again.parquet")
     assert not foreign_sockets(head.pid)
 
 

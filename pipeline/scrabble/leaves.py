@@ -38,9 +38,9 @@ FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
 SUMMARY_SCHEMA = {"key": pl.Int64, "count": pl.Int64, "total": pl.Int64, "squares": pl.Int64}
 LEAVES_SCHEMA = {
     "leave": pl.String,
-    "length": pl.UInt8,
+    "length": pl.Int32,
     "value": pl.Float64,
-    "count": pl.UInt32,
+    "count": pl.Int32,
     "observed": pl.Float64,
     "ci_low": pl.Float64,
     "ci_high": pl.Float64,
