@@ -50,9 +50,9 @@ from pipeline.scrabble.match import EQUITY, SCORE, Player, play_game
 from pipeline.scrabble.movegen import generate, record_tiles
 from pipeline.scrabble.render import board_png, board_svg, board_text
 from pipeline.scrabble.rules import check_bag, parse_play, score_play
-from pipeline.scrabble.selfplay import game_of, game_rng, self_play, self_play_log
+from pipeline.scrabble.selfplay import game_of, game_rng, log_row, self_play, self_play_log
 from pipeline.scrabble.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
+from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, config_with, run_cli
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
@@ -606,3 +606,24 @@ def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     assert table.height == 914_624 and int(table["count"].sum()) > 0
     again = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--rounds", "2", "--out", out)
     assert again.exit_code == 2 and "file exists" in again.stderr
+
+
+SELFPLAY_SECTION = '[scrabble.selfplay]\nvariants = ["scrabble", "wwf"]'
+
+
+def test_selfplay_stage_plays_by_equity_when_the_config_says_so(enable_words, scrabble, tmp_path):
+    config = config_with(
+        tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["scrabble"]'
+    )
+    words = enable_words[::25] + ["RETAINS", "QUIRES", "ZA", "QI"]
+    data = build_lexicon(tmp_path / "out", words, "ingest", "gaddag", "leaves", "scrabble", config=config)
+    games = pl.read_parquet(data / "t" / "selfplay.parquet")
+    lexicon = Lexicon([w.upper() for w in words])
+    table = leave_table(pl.read_parquet(data / "t" / "leaves.parquet"))
+    for row in games.iter_rows(named=True):
+        log = strategy_play_log(scrabble, lexicon, game_rng(8, "scrabble", row["game"]), (table, table))
+        assert log_row(log, row["game"], scrabble) == row
+    assert games.height == 2 and games["variant"].to_list() == ["scrabble", "scrabble"]
+    mixed = config_with(tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["wwf"]')
+    res = run_cli("run", "scrabble", "--lexicon", "t", "--data-dir", data, "--config", mixed)
+    assert res.exit_code == 2 and "scrabble.selfplay.strategy" in res.stderr and "variants = ['scrabble']" in res.stderr
