@@ -15,7 +15,7 @@ import pytest
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble.board import Board, leave, parse_board
-from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves
+from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves, unseen_bag
 from pipeline.scrabble.equity_play import strategy_play_log, uses_leaves
 from pipeline.scrabble.gcg import (
     CHALLENGE,
@@ -482,6 +482,18 @@ def test_equity_with_zero_leaves_is_best_score(scrabble, lexicon):
     moves = ranked_moves(board, "AEINRT?", scrabble, lexicon, LeaveValues.of({}), 5, exchanges=False)
     records, _ = generate(board, "AEINRT?", scrabble, lexicon, keep=5)
     assert [m.score for m in moves] == [int(r[0]) for r in records]
+
+
+def test_equity_counts_no_leave_once_the_bag_is_short(scrabble, lexicon):
+    swap = LeaveValues.of({"?": 100.0, "S": 100.0, "Q": -100.0})
+    assert unseen_bag(Board(), "QVVWUU?", scrabble) == 100 - 7 - 7
+    for bag, counted in ((7, True), (6, False), (0, False)):
+        top = ranked_moves(Board(), "QVVWUU?", scrabble, lexicon, swap, 3, bag=bag)
+        plain = ranked_moves(Board(), "QVVWUU?", scrabble, lexicon, LeaveValues.of({}), 3, exchanges=False)
+        if counted:
+            assert top[0].play is None and top[0].leave == "?"  # exchange, keep the blank
+        else:
+            assert [(m.notation, m.equity) for m in top] == [(m.notation, m.equity) for m in plain]
 
 
 def test_equity_prefers_keeping_good_tiles_and_exchanges(scrabble, lexicon):

@@ -98,9 +98,10 @@ def scrabble_best(
     check_bag(position, tiles, (), game)
     words = load_lexicon(s.store)
     if equity:
-        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves
+        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves, unseen_bag
 
-        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT)
+        bag = unseen_bag(position, tiles, game)
+        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT, bag=bag)
         if not moves:
             raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
         table = equity_table(moves)
