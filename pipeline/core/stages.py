@@ -96,18 +96,26 @@ STAGES: tuple[Stage, ...] = (
     ),
     # -- scrabble
     Stage(
-        "scrabble",
-        "pipeline.scrabble.stage",
+        "gaddag",
+        "pipeline.scrabble.gaddag_stage",
         ("words",),
-        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json", "gaddag.parquet"),
-        description="best opening scores, greedy self-play games, the GADDAG for move generation",
+        ("gaddag.parquet",),
+        description="the GADDAG for Scrabble move generation",
     ),
     Stage(
         "leaves",
         "pipeline.scrabble.leaves_stage",
-        ("words",),
+        ("words", "gaddag"),
         ("leaves.parquet", "leaves_games.zip"),
-        description="leave values from greedy self-play (and the games as GCG)",
+        description="leave values from rounds of greedy and equity self-play (and games as GCG)",
+    ),
+    Stage(
+        "scrabble",
+        "pipeline.scrabble.stage",
+        ("words", "gaddag"),
+        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+        optional_inputs=("leaves",),
+        description="best opening scores, self-play games (greedy or by equity)",
     ),
     # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
     Stage(
