@@ -34,12 +34,16 @@ from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
 from pipeline.scrabble.jobs import selfplay_job
+from pipeline.scrabble.leaves import leave_table
+from pipeline.scrabble.leaves_job import round_job
 from pipeline.scrabble.lexicon import load_lexicon
 from pipeline.scrabble.variant import variant
 from tests.conftest import ROOT, SMALL_CONFIG
 
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
 BOARDS, SHARD = 6000, 1000  # small jobs: every test stays quick on a shared machine
+EQUITY_TABLE = leave_table(pl.DataFrame({"leave": ["?", "S", "Q", "V"], "value": [25.0, 8.0, -7.0, -5.0]}))
+LEAVES = ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--shard-size", "1", "--seed", "8")
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +92,7 @@ def jobs(boggle, data) -> list[ex.Job]:
         random_job(dice, dictionary, seed, BOARDS, SHARD),
         best_job(dictionary, 4, 4, 5, 4, search, None, 1),
         selfplay_job(variant(config, "scrabble"), load_lexicon(Store(data, "moby")), 8, 2, 1),
+        round_job(variant(config, "scrabble"), load_lexicon(Store(data, "moby")), 8, 2, 2, EQUITY_TABLE, 1),
     ]
 
 
@@ -149,6 +154,19 @@ def test_shards_give_the_unsharded_answer(boggle, tmp_path, monkeypatch):
         best = result.tables["best"].row(0, named=True)
         top = int(np.argmax(whole.scores))
         assert (best["index"], best["score"], best["board"]) == (top, whole.scores[top], board_texts(boards)[top])
+
+
+def test_leave_rounds_are_the_same_for_any_shard_size(data, tmp_path):
+    """The leaves job's rounds give the same summaries and values whatever the shard size (exact merges)."""
+    from pipeline.scrabble.leaves_job import learn
+
+    game, words = variant(load_config(SMALL_CONFIG), "scrabble"), load_lexicon(Store(data, "moby"))
+    one, runs_one = learn(game, words, 3, 8, 20, 2, shard_size=1)
+    three, runs_three = learn(game, words, 3, 8, 20, 2, shard_size=3)
+    assert [len(r.job.shards()) for r in runs_one] == [3, 3] and [r.computed for r in runs_three] == [1, 1]
+    for a, b in zip(runs_one, runs_three):
+        assert a.tables["summary"].equals(b.tables["summary"]) and a.tables["summary"].height
+    assert one[-1].equals(three[-1])
 
 
 def test_shard_seeds_derive_from_job_seed_and_index():
@@ -452,8 +470,67 @@ def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, t
         assert_same_job(local_runs[job], out / "moby" / "jobs" / job)
         meta = pl.read_parquet_metadata(next((out / "moby" / "jobs" / job).glob("shard-*.parquet")))
         assert (meta["wordstats.engine"], meta["wordstats.address"]) == ("ray", address)
-    assert sorted(p.name for p in (out / "moby" / "jobs").iterdir()) == sorted(local_runs)
+    made = {p.name for p in (out / "moby" / "jobs").iterdir()}
+    assert made <= set(local_runs) and len(made) == len(COMMANDS)  # one job a command, no other
     assert not foreign_sockets(head.pid)
+
+
+@pytest.mark.ray
+def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
+    """`scrabble leaves` (two rounds, each a job) on the cluster writes the local engine's table and shards."""
+    address, head = ray_cluster
+    runs = {}
+    for engine, extra in (("local", ()), ("ray", ("--ray", address))):
+        out = tmp_path / engine
+        shutil.copytree(data, out)
+        common = ("--lexicon", "moby", "--config", str(SMALL_CONFIG), "--data-dir", str(out))
+        res = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / f"{engine}.parquet"), *extra, env=LOOPBACK)
+        assert res.returncode == 0, res.stderr
+        assert "4 shards computed, 0 reused" in res.stdout
+        runs[engine] = out
+    assert ex.same_bytes(tmp_path / "local.parquet", tmp_path / "ray.parquet")
+    jobs_of = {e: sorted((out / "moby" / "jobs").iterdir()) for e, out in runs.items()}
+    assert [p.name for p in jobs_of["local"]] == [p.name for p in jobs_of["ray"]] and len(jobs_of["local"]) == 2
+    for a, b in zip(jobs_of["local"], jobs_of["ray"]):
+        assert_same_job(a, b)
+    again = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / "again.parquet"), env=LOOPBACK)
+    assert again.returncode == 0 and "0 shards computed, 4 reused" in again.stdout  # resumed: nothing to play
+    assert ex.same_bytes(tmp_path / "ray.parquet", tmp_path / "again.parquet")
+    assert not foreign_sockets(head.pid)
+
+
+@pytest.mark.ray
+def test_run_over_lexicons_on_a_cluster_gives_the_local_bytes(ray_cluster, tmp_path):
+    """`wordstats run --ray ADDRESS` builds each lexicon as a task on the cluster: the same files, byte for byte."""
+    address, head = ray_cluster
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    args = ("run", "ingest", "indexes", "--lexicon", "moby", "--lexicon", "web2", "--config", str(SMALL_CONFIG))
+    assert run_wordstats(*args, "--data-dir", str(local)).returncode == 0
+    res = run_wordstats(*args, "--data-dir", str(remote), "--ray", address, env={**LOOPBACK, "WORDSTATS_QUIET": ""})
+    assert res.returncode == 0, res.stderr
+    assert {line.split(":")[0] for line in res.stderr.splitlines() if " in " in line} == {"moby", "web2"}
+    built = sorted(str(p.relative_to(local)) for p in local.rglob("*.parquet"))
+    assert len(built) == 8 and built == sorted(str(p.relative_to(remote)) for p in remote.rglob("*.parquet"))
+    assert all((local / f).read_bytes() == (remote / f).read_bytes() for f in built)
+    assert not foreign_sockets(head.pid)
+
+
+def test_run_over_lexicons_refuses_an_unknown_lexicon_before_the_cluster(tmp_path):
+    """An unknown lexicon is a one-line error (exit 2) before any cluster is started or joined."""
+    res = run_wordstats(
+        "run",
+        "ingest",
+        "--lexicon",
+        "mboy",
+        "--config",
+        str(SMALL_CONFIG),
+        "--data-dir",
+        str(tmp_path),
+        "--ray",
+        "127.0.0.1:9",
+    )
+    assert res.returncode == 2 and "mboy" in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
 
 
 def foreign_sockets(pid: int) -> list[str]:
@@ -488,7 +565,7 @@ def test_docs_and_help_name_every_job_command(cli):
     from pipeline.cli.app import _bare_ray
 
     doc = (ROOT / "docs" / "cluster.md").read_text()
-    for command in (("boggle", "random"), ("boggle", "best"), ("scrabble", "selfplay")):
+    for command in (("boggle", "random"), ("boggle", "best"), ("scrabble", "selfplay"), ("scrabble", "leaves")):
         assert f"wordstats {' '.join(command)} " in doc
         shown = cli(*command, "--help")
         assert shown.exit_code == 0 and "--ray" in shown.stdout and "--shard-size" in shown.stdout
@@ -507,4 +584,4 @@ def test_options_that_need_a_job_say_so(cli, data):
     res = cli("boggle", "best", "--runs", "2", "--target", "10", *base)
     assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr
     res = cli("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--compare", *base)
-    assert res.exit_code == 2 and "run greedy (score) games only" in res.stderr
+    assert res.exit_code == 2 and "no --gcg-dir or --compare" in res.stderr

@@ -15,7 +15,8 @@ import pytest
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble.board import Board, leave, parse_board
-from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves
+from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves, unseen_bag
+from pipeline.scrabble.equity_play import strategy_play_log, uses_leaves
 from pipeline.scrabble.gcg import (
     CHALLENGE,
     END_PENALTY,
@@ -31,9 +32,16 @@ from pipeline.scrabble.gcg import (
 )
 from pipeline.scrabble.leaves import (
     MAX_LEAVE,
+    SCALE,
+    additive_values,
     every_leave,
-    game_observations,
+    features,
+    fit_additive,
+    keys_of_texts,
+    leave_table,
     leave_values,
+    leaves_for,
+    log_observations,
     merge_summaries,
     summarise,
 )
@@ -42,9 +50,9 @@ from pipeline.scrabble.match import EQUITY, SCORE, Player, play_game
 from pipeline.scrabble.movegen import generate, record_tiles
 from pipeline.scrabble.render import board_png, board_svg, board_text
 from pipeline.scrabble.rules import check_bag, parse_play, score_play
-from pipeline.scrabble.selfplay import game_rng, self_play
+from pipeline.scrabble.selfplay import game_of, game_rng, log_row, self_play, self_play_log
 from pipeline.scrabble.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
+from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, config_with, run_cli
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
@@ -314,38 +322,130 @@ def _subsets(tiles: str, k: int) -> set[tuple[str, ...]]:
     return {tuple(sorted(c)) for c in combinations(tiles, k)}
 
 
-def test_leave_values_by_hand():
-    counts = {"A": 2, "B": 1}
-    obs = pl.DataFrame({"leave": ["A", "A", "B", "AB", "AA"], "next_score": [10, 20, 0, 30, 5]})
-    table = leave_values(merge_summaries([summarise(obs[:2]), summarise(obs[2:])]), counts, 2)
+def _counts(leave: str) -> np.ndarray:
+    """A leave's 27 tile counts."""
+    return np.array([leave.count(ch) for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ?"], dtype=np.int64)
+
+
+def _summary(pairs: list[tuple[str, float]]) -> pl.DataFrame:
+    """The summary of (leave, target) observations, in two blocks merged."""
+    keys = [int(k) for k in keys_of_texts([leave for leave, _ in pairs])]
+    targets = [round(t * SCALE) for _, t in pairs]
+    half = len(pairs) // 2
+    return merge_summaries([summarise(keys[half:], targets[half:]), summarise(keys[:half], targets[:half])])
+
+
+def test_additive_model_recovers_an_additive_truth():
+    rng = random.Random(3)
+    tiles = "AEIRSTQU?"
+    truth = {"": 20.0, "A": 1.0, "E": 2.0, "I": -1.0, "R": 1.5, "S": 7.0, "T": 0.5, "Q": -8.0, "U": -3.0, "?": 24.0}
+    extra = {"E": -2.0, "S": -4.0, "?": -10.0}
+    pair = {("Q", "U"): 9.0, ("E", "R"): 1.0}
+
+    def value(leave: str) -> float:
+        """The additive truth of a leave."""
+        kinds = sorted(set(leave))
+        v = sum(truth[ch] for ch in leave) + sum(extra.get(ch, 0.0) * (leave.count(ch) - 1) for ch in kinds)
+        return v + sum(w for (x, y), w in pair.items() if x in leave and y in leave)
+
+    leaves = [
+        "".join(sorted(rng.choices(tiles, k=rng.randint(0, 4)), key=lambda c: (c == "?", c))) for _ in range(3000)
+    ]
+    leaves = [k for k in leaves if all(k.count(ch) <= 2 for ch in k)]
+    summary = _summary([(k, truth[""] + value(k)) for k in leaves])
+    beta = fit_additive(summary, ridge=0.0)
+    assert beta[0] == pytest.approx(20.0, abs=1e-6)
+    codes = np.full((4, MAX_LEAVE + 1), -1, dtype=np.int64)
+    for i, k in enumerate(["S", "QU", "?ER", "EES"]):
+        codes[i, : len(k)] = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ?".index(ch) for ch in k]
+    got = additive_values(codes, beta)
+    assert got == pytest.approx([value(k) for k in ["S", "QU", "?ER", "EES"]], abs=1e-6)
+    x = features(np.array([_counts("EES")]))[0]
+    assert x @ beta == pytest.approx(20.0 + value("EES"), abs=1e-6)
+
+
+def test_leave_values_shrink_observed_means_towards_the_model():
+    obs = [("S", 30.0), ("S", 20.0), ("", 10.0), ("", 14.0), ("Q", 2.0), ("QS", 9.0)] * 3
+    summary = _summary(obs)
+    table = leave_values(summary, {"S": 4, "Q": 1}, 5)
     got = {r["leave"]: r for r in table.iter_rows(named=True)}
-    assert set(got) == {"A", "B", "AA", "AB", "AAB"}
-    mean = 65 / 5
-    a = (2 * (15 - mean) + 2 * 0) / 4  # shrunk towards the prior 0
-    b = (1 * (0 - mean)) / 3
-    assert got["A"]["value"] == pytest.approx(a) and got["B"]["value"] == pytest.approx(b)
-    assert got["A"]["ci_low"] == pytest.approx(15 - mean - 1.959963984540054 * (50**0.5) / 2**0.5)
-    prior_ab = ((a + b) + (b + a)) / 2
-    assert got["AB"]["value"] == pytest.approx((30 - mean + 2 * prior_ab) / 3)
-    assert got["AAB"]["count"] == 0 and got["AAB"]["observed"] is None
-    prior_aab = ((got["AB"]["value"] + a) + (got["AA"]["value"] + b)) / 2
-    assert got["AAB"]["value"] == pytest.approx(prior_aab)
+    assert set(got) == {"S", "SS", "SSS", "SSSS", "Q", "QS", "QSS", "QSSS", "QSSSS"}
+    beta = fit_additive(summary)
+    empty = beta[0]
+    s = got["S"]
+    assert s["count"] == 6 and s["observed"] == pytest.approx(25.0 - empty)
+    assert s["value"] == pytest.approx((6 * (25.0 - empty) + 5 * s["prior"]) / 11)
+    assert s["ci_low"] == pytest.approx(25.0 - empty - 1.959963984540054 * (30.0**0.5) / 6**0.5)
+    assert got["SSS"]["count"] == 0 and got["SSS"]["observed"] is None
+    assert got["SSS"]["value"] == pytest.approx(got["SSS"]["prior"])
+    assert got["S"]["value"] > 0 > got["Q"]["value"]  # S was followed by more than the empty leave, Q by less
+
+
+def test_summaries_merge_exactly_in_any_order():
+    rng = random.Random(5)
+    pairs = [(rng.choice(["A", "S", "QU", "?", ""]), rng.uniform(-20, 80)) for _ in range(500)]
+    keys = [int(k) for k in keys_of_texts([k for k, _ in pairs])]
+    targets = [round(t * SCALE) for _, t in pairs]
+    parts = [summarise(keys[i : i + 50], targets[i : i + 50]) for i in range(0, 500, 50)]
+    assert merge_summaries(parts).equals(merge_summaries(parts[::-1]))
+    assert merge_summaries(parts).equals(summarise(keys, targets))
 
 
 def test_observations_follow_the_players_next_turns(scrabble, lexicon):
-    game = self_play(scrabble, lexicon, game_rng(3, "scrabble", 1))
-    obs = game_observations(game, scrabble)
-    turns = game.turns
-    expected = []
-    for i, t in enumerate(turns):
-        if t.action != "play":
-            continue
-        kept = leave(t.rack, t.play.tiles)
-        placed = sum(len(u.play.tiles) for u in turns[: i + 1] if u.play)
-        nxt = next((u for u in turns[i + 1 :] if u.player == t.player), None)
-        if kept and nxt is not None and 100 - 14 - placed >= 7:
-            expected.append((kept, nxt.score))
-    assert obs == expected and obs
+    table = leave_table(pl.DataFrame({"leave": ["?", "S", "Q"], "value": [25.0, 8.0, -7.0]}))
+    for log in (
+        self_play_log(scrabble, lexicon, game_rng(3, "scrabble", 1)),
+        strategy_play_log(scrabble, lexicon, game_rng(3, "scrabble", 2), (table, table)),
+    ):
+        game = game_of(log, scrabble, lexicon)
+        keys, targets = log_observations(log, scrabble, table)
+        expected, bag = [], 100 - 14
+        kept_at = []
+        for t in game.turns:
+            kept = None
+            if t.action == "play":
+                kept = leave(t.rack, t.play.tiles)
+            elif t.action == "exchange":
+                kept = leave(t.rack, [])
+                for ch in getattr(t, "exchanged", t.rack):
+                    kept = kept.replace(ch, "", 1)
+            if kept is not None and (not uses_leaves(bag, 7) or len(kept) > MAX_LEAVE):
+                kept = None
+            kept_at.append(kept)
+            bag -= min(bag, len(t.play.tiles)) if t.play else 0
+        for i, kept in enumerate(kept_at):
+            if kept is None or i + 2 >= len(game.turns):
+                continue
+            after = kept_at[i + 2]
+            future = {"?": 25.0, "S": 8.0, "Q": -7.0}.get(after, 0.0) if after is not None else 0.0
+            key = int(keys_of_texts(["".join(sorted(kept, key=lambda c: (c == "?", c)))])[0])
+            expected.append((key, round((game.turns[i + 2].score + future) * SCALE)))
+        assert list(zip(keys, targets)) == expected and keys
+
+
+def test_equity_engine_plays_the_reference_games(scrabble, lexicon, data):
+    frame = pl.read_parquet(data / "t" / "leaves.parquet")
+    table, values = leave_table(frame), LeaveValues.of(leaves_for(frame))
+    exchanges = 0
+    for number in range(1, 4):
+        pair = (Player(EQUITY, values), Player(EQUITY if number % 2 else SCORE, values))
+        ref = play_game(scrabble, lexicon, game_rng(5, "scrabble", number), pair)
+        log = strategy_play_log(
+            scrabble, lexicon, game_rng(5, "scrabble", number), (table, table if number % 2 else None)
+        )
+        fast = game_of(log, scrabble, lexicon)
+        assert [(t.action, str(t.play)) for t in fast.turns] == [(t.action, str(t.play)) for t in ref.turns]
+        assert [int(x) for x in log.scores] == ref.scores
+        exchanges += sum(t.action == "exchange" for t in ref.turns)
+        steps = replay(parse_gcg(game_gcg(fast, scrabble)), scrabble, lexicon)
+        assert not any(s.problems for s in steps)
+
+
+def test_greedy_players_of_the_equity_engine_play_greedy_self_play(scrabble, lexicon):
+    for number in (1, 2):
+        a = self_play_log(scrabble, lexicon, game_rng(7, "scrabble", number))
+        b = strategy_play_log(scrabble, lexicon, game_rng(7, "scrabble", number), (None, None))
+        assert np.array_equal(a.turns, b.turns) and np.array_equal(a.scores, b.scores)
 
 
 def test_leaves_stage_table(data):
@@ -358,7 +458,7 @@ def test_leaves_stage_table(data):
 
     with zipfile.ZipFile(data / "t" / "leaves_games.zip") as zf:
         names = zf.namelist()
-        assert names == [f"game-{k:06d}.gcg" for k in range(1, 5)]
+        assert names == [f"game-{k:06d}.gcg" for k in range(1, 5)]  # the first games of the last round
         assert parse_gcg(zf.read(names[0]).decode()).events
 
 
@@ -382,6 +482,18 @@ def test_equity_with_zero_leaves_is_best_score(scrabble, lexicon):
     moves = ranked_moves(board, "AEINRT?", scrabble, lexicon, LeaveValues.of({}), 5, exchanges=False)
     records, _ = generate(board, "AEINRT?", scrabble, lexicon, keep=5)
     assert [m.score for m in moves] == [int(r[0]) for r in records]
+
+
+def test_equity_counts_no_leave_once_the_bag_is_short(scrabble, lexicon):
+    swap = LeaveValues.of({"?": 100.0, "S": 100.0, "Q": -100.0})
+    assert unseen_bag(Board(), "QVVWUU?", scrabble) == 100 - 7 - 7
+    for bag, counted in ((7, True), (6, False), (0, False)):
+        top = ranked_moves(Board(), "QVVWUU?", scrabble, lexicon, swap, 3, bag=bag)
+        plain = ranked_moves(Board(), "QVVWUU?", scrabble, lexicon, LeaveValues.of({}), 3, exchanges=False)
+        if counted:
+            assert top[0].play is None and top[0].leave == "?"  # exchange, keep the blank
+        else:
+            assert [(m.notation, m.equity) for m in top] == [(m.notation, m.equity) for m in plain]
 
 
 def test_equity_prefers_keeping_good_tiles_and_exchanges(scrabble, lexicon):
@@ -499,10 +611,31 @@ def test_selfplay_cli_writes_gcg_that_replays(cli, data, tmp_path, scrabble, lex
 
 def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     out = tmp_path / "l.parquet"
-    res = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    res = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--rounds", "2", "--out", out)
     assert res.exit_code == 0, res
-    assert "914,624 leaves from 3 games" in res.stdout
+    assert "914,624 leaves from 2 rounds of 3 games" in res.stdout
     table = pl.read_parquet(out)
     assert table.height == 914_624 and int(table["count"].sum()) > 0
-    again = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--out", out)
+    again = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--rounds", "2", "--out", out)
     assert again.exit_code == 2 and "file exists" in again.stderr
+
+
+SELFPLAY_SECTION = '[scrabble.selfplay]\nvariants = ["scrabble", "wwf"]'
+
+
+def test_selfplay_stage_plays_by_equity_when_the_config_says_so(enable_words, scrabble, tmp_path):
+    config = config_with(
+        tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["scrabble"]'
+    )
+    words = enable_words[::25] + ["RETAINS", "QUIRES", "ZA", "QI"]
+    data = build_lexicon(tmp_path / "out", words, "ingest", "gaddag", "leaves", "scrabble", config=config)
+    games = pl.read_parquet(data / "t" / "selfplay.parquet")
+    lexicon = Lexicon([w.upper() for w in words])
+    table = leave_table(pl.read_parquet(data / "t" / "leaves.parquet"))
+    for row in games.iter_rows(named=True):
+        log = strategy_play_log(scrabble, lexicon, game_rng(8, "scrabble", row["game"]), (table, table))
+        assert log_row(log, row["game"], scrabble) == row
+    assert games.height == 2 and games["variant"].to_list() == ["scrabble", "scrabble"]
+    mixed = config_with(tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["wwf"]')
+    res = run_cli("run", "scrabble", "--lexicon", "t", "--data-dir", data, "--config", mixed)
+    assert res.exit_code == 2 and "scrabble.selfplay.strategy" in res.stderr and "variants = ['scrabble']" in res.stderr

@@ -40,6 +40,17 @@ def run(
     force: Annotated[
         bool, typer.Option("--force", help="Let --source replace a config lexicon or one built from other files.")
     ] = False,
+    ray: Annotated[
+        Optional[str],
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            show_default=False,
+            help="Run each lexicon's stages as a task on Ray (one core each; the data folder must be shared by "
+            "every node): a bare --ray starts a private local instance, auto joins this machine's cluster, "
+            "HOST:PORT joins that head.",
+        ),
+    ] = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     quiet: QuietOpt = False,
@@ -63,8 +74,22 @@ def run(
     elif min_length is not None or max_length is not None:
         raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
     progress = Progress(quiet)
-    for name in lexicon or list(cfg.lexicons):
-        results = st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress, force=force)
+    names = list(lexicon or cfg.lexicons)
+    if ray is not None:
+        from pipeline.core.executor import cluster_address
+        from pipeline.core.stages import run_lexicons
+
+        if spec is not None:
+            raise WordstatsError("--ray runs lexicons of the config, not an ad hoc --source list")
+        for name in names:
+            cfg.lexicon(name)  # an unknown name fails here, before the cluster starts
+        done = run_lexicons(cfg, out.resolve(), names, list(stages or []), cluster_address(cfg, ray))
+    else:
+        done = (
+            (name, st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress, force=force))
+            for name in names
+        )
+    for name, results in done:
         if not quiet:
             for r in results:
                 files = ", ".join(

@@ -104,9 +104,10 @@ def scrabble_best(
     check_bag(position, tiles, (), game)
     words = load_lexicon(s.store)
     if equity:
-        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves
+        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves, unseen_bag
 
-        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT)
+        bag = unseen_bag(position, tiles, game)
+        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT, bag=bag)
         if not moves:
             raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
         table = equity_table(moves)
@@ -350,21 +351,26 @@ def scrabble_replay(
 GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
 
 
-def _check_games_memory(games: int, what: str, shard_size: Optional[int] = None) -> None:
-    """Refuse a number of games (and shards) whose rows and observations would not fit in memory."""
+def _check_games_memory(games: int, what: str, shard_size: int, kept: bool) -> None:
+    """Refuse a number of games (and shards) that would not fit in memory: a shard's games, and every game's
+    row when `kept`."""
     from pipeline.core.memory import check_memory, job_bytes
 
-    check_memory(job_bytes(games, shard_size or games, kept_item_bytes=GAME_BYTES), what)
+    needed = job_bytes(games, shard_size, shard_item_bytes=GAME_BYTES, kept_item_bytes=GAME_BYTES if kept else 0)
+    check_memory(needed, what)
 
 
 @scrabble_app.command("leaves")
 def scrabble_leaves(
     games: Annotated[
-        int, typer.Option("--games", help="Greedy self-play games to learn from.", min=1, max=1_000_000)
+        int, typer.Option("--games", help="Self-play games per round to learn from.", min=1, max=10_000_000)
     ] = 1000,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds: a greedy one, then equity with the values before.", min=1, max=20)
+    ] = 3,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games.", min=0, max=MAX_SEED)] = 14,
     prior_weight: Annotated[
-        int, typer.Option("--prior-weight", help="Observations that outweigh the sub-leaf backoff.", min=0, max=10**6)
+        int, typer.Option("--prior-weight", help="Observations that outweigh the additive model.", min=0, max=10**6)
     ] = 20,
     variant: ScrabbleVariantOpt = "scrabble",
     out: Annotated[
@@ -372,22 +378,28 @@ def scrabble_leaves(
         typer.Option("--out", help="Write FILE.parquet (default: the lexicon's leaves.parquet).", show_default=False),
     ] = None,
     force: ForceOpt = False,
+    ray: RayOpt = None,
+    shard_size: ShardOpt = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
+    quiet: QuietOpt = False,
 ):
-    """Learn leave values from N seeded greedy self-play games and write leaves.parquet (the file
-    `scrabble best --equity` reads); prints games per second."""
+    """Learn leave values from rounds of N seeded self-play games and write leaves.parquet (the file
+    `scrabble best --equity` reads): sharded jobs that resume, on this machine or a Ray cluster; prints
+    games per second."""
     import time
 
     from pipeline import __version__
+    from pipeline.core import executor
     from pipeline.core.progress import Progress
     from pipeline.core.store import sha256_file, write_parquet
-    from pipeline.scrabble.leaves_stage import learn
+    from pipeline.scrabble.leaves_job import LEAVES_SHARD, learn
+    from pipeline.scrabble.leaves_stage import local_processes
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.variant import variant as sc_variant
 
-    _check_games_memory(games, f"--games {games:,}")
+    _check_games_memory(games, f"--games {games:,}", shard_size or LEAVES_SHARD, kept=False)
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
     target = out or s.store.path("leaves")
@@ -395,21 +407,40 @@ def scrabble_leaves(
         check_out(out, force, (".parquet",), s.data_dir)
     words = load_lexicon(s.store)
     started = time.perf_counter()
-    with Progress().task("leave self-play games", total=games) as task:
-        table, _ = learn(game, words, games, seed, prior_weight, task)
+    address = executor.cluster_address(s.config, ray)
+    with executor.engine_session(address, local_processes(games)) as engine:
+        frames, results = learn(
+            game,
+            words,
+            games,
+            seed,
+            prior_weight,
+            rounds,
+            engine,
+            s.data_dir,
+            s.lexicon,
+            Progress(quiet),
+            shard_size or LEAVES_SHARD,
+        )
     seconds = time.perf_counter() - started
+    table = frames[-1]
     provenance = {
         "stage": "leaves",
         "lexicon": s.lexicon,
         "config_sha256": s.config.sha256,
-        "inputs": {"words.parquet": sha256_file(s.store.path("words"))},
-        "params": {"variant": game.name, "games": games, "seed": seed, "prior_weight": prior_weight},
+        "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)},
+        "params": {"variant": game.name, "games": games, "rounds": rounds, "seed": seed, "prior_weight": prior_weight},
+        "jobs": [r.job.job_id for r in results],
         "version": __version__,
     }
     write_parquet(target, table, provenance)
+    played = sum(r.items_computed for r in results)
+    computed = sum(r.computed for r in results)
+    reused = sum(r.reused for r in results)
+    rate = f" ({played / seconds:.1f} games/s)" if played else ""
     typer.echo(
-        f"wrote {target}: {plural(table.height, 'leave')} from {plural(games, 'game')} in {seconds:.1f} s "
-        f"({games / seconds:.1f} games/s)"
+        f"wrote {target}: {plural(table.height, 'leave')} from {plural(rounds, 'round')} of {plural(games, 'game')} "
+        f"in {seconds:.1f} s{rate}; {plural(computed, 'shard')} computed, {reused:,} reused on {engine.name}"
     )
 
 
@@ -441,72 +472,75 @@ def scrabble_selfplay(
     quiet: QuietOpt = False,
 ):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
-    records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, greedy
+    records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, the
     games run as a sharded job that resumes, on this machine or a Ray cluster: one row of averages."""
     from pipeline.core.display import choose_format
     from pipeline.core.progress import Progress
     from pipeline.core.store import write_text
+    from pipeline.scrabble.equity_play import strategy_play_log
     from pipeline.scrabble.gcg import game_gcg
     from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.match import STRATEGIES, Player, compare_strategies, comparison_summary, play_game
-    from pipeline.scrabble.selfplay import game_rng
+    from pipeline.scrabble.match import EQUITY, STRATEGIES, compare_strategies, comparison_summary
+    from pipeline.scrabble.selfplay import game_of, game_rng
     from pipeline.scrabble.variant import variant as sc_variant
 
     choose_format(as_json, as_csv)
     for name, value in (("--first", first), ("--second", second)):
         if value not in STRATEGIES:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
-    _check_games_memory(games, f"--games {games:,}", shard_size)
+    from pipeline.scrabble.jobs import SELFPLAY_SHARD
+
+    _check_games_memory(games, f"--games {games:,}", shard_size or SELFPLAY_SHARD, kept=True)
+    if (ray is not None or shard_size is not None) and (compare or gcg_dir is not None):
+        raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
+    table = None
+    if compare or EQUITY in (first, second):
+        import polars as pl
+
+        from pipeline.scrabble.equity import load_leaves
+        from pipeline.scrabble.leaves import leave_table
+
+        table = leave_table(pl.read_parquet(load_leaves(s.store, game).path, columns=["leave", "value"]))
+    leaves = (table if first == EQUITY else None, table if second == EQUITY else None)
     if ray is not None or shard_size is not None:
-        if compare or gcg_dir is not None or (first, second) != ("score", "score"):
-            raise WordstatsError("--ray and --shard-size run greedy (score) games only, without --gcg-dir or --compare")
-        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet)
+        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet, leaves)
         return
     words = load_lexicon(s.store)
-    needs = compare or "equity" in (first, second)
-    leaves = None
-    if needs:
-        from pipeline.scrabble.equity import LeaveValues, load_leaves
-        from pipeline.scrabble.leaves import leaves_for
-
-        load_leaves(s.store, game)  # checks the variant
-        import polars as pl
-
-        leaves = LeaveValues.of(leaves_for(pl.read_parquet(s.store.path("leaves"), columns=["leave", "value"])))
-    if compare and leaves is not None:
-        with Progress().task("equity against score-only games", total=games) as task:
-            table = compare_strategies(game, words, leaves, games, seed, task)
-        import polars as pl
-
-        _emit(pl.DataFrame([comparison_summary(table)]), as_json, as_csv)  # one row, as every listing
+    if compare and table is not None:
+        with Progress(quiet).task("equity against score-only games", total=games) as task:
+            summary = comparison_summary(compare_strategies(game, words, table, games, seed, task))
+        _emit(pl.DataFrame([summary]), as_json, as_csv)  # one row, as every listing
         return
-    players = (Player(first, leaves), Player(second, leaves))
     rows = []
     for number in range(1, games + 1):
-        played = play_game(game, words, game_rng(seed, game.name, number), players)
+        log = strategy_play_log(game, words, game_rng(seed, game.name, number), leaves)
         if gcg_dir is not None:
+            played = game_of(log, game, words)
             write_text(
                 gcg_dir / f"game-{number:06d}.gcg", game_gcg(played, game, (first + "1", second + "2"), s.lexicon)
             )
         rows.append(
-            {"game": number, "score_1": played.scores[0], "score_2": played.scores[1], "turns": len(played.turns)}
+            {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
         )
     import polars as pl
 
     _emit(pl.DataFrame(rows), as_json, as_csv)
 
 
-def _selfplay_job(s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet) -> None:
-    """Greedy self-play games as a sharded job: one row of averages and the job's facts."""
+def _selfplay_job(
+    s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet, leaves=(None, None)
+) -> None:
+    """Self-play games (greedy, or by equity for a player with leave values) as a sharded job: one row of
+    averages and the job's facts."""
     import polars as pl
 
     from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.selfplay import selfplay_summary
 
-    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD)
+    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD, leaves)
     result = _run_job(s, job, ray, quiet, processes=local_processes(games))
     rate = result.items_per_second
     facts = {

@@ -633,6 +633,41 @@ def cluster_address(config, given: str | None = None) -> str:
     return address if given is None else given
 
 
+def remote_calls(address: str, fn: Callable[..., Any], calls: list[tuple], cpus: int = 1) -> Iterator[tuple[int, Any]]:
+    """Run fn(*args) for each args of `calls` as a Ray task (`cpus` cores each) on the cluster of `address`,
+    yielding (index, result) as each finishes; Ctrl-C or an error cancels the tasks still running."""
+    engine = RayEngine(address)
+    try:
+        engine.start()
+        import ray
+
+        task = ray.remote(fn).options(num_cpus=cpus, max_retries=1, retry_exceptions=False)
+        running = {task.remote(*args): index for index, args in enumerate(calls)}
+        try:
+            while running:
+                ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+                for ref in ready:
+                    index = running.pop(ref)
+                    try:
+                        value = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:
+                        cause = getattr(exc, "cause", None)
+                        if isinstance(cause, WordstatsError):
+                            raise cause from None
+                        raise WordstatsError(
+                            f"{fn.__name__}{calls[index]!r} failed: {_first_line(cause or exc)}"
+                        ) from None
+                    except ray.exceptions.RayError as exc:
+                        raise WordstatsError(f"{fn.__name__}{calls[index]!r} failed: {_first_line(exc)}") from None
+                    yield index, value
+        finally:
+            for ref in running:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+    finally:
+        engine.close()
+
+
 # ---- progress -----------------------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Union, runtime_checkable
@@ -94,18 +95,26 @@ STAGES: tuple[Stage, ...] = (
     ),
     # -- scrabble
     Stage(
-        "scrabble",
-        "pipeline.scrabble.stage",
+        "gaddag",
+        "pipeline.scrabble.gaddag_stage",
         ("words",),
-        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json", "gaddag.parquet"),
-        description="best opening scores, greedy self-play games, the GADDAG for move generation",
+        ("gaddag.parquet",),
+        description="the GADDAG for Scrabble move generation",
     ),
     Stage(
         "leaves",
         "pipeline.scrabble.leaves_stage",
-        ("words",),
+        ("words", "gaddag"),
         ("leaves.parquet", "leaves_games.zip"),
-        description="leave values from greedy self-play (and the games as GCG)",
+        description="leave values from rounds of greedy and equity self-play (and games as GCG)",
+    ),
+    Stage(
+        "scrabble",
+        "pipeline.scrabble.stage",
+        ("words", "gaddag"),
+        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
+        optional_inputs=("leaves",),
+        description="best opening scores, self-play games (greedy or by equity)",
     ),
     # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
     Stage(
@@ -217,10 +226,16 @@ def stage_params(s: Stage, config: Config, spec: LexiconSpec | None) -> dict[str
 
 
 def run_stage(
-    s: Stage, config: Config, store: Store, spec: LexiconSpec | None, progress: Progress, adhoc: bool = False
+    s: Stage,
+    config: Config,
+    store: Store,
+    spec: LexiconSpec | None,
+    progress: Progress,
+    adhoc: bool = False,
+    cluster: str | None = None,
 ) -> dict:
     """Run one stage: read its inputs, call it, commit its outputs together with provenance (and, for an ad hoc
-    word list, the files it came from)."""
+    word list, the files it came from); its sharded jobs run on `cluster` (default: the config's)."""
     module = s.load()
     params, reads = s.settings(config, spec)
     build_reads = fingerprint.Reads()
@@ -233,7 +248,7 @@ def run_stage(
         progress,
         s.outputs,
         data_dir=store.data_dir,
-        cluster=_cluster_address(config),
+        cluster=_cluster_address(config) if cluster is None else cluster,
     )
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}
@@ -345,8 +360,10 @@ def run(
     spec: LexiconSpec | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    cluster: str | None = None,
 ) -> list[dict]:
-    """Run the named stages (all when empty) for one lexicon, in dependency order, as its only writer."""
+    """Run the named stages (all when empty) for one lexicon, in dependency order, as its only writer (sharded
+    jobs inside a stage run on `cluster`, default the config's)."""
     store = Store(data_dir, lexicon)
     adhoc = spec is not None
     with store.writer():
@@ -360,4 +377,22 @@ def run(
                 config.lexicon(lexicon)  # raises: unknown lexicon
             names = names or [s.name for s in STAGES if not isinstance(s.load(), SourceStage)]
         progress = progress or Progress()
-        return [run_stage(s, config, store, spec, progress, adhoc) for s in plan(names, store)]
+        return [run_stage(s, config, store, spec, progress, adhoc, cluster) for s in plan(names, store)]
+
+
+def lexicon_task(config: Config, data_dir: Path, lexicon: str, names: list[str]) -> list[dict]:
+    """One lexicon's stages as a cluster task: quiet, and the stages' own jobs stay on the task's node."""
+    results = run(config, data_dir, lexicon, names, progress=Progress(quiet=True), cluster="")
+    return [{k: v for k, v in r.items() if k != "reads"} for r in results]
+
+
+def run_lexicons(
+    config: Config, data_dir: Path, lexicons: list[str], names: list[str], address: str
+) -> Iterator[tuple[str, list[dict]]]:
+    """Run the named stages for several lexicons on the Ray cluster of `address`, one task (one core) per
+    lexicon, yielding (lexicon, results) as each finishes; `data_dir` must be the same folder on every node."""
+    from pipeline.core.executor import remote_calls
+
+    calls = [(config, data_dir, name, names) for name in lexicons]
+    for index, results in remote_calls(address, lexicon_task, calls):
+        yield lexicons[index], results

@@ -91,6 +91,13 @@ def record_leaves(records: np.ndarray, rack: str) -> list[str]:
     return [names[i] for i in inverse.ravel()]
 
 
+def unseen_bag(board: Board, rack: str, variant: Variant) -> int:
+    """The tiles in the bag as a player sees it in a two-player game: the tile set less the board, the rack
+    and a full opponent's rack."""
+    on_board = int((board.tiles >= 0).sum())
+    return max(variant.tile_set.size - on_board - len(rack) - variant.rack_size, 0)
+
+
 def ranked_moves(
     board: Board,
     rack: str,
@@ -99,9 +106,15 @@ def ranked_moves(
     leaves: LeaveValues,
     top: int = 10,
     exchanges: bool = True,
+    bag: int | None = None,
 ) -> list[Move]:
     """The `top` moves by equity (score + leave value), plays and (when `exchanges`) every exchange;
-    ties keep the higher score, then the generator's order."""
+    ties keep the higher score, then the generator's order. With `bag` (tiles in the bag) short of a full
+    rack, leave values are not counted and nothing is exchanged (equity_play.uses_leaves): score alone."""
+    from pipeline.scrabble.equity_play import uses_leaves
+
+    if bag is not None and not uses_leaves(bag, variant.rack_size):
+        leaves, exchanges = LeaveValues.of({}), False
     records, _ = generate(board, rack, variant, lexicon)
     from pipeline.scrabble.kernels import PLAY_SCORE
 

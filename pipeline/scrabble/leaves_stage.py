@@ -1,5 +1,5 @@
-"""The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles) and the GCG records of the
-greedy self-play games it learnt from (leaves_games.zip)."""
+"""The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles, learnt in rounds of seeded
+self-play: leaves.py) and the GCG records of the first games of its last round (leaves_games.zip)."""
 
 from __future__ import annotations
 
@@ -9,20 +9,22 @@ import zipfile
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.scrabble.gaddag import from_table
 from pipeline.scrabble.gcg import game_gcg
-from pipeline.scrabble.leaves import game_observations, leave_values, merge_summaries, summarise
+from pipeline.scrabble.leaves import leave_table
+from pipeline.scrabble.leaves_job import ROUNDS, Learning, learn, round_game
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.selfplay import game_rng, self_play
+from pipeline.scrabble.selfplay import game_of
 from pipeline.scrabble.variant import Variant, declared_variant
 
-BLOCK = 50  # games per block of observations (the unit a scale-out executor would ship)
-GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games)
+GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games of the last round)
+PROCESS_GAMES = 200  # from this many games a round, the local engine plays in one worker process per core
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
-    """The variant, number of games, seed and prior weight of [scrabble.leaves] (validated)."""
+    """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated)."""
     sec = config.section("scrabble").section("leaves", {})
-    sec.allow("variant", "games", "seed", "prior_weight")
+    sec.allow("variant", "games", "rounds", "seed", "prior_weight")
     name = sec.str("variant", "scrabble")
     declared = config.section("scrabble").sections("variants")
     if name not in declared:
@@ -30,21 +32,11 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     declared_variant(config, name)  # validated; only this variant's tile set is read
     return {
         "variant": name,
-        "games": sec.int("games", 200, lo=1, hi=10_000_000),
+        "games": sec.int("games", 300, lo=1, hi=10_000_000),
+        "rounds": sec.int("rounds", ROUNDS, lo=1, hi=20),
         "seed": sec.int("seed", 0, lo=0),
         "prior_weight": sec.int("prior_weight", 20, lo=0, hi=1_000_000),
     }
-
-
-def play_block(variant: Variant, lexicon: Lexicon, seed: int, first: int, last: int) -> tuple[pl.DataFrame, list]:
-    """Games first..last (inclusive): their leave summary and the games themselves."""
-    rows, games = [], []
-    for number in range(first, last + 1):
-        game = self_play(variant, lexicon, game_rng(seed, variant.name, number))
-        rows.extend(game_observations(game, variant))
-        games.append(game)
-    obs = pl.DataFrame(rows, schema={"leave": pl.String, "next_score": pl.Int32}, orient="row")
-    return summarise(obs), games
 
 
 def gcg_zip(records: list[tuple[str, str]]) -> bytes:
@@ -58,27 +50,46 @@ def gcg_zip(records: list[tuple[str, str]]) -> bytes:
     return buffer.getvalue()
 
 
-def learn(variant: Variant, lexicon: Lexicon, games: int, seed: int, prior_weight: float, progress=None, keep_gcg=0):
-    """Leave values from `games` seeded greedy games, and the GCG records of the first `keep_gcg` games."""
-    parts, records = [], []
-    for first in range(1, games + 1, BLOCK):
-        last = min(first + BLOCK - 1, games)
-        summary, played = play_block(variant, lexicon, seed, first, last)
-        parts.append(summary)
-        for number, game in zip(range(first, last + 1), played):
-            if number <= keep_gcg:
-                records.append((f"game-{number:06d}.gcg", game_gcg(game, variant, lexicon="")))
-        if progress is not None:
-            progress.advance(last - first + 1)
-    table = leave_values(merge_summaries(parts), variant.tile_set.counts, prior_weight)
-    return table, records
+def last_round_records(
+    variant: Variant, lexicon: Lexicon, seed: int, rounds: int, values: pl.DataFrame | None, games: int
+) -> list[tuple[str, str]]:
+    """The GCG records of the first `games` games of the last round (replayed: every game is a pure
+    function of its seed, round and number), played with the values the last round read."""
+    learning = Learning(variant, lexicon, seed, rounds, leave_table(values) if values is not None else None)
+    return [
+        (f"game-{n:06d}.gcg", game_gcg(game_of(round_game(learning, n), variant, lexicon), variant, lexicon=""))
+        for n in range(1, games + 1)
+    ]
+
+
+def local_processes(games: int) -> int | None:
+    """Worker processes for the local engine: one per core for long rounds (starting them costs seconds)."""
+    import os
+
+    return os.cpu_count() if games >= PROCESS_GAMES else None
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
-    """Leave values from seeded greedy self-play, and the GCG records of the first games."""
+    """Leave values from rounds of seeded self-play, and the GCG records of the last round's first games."""
+    from pipeline.core import executor
+
     p = ctx.params
     variant = declared_variant(ctx.config, p["variant"])
     lexicon = Lexicon(inputs["words"]["word"].to_list())
-    with ctx.progress.task("leave self-play games", total=p["games"]) as task:
-        table, records = learn(variant, lexicon, p["games"], p["seed"], p["prior_weight"], task, GCG_KEPT)
-    return {"leaves.parquet": table, "leaves_games.zip": gcg_zip(records)}
+    lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
+    with executor.engine_session(ctx.cluster, local_processes(p["games"])) as engine:
+        frames, _ = learn(
+            variant,
+            lexicon,
+            p["games"],
+            p["seed"],
+            p["prior_weight"],
+            p["rounds"],
+            engine,
+            ctx.data_dir,
+            ctx.lexicon,
+            ctx.progress,
+        )
+    read = frames[-2] if len(frames) > 1 else None
+    records = last_round_records(variant, lexicon, p["seed"], p["rounds"], read, min(GCG_KEPT, p["games"]))
+    return {"leaves.parquet": frames[-1], "leaves_games.zip": gcg_zip(records)}

@@ -10,6 +10,7 @@ import polars as pl
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.equity import LeaveValues, best_move
+from pipeline.scrabble.equity_play import LeaveTable, strategy_play_log, uses_leaves
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import generate, record_tiles
 from pipeline.scrabble.rules import evaluate
@@ -29,8 +30,10 @@ class Player:
 
 
 def play_game(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: tuple[Player, Player]) -> Game:
-    """A game under self-play's rules (self_play): each player moves by its strategy; the equity player may
-    exchange any tiles when the bag holds a full rack, and plays by score once the bag is empty."""
+    """A game under self-play's rules (self_play), played with the rules module and the ranked moves of
+    equity.py: the slow reference of equity_play.strategy_play_log. Each player moves by its strategy; the
+    equity player counts leave values and may exchange any tiles while the bag holds a full rack
+    (equity_play.uses_leaves), and plays by score after."""
     bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
     rng.shuffle(bag)
 
@@ -46,8 +49,8 @@ def play_game(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
         turn = Turn(p, board.copy(), racks[p], "pass")
         me = players[p]
         exchanged, tiles, direction = None, None, None
-        if me.strategy == EQUITY and bag and me.leaves is not None:
-            move = best_move(board, racks[p], variant, lexicon, me.leaves, len(bag) >= variant.rack_size)
+        if me.strategy == EQUITY and me.leaves is not None and uses_leaves(len(bag), variant.rack_size):
+            move = best_move(board, racks[p], variant, lexicon, me.leaves, True)
             if move is not None and move.play is None:
                 exchanged = move.exchange
             elif move is not None and move.play is not None:
@@ -91,22 +94,22 @@ def play_game(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, play
 
 
 def compare_strategies(
-    variant: Variant, lexicon: Lexicon, leaves: LeaveValues, games: int, seed: int, progress=None
+    variant: Variant, lexicon: Lexicon, leaves: LeaveTable, games: int, seed: int, progress=None
 ) -> pl.DataFrame:
-    """Equity against score-only play over seeded games, each strategy moving first in every other game:
-    one row per game with both strategies' final scores."""
+    """Equity against score-only play over seeded games (game k: the random stream of game_rng(seed, k)),
+    the equity player moving first in odd-numbered games: one row per game with both final scores."""
     rows = []
     for number in range(1, games + 1):
         equity_first = number % 2 == 1
-        pair = (Player(EQUITY, leaves), Player(SCORE)) if equity_first else (Player(SCORE), Player(EQUITY, leaves))
-        game = play_game(variant, lexicon, game_rng(seed, variant.name, number), pair)
+        pair = (leaves, None) if equity_first else (None, leaves)
+        log = strategy_play_log(variant, lexicon, game_rng(seed, variant.name, number), pair)
         e, s = (0, 1) if equity_first else (1, 0)
-        rows.append((number, equity_first, game.scores[e], game.scores[s]))
+        rows.append((number, equity_first, int(log.scores[e]), int(log.scores[s])))
         if progress is not None:
             progress.advance()
     return pl.DataFrame(
         rows,
-        schema={"game": pl.UInt32, "equity_first": pl.Boolean, "equity_score": pl.Int32, "score_only": pl.Int32},
+        schema={"game": pl.Int64, "equity_first": pl.Boolean, "equity_score": pl.Int64, "score_only": pl.Int64},
         orient="row",
     )
 

@@ -6,7 +6,8 @@ import polars as pl
 
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble.board import leave
-from pipeline.scrabble.equity import LeaveValues, load_leaves, ranked_moves
+from pipeline.scrabble.equity import LeaveValues, load_leaves, ranked_moves, unseen_bag
+from pipeline.scrabble.equity_play import uses_leaves
 from pipeline.scrabble.gcg import EXCHANGE, PASS, PLAY, GcgGame, Step, replay
 from pipeline.scrabble.leaves import leave_key
 from pipeline.scrabble.lexicon import Lexicon
@@ -75,8 +76,11 @@ def replay_table(
             "problems": step.problems,
         }
         if best and ev.rack and ev.kind in (PLAY, EXCHANGE, PASS) and len(ev.rack) <= variant.rack_size:
-            values = leaves or zero
-            moves = ranked_moves(step.board_before, ev.rack, variant, lexicon, values, 1, leaves is not None)
+            counting = leaves is not None and uses_leaves(
+                unseen_bag(step.board_before, ev.rack, variant), variant.rack_size
+            )  # near the end of the bag, moves are judged by score alone
+            values = leaves if leaves is not None and counting else zero
+            moves = ranked_moves(step.board_before, ev.rack, variant, lexicon, values, 1, counting)
             if moves:
                 top = moves[0]
                 row["best"], row["best_score"], row["best_equity"] = top.notation, top.score, round(top.equity, 2)
@@ -88,7 +92,7 @@ def replay_table(
                     kept_or_none = _minus(ev.rack, ev.move)
                     mine = values.values([kept_or_none])[kept_or_none] if kept_or_none is not None else None
                 else:
-                    mine = values.values([leave_key(ev.rack)])[leave_key(ev.rack)] if leaves is not None else 0.0
+                    mine = values.values([leave_key(ev.rack)])[leave_key(ev.rack)] if counting else 0.0
                 if mine is not None:
                     row["equity"] = round(mine, 2)
                     row["equity_lost"] = round(max(top.equity - mine, 0.0), 2)

@@ -50,13 +50,15 @@ def rack_value(rack: str, variant: Variant) -> int:
 @dataclass(frozen=True)
 class GameLog:
     """A game as arrays: one row per turn (gaddag_kernels.TURN_*: player, action, play record), the racks
-    before each turn (27 counts, blanks last), final scores, and who went out (-1: nobody)."""
+    before each turn (27 counts, blanks last), final scores, who went out (-1: nobody), and the tiles each
+    turn exchanged (27 counts a turn; None: an exchange returns the whole rack)."""
 
     variant: str
     turns: np.ndarray
     racks: np.ndarray
     scores: np.ndarray
     went_out: int
+    exchanged: np.ndarray | None = None
 
 
 def self_play_log(
@@ -133,9 +135,11 @@ def game_of(log: GameLog, variant: Variant, lexicon: Lexicon) -> Game:
     from pipeline.scrabble import gaddag_kernels as gk
 
     board, turns = Board(), []
-    for row, counts in zip(log.turns, log.racks):
+    for k, (row, counts) in enumerate(zip(log.turns, log.racks)):
         action = ("play", "exchange", "pass")[int(row[gk.TURN_ACTION])]
         turn = Turn(int(row[gk.TURN_PLAYER]), board.copy(), rack_text(counts), action)
+        if action == "exchange" and log.exchanged is not None:
+            turn.exchanged = rack_text(log.exchanged[k])  # type: ignore[attr-defined]
         if action == "play":
             record = row[gk.TURN_RECORD :]
             tiles, direction = record_tiles(record)

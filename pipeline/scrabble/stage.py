@@ -1,4 +1,5 @@
-"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json, gaddag.parquet."""
+"""The scrabble stage: openings.parquet, selfplay.parquet, selfplay_summary.json (the GADDAG is read from
+gaddag.parquet; equity self-play reads leaves.parquet)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,17 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
-from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
+from pipeline.scrabble.equity_play import LeaveTable
+from pipeline.scrabble.gaddag import from_table
+from pipeline.scrabble.leaves import leave_table
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.openings import openings
 from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
 from pipeline.scrabble.variant import Variant, variants
+
+STRATEGIES = ("score", "equity")
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -30,7 +36,20 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
     opening_sec, selfplay_sec = sec.section("openings", {}), sec.section("selfplay", {})
     opening_sec.allow("variants")
-    selfplay_sec.allow("variants", "games", "seed")
+    selfplay_sec.allow("variants", "games", "seed", "strategy")
+    strategy = selfplay_sec.str("strategy", "score")
+    if strategy not in STRATEGIES:
+        selfplay_sec.fail("strategy", f"unknown strategy {strategy!r} (score or equity)")
+    played = chosen(selfplay_sec)
+    if strategy == "equity":
+        leaves_variant = sec.section("leaves", {}).str("variant", "scrabble")
+        others = [name for name in played if name != leaves_variant]
+        if others:
+            selfplay_sec.fail(
+                "strategy",
+                f"equity play uses the leave values of variant {leaves_variant!r} ([scrabble.leaves]); "
+                f"set variants = [{leaves_variant!r}] (now also {', '.join(others)})",
+            )
     return {
         "variants": {
             name: {
@@ -45,19 +64,26 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         },
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {
-            "variants": chosen(selfplay_sec),
+            "variants": played,
             "games": selfplay_sec.int("games", 10, lo=0),
             "seed": selfplay_sec.int("seed", 0, lo=0),
+            "strategy": strategy,
         },
     }
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-    """The lexicon's GADDAG, best opening scores of every short word, and seeded greedy self-play games."""
+    """Best opening scores of every short word, and seeded self-play games (greedy, or both players by
+    equity with leaves.parquet)."""
     known = variants(ctx.config)
     words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
-    lexicon.__dict__["gaddag"] = build_gaddag(lexicon.words)
+    lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
+    leaves = None
+    if ctx.params["selfplay"]["strategy"] == "equity":
+        if "leaves" not in inputs:
+            raise WordstatsError("[scrabble.selfplay] strategy = 'equity' needs leaves.parquet: run the leaves stage")
+        leaves = leave_table(inputs["leaves"])
     table = None
     for name in ctx.params["openings"]["variants"]:
         part = openings(lexicon.words, known[name])
@@ -68,14 +94,15 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
-    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx)
-    return ctx.result(
-        gaddag=gaddag_table(lexicon.gaddag), openings=table, selfplay=games, selfplay_summary=selfplay_summary(games)
-    )
+    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx, leaves)
+    return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
 
 
-def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext) -> pl.DataFrame:
-    """Games 1..`games` of each variant, sharded on the engine of the config's [cluster] address."""
+def selfplay_games(
+    chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext, leaves: LeaveTable | None = None
+) -> pl.DataFrame:
+    """Games 1..`games` of each variant (both players by equity with `leaves`, else greedy), sharded on the
+    engine of the config's [cluster] address."""
     from pipeline.core import executor
     from pipeline.scrabble.jobs import local_processes, selfplay_job
 
@@ -84,6 +111,12 @@ def selfplay_games(chosen: list[Variant], lexicon: Lexicon, seed: int, games: in
         return frames[0]
     with executor.engine_session(ctx.cluster, local_processes(games)) as engine:
         for v in chosen:
-            job = executor.run(selfplay_job(v, lexicon, seed, games), ctx.data_dir, ctx.lexicon, engine, ctx.progress)
+            job = executor.run(
+                selfplay_job(v, lexicon, seed, games, leaves=(leaves, leaves)),
+                ctx.data_dir,
+                ctx.lexicon,
+                engine,
+                ctx.progress,
+            )
             frames.append(job.tables["games"])
     return pl.concat(frames)
