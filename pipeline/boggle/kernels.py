@@ -20,7 +20,7 @@ from numba.extending import intrinsic
 NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
 NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)
 NODE_FIRST_SHIFT = 32  # bits 32-63: the index of the first child
-STOP_CHECK = 256  # an annealing run reads its stop flag once every this many steps (about a millisecond)
+STOP_CHECK = 256  # an annealing run reads its stop flag once every this many steps (a few milliseconds)
 
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
