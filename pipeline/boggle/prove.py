@@ -184,11 +184,16 @@ class Problem:
         """Bits per cell in a word key (a letter index + 1, 0 = cell unused)."""
         return int(self.partition.width + 1).bit_length()
 
+    @property
+    def key_bits(self) -> int:
+        """Bits of a word key: the points class, and a digit per cell."""
+        return self.class_bits + self.n_cells * self.digit_bits
+
 
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    bits = problem.class_bits + problem.n_cells * problem.digit_bits
+    bits = problem.key_bits
     if bits > 64:
         raise WordstatsError(
             f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
@@ -258,7 +263,7 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
             d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, problem.class_bits, keys, seen, stamp
         )
         t1 = time.process_time()
-        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits, problem.class_bits)
+        tree = pk.orderly_tree(pk.sort_keys(keys, n_keys, problem.key_bits), d.values, n, bits, problem.class_bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
         out: dict[str, Any] = {
