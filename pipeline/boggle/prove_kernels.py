@@ -204,8 +204,9 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
     """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
     neighbours in sorted order, so the path of the previous key is the only one still open).
 
-    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter):
-    sum node s (0 = the root) has points s_pts[s] and choice children s_kids[s_first[s]:s_first[s + 1]];
+    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, s_bound):
+    sum node s (0 = the root) has points s_pts[s], bound s_bound[s] (its points plus its children's bounds)
+    and choice children s_kids[s_first[s]:s_first[s + 1]];
     choice node c is for the cell at split position c_pos[c], has bound c_bound[c] and sum children
     c_kids[c_first[c]:c_first[c + 1]], for the letter indices c_letter[...] of the same range, increasing.
     Equal keys (one word on several paths with the same choices, or several words) add up.
@@ -225,6 +226,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
     c_pos = np.empty(cap, dtype=np.int32)
     c_parent = np.empty(cap, dtype=np.int32)  # the sum node above a choice node
     c_bound = np.zeros(cap, dtype=np.int32)
+    s_bound = np.zeros(cap, dtype=np.int32)  # a sum node's bound: its points plus its choice children's bounds
     s_parent[0] = -1
     s_letter[0] = -1
     n_sum, n_choice = 1, 0
@@ -250,6 +252,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
             c_pos = _grown(c_pos, cap, 0)
             c_parent = _grown(c_parent, cap, 0)
             c_bound = _grown(c_bound, cap, 0)
+            s_bound = _grown(s_bound, cap, 0)
         nz = body
         for _ in range(digit_bits - 1):
             nz |= nz >> _U64(1)
@@ -270,6 +273,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         # finish the previous path's nodes below the shared part
         for j in range(m, h, -1):
             bound = s_acc[j]
+            s_bound[sum_stack[j]] = bound
             if bound > c_acc[j - 1]:
                 c_acc[j - 1] = bound
             if j - 1 > h or not share:
@@ -303,10 +307,12 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         prev = body
         prev_nz = nz
     for j in range(m, 0, -1):
+        s_bound[sum_stack[j]] = s_acc[j]
         if s_acc[j] > c_acc[j - 1]:
             c_acc[j - 1] = s_acc[j]
         c_bound[choice_stack[j - 1]] = c_acc[j - 1]
         s_acc[j - 1] += c_acc[j - 1]
+    s_bound[0] = s_acc[0]
     # children lists, in order of creation (for a choice node: by increasing letter)
     s_first = np.zeros(n_sum + 1, dtype=np.int32)
     for c in range(n_choice):
@@ -341,6 +347,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         c_first,
         c_kids,
         c_letter,
+        s_bound[:n_sum].copy(),
     )
 
 
@@ -369,7 +376,9 @@ def _bucket(d, stack, stack_first, top_d, c_first, c_kids, c_letter, n_letters_d
 
 
 @njit(cache=True)
-def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
+def orderly_search(
+    n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, s_bound, floor
+):
     """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
     choice as soon as its bound is below `floor`.
 
@@ -377,7 +386,9 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     open, the bounds of its choice nodes reached so far (kept per cell as a stack and a running sum). When
     every cell is chosen the bound is the board's score counted with repeats (every word once per set of
     cells spelling it), at least its true score. On entering a split position, the sum nodes below its
-    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own.
+    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own. A letter's
+    bound is known before its choice nodes are pushed (the bound of the open cells after the split position,
+    plus the bounds of the letter's sum nodes), so a dropped letter costs one pass over its sum nodes.
     Returns the surviving boards as letter indices per cell (in cell order), their bounds, and per split
     position the choices visited and dropped.
     """
@@ -400,6 +411,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     saved_top = np.empty((n + 1, n), dtype=np.int64)
     saved_sums = np.empty((n + 1, n), dtype=np.int64)
     base = np.zeros(n + 1, dtype=np.int64)
+    rest_after = np.zeros(n + 1, dtype=np.int64)  # per depth: the bounds of the open cells after it
     li = np.zeros(n + 1, dtype=np.int64)
     visited = np.zeros(n, dtype=np.int64)
     dropped = np.zeros(n, dtype=np.int64)
@@ -423,6 +435,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     li[0] = -1
     saved_top[0, :] = top
     saved_sums[0, :] = sums
+    rest_after[0] = rest - base[0] - sums[0]
     _bucket(
         0, stack, stack_first, top[0], c_first, c_kids, c_letter, n_letters[order[0]], bucket, bucket_at, letter_first
     )
@@ -433,6 +446,13 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
             d -= 1
             continue
         letter = li[d]
+        bound = base[d] + rest_after[d]
+        for k in range(letter_first[d, letter], letter_first[d, letter + 1]):
+            bound += s_bound[bucket[k]]
+        visited[d] += 1
+        if bound < floor:
+            dropped[d] += 1
+            continue
         top[:] = saved_top[d, :]
         sums[:] = saved_sums[d, :]
         pts = base[d]
@@ -445,13 +465,6 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
                 stack[top[p]] = c
                 top[p] += 1
                 sums[p] += c_bound[c]
-        bound = pts
-        for p in range(d + 1, n):
-            bound += sums[p]
-        visited[d] += 1
-        if bound < floor:
-            dropped[d] += 1
-            continue
         if d == n - 1:
             if n_out == out.shape[0]:
                 grown = np.empty((2 * n_out, n), dtype=np.int8)
@@ -470,6 +483,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         li[d] = -1
         saved_top[d, :] = top
         saved_sums[d, :] = sums
+        rest_after[d] = bound - pts - sums[d]
         _bucket(
             d,
             stack,

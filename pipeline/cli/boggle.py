@@ -447,6 +447,8 @@ def boggle_prove(
 ):
     """Prove which boards score at least --floor: branch and bound over board classes, every board found
     scored exactly, one per symmetry class; a sharded job (local cores or --ray) that resumes."""
+    import time
+
     from pipeline import __version__
     from pipeline.boggle.prove import Problem, default_partition, default_workers, parse_partition, proof_of, prove_job
     from pipeline.boggle.queries import store_dictionary
@@ -475,9 +477,10 @@ def boggle_prove(
         "version": __version__,
         "inputs": {"words": _file_sha256(words)},
     }
+    started_cpu = time.process_time()
     with executor.engine_session(address, workers or default_workers()) as engine:
         result = executor.run(job, s.data_dir, s.lexicon, engine, Progress(quiet or as_json or as_csv))
-        proof = proof_of(problem, result, engine)
+        proof = proof_of(problem, result, engine, time.process_time() - started_cpu)
     summary = {"lexicon": s.lexicon, **proof.summary}
     if out is not None:
         from pipeline.core.store import write_parquet
