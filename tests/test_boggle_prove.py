@@ -371,6 +371,7 @@ def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path
         (["--size", "5x5", "--floor", "100"], "word keys"),
         (["--size", "4x4", "--floor", "100", "--classes", "AB CD EF GH IJ KL MN OP"], "top-level classes"),
         (["--size", "2x2", "--floor", "100", "--out", "x.csv"], ".parquet"),
+        (["--size", "2x2", "--floor", "100", "--workers", "2", "--ray", "auto"], "--workers sets local worker"),
     ],
 )
 def test_cli_prove_bad_input_is_one_line(cli, small_lexicon, args, message):
