@@ -492,7 +492,7 @@ def test_cli_proof_on_a_cluster_gives_the_local_bytes(request, small_lexicon, tm
     runs = {}
     for name, extra in (("local", ["--workers", "1"]), ("cluster", ["--ray", address])):
         data = tmp_path / name
-        shutil.copytree(small_lexicon, data)
+        shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
         res = run_wordstats(*prove_args(RAY_CASE, data), *extra, env=LOOPBACK)
         assert res.returncode == 0, res.stderr
         runs[name] = json.loads(res.stdout)
@@ -509,7 +509,7 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
     from tests.test_executor import run_wordstats
 
     data = tmp_path / "resumed"
-    shutil.copytree(small_lexicon, data)
+    shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
     args = [*prove_args(KILL_CASE, data), "--workers", "1"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "pipeline", *args],
@@ -532,7 +532,7 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
     resumed = json.loads(again.stdout)
     assert (resumed["summary"]["shards_computed"], resumed["summary"]["shards_reused"]) == (102 - kept, kept)
     clean = tmp_path / "clean"
-    shutil.copytree(small_lexicon, clean)
+    shutil.copytree(small_lexicon, clean, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
     fresh = json.loads(run_wordstats(*prove_args(KILL_CASE, clean), "--workers", "1").stdout)
     assert resumed["boards"] == fresh["boards"]
     assert_same_proof(Path(resumed["summary"]["job_folder"]), Path(fresh["summary"]["job_folder"]))
