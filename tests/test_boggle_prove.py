@@ -136,7 +136,7 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
     class_bits = max(1, int(dictionary.values.shape[0] - 1).bit_length())
     nbrs, ncount = neighbours(rows, cols)
     seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
-    keys, n_keys, union = pk.word_keys(
+    keys, words, n_keys, union = pk.word_keys(
         dictionary.nodes,
         dictionary.values,
         nbrs,
@@ -147,10 +147,12 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         bits,
         class_bits,
         np.empty(8, dtype=np.uint64),
+        np.empty(8, dtype=np.int32),
         seen,
         1,
     )
-    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits, class_bits)
+    distinct = pk.distinct_keys(keys, words, n_keys, bits * n + class_bits)
+    tree = pk.orderly_tree(distinct, dictionary.values, n, bits, class_bits)
     return int(tree[0]), int(union)
 
 
@@ -190,13 +192,25 @@ def test_bound_of_a_single_board_is_at_least_its_score_and_sum_union_is_exact(en
 
 
 @settings(max_examples=60, deadline=None)
-@given(bits=st.integers(1, 64), n=st.integers(0, 3000), seed=st.integers(0, 2**32 - 1), spare=st.integers(0, 50))
-def test_radix_sort_of_keys_equals_numpy_sort(bits, n, seed, spare):
+@given(
+    bits=st.integers(1, 64),
+    word_bits=st.integers(1, 31),
+    n=st.integers(0, 3000),
+    seed=st.integers(0, 2**32 - 1),
+    spare=st.integers(0, 50),
+)
+def test_distinct_keys_are_the_sorted_keys_of_distinct_pairs(bits, word_bits, n, seed, spare):
     rng = np.random.default_rng(seed)
     keys = rng.integers(0, 2**64, n + spare, dtype=np.uint64, endpoint=False) >> np.uint64(64 - bits)
+    words = rng.integers(0, 2**word_bits, n + spare, dtype=np.int32)
     if n and seed % 3 == 0:
-        keys[:n] = keys[0]  # every digit the same: every pass skipped
-    assert np.array_equal(pk.sort_keys(keys, n, bits), np.sort(keys[:n]))
+        keys[:n] = keys[0]  # every digit of the keys the same: their passes skipped
+    if n and seed % 4 == 0:
+        pick = rng.integers(0, n, n)
+        keys[:n], words[:n] = keys[pick], words[pick]  # repeated pairs
+    expected = sorted({(int(k), int(w)) for k, w in zip(keys[:n], words[:n])})
+    got = pk.distinct_keys(keys, words, n, bits)
+    assert got.tolist() == [k for k, _ in expected]
 
 
 # ---- symmetry, partitions, classes ---------------------------------------------------------------------

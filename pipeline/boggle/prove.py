@@ -248,6 +248,7 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
     group_letters, group_sizes = problem.partition.arrays()
     bits = problem.digit_bits
     keys = np.empty(1 << 16, dtype=np.uint64)
+    words = np.empty(1 << 16, dtype=np.int32)
     seen = np.zeros(d.nodes.shape[0], dtype=np.int32)
     images = symmetries(problem.rows, problem.cols)
     found: dict[str, tuple[int, str]] = {}
@@ -259,11 +260,24 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
         letters = np.ascontiguousarray(group_letters[row])
         n_letters = np.ascontiguousarray(group_sizes[row])
         t0 = time.process_time()
-        keys, n_keys, union = pk.word_keys(
-            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, problem.class_bits, keys, seen, stamp
+        keys, words, n_keys, union = pk.word_keys(
+            d.nodes,
+            d.values,
+            nbrs,
+            ncount,
+            letters,
+            n_letters,
+            order,
+            bits,
+            problem.class_bits,
+            keys,
+            words,
+            seen,
+            stamp,
         )
         t1 = time.process_time()
-        tree = pk.orderly_tree(pk.sort_keys(keys, n_keys, problem.key_bits), d.values, n, bits, problem.class_bits)
+        distinct = pk.distinct_keys(keys, words, n_keys, problem.key_bits)
+        tree = pk.orderly_tree(distinct, d.values, n, bits, problem.class_bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
         out: dict[str, Any] = {

@@ -107,6 +107,16 @@ def _grow_uint64(a, need):
 
 
 @njit(cache=True)
+def _grow_int32(a, need):
+    """`a` itself when it holds `need` entries, else a copy `need` long."""
+    if a.shape[0] >= need:
+        return a
+    b = np.empty(need, dtype=np.int32)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
 def _grown(a, size, fill):
     """A copy of int32 array `a` with `size` entries, the new ones set to `fill`."""
     b = np.full(size, fill, dtype=np.int32)
@@ -115,12 +125,13 @@ def _grown(a, size, fill):
 
 
 @njit(cache=True)
-def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, seen, stamp):
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, words, seen, stamp):
     """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
     digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
-    points class in the low `class_bits` bits. Returns the keys (in `keys`, grown when too short), their number, and the
-    sum/union bound: the points of every distinct word some board of the class has (words are marked in
-    `seen` with `stamp`, which must differ from the marks of earlier calls)."""
+    points class in the low `class_bits` bits; and the word's trie node beside it. Returns the keys and words
+    (in `keys` and `words`, grown when too short), their number, and the sum/union bound: the points of every
+    distinct word some board of the class has (words are marked in `seen` with `stamp`, which must differ
+    from the marks of earlier calls)."""
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
@@ -175,7 +186,9 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                         union += values[cls]
                     if n_keys == keys.shape[0]:
                         keys = _grow_uint64(keys, n_keys + 1)
+                        words = _grow_int32(words, keys.shape[0])
                     keys[n_keys] = key | cls
+                    words[n_keys] = child
                     n_keys += 1
             else:  # the next unused neighbour whose letters continue the prefix
                 kids = _kids(nodes[st_node[d]])
@@ -196,7 +209,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                     st_parent[d] = st_node[d - 1]
                 else:
                     st_nb[d] = -1
-    return keys, n_keys, union
+    return keys, words, n_keys, union
 
 
 @njit(cache=True)
@@ -504,20 +517,24 @@ RADIX_BITS = 11  # bits of a key sorted per pass: 2,048 counters per pass stay i
 
 
 @njit(cache=True)
-def sort_keys(keys, n_keys, key_bits):
-    """The first `n_keys` keys sorted in increasing order (a copy): a least-significant-digit radix sort over the
-    low `key_bits` bits (the higher ones must be 0), counting every pass's digits in one read and skipping the
-    passes whose digit is the same in every key."""
+def distinct_keys(keys, words, n_keys, key_bits):
+    """The keys of the distinct (key, word) pairs among the first `n_keys`, in increasing order: a word spelled
+    with the same choices along several paths (the same cells and letters in another order) is one key, since
+    a board counts a word once. A least-significant-digit radix sort of the keys (their words alongside) over
+    the low `key_bits` bits, counting every pass's digits in one read and skipping the passes whose digit is
+    the same in every key; then, in each run of equal keys (a few words at most), each word is kept once."""
     radix = np.uint64(RADIX_BITS)
     mask = np.uint64((1 << RADIX_BITS) - 1)
     passes = max(1, (key_bits + RADIX_BITS - 1) // RADIX_BITS)
     counts = np.zeros((passes, 1 << RADIX_BITS), dtype=np.int64)
     a = keys[:n_keys].copy()
+    aw = words[:n_keys].copy()
     for i in range(n_keys):
         k = a[i]
         for p in range(passes):
             counts[p, (k >> (np.uint64(p) * radix)) & mask] += 1
     b = np.empty_like(a)
+    bw = np.empty_like(aw)
     offsets = np.empty(1 << RADIX_BITS, dtype=np.int64)
     for p in range(passes):
         shift = np.uint64(p) * radix
@@ -532,9 +549,26 @@ def sort_keys(keys, n_keys, key_bits):
         if single:
             continue
         for i in range(n_keys):
-            k = a[i]
-            digit = (k >> shift) & mask
-            b[offsets[digit]] = k
+            digit = (a[i] >> shift) & mask
+            b[offsets[digit]] = a[i]
+            bw[offsets[digit]] = aw[i]
             offsets[digit] += 1
         a, b = b, a
-    return a
+        aw, bw = bw, aw
+    m = 0
+    run = 0  # where the current run of equal keys starts in the output
+    for i in range(n_keys):
+        if i == 0 or a[i] != a[i - 1]:
+            run = m
+        else:
+            repeat = False
+            for j in range(run, m):
+                if aw[j] == aw[i]:
+                    repeat = True
+                    break
+            if repeat:
+                continue
+        a[m] = a[i]
+        aw[m] = aw[i]
+        m += 1
+    return a[:m].copy()
