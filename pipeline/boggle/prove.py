@@ -35,7 +35,8 @@ from pipeline.core.executor import Engine, Job, JobResult, LocalEngine, Shard, r
 from pipeline.letters.alphabet import A_CODE
 
 METHOD = (
-    "orderly sum/choice tree (Vanderkam 2025) per top-level class, min with sum/union at the top; "
+    "orderly sum/choice tree (Vanderkam 2025) per top-level class, a word once per set of choices, "
+    "min with sum/union at the top; "
     "depth-first split in a fixed cell order; exact solver on single boards"
 )
 MAX_TOP_CLASSES = 20_000_000  # top-level classes enumerated in memory

@@ -222,7 +222,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
     and choice children s_kids[s_first[s]:s_first[s + 1]];
     choice node c is for the cell at split position c_pos[c], has bound c_bound[c] and sum children
     c_kids[c_first[c]:c_first[c + 1]], for the letter indices c_letter[...] of the same range, increasing.
-    Equal keys (one word on several paths with the same choices, or several words) add up.
+    Equal keys (several words with the same choices; `distinct_keys` keeps each word once) add up.
     """
     n_keys = ks.shape[0]
     key_shift = _U64(class_bits)
