@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -18,15 +25,19 @@ from pipeline.boggle.prove import (
     canonical_board,
     parse_partition,
     prove,
+    prove_job,
     prove_shard,
+    prove_work,
     split_order,
     symmetries,
     top_classes,
 )
 from pipeline.boggle.rules import Rules, neighbours
 from pipeline.boggle.solver import board_texts, score_boards
+from pipeline.core import executor as ex
 from pipeline.core.errors import WordstatsError
 from tests.conftest import ROOT, corpus
+from tests.test_executor import ray_cluster, ray_local  # noqa: F401  (real Ray fixtures, loopback only)
 
 STANDARD = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
@@ -61,10 +72,10 @@ def brute_force(rows: int, cols: int, alphabet: str, dictionary, floor: int) -> 
     return {canonical_board(t, rows, cols): int(s) for t, s in zip(board_texts(boards[keep]), scores[keep].tolist())}
 
 
-def proof_boards(tmp_path, rows, cols, dictionary, partition, floor, workers=1) -> dict[str, int]:
+def proof_boards(tmp_path, rows, cols, dictionary, partition, floor) -> dict[str, int]:
     """The proof's boards as {canonical board: score}."""
     problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
-    result = prove(problem, tmp_path / "jobs", workers=workers)
+    result = prove(problem, tmp_path / "jobs")
     return dict(zip(result.boards["board"].to_list(), result.boards["score"].to_list()))
 
 
@@ -125,7 +136,7 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
     class_bits = max(1, int(dictionary.values.shape[0] - 1).bit_length())
     nbrs, ncount = neighbours(rows, cols)
     seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
-    keys, n_keys, union = pk.word_keys(
+    keys, words, n_keys, union = pk.word_keys(
         dictionary.nodes,
         dictionary.values,
         nbrs,
@@ -136,10 +147,12 @@ def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
         bits,
         class_bits,
         np.empty(8, dtype=np.uint64),
+        np.empty(8, dtype=np.int32),
         seen,
         1,
     )
-    tree = pk.orderly_tree(np.sort(keys[:n_keys]), dictionary.values, n, bits, class_bits)
+    distinct = pk.distinct_keys(keys, words, n_keys, bits * n + class_bits)
+    tree = pk.orderly_tree(distinct, dictionary.values, n, bits, class_bits)
     return int(tree[0]), int(union)
 
 
@@ -176,6 +189,28 @@ def test_bound_of_a_single_board_is_at_least_its_score_and_sum_union_is_exact(en
     tree_bound, union = class_bound(enable_like, rows, cols, letters)
     assert union == score  # one board: the distinct words found are exactly its words
     assert tree_bound >= score
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    bits=st.integers(1, 64),
+    word_bits=st.integers(1, 31),
+    n=st.integers(0, 3000),
+    seed=st.integers(0, 2**32 - 1),
+    spare=st.integers(0, 50),
+)
+def test_distinct_keys_are_the_sorted_keys_of_distinct_pairs(bits, word_bits, n, seed, spare):
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, 2**64, n + spare, dtype=np.uint64, endpoint=False) >> np.uint64(64 - bits)
+    words = rng.integers(0, 2**word_bits, n + spare, dtype=np.int32)
+    if n and seed % 3 == 0:
+        keys[:n] = keys[0]  # every digit of the keys the same: their passes skipped
+    if n and seed % 4 == 0:
+        pick = rng.integers(0, n, n)
+        keys[:n], words[:n] = keys[pick], words[pick]  # repeated pairs
+    expected = sorted({(int(k), int(w)) for k, w in zip(keys[:n], words[:n])})
+    got = pk.distinct_keys(keys, words, n, bits)
+    assert got.tolist() == [k for k, _ in expected]
 
 
 # ---- symmetry, partitions, classes ---------------------------------------------------------------------
@@ -235,24 +270,40 @@ def test_shard_is_a_pure_function(moby_words, one_thread):
     classes = top_classes(2, 2, 3)
     a = prove_shard(problem, classes[:5])
     b = prove_shard(problem, classes[:5])
-    assert a.boards.equals(b.boards)
-    assert a.stats["tops"] == b.stats["tops"]
+    assert a["boards"].equals(b["boards"]) and a["classes"].equals(b["classes"])
+    assert a["timing"]["class"].to_list() == a["classes"]["class"].to_list()
 
 
-def test_rerun_resumes_from_finished_shards(tmp_path, moby_words, one_thread):
+def test_rerun_computes_only_the_missing_shards(tmp_path, moby_words, one_thread):
     dictionary = small_dictionary(moby_words, "AEIRST", 6)
     problem = Problem(2, 3, dictionary, parse_partition("AEI RST"), 12)
-    first = prove(problem, tmp_path)
-    folder = next(tmp_path.iterdir())
-    shards = sorted(folder.glob("shard-*.parquet"))
-    assert len(shards) == first.summary["shards"] > 1
-    shards[0].unlink()
-    shards[1].write_bytes(b"damaged")
-    ran: list[int] = []
-    again = prove(problem, tmp_path, on_shard=ran.append)
-    assert sorted(ran) == [0, 1]
-    assert again.summary["shards_resumed"] == first.summary["shards"] - 2
+    first = prove(problem, tmp_path, shard_size=3)
+    (folder,) = tmp_path.iterdir()
+    shards = sorted(folder.glob("shard-*.boards.parquet"))
+    assert len(shards) == first.summary["shards"] == first.summary["shards_computed"] > 2
+    for path in shards[:2]:
+        path.unlink()
+    again = prove(problem, tmp_path, shard_size=3)
+    assert (again.summary["shards_computed"], again.summary["shards_reused"]) == (2, len(shards) - 2)
     assert again.boards.equals(first.boards)
+    drop = ("shards_computed", "shards_reused", "wall_seconds", "driver_cpu_seconds", "peak_rss_mib", "cpu_seconds")
+    drop += ("seconds",)  # the recomputed shards took their own time
+    assert {k: v for k, v in again.summary.items() if k not in drop} == {
+        k: v for k, v in first.summary.items() if k not in drop
+    }
+
+
+def test_any_shard_size_gives_the_same_proof(tmp_path, moby_words, one_thread):
+    dictionary = small_dictionary(moby_words, "AEIRST", 6)
+    problem = Problem(2, 3, dictionary, parse_partition("AEI RST"), 12)
+    whole = prove(problem, tmp_path / "one", shard_size=10**6)
+    assert whole.summary["shards"] == 1
+    for size in (1, 4):
+        split = prove(problem, tmp_path / str(size), shard_size=size)
+        assert split.summary["shards"] == -(-whole.summary["top_level_classes"] // size)
+        assert split.boards.equals(whole.boards)
+        for key in ("classes_examined", "classes_eliminated", "boards_scored", "tightness", "subclasses_by_split"):
+            assert split.summary[key] == whole.summary[key], key
 
 
 # ---- the CLI ---------------------------------------------------------------------------------------------
@@ -334,6 +385,7 @@ def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path
         (["--size", "5x5", "--floor", "100"], "word keys"),
         (["--size", "4x4", "--floor", "100", "--classes", "AB CD EF GH IJ KL MN OP"], "top-level classes"),
         (["--size", "2x2", "--floor", "100", "--out", "x.csv"], ".parquet"),
+        (["--size", "2x2", "--floor", "100", "--workers", "2", "--ray", "auto"], "--workers sets local worker"),
     ],
 )
 def test_cli_prove_bad_input_is_one_line(cli, small_lexicon, args, message):
@@ -353,25 +405,148 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     assert bound >= 545
 
 
-def test_executor_shard_work_gives_the_same_proof(tmp_path, moby_words, one_thread):
-    from dataclasses import dataclass
+# ---- the proof as a sharded job: local processes, Ray, a cluster, resume, retry --------------------------
 
-    from pipeline.boggle.prove import merge_tables, shard_ranges, shard_work
+RAY_CASE = ("3x3", "AEI RST", 300, 8)  # size, partition, floor, shard size: 13 shards, about a CPU-second
+KILL_CASE = ("3x3", "AEI RST", 100, 1)  # 102 one-class shards, several CPU-seconds: time to kill the driver
 
-    @dataclass(frozen=True)
-    class Shard:
-        index: int
-        start: int
-        stop: int
 
-    dictionary = small_dictionary(moby_words, "AEIRST", 6)
-    problem = Problem(2, 3, dictionary, parse_partition("AEI RST"), 12)
-    classes = top_classes(2, 2, 3)
-    parts = [shard_work(Shard(i, lo, hi), (problem, classes)) for i, (lo, hi) in enumerate(shard_ranges(len(classes)))]
-    proof = merge_tables(
-        problem, pl.concat([p["boards"] for p in parts]), pl.concat([p["stats"] for p in parts]), 0.0, 1
+def tiny_problem(moby_words, case) -> Problem:
+    """The problem of a case on the Moby words spelled with the partition's letters."""
+    size, partition, floor, _ = case
+    rows, cols = map(int, size.split("x"))
+    alphabet = parse_partition(partition).alphabet
+    return Problem(rows, cols, small_dictionary(moby_words, alphabet, 45), parse_partition(partition), floor)
+
+
+def assert_same_proof(a, b) -> None:
+    """Two job folders of a proof hold the same boards and classes files, byte for byte apart from the
+    engine's footer keys, and timing files for the same classes (their seconds are the run's own)."""
+    from tests.test_executor import files
+
+    names = files(a)
+    assert names == files(b) and names
+    for name in names:
+        if ".timing." in f".{name}":
+            assert pl.read_parquet(a / name)["class"].equals(pl.read_parquet(b / name)["class"]), name
+        else:
+            assert ex.same_bytes(a / name, b / name), name
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_local", "one_thread")
+def test_proof_on_local_processes_and_on_ray_gives_the_same_bytes(moby_words, tmp_path):
+    problem = tiny_problem(moby_words, RAY_CASE)
+    shard_size = RAY_CASE[3]
+    here = prove(problem, tmp_path / "here", shard_size=shard_size)
+    processes = prove(problem, tmp_path / "processes", ex.LocalEngine(2), shard_size=shard_size)
+    remote = prove(problem, tmp_path / "ray", ex.RayEngine(None), shard_size=shard_size)
+    assert here.summary["shards"] == 13 and here.boards.height > 0
+    for other in (processes, remote):
+        assert other.boards.equals(here.boards)
+        assert_same_proof(Path(here.summary["job_folder"]), Path(other.summary["job_folder"]))
+    meta = pl.read_parquet_metadata(Path(remote.summary["job_folder"]) / "boards.parquet")
+    assert (meta["wordstats.engine"], remote.summary["engine"]) == ("ray", "ray")
+
+
+@dataclass(frozen=True)
+class DiesOnce:
+    """A proof's shared input, and a folder of markers: shard 1 ends its worker on its first attempt."""
+
+    proving: object
+    markers: str
+
+
+def dies_once(shard: ex.Shard, shared: DiesOnce):
+    """A proof's shard; the first attempt at shard 1 exits its own process (a worker that dies)."""
+    marker = Path(shared.markers) / f"attempt-{shard.index}-{time.monotonic_ns()}"
+    marker.touch()
+    if shard.index == 1 and len(list(Path(shared.markers).glob("attempt-1-*"))) == 1:
+        os._exit(1)
+    return prove_work(shard, shared.proving)
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("one_thread")
+def test_a_proof_worker_that_dies_is_retried(request, moby_words, tmp_path):
+    ray = request.getfixturevalue("ray_local")
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import the tests
+    problem = tiny_problem(moby_words, RAY_CASE)
+    plain = prove_job(problem, RAY_CASE[3])
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    dying = replace(plain, work=dies_once, shared=DiesOnce(plain.shared, str(markers)))
+    result = ex.run_job(dying, tmp_path / "ray", ex.RayEngine(None))
+    assert len(list(markers.glob("attempt-1-*"))) == 2  # died once, then succeeded
+    assert all(len(list(markers.glob(f"attempt-{k}-*"))) == 1 for k in range(len(plain.shards())) if k != 1)
+    reference = ex.run_job(plain, tmp_path / "local")
+    assert result.tables["boards"].equals(reference.tables["boards"])
+    assert result.tables["classes"].equals(reference.tables["classes"])
+
+
+def prove_args(case, data) -> list[str]:
+    """The command line of a case on the tiny lexicon."""
+    size, partition, floor, shard_size = case
+    return ["boggle", "prove", "--size", size, "--classes", partition, "--floor", str(floor)] + [
+        "--shard-size",
+        str(shard_size),
+        "--lexicon",
+        "tiny",
+        "--data-dir",
+        str(data),
+        "--json",
+    ]
+
+
+@pytest.mark.ray
+def test_cli_proof_on_a_cluster_gives_the_local_bytes(request, small_lexicon, tmp_path):
+    from tests.test_executor import LOOPBACK, foreign_sockets, run_wordstats
+
+    address, head = request.getfixturevalue("ray_cluster")
+    runs = {}
+    for name, extra in (("local", ["--workers", "1"]), ("cluster", ["--ray", address])):
+        data = tmp_path / name
+        shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
+        res = run_wordstats(*prove_args(RAY_CASE, data), *extra, env=LOOPBACK)
+        assert res.returncode == 0, res.stderr
+        runs[name] = json.loads(res.stdout)
+    local, cluster = runs["local"]["summary"], runs["cluster"]["summary"]
+    assert runs["local"]["boards"] == runs["cluster"]["boards"] and runs["local"]["boards"]
+    assert (cluster["engine"], cluster["address"], cluster["shards_computed"]) == ("ray", address, 13)
+    assert local["job"] == cluster["job"]
+    assert_same_proof(Path(local["job_folder"]), Path(cluster["job_folder"]))
+    assert not foreign_sockets(head.pid)
+
+
+def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
+    """Kill the CLI after some shards; the same command computes only the missing ones, same boards."""
+    from tests.test_executor import run_wordstats
+
+    data = tmp_path / "resumed"
+    shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
+    args = [*prove_args(KILL_CASE, data), "--workers", "1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
     )
-    direct = prove(problem, tmp_path)
-    assert proof.boards.equals(direct.boards)
-    assert proof.summary["boards_scored"] == direct.summary["boards_scored"]
-    assert proof.summary["top_level_classes"] == direct.summary["top_level_classes"] == len(classes)
+    pattern = "tiny/jobs/*/shard-*.timing.parquet"
+    deadline = time.monotonic() + 120
+    while len(list(data.glob(pattern))) < 3 and time.monotonic() < deadline:
+        assert proc.poll() is None, "the proof ended before it could be killed"
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    kept = len(list(data.glob(pattern)))
+    assert 3 <= kept < 102
+    again = run_wordstats(*args)
+    assert again.returncode == 0, again.stderr
+    resumed = json.loads(again.stdout)
+    assert (resumed["summary"]["shards_computed"], resumed["summary"]["shards_reused"]) == (102 - kept, kept)
+    clean = tmp_path / "clean"
+    shutil.copytree(small_lexicon, clean, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
+    fresh = json.loads(run_wordstats(*prove_args(KILL_CASE, clean), "--workers", "1").stdout)
+    assert resumed["boards"] == fresh["boards"]
+    assert_same_proof(Path(resumed["summary"]["job_folder"]), Path(fresh["summary"]["job_folder"]))

@@ -8,21 +8,20 @@ down to single boards, which the exact solver scores. Only one top-level class p
 examined (8 symmetries of a square, 4 of a rectangle), and every board found is written in its canonical
 form: the least, in row order, of the letter strings of its symmetric images.
 
-The work of one shard (a run of top-level classes) is the pure function `prove_shard`; `prove` runs the
-shards (on local processes), keeps each finished one under the lexicon's jobs folder so that a rerun only
-computes the missing ones, and merges them.
+The work of one shard (a run of top-level classes) is `prove_shard`; `prove_job` makes the proof a job of
+the sharded-job executor (`pipeline.core.executor`), which runs the shards on local processes or a Ray
+cluster, keeps each finished one under the lexicon's jobs folder so that a rerun computes only the missing
+ones, and merges them; `proof_of` turns the merged tables into the boards and the proof's summary.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import resource
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +31,17 @@ import polars as pl
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import check_size, neighbours
 from pipeline.core.errors import WordstatsError
+from pipeline.core.executor import Engine, Job, JobResult, LocalEngine, Shard, run_job
 from pipeline.letters.alphabet import A_CODE
 
 METHOD = (
-    "orderly sum/choice tree (Vanderkam 2025) per top-level class, min with sum/union at the top; "
+    "orderly sum/choice tree (Vanderkam 2025) per top-level class, a word once per set of choices, "
+    "min with sum/union at the top; "
     "depth-first split in a fixed cell order; exact solver on single boards"
 )
 MAX_TOP_CLASSES = 20_000_000  # top-level classes enumerated in memory
 MAX_BOARDS = 2_000_000  # more candidate boards than this means the floor is far too low
-SHARDS = 128  # a proof is cut into about this many shards (fewer when there are fewer classes)
+SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
 
 # Default letter partitions per grid size: a few large groups keep the top-level classes few (the work of
 # bounding short words grows with the number of classes), while the orderly tree's bound stays tight.
@@ -184,11 +185,16 @@ class Problem:
         """Bits per cell in a word key (a letter index + 1, 0 = cell unused)."""
         return int(self.partition.width + 1).bit_length()
 
+    @property
+    def key_bits(self) -> int:
+        """Bits of a word key: the points class, and a digit per cell."""
+        return self.class_bits + self.n_cells * self.digit_bits
+
 
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    bits = problem.class_bits + problem.n_cells * problem.digit_bits
+    bits = problem.key_bits
     if bits > 64:
         raise WordstatsError(
             f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
@@ -198,15 +204,30 @@ def check_problem(problem: Problem) -> None:
         raise WordstatsError(f"--floor must be at least 1, got {problem.floor}")
 
 
-@dataclass
-class ShardResult:
-    """The boards of a shard's classes scoring at least the floor, and what it took to find them."""
-
-    boards: pl.DataFrame  # board (canonical), score, class
-    stats: dict[str, Any] = field(default_factory=dict)
-
-
-BOARD_SCHEMA = {"board": pl.String, "score": pl.UInt32, "class": pl.String}
+BOARD_SCHEMA: dict[str, Any] = {"board": pl.String, "score": pl.Int32, "class": pl.String}
+CLASS_SCHEMA: dict[str, Any] = {  # one row per top-level class: its bounds and the work its proof took (deterministic)
+    "class": pl.String,
+    "tree_bound": pl.Int64,
+    "sum_union": pl.Int64,
+    "best": pl.Int32,
+    "word_paths": pl.Int64,
+    "tree_nodes": pl.Int64,
+    "boards_scored": pl.Int64,
+    "visited": pl.List(pl.Int64),
+    "dropped": pl.List(pl.Int64),
+}
+TIMING_SCHEMA: dict[
+    str, Any
+] = {  # one row per top-level class: CPU seconds by phase, and the process's peak memory after it
+    "class": pl.String,
+    "words": pl.Float64,
+    "tree": pl.Float64,
+    "search": pl.Float64,
+    "score": pl.Float64,
+    "cpu": pl.Float64,
+    "peak_rss_mib": pl.Float64,
+}
+PARTS = ("boards", "classes", "timing")  # a shard's tables; only `timing` depends on the run
 
 
 def class_name(group_row: np.ndarray) -> str:
@@ -214,13 +235,13 @@ def class_name(group_row: np.ndarray) -> str:
     return "".join(str(int(g)) if g < 10 else chr(ord("a") + int(g) - 10) for g in group_row)
 
 
-def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
+def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame]:
     """Every board of the given top-level classes (rows of group indices) scoring at least the floor, in
-    canonical form with its exact score, and the shard's statistics. A pure function of its arguments."""
+    canonical form with its exact score (`boards`), each class's bounds and work (`classes`), and its CPU
+    time (`timing`). The first two are a pure function of the arguments."""
     from pipeline.boggle import prove_kernels as pk
     from pipeline.boggle.solver import score_boards
 
-    started_cpu, started = time.process_time(), time.perf_counter()
     n = problem.n_cells
     d = problem.dictionary
     nbrs, ncount = neighbours(problem.rows, problem.cols)
@@ -228,78 +249,96 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> ShardResult:
     group_letters, group_sizes = problem.partition.arrays()
     bits = problem.digit_bits
     keys = np.empty(1 << 16, dtype=np.uint64)
+    words = np.empty(1 << 16, dtype=np.int32)
     seen = np.zeros(d.nodes.shape[0], dtype=np.int32)
     images = symmetries(problem.rows, problem.cols)
-    seconds = {"words": 0.0, "tree": 0.0, "search": 0.0, "score": 0.0}
-    visited = np.zeros(n, dtype=np.int64)
-    dropped = np.zeros(n, dtype=np.int64)
     found: dict[str, tuple[int, str]] = {}
-    tops = []
-    totals = {"classes": 0, "classes_dropped_at_top": 0, "word_paths": 0, "tree_nodes": 0, "boards_scored": 0}
+    rows: list[dict[str, Any]] = []
+    timing: list[dict[str, Any]] = []
+    scored = 0
     for stamp, row in enumerate(classes, start=1):
+        name = class_name(row)
         letters = np.ascontiguousarray(group_letters[row])
         n_letters = np.ascontiguousarray(group_sizes[row])
         t0 = time.process_time()
-        keys, n_keys, union = pk.word_keys(
-            d.nodes, d.values, nbrs, ncount, letters, n_letters, order, bits, problem.class_bits, keys, seen, stamp
+        keys, words, n_keys, union = pk.word_keys(
+            d.nodes,
+            d.values,
+            nbrs,
+            ncount,
+            letters,
+            n_letters,
+            order,
+            bits,
+            problem.class_bits,
+            keys,
+            words,
+            seen,
+            stamp,
         )
         t1 = time.process_time()
-        tree = pk.orderly_tree(np.sort(keys[:n_keys]), d.values, n, bits, problem.class_bits)
+        distinct = pk.distinct_keys(keys, words, n_keys, problem.key_bits)
+        tree = pk.orderly_tree(distinct, d.values, n, bits, problem.class_bits)
         root, s_pts, c_pos = tree[0], tree[1], tree[4]
         t2 = time.process_time()
-        totals["classes"] += 1
-        totals["word_paths"] += int(n_keys)
-        totals["tree_nodes"] += int(s_pts.shape[0] + c_pos.shape[0])
-        top: dict[str, Any] = {"class": class_name(row), "tree_bound": int(root), "sum_union": int(union), "best": None}
-        tops.append(top)
-        if min(root, union) < problem.floor:
-            totals["classes_dropped_at_top"] += 1
-            seconds["words"] += t1 - t0
-            seconds["tree"] += t2 - t1
-            continue
-        picks, _, tried, cut = pk.orderly_search(n, n_letters, order, *tree[1:], problem.floor)
-        t3 = time.process_time()
-        visited += tried
-        dropped += cut
-        if picks.shape[0]:
-            boards = letters[np.arange(n), picks.astype(np.int64)]
-            scores = score_boards(boards, problem.rows, problem.cols, d).scores
-            totals["boards_scored"] += int(boards.shape[0])
-            if totals["boards_scored"] > MAX_BOARDS:
-                raise WordstatsError(
-                    f"more than {MAX_BOARDS:,} boards reach the bound: --floor "
-                    f"{problem.floor} is far too low for a proof"
-                )
-            keep = np.flatnonzero(scores >= problem.floor)
-            for i in keep.tolist():
-                raw = boards[i]
-                text = min((raw[image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in images)
-                found[text] = (int(scores[i]), top["class"])
-            if keep.size:
-                top["best"] = int(scores[keep].max())
-        t4 = time.process_time()
-        seconds["words"] += t1 - t0
-        seconds["tree"] += t2 - t1
-        seconds["search"] += t3 - t2
-        seconds["score"] += t4 - t3
-    frame = pl.DataFrame(
+        out: dict[str, Any] = {
+            "class": name,
+            "tree_bound": int(root),
+            "sum_union": int(union),
+            "best": None,
+            "word_paths": int(n_keys),
+            "tree_nodes": int(s_pts.shape[0] + c_pos.shape[0]),
+            "boards_scored": 0,
+            "visited": [0] * n,
+            "dropped": [0] * n,
+        }
+        rows.append(out)
+        t3 = t4 = t2
+        if min(root, union) >= problem.floor:
+            picks, _, tried, cut = pk.orderly_search(n, n_letters, order, *tree[1:], problem.floor)
+            t3 = time.process_time()
+            out["visited"], out["dropped"] = tried.tolist(), cut.tolist()
+            if picks.shape[0]:
+                boards = letters[np.arange(n), picks.astype(np.int64)]
+                scores = score_boards(boards, problem.rows, problem.cols, d).scores
+                out["boards_scored"] = int(boards.shape[0])
+                scored += int(boards.shape[0])
+                if scored > MAX_BOARDS:
+                    raise WordstatsError(
+                        f"more than {MAX_BOARDS:,} boards reach the bound: --floor "
+                        f"{problem.floor} is far too low for a proof"
+                    )
+                keep = np.flatnonzero(scores >= problem.floor)
+                for i in keep.tolist():
+                    raw = boards[i]
+                    text = min((raw[image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in images)
+                    found[text] = (int(scores[i]), name)
+                if keep.size:
+                    out["best"] = int(scores[keep].max())
+            t4 = time.process_time()
+        timing.append(
+            {
+                "class": name,
+                "words": t1 - t0,
+                "tree": t2 - t1,
+                "search": t3 - t2,
+                "score": t4 - t3,
+                "cpu": time.process_time() - t0,
+                "peak_rss_mib": _driver_peak_mib(),
+            }
+        )
+    boards_found = pl.DataFrame(
         {"board": list(found), "score": [v[0] for v in found.values()], "class": [v[1] for v in found.values()]},
         schema=BOARD_SCHEMA,
     )
-    stats = {
-        **totals,
-        "subclasses_visited": visited.tolist(),  # per split position: partial boards examined
-        "subclasses_dropped": dropped.tolist(),  # ... and eliminated by their bound
-        "tops": tops,
-        "seconds": {k: round(v, 4) for k, v in seconds.items()},
-        "cpu_seconds": round(time.process_time() - started_cpu, 4),
-        "wall_seconds": round(time.perf_counter() - started, 4),
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    return {
+        "boards": boards_found.sort("board"),
+        "classes": pl.DataFrame(rows, schema=CLASS_SCHEMA) if rows else pl.DataFrame(schema=CLASS_SCHEMA),
+        "timing": pl.DataFrame(timing, schema=TIMING_SCHEMA) if timing else pl.DataFrame(schema=TIMING_SCHEMA),
     }
-    return ShardResult(frame.sort("board"), stats)
 
 
-# ---- the job: shards, resume, merge ---------------------------------------------------------------
+# ---- the job: shards on the executor, merge, summary ------------------------------------------------
 
 
 def dictionary_hash(dictionary: Dictionary) -> str:
@@ -310,18 +349,8 @@ def dictionary_hash(dictionary: Dictionary) -> str:
     return digest.hexdigest()
 
 
-def code_digest() -> str:
-    """A digest of the proof's own code (this module and its kernels): a changed proof never resumes old shards."""
-    from pipeline.boggle import prove_kernels
-
-    digest = hashlib.sha256()
-    for module in (__file__, prove_kernels.__file__):
-        digest.update(Path(module).read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def job_params(problem: Problem) -> dict[str, Any]:
-    """The parameters that decide a proof's result (and its job id), with the code's digest."""
+    """The parameters that decide a proof's result (the executor adds the code's digest to the job id)."""
     rules = problem.dictionary.rules
     return {
         "size": f"{problem.rows}x{problem.cols}",
@@ -330,88 +359,56 @@ def job_params(problem: Problem) -> dict[str, Any]:
         "rules": {"name": rules.name, "min_length": rules.min_length, "points": list(rules.points)},
         "dictionary_sha256": dictionary_hash(problem.dictionary),
         "split_order": split_order(problem.rows, problem.cols).tolist(),
-        "format": 1,
-        "code": code_digest(),
     }
 
 
-def job_id(params: dict[str, Any]) -> str:
-    """A job's folder name: 'prove-' and a digest of its parameters."""
-    text = json.dumps(params, sort_keys=True, separators=(",", ":"))
-    return "prove-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+def default_shard_size(n_classes: int, shards: int = SHARDS) -> int:
+    """Top-level classes per shard by default: about `shards` shards (one class each when there are fewer)."""
+    return max(1, math.ceil(n_classes / shards))
 
 
-def shard_ranges(n_classes: int, shards: int = SHARDS) -> list[tuple[int, int]]:
-    """The shards as [start, stop) ranges of class indices: about `shards` runs of equal length."""
-    size = max(1, math.ceil(n_classes / shards))
-    return [(lo, min(lo + size, n_classes)) for lo in range(0, n_classes, size)]
+@dataclass(frozen=True)
+class Proving:
+    """What every shard of a proof reads (put in Ray's object store once per job): the problem, with the
+    compiled dictionary's arrays but not its word list, and the canonical top-level classes."""
+
+    problem: Problem
+    classes: np.ndarray
 
 
-def shard_path(folder: Path, index: int) -> Path:
-    """The file of one finished shard."""
-    return folder / f"shard-{index:05d}.parquet"
+def prove_work(shard: Shard, p: Proving) -> dict[str, pl.DataFrame]:
+    """One shard of a proof: top-level classes shard.start..shard.stop-1."""
+    return prove_shard(p.problem, p.classes[shard.start : shard.stop])
 
 
-def write_shard(path: Path, result: ShardResult, provenance: dict[str, Any]) -> None:
-    """Write a finished shard atomically: its boards, with its statistics in the footer."""
-    from pipeline.core.store import write_parquet
-
-    write_parquet(path, result.boards, {**provenance, "stats": json.dumps(result.stats, sort_keys=True)})
-
-
-def read_shard(path: Path) -> ShardResult | None:
-    """A finished shard, or None when the file is missing or damaged (then it is computed again)."""
-    from pipeline.core.store import read_provenance
-
-    try:
-        stats = json.loads(read_provenance(path)["stats"])
-        boards = pl.read_parquet(path)
-    except Exception:  # noqa: BLE001 - a damaged shard is recomputed, never trusted
-        return None
-    if dict(boards.schema) != BOARD_SCHEMA:
-        return None
-    return ShardResult(boards, stats)
+def prove_merge(part: str, rows: pl.DataFrame) -> pl.DataFrame:
+    """The boards once each (a board lies in one top-level class), best first, then alphabetical; the other
+    parts in shard order."""
+    if part == "boards":
+        return rows.unique(subset="board", keep="first", maintain_order=True).sort(
+            ["score", "board"], descending=[True, False]
+        )
+    return rows
 
 
-STATS_SCHEMA = {"stats": pl.String}
-
-
-def shard_work(shard: Any, shared: tuple[Problem, np.ndarray]) -> dict[str, pl.DataFrame]:
-    """One shard as the sharded-job executor runs it: `shard.start`..`shard.stop` index the canonical
-    top-level classes in `shared` = (problem, classes). Returns its boards and a one-row table holding its
-    statistics as JSON (merge: concatenate, then `merge_tables`)."""
-    problem, classes = shared
-    result = prove_shard(problem, classes[shard.start : shard.stop])
-    stats = pl.DataFrame({"stats": [json.dumps(result.stats, sort_keys=True)]}, schema=STATS_SCHEMA)
-    return {"boards": result.boards, "stats": stats}
-
-
-def merge_tables(problem: Problem, boards: pl.DataFrame, stats: pl.DataFrame, wall: float, workers: int) -> Proof:
-    """The proof from an executor's merged shard tables (boards, and the shards' statistics in order)."""
-    params = job_params(problem)
-    results = {i: ShardResult(boards.clear(), json.loads(text)) for i, text in enumerate(stats["stats"].to_list())}
-    results[0] = ShardResult(boards, results[0].stats) if results else ShardResult(boards, {})
-    ranges = [(0, 0)] * len(results)
-    n_classes = sum(r.stats["classes"] for r in results.values())
-    return merge(problem, params, Path(job_id(params)), n_classes, ranges, results, 0, 0.0, wall, workers)
-
-
-_WORKER_PROBLEM: Problem | None = None
-
-
-def _worker_init(problem: Problem) -> None:
-    """A worker process keeps the problem (and its dictionary) once, and scores on one thread."""
-    import numba
-
-    global _WORKER_PROBLEM
-    _WORKER_PROBLEM = problem
-    numba.set_num_threads(1)
-
-
-def _worker_shard(index: int, classes: np.ndarray) -> tuple[int, ShardResult]:
-    """Run one shard in a worker."""
-    assert _WORKER_PROBLEM is not None
-    return index, prove_shard(_WORKER_PROBLEM, classes)
+def prove_job(problem: Problem, shard_size: int | None = None) -> Job:
+    """The proof as a sharded job: one item per canonical top-level class."""
+    check_problem(problem)
+    classes = top_classes(len(problem.partition.groups), problem.rows, problem.cols)
+    n_classes = int(classes.shape[0])
+    light = replace(problem, dictionary=replace(problem.dictionary, words=()))
+    return Job(
+        "boggle-prove",
+        job_params(problem),
+        n_classes,
+        shard_size or default_shard_size(n_classes),
+        0,
+        prove_work,
+        PARTS,
+        Proving(light, classes),
+        prove_merge,
+        unit="classes",
+    )
 
 
 @dataclass
@@ -425,101 +422,30 @@ class Proof:
 def prove(
     problem: Problem,
     jobs_root: Path,
-    workers: int = 1,
+    engine: Engine | None = None,
     progress=None,
-    provenance: dict | None = None,
-    on_shard: Callable[[int], None] | None = None,
+    shard_size: int | None = None,
 ) -> Proof:
-    """Run every shard of the proof not finished yet under jobs_root/<job id>/, then merge them all."""
-    check_problem(problem)
-    started_cpu, started = time.process_time(), time.perf_counter()
-    params = job_params(problem)
-    folder = Path(jobs_root) / job_id(params)
-    classes = top_classes(len(problem.partition.groups), problem.rows, problem.cols)
-    ranges = shard_ranges(classes.shape[0])
-    results: dict[int, ShardResult] = {}
-    for i in range(len(ranges)):
-        path = shard_path(folder, i)
-        if path.is_file():
-            done = read_shard(path)
-            if done is not None:
-                results[i] = done
-    resumed = len(results)
-    todo = [i for i in range(len(ranges)) if i not in results]
-    shard_provenance = {**(provenance or {}), "job": folder.name, "params": params}
-
-    def finish(i: int, result: ShardResult) -> None:
-        write_shard(shard_path(folder, i), result, {**shard_provenance, "shard": str(i)})
-        results[i] = result
-        if on_shard:
-            on_shard(i)
-
-    from pipeline.core.progress import SILENT
-
-    with (progress or SILENT).task(
-        f"boggle prove {problem.rows}x{problem.cols} ≥ {problem.floor}: shards", total=len(ranges)
-    ) as task:
-        task.advance(resumed)
-        if workers <= 1 or len(todo) <= 1:
-            for i in todo:
-                lo, hi = ranges[i]
-                finish(i, prove_shard(problem, classes[lo:hi]))
-                task.advance()
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(
-                workers, mp_context=context, initializer=_worker_init, initargs=(problem,)
-            ) as pool:
-                futures = [pool.submit(_worker_shard, i, classes[ranges[i][0] : ranges[i][1]]) for i in todo]
-                for future in as_completed(futures):
-                    i, result = future.result()
-                    finish(i, result)
-                    task.advance()
-    return merge(
-        problem,
-        params,
-        folder,
-        classes.shape[0],
-        ranges,
-        results,
-        resumed,
-        time.process_time() - started_cpu,
-        time.perf_counter() - started,
-        workers,
-    )
+    """Run the proof's missing shards in jobs_root/<job id>/ on `engine` (default: this process), then merge."""
+    job = prove_job(problem, shard_size)
+    engine = engine or LocalEngine()
+    started_cpu = time.process_time()
+    result = run_job(job, Path(jobs_root) / job.job_id, engine, progress)
+    return proof_of(problem, result, engine, time.process_time() - started_cpu)
 
 
-def merge(
-    problem: Problem,
-    params: dict,
-    folder: Path,
-    n_classes: int,
-    ranges: Sequence[tuple[int, int]],
-    results: dict[int, ShardResult],
-    resumed: int,
-    driver_cpu: float,
-    wall: float,
-    workers: int,
-) -> Proof:
-    """The proof's boards (one per symmetry class, best first, then alphabetical) and summary."""
-    frames = [results[i].boards for i in range(len(ranges))]
-    boards = (
-        (pl.concat(frames) if frames else pl.DataFrame(schema=BOARD_SCHEMA))
-        .unique(subset="board", keep="first")
-        .sort(["score", "board"], descending=[True, False])
-    )
-    stats = [results[i].stats for i in range(len(ranges))]
+def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: float = 0.0) -> Proof:
+    """The proof from a finished job: its boards and summary."""
+    tables = result.tables
+    boards = tables["boards"]
+    classes, timing = tables["classes"], tables["timing"]
     n = problem.n_cells
-    visited = np.sum([s["subclasses_visited"] for s in stats], axis=0).astype(np.int64) if stats else np.zeros(n)
-    dropped = np.sum([s["subclasses_dropped"] for s in stats], axis=0).astype(np.int64) if stats else np.zeros(n)
-    seconds = {k: round(sum(s["seconds"][k] for s in stats), 3) for k in ("words", "tree", "search", "score")}
-    tops = [t for s in stats for t in s["tops"]]
-    dropped_top = sum(s["classes_dropped_at_top"] for s in stats)
-    shard_cpu = sum(s["cpu_seconds"] for s in stats)
+    visited = _column_sum(classes, "visited", n)
+    dropped = _column_sum(classes, "dropped", n)
+    dropped_top = classes.filter(pl.min_horizontal("tree_bound", "sum_union") < problem.floor).height
+    seconds = {k: round(float(timing[k].sum()), 3) for k in ("words", "tree", "search", "score")}
     best = int(boards["score"][0]) if boards.height else None
+    params = result.job.params
     summary = {
         "size": params["size"],
         "floor": problem.floor,
@@ -529,35 +455,52 @@ def merge(
         "symmetries": len(symmetries(problem.rows, problem.cols)),
         "split_order": params["split_order"],
         "bound_method": METHOD,
-        "job": folder.name,
-        "top_level_classes": n_classes,
+        "job": result.job.job_id,
+        "top_level_classes": classes.height,
         "top_level_dropped": dropped_top,
-        "classes_examined": n_classes + int(visited.sum()),
+        "classes_examined": classes.height + int(visited.sum()),
         "classes_eliminated": dropped_top + int(dropped.sum()),
         "subclasses_by_split": {"visited": visited.tolist(), "dropped": dropped.tolist()},
-        "boards_scored": sum(s["boards_scored"] for s in stats),
+        "boards_scored": int(classes["boards_scored"].sum()) if classes.height else 0,
         "boards": boards.height,
         "best": best,
-        "word_paths": sum(s["word_paths"] for s in stats),
-        "tree_nodes": sum(s["tree_nodes"] for s in stats),
-        "tightness": tightness(tops, problem.floor, best),
-        "shards": len(ranges),
-        "shards_resumed": resumed,
-        "workers": workers,
+        "word_paths": int(classes["word_paths"].sum()) if classes.height else 0,
+        "tree_nodes": int(classes["tree_nodes"].sum()) if classes.height else 0,
+        "tightness": tightness(classes.to_dicts(), problem.floor, best),
+        "engine": engine.name,
+        "address": engine.address,
+        "workers": getattr(engine, "processes", None),
+        "shards": result.computed + result.reused,
+        "shards_computed": result.computed,
+        "shards_reused": result.reused,
         "seconds": {
             "bounding": round(seconds["words"] + seconds["tree"], 3),
             "splitting": seconds["search"],
             "scoring": seconds["score"],
             **{f"{k}_detail": v for k, v in seconds.items()},
         },
-        "cpu_seconds": round(shard_cpu + (driver_cpu if workers > 1 else 0.0), 3),
-        "shard_cpu_seconds": round(shard_cpu, 3),
-        "wall_seconds": round(wall, 3),
-        "peak_rss_mib": max(
-            [s["peak_rss_mib"] for s in stats] + [round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)]
+        "cpu_seconds": round(float(timing["cpu"].sum()), 3) if timing.height else 0.0,
+        "driver_cpu_seconds": round(driver_cpu, 3),
+        "wall_seconds": round(result.seconds, 3),
+        "peak_rss_mib": round(
+            max(float(timing["peak_rss_mib"].to_numpy().max(initial=0.0)), _driver_peak_mib()),
+            1,
         ),
+        "job_folder": str(result.folder),
     }
     return Proof(boards, summary)
+
+
+def _driver_peak_mib() -> float:
+    """This process's peak memory (resident set), MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _column_sum(classes: pl.DataFrame, column: str, n: int) -> np.ndarray:
+    """The element-wise sum of a list column of per-split-position counts."""
+    if not classes.height:
+        return np.zeros(n, dtype=np.int64)
+    return np.array(classes[column].to_list(), dtype=np.int64).reshape(-1, n).sum(axis=0)
 
 
 def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:

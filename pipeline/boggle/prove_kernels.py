@@ -107,6 +107,16 @@ def _grow_uint64(a, need):
 
 
 @njit(cache=True)
+def _grow_int32(a, need):
+    """`a` itself when it holds `need` entries, else a copy `need` long."""
+    if a.shape[0] >= need:
+        return a
+    b = np.empty(need, dtype=np.int32)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
 def _grown(a, size, fill):
     """A copy of int32 array `a` with `size` entries, the new ones set to `fill`."""
     b = np.full(size, fill, dtype=np.int32)
@@ -115,12 +125,13 @@ def _grown(a, size, fill):
 
 
 @njit(cache=True)
-def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, seen, stamp):
+def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits, class_bits, keys, words, seen, stamp):
     """Every (word, path) of the board class as a uint64 key: per split position, from the most significant
     digit down, the letter index + 1 chosen at that cell (0 when the path does not use it), then the word's
-    points class in the low `class_bits` bits. Returns the keys (in `keys`, grown when too short), their number, and the
-    sum/union bound: the points of every distinct word some board of the class has (words are marked in
-    `seen` with `stamp`, which must differ from the marks of earlier calls)."""
+    points class in the low `class_bits` bits; and the word's trie node beside it. Returns the keys and words
+    (in `keys` and `words`, grown when too short), their number, and the sum/union bound: the points of every
+    distinct word some board of the class has (words are marked in `seen` with `stamp`, which must differ
+    from the marks of earlier calls)."""
     n = letters.shape[0]
     shift = np.empty(n, dtype=np.uint64)
     for p in range(n):
@@ -175,7 +186,9 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                         union += values[cls]
                     if n_keys == keys.shape[0]:
                         keys = _grow_uint64(keys, n_keys + 1)
+                        words = _grow_int32(words, keys.shape[0])
                     keys[n_keys] = key | cls
+                    words[n_keys] = child
                     n_keys += 1
             else:  # the next unused neighbour whose letters continue the prefix
                 kids = _kids(nodes[st_node[d]])
@@ -196,7 +209,7 @@ def word_keys(nodes, values, nbrs, ncount, letters, n_letters, order, digit_bits
                     st_parent[d] = st_node[d - 1]
                 else:
                     st_nb[d] = -1
-    return keys, n_keys, union
+    return keys, words, n_keys, union
 
 
 @njit(cache=True)
@@ -204,11 +217,12 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
     """The orderly tree of the sorted keys, built in one pass over them (keys sharing a prefix of choices are
     neighbours in sorted order, so the path of the previous key is the only one still open).
 
-    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter):
-    sum node s (0 = the root) has points s_pts[s] and choice children s_kids[s_first[s]:s_first[s + 1]];
+    Returns (root bound, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, s_bound):
+    sum node s (0 = the root) has points s_pts[s], bound s_bound[s] (its points plus its children's bounds)
+    and choice children s_kids[s_first[s]:s_first[s + 1]];
     choice node c is for the cell at split position c_pos[c], has bound c_bound[c] and sum children
     c_kids[c_first[c]:c_first[c + 1]], for the letter indices c_letter[...] of the same range, increasing.
-    Equal keys (one word on several paths with the same choices, or several words) add up.
+    Equal keys (several words with the same choices; `distinct_keys` keeps each word once) add up.
     """
     n_keys = ks.shape[0]
     key_shift = _U64(class_bits)
@@ -225,6 +239,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
     c_pos = np.empty(cap, dtype=np.int32)
     c_parent = np.empty(cap, dtype=np.int32)  # the sum node above a choice node
     c_bound = np.zeros(cap, dtype=np.int32)
+    s_bound = np.zeros(cap, dtype=np.int32)  # a sum node's bound: its points plus its choice children's bounds
     s_parent[0] = -1
     s_letter[0] = -1
     n_sum, n_choice = 1, 0
@@ -250,6 +265,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
             c_pos = _grown(c_pos, cap, 0)
             c_parent = _grown(c_parent, cap, 0)
             c_bound = _grown(c_bound, cap, 0)
+            s_bound = _grown(s_bound, cap, 0)
         nz = body
         for _ in range(digit_bits - 1):
             nz |= nz >> _U64(1)
@@ -270,6 +286,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         # finish the previous path's nodes below the shared part
         for j in range(m, h, -1):
             bound = s_acc[j]
+            s_bound[sum_stack[j]] = bound
             if bound > c_acc[j - 1]:
                 c_acc[j - 1] = bound
             if j - 1 > h or not share:
@@ -303,10 +320,12 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         prev = body
         prev_nz = nz
     for j in range(m, 0, -1):
+        s_bound[sum_stack[j]] = s_acc[j]
         if s_acc[j] > c_acc[j - 1]:
             c_acc[j - 1] = s_acc[j]
         c_bound[choice_stack[j - 1]] = c_acc[j - 1]
         s_acc[j - 1] += c_acc[j - 1]
+    s_bound[0] = s_acc[0]
     # children lists, in order of creation (for a choice node: by increasing letter)
     s_first = np.zeros(n_sum + 1, dtype=np.int32)
     for c in range(n_choice):
@@ -341,6 +360,7 @@ def orderly_tree(ks, values, n, digit_bits, class_bits):
         c_first,
         c_kids,
         c_letter,
+        s_bound[:n_sum].copy(),
     )
 
 
@@ -369,7 +389,9 @@ def _bucket(d, stack, stack_first, top_d, c_first, c_kids, c_letter, n_letters_d
 
 
 @njit(cache=True)
-def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, floor):
+def orderly_search(
+    n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, c_first, c_kids, c_letter, s_bound, floor
+):
     """Branch and bound over the class: choose the cells' letters in split order, depth first, dropping a
     choice as soon as its bound is below `floor`.
 
@@ -377,7 +399,9 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     open, the bounds of its choice nodes reached so far (kept per cell as a stack and a running sum). When
     every cell is chosen the bound is the board's score counted with repeats (every word once per set of
     cells spelling it), at least its true score. On entering a split position, the sum nodes below its
-    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own.
+    stacked choice nodes are sorted by letter once (`_bucket`), so each letter visits only its own. A letter's
+    bound is known before its choice nodes are pushed (the bound of the open cells after the split position,
+    plus the bounds of the letter's sum nodes), so a dropped letter costs one pass over its sum nodes.
     Returns the surviving boards as letter indices per cell (in cell order), their bounds, and per split
     position the choices visited and dropped.
     """
@@ -400,6 +424,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     saved_top = np.empty((n + 1, n), dtype=np.int64)
     saved_sums = np.empty((n + 1, n), dtype=np.int64)
     base = np.zeros(n + 1, dtype=np.int64)
+    rest_after = np.zeros(n + 1, dtype=np.int64)  # per depth: the bounds of the open cells after it
     li = np.zeros(n + 1, dtype=np.int64)
     visited = np.zeros(n, dtype=np.int64)
     dropped = np.zeros(n, dtype=np.int64)
@@ -423,6 +448,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
     li[0] = -1
     saved_top[0, :] = top
     saved_sums[0, :] = sums
+    rest_after[0] = rest - base[0] - sums[0]
     _bucket(
         0, stack, stack_first, top[0], c_first, c_kids, c_letter, n_letters[order[0]], bucket, bucket_at, letter_first
     )
@@ -433,6 +459,13 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
             d -= 1
             continue
         letter = li[d]
+        bound = base[d] + rest_after[d]
+        for k in range(letter_first[d, letter], letter_first[d, letter + 1]):
+            bound += s_bound[bucket[k]]
+        visited[d] += 1
+        if bound < floor:
+            dropped[d] += 1
+            continue
         top[:] = saved_top[d, :]
         sums[:] = saved_sums[d, :]
         pts = base[d]
@@ -445,13 +478,6 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
                 stack[top[p]] = c
                 top[p] += 1
                 sums[p] += c_bound[c]
-        bound = pts
-        for p in range(d + 1, n):
-            bound += sums[p]
-        visited[d] += 1
-        if bound < floor:
-            dropped[d] += 1
-            continue
         if d == n - 1:
             if n_out == out.shape[0]:
                 grown = np.empty((2 * n_out, n), dtype=np.int8)
@@ -470,6 +496,7 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
         li[d] = -1
         saved_top[d, :] = top
         saved_sums[d, :] = sums
+        rest_after[d] = bound - pts - sums[d]
         _bucket(
             d,
             stack,
@@ -484,3 +511,64 @@ def orderly_search(n, n_letters, order, s_pts, s_first, s_kids, c_pos, c_bound, 
             letter_first,
         )
     return out[:n_out].copy(), out_bound[:n_out].copy(), visited, dropped
+
+
+RADIX_BITS = 11  # bits of a key sorted per pass: 2,048 counters per pass stay in the L1 cache
+
+
+@njit(cache=True)
+def distinct_keys(keys, words, n_keys, key_bits):
+    """The keys of the distinct (key, word) pairs among the first `n_keys`, in increasing order: a word spelled
+    with the same choices along several paths (the same cells and letters in another order) is one key, since
+    a board counts a word once. A least-significant-digit radix sort of the keys (their words alongside) over
+    the low `key_bits` bits, counting every pass's digits in one read and skipping the passes whose digit is
+    the same in every key; then, in each run of equal keys (a few words at most), each word is kept once."""
+    radix = np.uint64(RADIX_BITS)
+    mask = np.uint64((1 << RADIX_BITS) - 1)
+    passes = max(1, (key_bits + RADIX_BITS - 1) // RADIX_BITS)
+    counts = np.zeros((passes, 1 << RADIX_BITS), dtype=np.int64)
+    a = keys[:n_keys].copy()
+    aw = words[:n_keys].copy()
+    for i in range(n_keys):
+        k = a[i]
+        for p in range(passes):
+            counts[p, (k >> (np.uint64(p) * radix)) & mask] += 1
+    b = np.empty_like(a)
+    bw = np.empty_like(aw)
+    offsets = np.empty(1 << RADIX_BITS, dtype=np.int64)
+    for p in range(passes):
+        shift = np.uint64(p) * radix
+        at = 0
+        single = False
+        for digit in range(1 << RADIX_BITS):
+            c = counts[p, digit]
+            if c == n_keys:
+                single = True
+            offsets[digit] = at
+            at += c
+        if single:
+            continue
+        for i in range(n_keys):
+            digit = (a[i] >> shift) & mask
+            b[offsets[digit]] = a[i]
+            bw[offsets[digit]] = aw[i]
+            offsets[digit] += 1
+        a, b = b, a
+        aw, bw = bw, aw
+    m = 0
+    run = 0  # where the current run of equal keys starts in the output
+    for i in range(n_keys):
+        if i == 0 or a[i] != a[i - 1]:
+            run = m
+        else:
+            repeat = False
+            for j in range(run, m):
+                if aw[j] == aw[i]:
+                    repeat = True
+                    break
+            if repeat:
+                continue
+        a[m] = a[i]
+        aw[m] = aw[i]
+        m += 1
+    return a[:m].copy()

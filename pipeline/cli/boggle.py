@@ -453,11 +453,26 @@ def boggle_prove(
     workers: Annotated[
         Optional[int],
         typer.Option(
-            "--workers", help="Local worker processes (default: the CPUs).", min=1, max=1024, show_default=False
+            "--workers",
+            help="Local worker processes (default: the CPUs); not with --ray.",
+            min=1,
+            max=1024,
+            show_default=False,
         ),
     ] = None,
     min_length: MinLengthOpt = None,
     variant: BoggleVariantOpt = None,
+    ray: RayOpt = None,
+    shard_size: Annotated[
+        Optional[int],
+        typer.Option(
+            "--shard-size",
+            min=1,
+            max=100_000_000,
+            show_default=False,
+            help="Top-level classes per shard of the job (default: about 1,024 shards).",
+        ),
+    ] = None,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
@@ -466,12 +481,14 @@ def boggle_prove(
     quiet: QuietOpt = False,
 ):
     """Prove which boards score at least --floor: branch and bound over board classes, every board found
-    scored exactly, one per symmetry class; finished shards are kept, so a rerun resumes."""
+    scored exactly, one per symmetry class; a sharded job (local cores or --ray) that resumes."""
+    import time
+
     from pipeline import __version__
-    from pipeline.boggle.prove import Problem, check_problem, default_partition, default_workers, parse_partition
-    from pipeline.boggle.prove import prove as run_proof
+    from pipeline.boggle.prove import Problem, default_partition, default_workers, parse_partition, proof_of, prove_job
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import parse_size
+    from pipeline.core import executor
     from pipeline.core.progress import Progress
 
     if out is not None and out.suffix.lower() != ".parquet":
@@ -486,9 +503,12 @@ def boggle_prove(
         check_memory(workers * WORKER_BYTES, f"--workers {workers}")
     s = Session(config, data_dir, lexicon)
     check_out(out, force, (".parquet",), s.data_dir)
+    address = executor.cluster_address(s.config, ray)
+    if address and workers is not None:
+        raise WordstatsError("--workers sets local worker processes; on Ray the cluster's CPUs run the shards")
     dictionary = store_dictionary(s.store, _boggle_rules(s, variant, min_length))
     problem = Problem(rows, cols, dictionary, partition, floor)
-    check_problem(problem)
+    job = prove_job(problem, shard_size)
     words = s.store.require("words")
     provenance = {
         "stage": "boggle prove",
@@ -496,9 +516,10 @@ def boggle_prove(
         "version": __version__,
         "inputs": {"words": _file_sha256(words)},
     }
-    proof = run_proof(
-        problem, s.store.root / "jobs", workers or default_workers(), Progress(quiet or as_json or as_csv), provenance
-    )
+    started_cpu = time.process_time()
+    with executor.engine_session(address, workers or default_workers()) as engine:
+        result = executor.run(job, s.data_dir, s.lexicon, engine, Progress(quiet or as_json or as_csv))
+        proof = proof_of(problem, result, engine, time.process_time() - started_cpu)
     summary = {"lexicon": s.lexicon, **proof.summary}
     if out is not None:
         from pipeline.core.store import write_parquet
@@ -524,6 +545,13 @@ def boggle_prove(
     typer.echo(_proof_text(summary))
 
 
+def _engine_text(summary: dict) -> str:
+    """Where the proof's shards ran, for people."""
+    if summary["engine"] == "local":
+        return f"{plural(summary['workers'] or 1, 'local worker')}"
+    return f"Ray ({summary['address']})"
+
+
 def _file_sha256(path) -> str:
     """A file's sha256."""
     from pipeline.core.store import sha256_file
@@ -546,7 +574,7 @@ def _proof_text(summary: dict) -> str:
             f"{plural(summary['boards_scored'], 'board')} scored individually",
             f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
             f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
-            f"{summary['workers']} worker(s), {summary['shards']} shards ({summary['shards_resumed']} resumed); "
+            f"{_engine_text(summary)}, {summary['shards']:,} shards ({summary['shards_reused']:,} reused); "
             f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
             f"job: {summary['job']}",
         ]

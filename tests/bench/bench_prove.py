@@ -1,12 +1,18 @@
-"""Boggle proof speed: the 3×3 ENABLE2K proof at floor 500 on one core, and the 3×4 rate with a projection.
+"""Boggle proof speed: the 3×3 ENABLE2K proof at floor 500 on one core, two local cores and Ray with two
+workers, and the 3×4 rate with a projection.
 
-Measured in one run: CPU and wall seconds of the whole 3×3 proof on one worker (fresh job folder, nothing
-resumed), its board count and best score (must be 42 and 545), peak memory, the split of time between
-bounding, splitting and scoring, and the tightness of the top-level bounds; then, for 3×4 at floor 1500,
-the CPU seconds of a seeded random sample of top-level classes and the projected CPU time of the whole
-proof (classes × mean seconds per class). The baseline is hybrid-boggle's `break_all` (C++), which the
-issue measured at about 610 CPU-seconds on one thread of this machine for the same 3×3 proof; it cannot be
-built here (no network beyond package registries), so its figure is quoted, not rerun.
+Measured in one run, each configuration in a fresh job folder (nothing resumed): the whole 3×3 proof on
+one core (this process, one numba thread), on two local worker processes, and on a local Ray instance
+(127.0.0.1, 2 CPUs, one shard per worker at a time); CPU and wall seconds, board count and best score (must
+be 42 and 545), the bytes of the three job folders compared (boards and classes tables), peak memory, the
+split of time between bounding, splitting and scoring, and the tightness of the top-level bounds. Then,
+for 3×4 at floor 1500, the CPU seconds of a seeded random sample of top-level classes and the projected
+time of the whole proof on this machine's 2 cores and on 10 and 100 nodes. The baseline is hybrid-boggle's
+`break_all` (C++), which the issue measured at about 610 CPU-seconds on one thread of this machine for the
+same 3×3 proof; it cannot be built here (no network beyond package registries), so its figure is quoted.
+
+BENCH_PROVE_3X4_SAMPLE sets the 3×4 sample (default 48 classes; 0 skips it); BENCH_PROVE_CONFIGS the 3×3
+configurations (default "one_core,two_cores,ray_2_workers").
 """
 
 from __future__ import annotations
@@ -21,68 +27,115 @@ import numpy as np
 from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.prove import Problem, default_partition, prove, prove_shard, top_classes
 from pipeline.boggle.rules import Rules
+from pipeline.core import executor as ex
 from pipeline.core.config import PROJECT_ROOT
 
 ENABLE2K = PROJECT_ROOT.parent / "shared" / "corpora" / "enable2k" / "enable2k.txt"
 STANDARD = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
 HYBRID_BOGGLE_3X3_CPU_SECONDS = 610  # quoted from the issue: break_all, one thread, this machine
-SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_3X4_SAMPLE", "12"))
+HYBRID_BOGGLE_3X4_CPU_SECONDS = 24_300  # quoted from the issue
+SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_3X4_SAMPLE", "48"))
+CONFIGS = os.environ.get("BENCH_PROVE_CONFIGS", "one_core,two_cores,ray_2_workers").split(",")
 SEED = 2025
+RAY_OVERHEAD_SECONDS = 0.013  # per shard, measured by bench_cluster (docs/cluster.md)
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
 
 
-def proof_3x3(dictionary) -> dict:
-    """The whole 3x3 proof on one worker, timed."""
-    problem = Problem(3, 3, dictionary, default_partition(3, 3), 500)
-    with tempfile.TemporaryDirectory() as tmp:
+def timed_proof(problem: Problem, engine: ex.Engine) -> dict:
+    """The whole proof on `engine` in a fresh job folder: its figures, and the folder's tables' bytes."""
+    import polars as pl
+
+    with tempfile.TemporaryDirectory(prefix="bench-prove-") as tmp:
         cpu, wall = time.process_time(), time.perf_counter()
-        proof = prove(problem, Path(tmp), workers=1)
+        proof = prove(problem, Path(tmp), engine)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        folder = Path(proof.summary["job_folder"])
+        tables = {part: pl.read_parquet(folder / f"{part}.parquet") for part in ("boards", "classes")}
     s = proof.summary
     return {
         "boards": s["boards"],
         "best": s["best"],
-        "expected": {"boards": 42, "best": 545},
         "correct": s["boards"] == 42 and s["best"] == 545,
-        "cpu_seconds": round(cpu, 2),
         "wall_seconds": round(wall, 2),
-        "vs_hybrid_boggle_cpu": round(HYBRID_BOGGLE_3X3_CPU_SECONDS / cpu, 2),
-        "seconds": s["seconds"],
+        "shard_cpu_seconds": s["cpu_seconds"],
+        "driver_cpu_seconds": round(cpu, 2),
+        "shards": s["shards_computed"],
         "peak_rss_mib": s["peak_rss_mib"],
-        "tightness": s["tightness"],
-        "partition": s["partition"],
-        "top_level_classes": s["top_level_classes"],
-        "top_level_dropped": s["top_level_dropped"],
-        "classes_examined": s["classes_examined"],
-        "classes_eliminated": s["classes_eliminated"],
-        "boards_scored": s["boards_scored"],
-        "word_paths": s["word_paths"],
-        "tree_nodes": s["tree_nodes"],
-        "top_boards": proof.boards.head(5).to_dicts(),
+        "summary": s,
+        "_tables": tables,
     }
 
 
+def proofs_3x3(dictionary) -> dict:
+    """The 3x3 proof on one core, two local cores and Ray with two workers, in that order."""
+    import numba
+
+    problem = Problem(3, 3, dictionary, default_partition(3, 3), 500)
+    prove_shard(problem, top_classes(2, 3, 3)[:1])  # compile outside the timing
+    out: dict = {}
+    numba.set_num_threads(1)
+    if "one_core" in CONFIGS:
+        out["one_core"] = timed_proof(problem, ex.LocalEngine())
+        one = out["one_core"]
+        one["cpu_seconds"] = one["driver_cpu_seconds"]  # everything ran in this process
+        one["vs_hybrid_boggle_cpu"] = round(HYBRID_BOGGLE_3X3_CPU_SECONDS / one["cpu_seconds"], 2)
+    if "two_cores" in CONFIGS:
+        out["two_cores"] = timed_proof(problem, ex.LocalEngine(2))
+    if "ray_2_workers" in CONFIGS:
+        for key, value in LOOPBACK.items():
+            os.environ.setdefault(key, value)
+        import ray
+
+        temp = tempfile.mkdtemp(prefix="raybp", dir="/tmp")
+        ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp)
+        try:
+            out["ray_2_workers"] = timed_proof(problem, ex.RayEngine(None))
+        finally:
+            ray.shutdown()
+    runs = list(out.values())
+    first = runs[0]["_tables"]
+    same = all(all(r["_tables"][p].equals(first[p]) for p in first) for r in runs)
+    for r in runs:
+        del r["_tables"]
+    keep = ("tightness", "seconds", "partition", "top_level_classes", "top_level_dropped", "classes_examined")
+    detail = {k: runs[0]["summary"][k] for k in keep}
+    detail.update({k: runs[0]["summary"][k] for k in ("classes_eliminated", "boards_scored", "word_paths")})
+    for r in runs:
+        del r["summary"]
+    return {"configurations": out, "same_tables": same, "detail": detail}
+
+
 def rate_3x4(dictionary) -> dict:
-    """CPU seconds per top-level class of the 3x4 proof at floor 1500, on a seeded sample, and the projection."""
+    """CPU seconds per top-level class of the 3x4 proof at floor 1500, on a seeded sample, and projections."""
     partition = default_partition(3, 4)
     problem = Problem(3, 4, dictionary, partition, 1500)
     classes = top_classes(len(partition.groups), 3, 4)
     rng = np.random.default_rng(SEED)
     sample = classes[np.sort(rng.choice(classes.shape[0], SAMPLE_3X4, replace=False))]
     prove_shard(problem, sample[:1])  # compile outside the timing
-    per_class = []
-    peak = 0.0
+    per_class, bounds, peak = [], [], 0.0
     for row in sample:
         started = time.process_time()
-        result = prove_shard(problem, row[None, :])
+        parts = prove_shard(problem, row[None, :])
         per_class.append(time.process_time() - started)
-        peak = max(peak, result.stats["peak_rss_mib"])
+        bounds.append(int(parts["classes"]["tree_bound"][0]))
+        peak = max(peak, float(parts["timing"]["peak_rss_mib"][0]))
     per = np.array(per_class)
+    n = int(classes.shape[0])
     mean = float(per.mean())
     sem = float(per.std(ddof=1) / np.sqrt(per.size)) if per.size > 1 else 0.0
+    total = mean * n
+    shard = 128  # classes per shard at the default ~1,024 shards
+    projections = {}
+    for name, cores in (("this_machine_2_cores", 2), ("10_nodes_x_2_cores", 20), ("100_nodes_x_2_cores", 200)):
+        shards = -(-n // shard)
+        hours = total / cores * (1 + RAY_OVERHEAD_SECONDS * shards / total) / 3600
+        projections[name] = {"cores": cores, "hours": round(hours, 2), "shards_per_core": round(shards / cores, 1)}
+    projections["100_nodes_x_32_cores"] = {"cores": 3200, "hours": round(total / 3200 / 3600, 3)}
     return {
         "partition": partition.text,
         "floor": 1500,
-        "top_level_classes": int(classes.shape[0]),
+        "top_level_classes": n,
         "sampled": int(per.size),
         "seconds_per_class": {
             "mean": round(mean, 3),
@@ -90,29 +143,26 @@ def rate_3x4(dictionary) -> dict:
             "max": round(float(per.max()), 3),
             "sem": round(sem, 3),
         },
-        "classes_per_second": round(1 / mean, 3) if mean else None,
-        "projected_cpu_hours": round(mean * classes.shape[0] / 3600, 1),
-        "projected_cpu_hours_2sem": [
-            round((mean - 2 * sem) * classes.shape[0] / 3600, 1),
-            round((mean + 2 * sem) * classes.shape[0] / 3600, 1),
-        ],
-        "hybrid_boggle_cpu_hours": round(24_300 / 3600, 1),
-        "peak_rss_mib": peak,
+        "sample_tree_bound_median": float(np.median(bounds)),
+        "projected_cpu_hours": round(total / 3600, 1),
+        "projected_cpu_hours_2sem": [round((mean - 2 * sem) * n / 3600, 1), round((mean + 2 * sem) * n / 3600, 1)],
+        "hybrid_boggle_cpu_hours": round(HYBRID_BOGGLE_3X4_CPU_SECONDS / 3600, 1),
+        "projections": projections,
+        "peak_rss_mib": round(peak, 1),
     }
 
 
 def run() -> dict:
-    """The 3x3 proof on one core, and the 3x4 rate."""
-    import numba
-
+    """The 3x3 proof on one core, two cores and Ray, and the 3x4 rate."""
     if not ENABLE2K.is_file():
         return {"skipped": f"{ENABLE2K} not present"}
-    numba.set_num_threads(1)
     dictionary = compile_dictionary(ENABLE2K.read_text().upper().split(), STANDARD)
     out = {
         "baseline": "hybrid-boggle break_all, 610 CPU-s on one thread of this machine (quoted from the issue)",
-        "proof_3x3_floor_500": proof_3x3(dictionary),
+        "load_average_before": os.getloadavg(),
+        "proof_3x3_floor_500": proofs_3x3(dictionary),
     }
     if SAMPLE_3X4 > 0:
         out["rate_3x4_floor_1500"] = rate_3x4(dictionary)
+    out["load_average_after"] = os.getloadavg()
     return out
