@@ -102,16 +102,24 @@ class Tables:
     bingo: int
     rack_size: int
     counts: np.ndarray  # int64 (27,): the bag, blanks last
-    bingos: np.ndarray  # uint64, sorted: the letter hashes of the words of rack_size letters or more
+    bingos: np.ndarray  # uint64, sorted: the letter hash of each word of rack_size letters or more
+    bingo_words: np.ndarray  # int8 (len(bingos), MAX_LETTERS): those words' letter codes, -1 past the end
 
 
-def letter_hashes(words: Iterable[str], shortest: int) -> np.ndarray:
-    """The sorted distinct LETTER_HASH sums of the words of at least `shortest` letters."""
-    chosen = [w for w in words if shortest <= len(w) <= MAX_LETTERS]
+def long_words(words: Iterable[str], shortest: int) -> tuple[np.ndarray, np.ndarray]:
+    """The words of at least `shortest` letters by LETTER_HASH sum: the sorted sums, and the words' letter
+    codes in the same order (an int8 row each, -1 past its end)."""
+    chosen = sorted(w for w in words if shortest <= len(w) <= MAX_LETTERS)
     if not chosen:
-        return np.zeros(0, dtype=np.uint64)
+        return np.zeros(0, dtype=np.uint64), np.zeros((0, MAX_LETTERS), dtype=np.int8)
     codes, offsets = encode(chosen)
-    return np.unique(np.add.reduceat(LETTER_HASH[codes], offsets[:-1]))
+    hashes = np.add.reduceat(LETTER_HASH[codes], offsets[:-1])
+    lengths = np.diff(offsets)
+    rows = np.repeat(np.arange(len(chosen)), lengths)
+    matrix = np.full((len(chosen), MAX_LETTERS), -1, dtype=np.int8)
+    matrix[rows, np.arange(len(codes)) - offsets[rows]] = codes
+    order = np.argsort(hashes, kind="stable")
+    return hashes[order], np.ascontiguousarray(matrix[order])
 
 
 def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
@@ -133,7 +141,7 @@ def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
         variant.bingo_bonus,
         variant.rack_size,
         counts,
-        letter_hashes(words, variant.rack_size),
+        *long_words(words, variant.rack_size),
     )
 
 

@@ -795,6 +795,7 @@ def board_plays(
     out,
     bingos,
     letter_hash,
+    bingo_words,
 ):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
     counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
@@ -822,6 +823,7 @@ def board_plays(
         out,
         bingos,
         letter_hash,
+        bingo_words,
     )
 
 
@@ -897,6 +899,11 @@ def _rack_value(rack, values):
 # self-play state: scalars of a game in progress
 S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
 STATE = 6
+# A strip of strip_bounds: its score bound, orientation, line, first and last square, leftmost anchor, number
+# of empty squares, and whether its board letters and the rack may make a long word (only tested when the
+# strip takes a full rack).
+STRIP_BOUND, STRIP_DIR, STRIP_LINE, STRIP_START, STRIP_END, STRIP_ANCHOR, STRIP_EMPTY, STRIP_WORD = range(8)
+STRIP = 8
 
 
 @njit(cache=True)
@@ -923,6 +930,7 @@ def selfplay_turns(
     rack_log,
     bingos,
     letter_hash,
+    bingo_words,
 ):
     """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
     rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
@@ -956,6 +964,7 @@ def selfplay_turns(
             out,
             bingos,
             letter_hash,
+            bingo_words,
         )
         shuffle = False
         if n_out > 0:
@@ -1272,7 +1281,8 @@ def strip_bounds(
     the board tiles and cross sums as they are, and the least of the rack's highest values on the best
     squares and each square's best allowed rack letter; the bingo bonus only where the rack and the strip's
     board letters may make a word (their letter hash is among `bingos`, the hashes of the long words).
-    Returns an (n, 6) int64 array: bound, orientation, line, s, e, leftmost anchor."""
+    Returns an (n, STRIP) int64 array (STRIP_*: bound, orientation, line, s, e, leftmost anchor, empty
+    squares, whether the bingo test passed)."""
     in_rack = 0
     have = 0
     for k in range(26):
@@ -1292,7 +1302,7 @@ def strip_bounds(
     for letter in range(26):
         for _ in range(rack[letter]):
             rack_key += letter_hash[letter]
-    out = np.zeros((512, 6), dtype=np.int64)
+    out = np.zeros((512, STRIP), dtype=np.int64)
     n_out = 0
     memo_keys = np.zeros(64, dtype=np.uint64)
     memo_values = np.zeros(64, dtype=np.int64)
@@ -1340,11 +1350,10 @@ def strip_bounds(
                             i -= 1
                         coef[i] = c
                     base = board_sum * w + fixed
-                    if (
-                        m == rack_size
-                        and bingo > 0
-                        and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values)
-                    ):
+                    maybe = m == rack_size and _maybe_word(
+                        bingos, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values
+                    )
+                    if maybe:
                         base += bingo
                     bound = base
                     for j in range(m):
@@ -1355,13 +1364,144 @@ def strip_bounds(
                     if other < bound:
                         bound = other
                     if n_out == out.shape[0]:
-                        bigger = np.zeros((2 * n_out, 6), dtype=np.int64)
+                        bigger = np.zeros((2 * n_out, STRIP), dtype=np.int64)
                         bigger[:n_out] = out
                         out = bigger
-                    out[n_out, 0], out[n_out, 1], out[n_out, 2] = bound, o, line
-                    out[n_out, 3], out[n_out, 4], out[n_out, 5] = s, e, first_anchor
+                    out[n_out, STRIP_BOUND], out[n_out, STRIP_DIR], out[n_out, STRIP_LINE] = bound, o, line
+                    out[n_out, STRIP_START], out[n_out, STRIP_END], out[n_out, STRIP_ANCHOR] = s, e, first_anchor
+                    out[n_out, STRIP_EMPTY], out[n_out, STRIP_WORD] = m, maybe
                     n_out += 1
     return out[:n_out]
+
+
+@njit(cache=True)
+def _full_rack_plays(
+    o,
+    line,
+    s,
+    e,
+    lt,
+    lb,
+    masks,
+    crossed,
+    sums,
+    lmul,
+    wmul,
+    values,
+    rack,
+    bingo,
+    keep,
+    out,
+    n_out,
+    bingos,
+    bingo_words,
+    letter_hash,
+    scratch,
+):
+    """Every play that covers exactly the squares s..e of a line with the whole rack (a full one, at most
+    two blanks), found by letter hash among the long words (`bingos`, `bingo_words`) rather than by a walk:
+    each word of the strip's length whose letters are the rack's and the board's (a blank any letter),
+    spelling the board tiles and allowed by each empty square's cross-check, once per way to place the
+    blanks. Kept as in _keep; returns the records, their number and how many plays were scored."""
+    word, blank, new, count, pos = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    length = e - s + 1
+    n_blanks = rack[BLANK_SLOT]
+    key = np.uint64(0)
+    board_main, w = 0, 1
+    for j in range(s, e + 1):
+        t = lt[j]
+        if t >= 0:
+            key += letter_hash[t]
+            if not lb[j]:
+                board_main += values[t]
+        else:
+            w *= wmul[o, line, j]
+    for letter in range(26):
+        for _ in range(rack[letter]):
+            key += letter_hash[letter]
+    n_words = bingos.shape[0]
+    scored = 0
+    first_x = 0 if n_blanks > 0 else 25
+    for x in range(first_x, 26):
+        first_y = x if n_blanks > 1 else 25
+        for y in range(first_y, 26):
+            probe = key
+            if n_blanks > 0:
+                probe += letter_hash[x]
+            if n_blanks > 1:
+                probe += letter_hash[y]
+            i = np.searchsorted(bingos, probe)
+            while i < n_words and bingos[i] == probe:
+                row = bingo_words[i]
+                i += 1
+                if row[length - 1] < 0 or (length < N and row[length] >= 0):
+                    continue
+                for letter in range(26):
+                    count[letter] = 0
+                ok = True
+                for j in range(s, e + 1):
+                    letter = row[j - s]
+                    if lt[j] >= 0:
+                        if lt[j] != letter:
+                            ok = False
+                            break
+                    elif (masks[o, line, j] >> letter) & 1 == 0:
+                        ok = False
+                        break
+                    else:
+                        count[letter] += 1
+                if not ok:
+                    continue
+                need = 0
+                for letter in range(26):
+                    extra = count[letter] - rack[letter]
+                    if extra < 0:
+                        ok = False
+                    need += extra
+                if not ok or need != n_blanks:
+                    continue  # a hash collision
+                main, cross = board_main, 0
+                n_pos = 0
+                for j in range(s, e + 1):
+                    letter = row[j - s]
+                    word[j], blank[j], new[j] = letter, 0, 1 if lt[j] < 0 else 0
+                    if lt[j] < 0:
+                        value = values[letter] * lmul[o, line, j]
+                        main += value
+                        if crossed[o, line, j]:
+                            cross += (sums[o, line, j] + value) * wmul[o, line, j]
+                        if count[letter] > rack[letter]:  # a square a blank may take
+                            pos[n_pos] = j
+                            n_pos += 1
+                full = main * w + cross + bingo
+                # the blanks: on one or two of the candidate squares, each letter taking as many as it lacks
+                for p1 in range(n_pos if n_blanks > 0 else 1):
+                    for p2 in range(p1 + 1 if n_blanks > 1 else 0, n_pos if n_blanks > 1 else 1):
+                        score = full
+                        if n_blanks > 0:
+                            j1 = pos[p1]
+                            l1 = row[j1 - s]
+                            if n_blanks > 1:
+                                j2 = pos[p2]
+                                l2 = row[j2 - s]
+                                if l1 == l2:
+                                    if count[l1] - rack[l1] != 2:
+                                        continue
+                                elif count[l1] - rack[l1] != 1 or count[l2] - rack[l2] != 1:
+                                    continue
+                                v = values[l2] * lmul[o, line, j2]
+                                score -= v * (w + (wmul[o, line, j2] if crossed[o, line, j2] else 0))
+                                blank[j2] = 1
+                            v = values[l1] * lmul[o, line, j1]
+                            score -= v * (w + (wmul[o, line, j1] if crossed[o, line, j1] else 0))
+                            blank[j1] = 1
+                        scored += 1
+                        out, n_out = _keep(out, n_out, keep, score, o, line, s, length, word, blank, new)
+                        if n_blanks > 0:
+                            blank[pos[p1]] = 0
+                            if n_blanks > 1:
+                                blank[pos[p2]] = 0
+    return out, n_out, scored
 
 
 @njit(cache=True)
@@ -1384,11 +1524,13 @@ def best_first_plays(
     out,
     bingos,
     letter_hash,
+    bingo_words,
 ):
-    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays): the anchors are
-    walked highest strip score bound first until a bound falls below the keep-th best score, and inside a
-    walk the branches whose strips cannot reach it are cut. Returns the records, their number, and how many
-    plays were scored."""
+    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
+    first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
+    blanks on it) by _full_rack_plays, the other plays by anchor walks that place fewer tiles, inside which
+    the branches whose strips cannot reach the keep-th best are cut. Returns the records, their number, and
+    how many plays were scored."""
     in_rack, have = _rack_facts(rack)
     if in_rack == 0:
         return out, 0, 0
@@ -1396,26 +1538,63 @@ def best_first_plays(
     strips = strip_bounds(
         tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
     )
+    by_hash = in_rack == rack_size and rack[BLANK_SLOT] <= 2 and bingo_words.shape[0] == bingos.shape[0]
+    limit = in_rack - 1 if by_hash else in_rack  # the most tiles a walk places
     none = -(1 << 40)
     bounds = np.full((2, N, N + 1, N + 1), none, dtype=np.int64)  # per line: bound of strip (s, e)
-    anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
-    for j in range(strips.shape[0]):
-        b, o, line, s, e, a = strips[j, 0], strips[j, 1], strips[j, 2], strips[j, 3], strips[j, 4], strips[j, 5]
+    n_strips = strips.shape[0]
+    items = np.full(2 * N * N + n_strips, none, dtype=np.int64)  # the anchors' bounds, then full-rack strips'
+    for j in range(n_strips):
+        b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
+        s, e, a = strips[j, STRIP_START], strips[j, STRIP_END], strips[j, STRIP_ANCHOR]
+        if by_hash and strips[j, STRIP_EMPTY] == in_rack:
+            if strips[j, STRIP_WORD]:
+                items[2 * N * N + j] = b
+            continue
         bounds[o, line, s, e] = b
         k = (o * N + line) * N + a
-        if b > anchor_bound[k]:
-            anchor_bound[k] = b
-    order = np.argsort(-anchor_bound, kind="quicksort")
+        if b > items[k]:
+            items[k] = b
+    order = np.argsort(-items, kind="quicksort")
     work = np.zeros((16, N + 1), dtype=np.int64)
+    scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
     info = np.zeros((5, N + 1), dtype=np.int64)
     avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
     n_out, total = 0, 0
     current = -1
     for k in order:
-        b = anchor_bound[k]
+        b = items[k]
         if b == none or (n_out == keep and b < out[keep - 1, PLAY_SCORE]):
             break
+        if k >= 2 * N * N:
+            j = k - 2 * N * N
+            o, line = strips[j, STRIP_DIR], strips[j, STRIP_LINE]
+            out, n_out, count = _full_rack_plays(
+                o,
+                line,
+                strips[j, STRIP_START],
+                strips[j, STRIP_END],
+                tt[o, line],
+                bb[o, line],
+                masks,
+                crossed,
+                sums,
+                lmul,
+                wmul,
+                values,
+                rack,
+                bingo,
+                keep,
+                out,
+                n_out,
+                bingos,
+                bingo_words,
+                letter_hash,
+                scratch,
+            )
+            total += count
+            continue
         o, rest = k // (N * N), k % (N * N)
         line, a = rest // N, rest % N
         if current != o * N + line:
@@ -1461,7 +1640,7 @@ def best_first_plays(
             values,
             rack,
             have,
-            in_rack,
+            limit,
             bingo,
             rack_size,
             keep,

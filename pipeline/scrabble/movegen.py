@@ -41,6 +41,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
         out,
         tab.bingos,
         LETTER_HASH,
+        tab.bingo_words,
     )
     records = records[:n_out]
     if keep == 0:

@@ -114,6 +114,7 @@ def self_play_log(
             rack_log,
             tab.bingos,
             LETTER_HASH,
+            tab.bingo_words,
         )
         if status == gk.SHUFFLE:
             rng.shuffle(bag[: state[gk.S_BAG]])
