@@ -16,7 +16,16 @@ from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.board import Board
-from pipeline.scrabble.gaddag import CHILD_MASK, END, TILE_SHIFT, build_gaddag, check_arcs, from_table, gaddag_table
+from pipeline.scrabble.gaddag import (
+    CHILD_MASK,
+    END,
+    NODE_SHIFT,
+    TILE_SHIFT,
+    build_gaddag,
+    check_arcs,
+    from_table,
+    gaddag_table,
+)
 from pipeline.scrabble.lexicon import Lexicon, load_lexicon
 from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
 from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
@@ -98,7 +107,7 @@ def test_gaddag_of_a_few_words():
     ]
     # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
     assert check_arcs(g.arcs) == g.n_nodes
-    assert (CHILD_MASK, END, TILE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT)
+    assert (CHILD_MASK, END, TILE_SHIFT, NODE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT, gk.NODE_SHIFT)
 
 
 @settings(max_examples=40, deadline=None)

@@ -18,6 +18,7 @@ MAX_LETTERS = 15  # the longest playable word: the board's width
 CHILD_MASK = (1 << 22) - 1
 END = 1 << 22
 TILE_SHIFT = 24
+NODE_SHIFT = 32
 # A random 64-bit number per letter: a multiset of letters hashes to their sum (mod 2**64), so that the
 # hash of a rack plus some board letters is a sum of sums.
 LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
@@ -32,15 +33,16 @@ class Gaddag:
 
     @cached_property
     def tilesets(self) -> np.ndarray:
-        """int64 per arc index: the tiles of the node starting there as bits (bit 0 SEP, bit 1 + l letter l);
-        0 elsewhere and for node 0."""
+        """int64 per arc index, as the move generator walks it: the arc in the low 32 bits and, at the first arc
+        of a node, the tiles of the node as bits from bit NODE_SHIFT on (NODE_SHIFT the separator,
+        NODE_SHIFT + 1 + l letter l)."""
         arcs = self.arcs
         starts = node_starts(arcs)
         ends = np.append(starts[1:], len(arcs))  # one past each node's last arc
         total = np.zeros(len(arcs) + 1, dtype=np.int64)  # the tiles of a node are distinct: OR is a sum
         np.cumsum(np.left_shift(1, (arcs >> TILE_SHIFT).astype(np.int64)), out=total[1:])
-        out = np.zeros(len(arcs), dtype=np.int64)
-        out[starts] = total[ends] - total[starts]
+        out = arcs.astype(np.int64)
+        out[starts] |= (total[ends] - total[starts]) << NODE_SHIFT
         return out
 
     @property

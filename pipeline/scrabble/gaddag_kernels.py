@@ -24,6 +24,11 @@ END = 1 << 22  # the last arc of its node
 ACCEPTS = 1 << 23  # a string of the GADDAG ends with this arc
 TILE_SHIFT = 24  # bits 24-31: the tile, SEP or 1 + letter code
 SEP = 0
+# The walk reads `tilesets` (Gaddag.tilesets): per arc index the arc in the low 32 bits and, at the first arc of
+# a node, the node's tiles as bits from NODE_SHIFT on (bit NODE_SHIFT the separator, NODE_SHIFT + 1 + l letter l),
+# so that a node's tiles and its arcs share a cache line.
+ARC_MASK = (1 << 32) - 1
+NODE_SHIFT = 32
 MAX_STRING = 16  # a word of 15 letters and the separator
 N = 15  # board size
 BLANK_SLOT = 26  # rack counts: 26 letters, then blanks
@@ -469,26 +474,46 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
     return out, n_out
 
 
+# The squares of a line as the walk's bounds see them (`info` rows): a board tile's value (0 for a blank or an
+# empty square), the best rack letter's value its cross-check allows, word and letter premiums, whether a
+# rack letter fits, the cross sum and whether the square makes a cross-word.
+INFO_TILE, INFO_CAP, INFO_WORD, INFO_LETTER, INFO_FITS, INFO_SUM, INFO_CROSSED = range(7)
+INFO = 7
+
+
+@njit(cache=True, inline="always")
+def _top_value(values, have):
+    """The highest value of the letters whose bits are set."""
+    top = 0
+    while have:
+        v = values[_lowest(have)]
+        if v > top:
+            top = v
+        have &= have - 1
+    return top
+
+
 @njit(cache=True, inline="always")
 def _right_can_reach(
-    lt, info, strip_bound, left, q0, main_now, mult_now, cross_now, placed_now, in_rack, rack_size, bingo, target
+    lt, info, strip_bound, left, q0, main_now, mult_now, cross_now, placed_now, in_rack, rack_size, bingo, target, top
 ):
     """Whether a play from square `left` whose squares before q0 are spelled (main word letter sum, word
     multiplier, cross-word points and tiles placed so far) may still score `target`, ending at some square
     from q0 on: per end, the least of its strip's bound and the points so far plus the most the squares
-    q0.. could add (`info`: per square the board tile's value, the best rack letter's value times the letter
-    premium, the word premium, the most its cross-word could score, whether a rack letter fits)."""
+    q0.. could add (see INFO_*; no letter worth more than `top`, the best letter left on the rack)."""
     add_main, w, add_cross, m = 0, 1, 0, placed_now
     for q in range(q0, N):
         if lt[q] >= 0:
-            add_main += info[0, q]
+            add_main += info[INFO_TILE, q]
         else:
-            if m == in_rack or info[4, q] == 0:
+            if m == in_rack or info[INFO_FITS, q] == 0:
                 return False
             m += 1
-            add_main += info[1, q]
-            w *= info[2, q]
-            add_cross += info[3, q]
+            v = min(info[INFO_CAP, q], top) * info[INFO_LETTER, q]
+            add_main += v
+            w *= info[INFO_WORD, q]
+            if info[INFO_CROSSED, q]:
+                add_cross += (info[INFO_SUM, q] + v) * info[INFO_WORD, q]
         if q == N - 1 or lt[q + 1] < 0:
             b = (main_now + add_main) * mult_now * w + cross_now + add_cross + (bingo if m == rack_size else 0)
             if strip_bound[left, q] < b:
@@ -555,7 +580,7 @@ def _anchor_walk(
     d = 0
     sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
     main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
-    fits = (tilesets[root] >> 1) & masks[o, line, a]
+    fits = (tilesets[root] >> (NODE_SHIFT + 1)) & masks[o, line, a]
     natural[0] = fits & have
     blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
     while d >= 0:
@@ -571,7 +596,7 @@ def _anchor_walk(
                 used[d] = -1
             t = lt[s]
             nd = node[d]
-            ts = tilesets[nd]
+            ts = tilesets[nd] >> NODE_SHIFT
             if t >= 0:  # a board tile: the walk must spell it
                 if natural[d] == 0:
                     d -= 1
@@ -610,7 +635,7 @@ def _anchor_walk(
                 cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
                 placed[e] = placed[d] + 1
                 word[s], blank[s], new[s] = letter, is_blank, 1
-            arc = arcs[ai]
+            arc = tilesets[ai] & ARC_MASK
             child[d] = arc & CHILD_MASK
             stage[d] = 1
             st = 1
@@ -636,8 +661,9 @@ def _anchor_walk(
             if phase[d] == 0:
                 nxt = s - 1
                 go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
-                if go and keep > 0 and n_out == keep and reach[1, nxt, a] < out[keep - 1, PLAY_SCORE]:
-                    go = False
+                if go and keep > 0 and n_out == keep:
+                    target = out[keep - 1, PLAY_SCORE]
+                    go = reach[1, nxt, a] >= target
             else:
                 nxt = s + 1
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
@@ -657,6 +683,7 @@ def _anchor_walk(
                         rack_size,
                         bingo,
                         target,
+                        _top_value(values, have),
                     )
             if go:
                 d = e
@@ -670,9 +697,9 @@ def _anchor_walk(
             c = child[d]
             if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
                 continue
-            if tilesets[c] & 1 == 0:
+            if (tilesets[c] >> NODE_SHIFT) & 1 == 0:
                 continue
-            c2 = arcs[c] & CHILD_MASK
+            c2 = tilesets[c] & CHILD_MASK
             nxt = a + 1
             if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
                 continue
@@ -692,6 +719,7 @@ def _anchor_walk(
                     rack_size,
                     bingo,
                     target,
+                    _top_value(values, have),
                 ):
                     continue
             d = e
@@ -726,7 +754,7 @@ def generate_plays(
         return out, 0, 0
     work = np.zeros((16, N + 1), dtype=np.int64)
     reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
-    info = np.zeros((5, N + 1), dtype=np.int64)
+    info = np.zeros((INFO, N + 1), dtype=np.int64)
     strip_bound = np.zeros((N + 1, N + 1), dtype=np.int64)
     for o in range(2):
         for line in range(N):
@@ -767,7 +795,7 @@ def generate_plays(
 @njit(cache=True, inline="always")
 def _enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
     """Set up the choices of a frame: the board tile it must spell, or the letters it may place."""
-    ts = tilesets[nd]
+    ts = tilesets[nd] >> NODE_SHIFT
     if t >= 0:
         natural[d] = (ts >> (t + 1)) & 1
         blanked[d] = 0
@@ -804,7 +832,7 @@ def board_plays(
         return generate_plays(
             arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, keep, out
         )
-    return best_first_plays(
+    return best_plays(
         arcs,
         tilesets,
         tt,
@@ -945,7 +973,7 @@ def selfplay_turns(
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        out, n_out, _ = best_first_plays(
+        out, n_out, _ = best_plays(
             arcs,
             tilesets,
             tt,
@@ -1025,182 +1053,6 @@ def selfplay_turns(
 
 
 # ---- the best plays first: strips by their score bound -------------------------------------------------
-
-
-@njit(cache=True)
-def _strip_walk(
-    arcs,
-    tilesets,
-    lt,
-    lb,
-    o,
-    line,
-    s,
-    e,
-    a,
-    masks,
-    crossed,
-    sums,
-    lmul,
-    wmul,
-    values,
-    rack,
-    have,
-    bingo,
-    rack_size,
-    keep,
-    out,
-    n_out,
-    st,
-    caps,
-):
-    """Every play that covers exactly the squares s..e of one line and may rank among the `keep` best, by a
-    GADDAG walk from the anchor a (left to s, SEP, right to e), kept as in _keep; a branch stops when its
-    score so far plus the most the squares still open could add (each its best allowed rack letter) cannot
-    reach the keep-th best. `st` holds the walk's work arrays. Returns the records, their number and how
-    many plays were scored."""
-    sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed = (
-        st[0],
-        st[1],
-        st[2],
-        st[3],
-        st[4],
-        st[5],
-        st[6],
-        st[7],
-        st[8],
-        st[9],
-        st[10],
-        st[11],
-    )
-    word, blank, new, pre = st[12], st[13], st[14], st[15]
-    root = arcs[0] & CHILD_MASK
-    count = 0
-    w = 1
-    m = 0
-    for j in range(s, e + 1):
-        if lt[j] < 0:
-            w *= wmul[o, line, j]
-            m += 1
-    bonus = bingo if m == rack_size else 0
-    total = 0  # pre[j + 1]: the most squares s..j could add to the score
-    pre[s] = 0
-    for j in range(s, e + 1):
-        t = lt[j]
-        if t >= 0:
-            total += 0 if lb[j] else values[t] * w
-        else:
-            wm = wmul[o, line, j]
-            if crossed[o, line, j]:
-                total += lmul[o, line, j] * (w + wm) * caps[o, line, j] + sums[o, line, j] * wm
-            else:
-                total += lmul[o, line, j] * w * caps[o, line, j]
-        pre[j + 1] = total
-    d = 0
-    sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
-    main[0], mult[0], cross[0], placed[0] = 0, 1, 0, 0
-    fits = (tilesets[root] >> 1) & masks[o, line, a]
-    natural[0] = fits & have
-    blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
-    while d >= 0:
-        p = sq[d]
-        e1 = d + 1
-        if stage[d] == 0:  # the next tile for square p
-            slot = used[d]
-            if slot >= 0:
-                if rack[slot] == 0 and slot < BLANK_SLOT:
-                    have |= 1 << slot
-                rack[slot] += 1
-                used[d] = -1
-            t = lt[p]
-            nd = node[d]
-            ts = tilesets[nd]
-            if t >= 0:
-                if natural[d] == 0:
-                    d -= 1
-                    continue
-                natural[d] = 0
-                ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
-                main[e1] = main[d] + (0 if lb[p] else values[t])
-                mult[e1], cross[e1], placed[e1] = mult[d], cross[d], placed[d]
-                word[p], blank[p], new[p] = t, 0, 0
-            else:
-                if natural[d] != 0:
-                    bits = natural[d]
-                    letter = _lowest(bits)
-                    natural[d] = bits & (bits - 1)
-                    is_blank = 0
-                    slot = letter
-                    rack[slot] -= 1
-                    if rack[slot] == 0:
-                        have &= ~(1 << slot)
-                elif blanked[d] != 0:
-                    bits = blanked[d]
-                    letter = _lowest(bits)
-                    blanked[d] = bits & (bits - 1)
-                    is_blank = 1
-                    slot = BLANK_SLOT
-                    rack[slot] -= 1
-                else:
-                    d -= 1
-                    continue
-                used[d] = slot
-                ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
-                value = 0 if is_blank else values[letter] * lmul[o, line, p]
-                wm = wmul[o, line, p]
-                main[e1] = main[d] + value
-                mult[e1] = mult[d] * wm
-                cross[e1] = cross[d] + ((sums[o, line, p] + value) * wm if crossed[o, line, p] else 0)
-                placed[e1] = placed[d] + 1
-                word[p], blank[p], new[p] = letter, is_blank, 1
-            arc = arcs[ai]
-            c = arc & CHILD_MASK
-            child[d] = c
-            stage[d] = 1
-            if n_out == keep:
-                if phase[d] == 0:
-                    open_ = pre[p] - pre[s] + pre[e + 1] - pre[a + 1]
-                else:
-                    open_ = pre[e + 1] - pre[p + 1]
-                if main[e1] * w + cross[e1] + open_ + bonus < out[keep - 1, PLAY_SCORE]:
-                    continue
-            if phase[d] == 0:
-                if p > s:  # further left
-                    if c != 0:
-                        d = e1
-                        nxt = p - 1
-                        sq[d], phase[d], node[d], used[d], stage[d] = nxt, 0, c, -1, 0
-                        _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                    continue
-                if a == e:
-                    if arc & ACCEPTS:
-                        count += 1
-                        score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
-                        out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
-                    continue
-                if c == 0 or tilesets[c] & 1 == 0:
-                    continue
-                c2 = arcs[c] & CHILD_MASK
-                if c2 != 0:
-                    d = e1
-                    nxt = a + 1
-                    sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
-                    _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                continue
-            if p == e:
-                if arc & ACCEPTS:
-                    count += 1
-                    score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
-                    out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
-                continue
-            if c != 0:
-                d = e1
-                nxt = p + 1
-                sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c, -1, 0
-                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-            continue
-        stage[d] = 0  # back from a deeper square: try the next tile here
-    return out, n_out, count
 
 
 @njit(cache=True)
@@ -1524,13 +1376,58 @@ def best_first_plays(
     out,
     bingos,
     letter_hash,
+):
+    """best_plays with every play found by anchor walks (no long words to look up)."""
+    return best_plays(
+        arcs,
+        tilesets,
+        tt,
+        bb,
+        masks,
+        crossed,
+        sums,
+        anchors,
+        lmul,
+        wmul,
+        values,
+        rack,
+        bingo,
+        rack_size,
+        keep,
+        out,
+        bingos,
+        letter_hash,
+        np.zeros((0, N), dtype=np.int8),
+    )
+
+
+@njit(cache=True)
+def best_plays(
+    arcs,
+    tilesets,
+    tt,
+    bb,
+    masks,
+    crossed,
+    sums,
+    anchors,
+    lmul,
+    wmul,
+    values,
+    rack,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    bingos,
+    letter_hash,
     bingo_words,
 ):
     """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
     first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
-    blanks on it) by _full_rack_plays, the other plays by anchor walks that place fewer tiles, inside which
-    the branches whose strips cannot reach the keep-th best are cut. Returns the records, their number, and
-    how many plays were scored."""
+    blanks on it) by _full_rack_plays when `bingo_words` holds the words of `bingos`, the other plays by
+    anchor walks, inside which the branches whose strips cannot reach the keep-th best are cut. Returns the
+    records, their number, and how many plays were scored."""
     in_rack, have = _rack_facts(rack)
     if in_rack == 0:
         return out, 0, 0
@@ -1539,33 +1436,45 @@ def best_first_plays(
         tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
     )
     by_hash = in_rack == rack_size and rack[BLANK_SLOT] <= 2 and bingo_words.shape[0] == bingos.shape[0]
+    by_hash = by_hash and bingos.shape[0] > 0
     limit = in_rack - 1 if by_hash else in_rack  # the most tiles a walk places
     none = -(1 << 40)
-    bounds = np.full((2, N, N + 1, N + 1), none, dtype=np.int64)  # per line: bound of strip (s, e)
     n_strips = strips.shape[0]
-    items = np.full(2 * N * N + n_strips, none, dtype=np.int64)  # the anchors' bounds, then full-rack strips'
-    for j in range(n_strips):
+    anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
+    item_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
+    item = np.empty(2 * N * N + n_strips, dtype=np.int64)
+    first = np.full(2 * N + 1, n_strips, dtype=np.int64)  # the strips of line (o, line) from first[o * N + line]
+    n_items = 0
+    for j in range(n_strips - 1, -1, -1):  # strips come by orientation, line, s, e
         b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
-        s, e, a = strips[j, STRIP_START], strips[j, STRIP_END], strips[j, STRIP_ANCHOR]
+        first[o * N + line] = j
         if by_hash and strips[j, STRIP_EMPTY] == in_rack:
             if strips[j, STRIP_WORD]:
-                items[2 * N * N + j] = b
+                item_bound[n_items], item[n_items] = b, 2 * N * N + j
+                n_items += 1
             continue
-        bounds[o, line, s, e] = b
-        k = (o * N + line) * N + a
-        if b > items[k]:
-            items[k] = b
-    order = np.argsort(-items, kind="quicksort")
+        k = (o * N + line) * N + strips[j, STRIP_ANCHOR]
+        if b > anchor_bound[k]:
+            anchor_bound[k] = b
+    for k in range(2 * N - 1, -1, -1):
+        if first[k] > first[k + 1]:
+            first[k] = first[k + 1]
+    for k in range(2 * N * N):
+        if anchor_bound[k] != none:
+            item_bound[n_items], item[n_items] = anchor_bound[k], k
+            n_items += 1
+    order = np.argsort(-item_bound[:n_items])
     work = np.zeros((16, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
-    info = np.zeros((5, N + 1), dtype=np.int64)
+    info = np.zeros((INFO, N + 1), dtype=np.int64)
+    bounds = np.empty((N + 1, N + 1), dtype=np.int64)  # the line's strip bounds by (s, e)
     avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
     n_out, total = 0, 0
     current = -1
-    for k in order:
-        b = items[k]
-        if b == none or (n_out == keep and b < out[keep - 1, PLAY_SCORE]):
+    for i in order:
+        b, k = item_bound[i], item[i]
+        if n_out == keep and b < out[keep - 1, PLAY_SCORE]:
             break
         if k >= 2 * N * N:
             j = k - 2 * N * N
@@ -1599,12 +1508,16 @@ def best_first_plays(
         line, a = rest // N, rest % N
         if current != o * N + line:
             current = o * N + line
+            bounds[:, :] = none
+            for j in range(first[current], first[current + 1]):
+                if not (by_hash and strips[j, STRIP_EMPTY] == in_rack):
+                    bounds[strips[j, STRIP_START], strips[j, STRIP_END]] = strips[j, STRIP_BOUND]
             for s in range(N):  # reach[0, s, p] = max over e >= p of bounds(s, e)
                 best = none
                 reach[0, s, N] = none
                 for p in range(N - 1, -1, -1):
-                    if bounds[o, line, s, p] > best:
-                        best = bounds[o, line, s, p]
+                    if bounds[s, p] > best:
+                        best = bounds[s, p]
                     reach[0, s, p] = best
             for q in range(N + 1):  # reach[1, p, q] = max over s <= p of reach[0, s, q]
                 best = none
@@ -1612,17 +1525,16 @@ def best_first_plays(
                     if reach[0, p, q] > best:
                         best = reach[0, p, q]
                     reach[1, p, q] = best
-            for q in range(N):  # what each square could add (see _right_can_reach)
+            for q in range(N):  # what each square could add (see INFO_*)
                 t = tt[o, line, q]
-                if t >= 0:
-                    info[0, q] = 0 if bb[o, line, q] else values[t]
-                    info[1, q], info[2, q], info[3, q], info[4, q] = 0, 1, 0, 1
-                else:
-                    wm = wmul[o, line, q]
-                    top = caps[o, line, q] * lmul[o, line, q]
-                    info[0, q], info[1, q], info[2, q] = 0, top, wm
-                    info[3, q] = (sums[o, line, q] + top) * wm if crossed[o, line, q] else 0
-                    info[4, q] = 1 if masks[o, line, q] & avail else 0
+                empty = t < 0
+                info[INFO_TILE, q] = 0 if empty or bb[o, line, q] else values[t]
+                info[INFO_CAP, q] = caps[o, line, q] if empty else 0
+                info[INFO_WORD, q] = wmul[o, line, q] if empty else 1
+                info[INFO_LETTER, q] = lmul[o, line, q] if empty else 0
+                info[INFO_FITS, q] = 1 if empty and masks[o, line, q] & avail else 0
+                info[INFO_SUM, q] = sums[o, line, q] if empty else 0
+                info[INFO_CROSSED, q] = 1 if empty and crossed[o, line, q] else 0
         out, n_out, count = _anchor_walk(
             arcs,
             tilesets,
@@ -1649,7 +1561,7 @@ def best_first_plays(
             work,
             reach,
             info,
-            bounds[o, line],
+            bounds,
         )
         total += count
     return out, n_out, total
