@@ -108,26 +108,11 @@ class Tables:
     bingo_words: np.ndarray  # int8 (len(bingos), MAX_LETTERS): those words' letter codes, -1 past the end
 
 
-def long_words(words: Iterable[str], shortest: int) -> tuple[np.ndarray, np.ndarray]:
-    """The words of at least `shortest` letters by LETTER_HASH sum: the sorted sums, and the words' letter
-    codes in the same order (an int8 row each, -1 past its end)."""
-    chosen = sorted(w for w in words if shortest <= len(w) <= MAX_LETTERS)
-    if not chosen:
-        return np.zeros(0, dtype=np.uint64), np.zeros((0, MAX_LETTERS), dtype=np.int8)
-    codes, offsets = encode(chosen)
-    hashes = np.add.reduceat(LETTER_HASH[codes], offsets[:-1])
-    lengths = np.diff(offsets)
-    rows = np.repeat(np.arange(len(chosen)), lengths)
-    matrix = np.full((len(chosen), MAX_LETTERS), -1, dtype=np.int8)
-    matrix[rows, np.arange(len(codes)) - offsets[rows]] = codes
-    order = np.argsort(hashes, kind="stable")
-    return hashes[order], np.ascontiguousarray(matrix[order])
-
-
-def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
-    """The move generator's view of a variant and a lexicon's words."""
+def tables(gaddag: Gaddag, variant) -> Tables:
+    """The move generator's view of a variant and a lexicon's GADDAG."""
     from pipeline.core.config import BLANK, LETTERS
     from pipeline.letters import tiles as tl
+    from pipeline.scrabble import gaddag_kernels as gk
 
     def both(grid: np.ndarray) -> np.ndarray:
         """A grid and its transpose, stacked."""
@@ -143,7 +128,7 @@ def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
         variant.bingo_bonus,
         variant.rack_size,
         counts,
-        *long_words(words, variant.rack_size),
+        *gk.long_words(gaddag.arcs, variant.rack_size, LETTER_HASH),
     )
 
 
@@ -186,10 +171,10 @@ _TABLES: dict[tuple[int, int], tuple[object, object, Tables]] = {}
 
 
 def variant_tables(lexicon, variant) -> Tables:
-    """tables(lexicon.gaddag, variant, lexicon.words), made once per pair."""
+    """tables(lexicon.gaddag, variant), made once per pair."""
     key = (id(lexicon), id(variant))
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not lexicon or hit[1] is not variant:
-        hit = (lexicon, variant, tables(lexicon.gaddag, variant, lexicon.words))
+        hit = (lexicon, variant, tables(lexicon.gaddag, variant))
         _TABLES[key] = hit
     return hit[2]

@@ -260,6 +260,51 @@ def gaddag_build(strings, lengths, order):
 # ---- look-ups ------------------------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def long_words(arcs, shortest, letter_hash):
+    """The words of at least `shortest` letters, read off the GADDAG's full reversals (its strings without
+    SEP), by their letter hash (the sum of letter_hash over their letters): the sorted hashes and the words'
+    letter codes in the same order (an int8 row of N each, -1 past the end)."""
+    words = np.full((1024, N), -1, dtype=np.int8)
+    hashes = np.zeros(1024, dtype=np.uint64)
+    n_words = 0
+    pos = np.zeros(N + 1, dtype=np.int64)
+    spelled = np.zeros(N + 1, dtype=np.int64)
+    key = np.zeros(N + 1, dtype=np.uint64)
+    d = 0
+    pos[0] = arcs[0] & CHILD_MASK
+    while d >= 0:
+        i = pos[d]
+        if i <= 0:
+            d -= 1
+            continue
+        a = arcs[i]
+        pos[d] = -1 if a & END else i + 1
+        t = a >> TILE_SHIFT
+        if t == SEP:
+            continue
+        spelled[d] = t - 1
+        key[d + 1] = key[d] + letter_hash[t - 1]
+        if a & ACCEPTS and d + 1 >= shortest:
+            if n_words == words.shape[0]:
+                bigger = np.full((2 * n_words, N), -1, dtype=np.int8)
+                bigger[:n_words] = words
+                words = bigger
+                more = np.zeros(2 * n_words, dtype=np.uint64)
+                more[:n_words] = hashes
+                hashes = more
+            for k in range(d + 1):  # the path spells the word backwards
+                words[n_words, k] = spelled[d - k]
+            hashes[n_words] = key[d + 1]
+            n_words += 1
+        child = a & CHILD_MASK
+        if child != 0 and d + 1 < N:
+            d += 1
+            pos[d] = child
+    order = np.argsort(hashes[:n_words], kind="mergesort")
+    return hashes[:n_words][order], words[:n_words][order]
+
+
 @njit(cache=True, inline="always")
 def _arc(arcs, node, tile):
     """The index of the arc of `node` with `tile`, or -1."""

@@ -77,7 +77,7 @@ def generate_reference(
 
 def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
     """The tiles a play record places, and its direction."""
-    from pipeline.scrabble.kernels import (
+    from pipeline.scrabble.gaddag_kernels import (
         PLAY_BLANKS,
         PLAY_COL,
         PLAY_DIR,
@@ -104,7 +104,7 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
     if board.is_empty and all(
         line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
     ):
-        from pipeline.scrabble.kernels import PLAY_DIR, PLAY_SCORE
+        from pipeline.scrabble.gaddag_kernels import PLAY_DIR, PLAY_SCORE
 
         records, _ = generate(board, rack, variant, lexicon)
         records = records[records[:, PLAY_DIR] == ACROSS]
@@ -112,7 +112,7 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
     elif top <= KEEP_MAX:
         records, _ = generate(board, rack, variant, lexicon, keep=top)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
-        from pipeline.scrabble.kernels import PLAY_SCORE
+        from pipeline.scrabble.gaddag_kernels import PLAY_SCORE
 
         records, _ = generate(board, rack, variant, lexicon)
         records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
