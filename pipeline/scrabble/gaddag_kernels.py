@@ -935,11 +935,15 @@ def _place(arcs, tt, bb, masks, crossed, sums, anchors, values, rec):
             bb[1, c, r] = is_blank
             anchors[0, r, c] = False
             anchors[1, c, r] = False
+    along = True  # the run along the play is the same for each new tile: its ends are refreshed once
     for k in range(length):
         if (rec[PLAY_PLACED] >> k) & 1:
             r, c = (line, start + k) if o == 0 else (start + k, line)
-            _refresh(arcs, tt, bb, values, masks, crossed, sums, 0, r, c)
-            _refresh(arcs, tt, bb, values, masks, crossed, sums, 1, c, r)
+            if o == 0 or along:
+                _refresh(arcs, tt, bb, values, masks, crossed, sums, 0, r, c)
+            if o == 1 or along:
+                _refresh(arcs, tt, bb, values, masks, crossed, sums, 1, c, r)
+            along = False
             for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < N and 0 <= cc < N and tt[0, rr, cc] < 0:
