@@ -223,6 +223,7 @@ def run() -> dict:
             "wolges_one_core_runs": theirs,
             "speedup_over_reference": round(median_one / reference, 2),
             "ratio_to_wolges": round(median_one / wolges, 3) if wolges else None,
+            "ratio_to_wolges_per_round": [round(x / y, 3) for x, y in zip(ours, theirs)],
             "target": "at least wolges' rate on one core (moonshot 2x)",
         },
         "cold_best_seconds": cold,
