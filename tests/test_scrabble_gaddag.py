@@ -203,10 +203,12 @@ def test_long_words_are_read_off_the_gaddag(small):
     """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
     from pipeline.scrabble.gaddag import LETTER_HASH
 
-    hashes, words = gk.long_words(small.gaddag.arcs, 7, LETTER_HASH)
+    hashes, words, slots = gk.long_words(small.gaddag.arcs, 7, LETTER_HASH)
     text = ["".join(ALPHABET[c] for c in row if c >= 0) for row in words]
     assert sorted(text) == sorted(w for w in small.words if len(w) >= 7)
     assert (np.diff(hashes.astype(np.float64)) >= 0).all()
+    firsts = [i for i in range(len(hashes)) if i == 0 or hashes[i] != hashes[i - 1]]
+    assert sorted(slots[slots > 0] - 1) == firsts  # every distinct hash once, at its first word
     assert all(h == sum(int(LETTER_HASH[ALPHABET.index(ch)]) for ch in w) % 2**64 for h, w in zip(hashes, text))
 
 

@@ -106,6 +106,7 @@ class Tables:
     counts: np.ndarray  # int64 (27,): the bag, blanks last
     bingos: np.ndarray  # uint64, sorted: the letter hash of each word of rack_size letters or more
     bingo_words: np.ndarray  # int8 (len(bingos), MAX_LETTERS): those words' letter codes, -1 past the end
+    bingo_slots: np.ndarray  # int64: a hash table of bingos (see gaddag_kernels.long_words)
 
 
 def tables(gaddag: Gaddag, variant) -> Tables:

@@ -264,7 +264,9 @@ def gaddag_build(strings, lengths, order):
 def long_words(arcs, shortest, letter_hash):
     """The words of at least `shortest` letters, read off the GADDAG's full reversals (its strings without
     SEP), by their letter hash (the sum of letter_hash over their letters): the sorted hashes and the words'
-    letter codes in the same order (an int8 row of N each, -1 past the end)."""
+    letter codes in the same order (an int8 row of N each, -1 past the end), and an open-addressing table of
+    the distinct hashes (slot: the hash's low bits, then the next ones; 1 + the index of the first word with
+    that hash, 0 empty)."""
     words = np.full((1024, N), -1, dtype=np.int8)
     hashes = np.zeros(1024, dtype=np.uint64)
     n_words = 0
@@ -302,7 +304,18 @@ def long_words(arcs, shortest, letter_hash):
             d += 1
             pos[d] = child
     order = np.argsort(hashes[:n_words], kind="mergesort")
-    return hashes[:n_words][order], words[:n_words][order]
+    hashes, words = hashes[:n_words][order], words[:n_words][order]
+    size = 16
+    while size < 2 * n_words:
+        size *= 2
+    slots = np.zeros(size, dtype=np.int64)
+    for i in range(n_words):
+        if i == 0 or hashes[i] != hashes[i - 1]:
+            slot = hashes[i] & np.uint64(size - 1)
+            while slots[slot] != 0:
+                slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+            slots[slot] = i + 1
+    return hashes, words, slots
 
 
 @njit(cache=True, inline="always")
@@ -869,6 +882,7 @@ def board_plays(
     bingos,
     letter_hash,
     bingo_words,
+    bingo_slots,
 ):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
     counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
@@ -897,6 +911,7 @@ def board_plays(
         bingos,
         letter_hash,
         bingo_words,
+        bingo_slots,
     )
 
 
@@ -1008,6 +1023,7 @@ def selfplay_turns(
     bingos,
     letter_hash,
     bingo_words,
+    bingo_slots,
 ):
     """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
     rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
@@ -1042,6 +1058,7 @@ def selfplay_turns(
             bingos,
             letter_hash,
             bingo_words,
+            bingo_slots,
         )
         shuffle = False
         if n_out > 0:
@@ -1130,14 +1147,24 @@ def square_caps(tt, masks, values, rack):
 
 
 @njit(cache=True, inline="always")
-def _hashed(bingos, key):
-    """Whether `key` is among the sorted hashes."""
-    i = np.searchsorted(bingos, key)
-    return i < bingos.shape[0] and bingos[i] == key
+def _first_word(bingos, slots, key):
+    """The index of the first of the sorted hashes equal to `key`, or -1: by the table `slots` (see
+    long_words), or by bisection when it is empty."""
+    size = slots.shape[0]
+    if size == 0:
+        i = np.searchsorted(bingos, key)
+        return i if i < bingos.shape[0] and bingos[i] == key else -1
+    slot = key & np.uint64(size - 1)
+    while slots[slot] != 0:
+        i = slots[slot] - 1
+        if bingos[i] == key:
+            return i
+        slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+    return -1
 
 
 @njit(cache=True)
-def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
+def _maybe_word(bingos, slots, letter_hash, key, blanks, memo_keys, memo_values):
     """Whether a word may hold the letters whose hash is `key` plus `blanks` (0 to 2) blanks; more blanks
     are always allowed. `bingos` is the sorted hashes of the words' letter multisets; answers are
     remembered in the small open-addressing table memo_keys / memo_values (0: empty)."""
@@ -1153,16 +1180,16 @@ def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
         slot = (slot + 1) % size
     found = False
     if blanks == 0:
-        found = _hashed(bingos, key)
+        found = _first_word(bingos, slots, key) >= 0
     elif blanks == 1:
         for x in range(26):
-            if _hashed(bingos, key + letter_hash[x]):
+            if _first_word(bingos, slots, key + letter_hash[x]) >= 0:
                 found = True
                 break
     else:
         for x in range(26):
             for y in range(x, 26):
-                if _hashed(bingos, key + letter_hash[x] + letter_hash[y]):
+                if _first_word(bingos, slots, key + letter_hash[x] + letter_hash[y]) >= 0:
                     found = True
                     break
             if found:
@@ -1175,7 +1202,7 @@ def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
 
 @njit(cache=True)
 def strip_bounds(
-    tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+    tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash, slots
 ):
     """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
     squares each allowing some rack tile, an anchor among them) with an upper bound of its plays' scores:
@@ -1252,7 +1279,7 @@ def strip_bounds(
                         coef[i] = c
                     base = board_sum * w + fixed
                     maybe = m == rack_size and _maybe_word(
-                        bingos, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values
+                        bingos, slots, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values
                     )
                     if maybe:
                         base += bingo
@@ -1297,6 +1324,7 @@ def _full_rack_plays(
     bingos,
     bingo_words,
     letter_hash,
+    slots,
     scratch,
 ):
     """Every play that covers exactly the squares s..e of a line with the whole rack (a full one, at most
@@ -1331,8 +1359,8 @@ def _full_rack_plays(
                 probe += letter_hash[x]
             if n_blanks > 1:
                 probe += letter_hash[y]
-            i = np.searchsorted(bingos, probe)
-            while i < n_words and bingos[i] == probe:
+            i = _first_word(bingos, slots, probe)
+            while 0 <= i < n_words and bingos[i] == probe:
                 row = bingo_words[i]
                 i += 1
                 if row[length - 1] < 0 or (length < N and row[length] >= 0):
@@ -1447,6 +1475,7 @@ def best_first_plays(
         bingos,
         letter_hash,
         np.zeros((0, N), dtype=np.int8),
+        np.zeros(0, dtype=np.int64),
     )
 
 
@@ -1471,6 +1500,7 @@ def best_plays(
     bingos,
     letter_hash,
     bingo_words,
+    bingo_slots,
 ):
     """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
     first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
@@ -1482,7 +1512,22 @@ def best_plays(
         return out, 0, 0
     caps = square_caps(tt, masks, values, rack)
     strips = strip_bounds(
-        tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+        tt,
+        bb,
+        masks,
+        crossed,
+        sums,
+        anchors,
+        lmul,
+        wmul,
+        values,
+        rack,
+        bingo,
+        rack_size,
+        caps,
+        bingos,
+        letter_hash,
+        bingo_slots,
     )
     by_hash = in_rack == rack_size and rack[BLANK_SLOT] <= 2 and bingo_words.shape[0] == bingos.shape[0]
     by_hash = by_hash and bingos.shape[0] > 0
@@ -1549,6 +1594,7 @@ def best_plays(
                 bingos,
                 bingo_words,
                 letter_hash,
+                bingo_slots,
                 scratch,
             )
             total += count

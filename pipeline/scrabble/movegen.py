@@ -42,6 +42,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
         tab.bingos,
         LETTER_HASH,
         tab.bingo_words,
+        tab.bingo_slots,
     )
     records = records[:n_out]
     if keep == 0:

@@ -115,6 +115,7 @@ def self_play_log(
             tab.bingos,
             LETTER_HASH,
             tab.bingo_words,
+            tab.bingo_slots,
         )
         if status == gk.SHUFFLE:
             rng.shuffle(bag[: state[gk.S_BAG]])
