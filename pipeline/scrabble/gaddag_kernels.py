@@ -532,55 +532,6 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
     return out, n_out
 
 
-# The squares of a line as the walk's bounds see them (`info` rows): a board tile's value (0 for a blank or an
-# empty square), the best rack letter's value its cross-check allows, word and letter premiums, whether a
-# rack letter fits, the cross sum and whether the square makes a cross-word.
-INFO_TILE, INFO_CAP, INFO_WORD, INFO_LETTER, INFO_FITS, INFO_SUM, INFO_CROSSED = range(7)
-INFO = 7
-
-
-@njit(cache=True, inline="always")
-def _top_value(values, have):
-    """The highest value of the letters whose bits are set."""
-    top = 0
-    while have:
-        v = values[_lowest(have)]
-        if v > top:
-            top = v
-        have &= have - 1
-    return top
-
-
-@njit(cache=True, inline="always")
-def _right_can_reach(
-    lt, info, strip_bound, left, q0, main_now, mult_now, cross_now, placed_now, in_rack, rack_size, bingo, target, top
-):
-    """Whether a play from square `left` whose squares before q0 are spelled (main word letter sum, word
-    multiplier, cross-word points and tiles placed so far) may still score `target`, ending at some square
-    from q0 on: per end, the least of its strip's bound and the points so far plus the most the squares
-    q0.. could add (see INFO_*; no letter worth more than `top`, the best letter left on the rack)."""
-    add_main, w, add_cross, m = 0, 1, 0, placed_now
-    for q in range(q0, N):
-        if lt[q] >= 0:
-            add_main += info[INFO_TILE, q]
-        else:
-            if m == in_rack or info[INFO_FITS, q] == 0:
-                return False
-            m += 1
-            v = min(info[INFO_CAP, q], top) * info[INFO_LETTER, q]
-            add_main += v
-            w *= info[INFO_WORD, q]
-            if info[INFO_CROSSED, q]:
-                add_cross += (info[INFO_SUM, q] + v) * info[INFO_WORD, q]
-        if q == N - 1 or lt[q + 1] < 0:
-            b = (main_now + add_main) * mult_now * w + cross_now + add_cross + (bingo if m == rack_size else 0)
-            if strip_bound[left, q] < b:
-                b = strip_bound[left, q]
-            if b >= target:
-                return True
-    return False
-
-
 @njit(cache=True)
 def _anchor_walk(
     arcs,
@@ -607,8 +558,6 @@ def _anchor_walk(
     n_out,
     work,
     reach,
-    info,
-    strip_bound,
 ):
     """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
     a while the squares are free of anchors, SEP, then rightwards), kept as in _keep. Once the keep best
@@ -727,22 +676,7 @@ def _anchor_walk(
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
                 if go and keep > 0 and n_out == keep:
                     target = out[keep - 1, PLAY_SCORE]
-                    go = reach[0, left[d], nxt] >= target and _right_can_reach(
-                        lt,
-                        info,
-                        strip_bound,
-                        left[d],
-                        nxt,
-                        main[e],
-                        mult[e],
-                        cross[e],
-                        placed[e],
-                        in_rack,
-                        rack_size,
-                        bingo,
-                        target,
-                        _top_value(values, have),
-                    )
+                    go = reach[0, left[d], nxt] >= target
             if go:
                 d = e
                 sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
@@ -763,22 +697,7 @@ def _anchor_walk(
                 continue
             if keep > 0 and n_out == keep:
                 target = out[keep - 1, PLAY_SCORE]
-                if reach[0, s, nxt] < target or not _right_can_reach(
-                    lt,
-                    info,
-                    strip_bound,
-                    s,
-                    nxt,
-                    main[e],
-                    mult[e],
-                    cross[e],
-                    placed[e],
-                    in_rack,
-                    rack_size,
-                    bingo,
-                    target,
-                    _top_value(values, have),
-                ):
+                if reach[0, s, nxt] < target:
                     continue
             d = e
             sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
@@ -812,8 +731,6 @@ def generate_plays(
         return out, 0, 0
     work = np.zeros((16, N + 1), dtype=np.int64)
     reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
-    info = np.zeros((INFO, N + 1), dtype=np.int64)
-    strip_bound = np.zeros((N + 1, N + 1), dtype=np.int64)
     for o in range(2):
         for line in range(N):
             for a in range(N):
@@ -843,8 +760,6 @@ def generate_plays(
                         n_out,
                         work,
                         reach,
-                        info,
-                        strip_bound,
                     )
                     total += count
     return out, n_out, total
@@ -1561,9 +1476,7 @@ def best_plays(
     work = np.zeros((16, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
-    info = np.zeros((INFO, N + 1), dtype=np.int64)
     bounds = np.empty((N + 1, N + 1), dtype=np.int64)  # the line's strip bounds by (s, e)
-    avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
     n_out, total = 0, 0
     current = -1
     for i in order:
@@ -1620,16 +1533,6 @@ def best_plays(
                     if reach[0, p, q] > best:
                         best = reach[0, p, q]
                     reach[1, p, q] = best
-            for q in range(N):  # what each square could add (see INFO_*)
-                t = tt[o, line, q]
-                empty = t < 0
-                info[INFO_TILE, q] = 0 if empty or bb[o, line, q] else values[t]
-                info[INFO_CAP, q] = caps[o, line, q] if empty else 0
-                info[INFO_WORD, q] = wmul[o, line, q] if empty else 1
-                info[INFO_LETTER, q] = lmul[o, line, q] if empty else 0
-                info[INFO_FITS, q] = 1 if empty and masks[o, line, q] & avail else 0
-                info[INFO_SUM, q] = sums[o, line, q] if empty else 0
-                info[INFO_CROSSED, q] = 1 if empty and crossed[o, line, q] else 0
         out, n_out, count = _anchor_walk(
             arcs,
             tilesets,
@@ -1655,8 +1558,6 @@ def best_plays(
             n_out,
             work,
             reach,
-            info,
-            bounds,
         )
         total += count
     return out, n_out, total
