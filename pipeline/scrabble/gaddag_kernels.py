@@ -678,10 +678,12 @@ def _anchor_walk(
                     target = out[keep - 1, PLAY_SCORE]
                     go = reach[0, left[d], nxt] >= target
             if go:
+                _enter(e, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                go = natural[e] != 0 or blanked[e] != 0  # some tile fits the next square
+            if go:
                 d = e
                 sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
                 left[d] = nxt if phase[d] == 0 else left[d - 1]
-                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
                 continue
             st = 2
         if st == 2:  # after the left part, SEP and the squares right of the anchor
@@ -699,10 +701,12 @@ def _anchor_walk(
                 target = out[keep - 1, PLAY_SCORE]
                 if reach[0, s, nxt] < target:
                     continue
+            _enter(e, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+            if natural[e] == 0 and blanked[e] == 0:
+                continue
             d = e
             sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
             left[d] = s
-            _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
     return out, n_out, total
 
 
