@@ -16,7 +16,16 @@ from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.board import Board
-from pipeline.scrabble.gaddag import CHILD_MASK, END, TILE_SHIFT, build_gaddag, check_arcs, from_table, gaddag_table
+from pipeline.scrabble.gaddag import (
+    CHILD_MASK,
+    END,
+    NODE_SHIFT,
+    TILE_SHIFT,
+    build_gaddag,
+    check_arcs,
+    from_table,
+    gaddag_table,
+)
 from pipeline.scrabble.lexicon import Lexicon, load_lexicon
 from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
 from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
@@ -98,7 +107,7 @@ def test_gaddag_of_a_few_words():
     ]
     # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
     assert check_arcs(g.arcs) == g.n_nodes
-    assert (CHILD_MASK, END, TILE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT)
+    assert (CHILD_MASK, END, TILE_SHIFT, NODE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT, gk.NODE_SHIFT)
 
 
 @settings(max_examples=40, deadline=None)
@@ -160,6 +169,47 @@ def test_agrees_on_selfplay_positions_of_enable(enable, games):
             plays += assert_agree(turn.board, turn.rack, game, enable)
             plays += assert_agree(turn.board, random_rack(rng, rng.randrange(3)), game, enable)
     assert plays > 5_000
+
+
+def bingo_rack(rng: random.Random, lexicon: Lexicon, blanks: int) -> str:
+    """Seven tiles of a random seven-letter word of the lexicon, `blanks` of them turned into blanks, so that
+    plays of the whole rack exist."""
+    word = rng.choice(sorted(w for w in lexicon.words if len(w) == 7))
+    letters = rng.sample(word, 7 - blanks)
+    return "".join(sorted(letters)) + "?" * blanks
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 8),
+    blanks=st.integers(0, 2),
+    variant=st.sampled_from(["scrabble", "wwf"]),
+)
+def test_best_plays_with_the_whole_rack_match_every_play(seed, plays, blanks, variant, small, games):
+    """The score bounds and the long-word look-up never lose the best plays: the best one and the best five
+    are the head of every legal play in rank order, on racks that make bingos (0, 1 or 2 blanks)."""
+    game = games[variant]
+    board = random_board(small, game, seed, plays)
+    rack = bingo_rack(random.Random(seed), small, blanks)
+    every, _ = generate(board, rack, game, small)
+    ranked = every[np.argsort(-every[:, gk.PLAY_SCORE], kind="stable")]
+    for keep in (1, 5):
+        best, _ = generate(board, rack, game, small, keep=keep)
+        assert best.shape == ranked[:keep].shape and (best == ranked[:keep]).all(), (board.text(), rack, keep)
+
+
+def test_long_words_are_read_off_the_gaddag(small):
+    """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
+    from pipeline.scrabble.gaddag import LETTER_HASH
+
+    hashes, words, slots = gk.long_words(small.gaddag.arcs, 7, LETTER_HASH)
+    text = ["".join(ALPHABET[c] for c in row if c >= 0) for row in words]
+    assert sorted(text) == sorted(w for w in small.words if len(w) >= 7)
+    assert (np.diff(hashes.astype(np.float64)) >= 0).all()
+    firsts = [i for i in range(len(hashes)) if i == 0 or hashes[i] != hashes[i - 1]]
+    assert sorted(slots[slots > 0] - 1) == firsts  # every distinct hash once, at its first word
+    assert all(h == sum(int(LETTER_HASH[ALPHABET.index(ch)]) for ch in w) % 2**64 for h, w in zip(hashes, text))
 
 
 def test_ties_keep_the_reference_order(small, games):

@@ -18,6 +18,7 @@ MAX_LETTERS = 15  # the longest playable word: the board's width
 CHILD_MASK = (1 << 22) - 1
 END = 1 << 22
 TILE_SHIFT = 24
+NODE_SHIFT = 32
 # A random 64-bit number per letter: a multiset of letters hashes to their sum (mod 2**64), so that the
 # hash of a rack plus some board letters is a sum of sums.
 LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
@@ -32,15 +33,16 @@ class Gaddag:
 
     @cached_property
     def tilesets(self) -> np.ndarray:
-        """int64 per arc index: the tiles of the node starting there as bits (bit 0 SEP, bit 1 + l letter l);
-        0 elsewhere and for node 0."""
+        """int64 per arc index, as the move generator walks it: the arc in the low 32 bits and, at the first arc
+        of a node, the tiles of the node as bits from bit NODE_SHIFT on (NODE_SHIFT the separator,
+        NODE_SHIFT + 1 + l letter l)."""
         arcs = self.arcs
         starts = node_starts(arcs)
         ends = np.append(starts[1:], len(arcs))  # one past each node's last arc
         total = np.zeros(len(arcs) + 1, dtype=np.int64)  # the tiles of a node are distinct: OR is a sum
         np.cumsum(np.left_shift(1, (arcs >> TILE_SHIFT).astype(np.int64)), out=total[1:])
-        out = np.zeros(len(arcs), dtype=np.int64)
-        out[starts] = total[ends] - total[starts]
+        out = arcs.astype(np.int64)
+        out[starts] |= (total[ends] - total[starts]) << NODE_SHIFT
         return out
 
     @property
@@ -102,22 +104,16 @@ class Tables:
     bingo: int
     rack_size: int
     counts: np.ndarray  # int64 (27,): the bag, blanks last
-    bingos: np.ndarray  # uint64, sorted: the letter hashes of the words of rack_size letters or more
+    bingos: np.ndarray  # uint64, sorted: the letter hash of each word of rack_size letters or more
+    bingo_words: np.ndarray  # int8 (len(bingos), MAX_LETTERS): those words' letter codes, -1 past the end
+    bingo_slots: np.ndarray  # int64: a hash table of bingos (see gaddag_kernels.long_words)
 
 
-def letter_hashes(words: Iterable[str], shortest: int) -> np.ndarray:
-    """The sorted distinct LETTER_HASH sums of the words of at least `shortest` letters."""
-    chosen = [w for w in words if shortest <= len(w) <= MAX_LETTERS]
-    if not chosen:
-        return np.zeros(0, dtype=np.uint64)
-    codes, offsets = encode(chosen)
-    return np.unique(np.add.reduceat(LETTER_HASH[codes], offsets[:-1]))
-
-
-def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
-    """The move generator's view of a variant and a lexicon's words."""
+def tables(gaddag: Gaddag, variant) -> Tables:
+    """The move generator's view of a variant and a lexicon's GADDAG."""
     from pipeline.core.config import BLANK, LETTERS
     from pipeline.letters import tiles as tl
+    from pipeline.scrabble import gaddag_kernels as gk
 
     def both(grid: np.ndarray) -> np.ndarray:
         """A grid and its transpose, stacked."""
@@ -133,7 +129,7 @@ def tables(gaddag: Gaddag, variant, words: Iterable[str]) -> Tables:
         variant.bingo_bonus,
         variant.rack_size,
         counts,
-        letter_hashes(words, variant.rack_size),
+        *gk.long_words(gaddag.arcs, variant.rack_size, LETTER_HASH),
     )
 
 
@@ -176,10 +172,10 @@ _TABLES: dict[tuple[int, int], tuple[object, object, Tables]] = {}
 
 
 def variant_tables(lexicon, variant) -> Tables:
-    """tables(lexicon.gaddag, variant, lexicon.words), made once per pair."""
+    """tables(lexicon.gaddag, variant), made once per pair."""
     key = (id(lexicon), id(variant))
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not lexicon or hit[1] is not variant:
-        hit = (lexicon, variant, tables(lexicon.gaddag, variant, lexicon.words))
+        hit = (lexicon, variant, tables(lexicon.gaddag, variant))
         _TABLES[key] = hit
     return hit[2]

@@ -24,6 +24,11 @@ END = 1 << 22  # the last arc of its node
 ACCEPTS = 1 << 23  # a string of the GADDAG ends with this arc
 TILE_SHIFT = 24  # bits 24-31: the tile, SEP or 1 + letter code
 SEP = 0
+# The walk reads `tilesets` (Gaddag.tilesets): per arc index the arc in the low 32 bits and, at the first arc of
+# a node, the node's tiles as bits from NODE_SHIFT on (bit NODE_SHIFT the separator, NODE_SHIFT + 1 + l letter l),
+# so that a node's tiles and its arcs share a cache line.
+ARC_MASK = (1 << 32) - 1
+NODE_SHIFT = 32
 MAX_STRING = 16  # a word of 15 letters and the separator
 N = 15  # board size
 BLANK_SLOT = 26  # rack counts: 26 letters, then blanks
@@ -255,6 +260,64 @@ def gaddag_build(strings, lengths, order):
 # ---- look-ups ------------------------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def long_words(arcs, shortest, letter_hash):
+    """The words of at least `shortest` letters, read off the GADDAG's full reversals (its strings without
+    SEP), by their letter hash (the sum of letter_hash over their letters): the sorted hashes and the words'
+    letter codes in the same order (an int8 row of N each, -1 past the end), and an open-addressing table of
+    the distinct hashes (slot: the hash's low bits, then the next ones; 1 + the index of the first word with
+    that hash, 0 empty)."""
+    words = np.full((1024, N), -1, dtype=np.int8)
+    hashes = np.zeros(1024, dtype=np.uint64)
+    n_words = 0
+    pos = np.zeros(N + 1, dtype=np.int64)
+    spelled = np.zeros(N + 1, dtype=np.int64)
+    key = np.zeros(N + 1, dtype=np.uint64)
+    d = 0
+    pos[0] = arcs[0] & CHILD_MASK
+    while d >= 0:
+        i = pos[d]
+        if i <= 0:
+            d -= 1
+            continue
+        a = arcs[i]
+        pos[d] = -1 if a & END else i + 1
+        t = a >> TILE_SHIFT
+        if t == SEP:
+            continue
+        spelled[d] = t - 1
+        key[d + 1] = key[d] + letter_hash[t - 1]
+        if a & ACCEPTS and d + 1 >= shortest:
+            if n_words == words.shape[0]:
+                bigger = np.full((2 * n_words, N), -1, dtype=np.int8)
+                bigger[:n_words] = words
+                words = bigger
+                more = np.zeros(2 * n_words, dtype=np.uint64)
+                more[:n_words] = hashes
+                hashes = more
+            for k in range(d + 1):  # the path spells the word backwards
+                words[n_words, k] = spelled[d - k]
+            hashes[n_words] = key[d + 1]
+            n_words += 1
+        child = a & CHILD_MASK
+        if child != 0 and d + 1 < N:
+            d += 1
+            pos[d] = child
+    order = np.argsort(hashes[:n_words], kind="mergesort")
+    hashes, words = hashes[:n_words][order], words[:n_words][order]
+    size = 16
+    while size < 2 * n_words:
+        size *= 2
+    slots = np.zeros(size, dtype=np.int64)
+    for i in range(n_words):
+        if i == 0 or hashes[i] != hashes[i - 1]:
+            slot = hashes[i] & np.uint64(size - 1)
+            while slots[slot] != 0:
+                slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+            slots[slot] = i + 1
+    return hashes, words, slots
+
+
 @njit(cache=True, inline="always")
 def _arc(arcs, node, tile):
     """The index of the arc of `node` with `tile`, or -1."""
@@ -469,35 +532,6 @@ def _keep(out, n_out, keep, score, o, line, start, length, word, blank, new):
     return out, n_out
 
 
-@njit(cache=True, inline="always")
-def _right_can_reach(
-    lt, info, strip_bound, left, q0, main_now, mult_now, cross_now, placed_now, in_rack, rack_size, bingo, target
-):
-    """Whether a play from square `left` whose squares before q0 are spelled (main word letter sum, word
-    multiplier, cross-word points and tiles placed so far) may still score `target`, ending at some square
-    from q0 on: per end, the least of its strip's bound and the points so far plus the most the squares
-    q0.. could add (`info`: per square the board tile's value, the best rack letter's value times the letter
-    premium, the word premium, the most its cross-word could score, whether a rack letter fits)."""
-    add_main, w, add_cross, m = 0, 1, 0, placed_now
-    for q in range(q0, N):
-        if lt[q] >= 0:
-            add_main += info[0, q]
-        else:
-            if m == in_rack or info[4, q] == 0:
-                return False
-            m += 1
-            add_main += info[1, q]
-            w *= info[2, q]
-            add_cross += info[3, q]
-        if q == N - 1 or lt[q + 1] < 0:
-            b = (main_now + add_main) * mult_now * w + cross_now + add_cross + (bingo if m == rack_size else 0)
-            if strip_bound[left, q] < b:
-                b = strip_bound[left, q]
-            if b >= target:
-                return True
-    return False
-
-
 @njit(cache=True)
 def _anchor_walk(
     arcs,
@@ -524,8 +558,6 @@ def _anchor_walk(
     n_out,
     work,
     reach,
-    info,
-    strip_bound,
 ):
     """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
     a while the squares are free of anchors, SEP, then rightwards), kept as in _keep. Once the keep best
@@ -555,7 +587,7 @@ def _anchor_walk(
     d = 0
     sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
     main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
-    fits = (tilesets[root] >> 1) & masks[o, line, a]
+    fits = (tilesets[root] >> (NODE_SHIFT + 1)) & masks[o, line, a]
     natural[0] = fits & have
     blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
     while d >= 0:
@@ -571,7 +603,7 @@ def _anchor_walk(
                 used[d] = -1
             t = lt[s]
             nd = node[d]
-            ts = tilesets[nd]
+            ts = tilesets[nd] >> NODE_SHIFT
             if t >= 0:  # a board tile: the walk must spell it
                 if natural[d] == 0:
                     d -= 1
@@ -610,7 +642,7 @@ def _anchor_walk(
                 cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
                 placed[e] = placed[d] + 1
                 word[s], blank[s], new[s] = letter, is_blank, 1
-            arc = arcs[ai]
+            arc = tilesets[ai] & ARC_MASK
             child[d] = arc & CHILD_MASK
             stage[d] = 1
             st = 1
@@ -636,33 +668,22 @@ def _anchor_walk(
             if phase[d] == 0:
                 nxt = s - 1
                 go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
-                if go and keep > 0 and n_out == keep and reach[1, nxt, a] < out[keep - 1, PLAY_SCORE]:
-                    go = False
+                if go and keep > 0 and n_out == keep:
+                    target = out[keep - 1, PLAY_SCORE]
+                    go = reach[1, nxt, a] >= target
             else:
                 nxt = s + 1
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
                 if go and keep > 0 and n_out == keep:
                     target = out[keep - 1, PLAY_SCORE]
-                    go = reach[0, left[d], nxt] >= target and _right_can_reach(
-                        lt,
-                        info,
-                        strip_bound,
-                        left[d],
-                        nxt,
-                        main[e],
-                        mult[e],
-                        cross[e],
-                        placed[e],
-                        in_rack,
-                        rack_size,
-                        bingo,
-                        target,
-                    )
+                    go = reach[0, left[d], nxt] >= target
+            if go:
+                _enter(e, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+                go = natural[e] != 0 or blanked[e] != 0  # some tile fits the next square
             if go:
                 d = e
                 sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
                 left[d] = nxt if phase[d] == 0 else left[d - 1]
-                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
                 continue
             st = 2
         if st == 2:  # after the left part, SEP and the squares right of the anchor
@@ -670,34 +691,22 @@ def _anchor_walk(
             c = child[d]
             if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
                 continue
-            if tilesets[c] & 1 == 0:
+            if (tilesets[c] >> NODE_SHIFT) & 1 == 0:
                 continue
-            c2 = arcs[c] & CHILD_MASK
+            c2 = tilesets[c] & CHILD_MASK
             nxt = a + 1
             if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
                 continue
             if keep > 0 and n_out == keep:
                 target = out[keep - 1, PLAY_SCORE]
-                if reach[0, s, nxt] < target or not _right_can_reach(
-                    lt,
-                    info,
-                    strip_bound,
-                    s,
-                    nxt,
-                    main[e],
-                    mult[e],
-                    cross[e],
-                    placed[e],
-                    in_rack,
-                    rack_size,
-                    bingo,
-                    target,
-                ):
+                if reach[0, s, nxt] < target:
                     continue
+            _enter(e, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
+            if natural[e] == 0 and blanked[e] == 0:
+                continue
             d = e
             sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
             left[d] = s
-            _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
     return out, n_out, total
 
 
@@ -726,8 +735,6 @@ def generate_plays(
         return out, 0, 0
     work = np.zeros((16, N + 1), dtype=np.int64)
     reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
-    info = np.zeros((5, N + 1), dtype=np.int64)
-    strip_bound = np.zeros((N + 1, N + 1), dtype=np.int64)
     for o in range(2):
         for line in range(N):
             for a in range(N):
@@ -757,8 +764,6 @@ def generate_plays(
                         n_out,
                         work,
                         reach,
-                        info,
-                        strip_bound,
                     )
                     total += count
     return out, n_out, total
@@ -767,7 +772,7 @@ def generate_plays(
 @njit(cache=True, inline="always")
 def _enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
     """Set up the choices of a frame: the board tile it must spell, or the letters it may place."""
-    ts = tilesets[nd]
+    ts = tilesets[nd] >> NODE_SHIFT
     if t >= 0:
         natural[d] = (ts >> (t + 1)) & 1
         blanked[d] = 0
@@ -795,6 +800,8 @@ def board_plays(
     out,
     bingos,
     letter_hash,
+    bingo_words,
+    bingo_slots,
 ):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
     counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
@@ -803,7 +810,7 @@ def board_plays(
         return generate_plays(
             arcs, tilesets, tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, keep, out
         )
-    return best_first_plays(
+    return best_plays(
         arcs,
         tilesets,
         tt,
@@ -822,6 +829,8 @@ def board_plays(
         out,
         bingos,
         letter_hash,
+        bingo_words,
+        bingo_slots,
     )
 
 
@@ -860,11 +869,15 @@ def _place(arcs, tt, bb, masks, crossed, sums, anchors, values, rec):
             bb[1, c, r] = is_blank
             anchors[0, r, c] = False
             anchors[1, c, r] = False
+    along = True  # the run along the play is the same for each new tile: its ends are refreshed once
     for k in range(length):
         if (rec[PLAY_PLACED] >> k) & 1:
             r, c = (line, start + k) if o == 0 else (start + k, line)
-            _refresh(arcs, tt, bb, values, masks, crossed, sums, 0, r, c)
-            _refresh(arcs, tt, bb, values, masks, crossed, sums, 1, c, r)
+            if o == 0 or along:
+                _refresh(arcs, tt, bb, values, masks, crossed, sums, 0, r, c)
+            if o == 1 or along:
+                _refresh(arcs, tt, bb, values, masks, crossed, sums, 1, c, r)
+            along = False
             for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < N and 0 <= cc < N and tt[0, rr, cc] < 0:
@@ -897,6 +910,11 @@ def _rack_value(rack, values):
 # self-play state: scalars of a game in progress
 S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
 STATE = 6
+# A strip of strip_bounds: its score bound, orientation, line, first and last square, leftmost anchor, number
+# of empty squares, and whether its board letters and the rack may make a long word (only tested when the
+# strip takes a full rack).
+STRIP_BOUND, STRIP_DIR, STRIP_LINE, STRIP_START, STRIP_END, STRIP_ANCHOR, STRIP_EMPTY, STRIP_WORD = range(8)
+STRIP = 8
 
 
 @njit(cache=True)
@@ -923,6 +941,8 @@ def selfplay_turns(
     rack_log,
     bingos,
     letter_hash,
+    bingo_words,
+    bingo_slots,
 ):
     """Play greedy turns (the highest-scoring play, else exchange the whole rack when the bag holds a full
     rack, else pass) until the game ends (GAME_OVER) or an exchange needs the bag shuffled (SHUFFLE).
@@ -937,7 +957,7 @@ def selfplay_turns(
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        out, n_out, _ = best_first_plays(
+        out, n_out, _ = best_plays(
             arcs,
             tilesets,
             tt,
@@ -956,6 +976,8 @@ def selfplay_turns(
             out,
             bingos,
             letter_hash,
+            bingo_words,
+            bingo_slots,
         )
         shuffle = False
         if n_out > 0:
@@ -1019,182 +1041,6 @@ def selfplay_turns(
 
 
 @njit(cache=True)
-def _strip_walk(
-    arcs,
-    tilesets,
-    lt,
-    lb,
-    o,
-    line,
-    s,
-    e,
-    a,
-    masks,
-    crossed,
-    sums,
-    lmul,
-    wmul,
-    values,
-    rack,
-    have,
-    bingo,
-    rack_size,
-    keep,
-    out,
-    n_out,
-    st,
-    caps,
-):
-    """Every play that covers exactly the squares s..e of one line and may rank among the `keep` best, by a
-    GADDAG walk from the anchor a (left to s, SEP, right to e), kept as in _keep; a branch stops when its
-    score so far plus the most the squares still open could add (each its best allowed rack letter) cannot
-    reach the keep-th best. `st` holds the walk's work arrays. Returns the records, their number and how
-    many plays were scored."""
-    sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed = (
-        st[0],
-        st[1],
-        st[2],
-        st[3],
-        st[4],
-        st[5],
-        st[6],
-        st[7],
-        st[8],
-        st[9],
-        st[10],
-        st[11],
-    )
-    word, blank, new, pre = st[12], st[13], st[14], st[15]
-    root = arcs[0] & CHILD_MASK
-    count = 0
-    w = 1
-    m = 0
-    for j in range(s, e + 1):
-        if lt[j] < 0:
-            w *= wmul[o, line, j]
-            m += 1
-    bonus = bingo if m == rack_size else 0
-    total = 0  # pre[j + 1]: the most squares s..j could add to the score
-    pre[s] = 0
-    for j in range(s, e + 1):
-        t = lt[j]
-        if t >= 0:
-            total += 0 if lb[j] else values[t] * w
-        else:
-            wm = wmul[o, line, j]
-            if crossed[o, line, j]:
-                total += lmul[o, line, j] * (w + wm) * caps[o, line, j] + sums[o, line, j] * wm
-            else:
-                total += lmul[o, line, j] * w * caps[o, line, j]
-        pre[j + 1] = total
-    d = 0
-    sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
-    main[0], mult[0], cross[0], placed[0] = 0, 1, 0, 0
-    fits = (tilesets[root] >> 1) & masks[o, line, a]
-    natural[0] = fits & have
-    blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
-    while d >= 0:
-        p = sq[d]
-        e1 = d + 1
-        if stage[d] == 0:  # the next tile for square p
-            slot = used[d]
-            if slot >= 0:
-                if rack[slot] == 0 and slot < BLANK_SLOT:
-                    have |= 1 << slot
-                rack[slot] += 1
-                used[d] = -1
-            t = lt[p]
-            nd = node[d]
-            ts = tilesets[nd]
-            if t >= 0:
-                if natural[d] == 0:
-                    d -= 1
-                    continue
-                natural[d] = 0
-                ai = nd + _popcount(ts & ((1 << (t + 1)) - 1))
-                main[e1] = main[d] + (0 if lb[p] else values[t])
-                mult[e1], cross[e1], placed[e1] = mult[d], cross[d], placed[d]
-                word[p], blank[p], new[p] = t, 0, 0
-            else:
-                if natural[d] != 0:
-                    bits = natural[d]
-                    letter = _lowest(bits)
-                    natural[d] = bits & (bits - 1)
-                    is_blank = 0
-                    slot = letter
-                    rack[slot] -= 1
-                    if rack[slot] == 0:
-                        have &= ~(1 << slot)
-                elif blanked[d] != 0:
-                    bits = blanked[d]
-                    letter = _lowest(bits)
-                    blanked[d] = bits & (bits - 1)
-                    is_blank = 1
-                    slot = BLANK_SLOT
-                    rack[slot] -= 1
-                else:
-                    d -= 1
-                    continue
-                used[d] = slot
-                ai = nd + _popcount(ts & ((1 << (letter + 1)) - 1))
-                value = 0 if is_blank else values[letter] * lmul[o, line, p]
-                wm = wmul[o, line, p]
-                main[e1] = main[d] + value
-                mult[e1] = mult[d] * wm
-                cross[e1] = cross[d] + ((sums[o, line, p] + value) * wm if crossed[o, line, p] else 0)
-                placed[e1] = placed[d] + 1
-                word[p], blank[p], new[p] = letter, is_blank, 1
-            arc = arcs[ai]
-            c = arc & CHILD_MASK
-            child[d] = c
-            stage[d] = 1
-            if n_out == keep:
-                if phase[d] == 0:
-                    open_ = pre[p] - pre[s] + pre[e + 1] - pre[a + 1]
-                else:
-                    open_ = pre[e + 1] - pre[p + 1]
-                if main[e1] * w + cross[e1] + open_ + bonus < out[keep - 1, PLAY_SCORE]:
-                    continue
-            if phase[d] == 0:
-                if p > s:  # further left
-                    if c != 0:
-                        d = e1
-                        nxt = p - 1
-                        sq[d], phase[d], node[d], used[d], stage[d] = nxt, 0, c, -1, 0
-                        _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                    continue
-                if a == e:
-                    if arc & ACCEPTS:
-                        count += 1
-                        score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
-                        out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
-                    continue
-                if c == 0 or tilesets[c] & 1 == 0:
-                    continue
-                c2 = arcs[c] & CHILD_MASK
-                if c2 != 0:
-                    d = e1
-                    nxt = a + 1
-                    sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
-                    _enter(d, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                continue
-            if p == e:
-                if arc & ACCEPTS:
-                    count += 1
-                    score = main[e1] * mult[e1] + cross[e1] + (bingo if placed[e1] == rack_size else 0)
-                    out, n_out = _keep(out, n_out, keep, score, o, line, s, e - s + 1, word, blank, new)
-                continue
-            if c != 0:
-                d = e1
-                nxt = p + 1
-                sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c, -1, 0
-                _enter(d, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-            continue
-        stage[d] = 0  # back from a deeper square: try the next tile here
-    return out, n_out, count
-
-
-@njit(cache=True)
 def square_caps(tt, masks, values, rack):
     """Per empty square of both orientations, the highest value of a rack letter its cross-check allows
     (a blank scores 0)."""
@@ -1220,14 +1066,24 @@ def square_caps(tt, masks, values, rack):
 
 
 @njit(cache=True, inline="always")
-def _hashed(bingos, key):
-    """Whether `key` is among the sorted hashes."""
-    i = np.searchsorted(bingos, key)
-    return i < bingos.shape[0] and bingos[i] == key
+def _first_word(bingos, slots, key):
+    """The index of the first of the sorted hashes equal to `key`, or -1: by the table `slots` (see
+    long_words), or by bisection when it is empty."""
+    size = slots.shape[0]
+    if size == 0:
+        i = np.searchsorted(bingos, key)
+        return i if i < bingos.shape[0] and bingos[i] == key else -1
+    slot = key & np.uint64(size - 1)
+    while slots[slot] != 0:
+        i = slots[slot] - 1
+        if bingos[i] == key:
+            return i
+        slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+    return -1
 
 
 @njit(cache=True)
-def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
+def _maybe_word(bingos, slots, letter_hash, key, blanks, memo_keys, memo_values):
     """Whether a word may hold the letters whose hash is `key` plus `blanks` (0 to 2) blanks; more blanks
     are always allowed. `bingos` is the sorted hashes of the words' letter multisets; answers are
     remembered in the small open-addressing table memo_keys / memo_values (0: empty)."""
@@ -1243,16 +1099,16 @@ def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
         slot = (slot + 1) % size
     found = False
     if blanks == 0:
-        found = _hashed(bingos, key)
+        found = _first_word(bingos, slots, key) >= 0
     elif blanks == 1:
         for x in range(26):
-            if _hashed(bingos, key + letter_hash[x]):
+            if _first_word(bingos, slots, key + letter_hash[x]) >= 0:
                 found = True
                 break
     else:
         for x in range(26):
             for y in range(x, 26):
-                if _hashed(bingos, key + letter_hash[x] + letter_hash[y]):
+                if _first_word(bingos, slots, key + letter_hash[x] + letter_hash[y]) >= 0:
                     found = True
                     break
             if found:
@@ -1265,14 +1121,15 @@ def _maybe_word(bingos, letter_hash, key, blanks, memo_keys, memo_values):
 
 @njit(cache=True)
 def strip_bounds(
-    tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+    tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash, slots
 ):
     """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
     squares each allowing some rack tile, an anchor among them) with an upper bound of its plays' scores:
     the board tiles and cross sums as they are, and the least of the rack's highest values on the best
     squares and each square's best allowed rack letter; the bingo bonus only where the rack and the strip's
     board letters may make a word (their letter hash is among `bingos`, the hashes of the long words).
-    Returns an (n, 6) int64 array: bound, orientation, line, s, e, leftmost anchor."""
+    Returns an (n, STRIP) int64 array (STRIP_*: bound, orientation, line, s, e, leftmost anchor, empty
+    squares, whether the bingo test passed)."""
     in_rack = 0
     have = 0
     for k in range(26):
@@ -1292,7 +1149,7 @@ def strip_bounds(
     for letter in range(26):
         for _ in range(rack[letter]):
             rack_key += letter_hash[letter]
-    out = np.zeros((512, 6), dtype=np.int64)
+    out = np.zeros((512, STRIP), dtype=np.int64)
     n_out = 0
     memo_keys = np.zeros(64, dtype=np.uint64)
     memo_values = np.zeros(64, dtype=np.int64)
@@ -1340,11 +1197,10 @@ def strip_bounds(
                             i -= 1
                         coef[i] = c
                     base = board_sum * w + fixed
-                    if (
-                        m == rack_size
-                        and bingo > 0
-                        and _maybe_word(bingos, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values)
-                    ):
+                    maybe = m == rack_size and _maybe_word(
+                        bingos, slots, letter_hash, key, rack[BLANK_SLOT], memo_keys, memo_values
+                    )
+                    if maybe:
                         base += bingo
                     bound = base
                     for j in range(m):
@@ -1355,13 +1211,145 @@ def strip_bounds(
                     if other < bound:
                         bound = other
                     if n_out == out.shape[0]:
-                        bigger = np.zeros((2 * n_out, 6), dtype=np.int64)
+                        bigger = np.zeros((2 * n_out, STRIP), dtype=np.int64)
                         bigger[:n_out] = out
                         out = bigger
-                    out[n_out, 0], out[n_out, 1], out[n_out, 2] = bound, o, line
-                    out[n_out, 3], out[n_out, 4], out[n_out, 5] = s, e, first_anchor
+                    out[n_out, STRIP_BOUND], out[n_out, STRIP_DIR], out[n_out, STRIP_LINE] = bound, o, line
+                    out[n_out, STRIP_START], out[n_out, STRIP_END], out[n_out, STRIP_ANCHOR] = s, e, first_anchor
+                    out[n_out, STRIP_EMPTY], out[n_out, STRIP_WORD] = m, maybe
                     n_out += 1
     return out[:n_out]
+
+
+@njit(cache=True)
+def _full_rack_plays(
+    o,
+    line,
+    s,
+    e,
+    lt,
+    lb,
+    masks,
+    crossed,
+    sums,
+    lmul,
+    wmul,
+    values,
+    rack,
+    bingo,
+    keep,
+    out,
+    n_out,
+    bingos,
+    bingo_words,
+    letter_hash,
+    slots,
+    scratch,
+):
+    """Every play that covers exactly the squares s..e of a line with the whole rack (a full one, at most
+    two blanks), found by letter hash among the long words (`bingos`, `bingo_words`) rather than by a walk:
+    each word of the strip's length whose letters are the rack's and the board's (a blank any letter),
+    spelling the board tiles and allowed by each empty square's cross-check, once per way to place the
+    blanks. Kept as in _keep; returns the records, their number and how many plays were scored."""
+    word, blank, new, count, pos = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    length = e - s + 1
+    n_blanks = rack[BLANK_SLOT]
+    key = np.uint64(0)
+    board_main, w = 0, 1
+    for j in range(s, e + 1):
+        t = lt[j]
+        if t >= 0:
+            key += letter_hash[t]
+            if not lb[j]:
+                board_main += values[t]
+        else:
+            w *= wmul[o, line, j]
+    for letter in range(26):
+        for _ in range(rack[letter]):
+            key += letter_hash[letter]
+    n_words = bingos.shape[0]
+    scored = 0
+    first_x = 0 if n_blanks > 0 else 25
+    for x in range(first_x, 26):
+        first_y = x if n_blanks > 1 else 25
+        for y in range(first_y, 26):
+            probe = key
+            if n_blanks > 0:
+                probe += letter_hash[x]
+            if n_blanks > 1:
+                probe += letter_hash[y]
+            i = _first_word(bingos, slots, probe)
+            while 0 <= i < n_words and bingos[i] == probe:
+                row = bingo_words[i]
+                i += 1
+                if row[length - 1] < 0 or (length < N and row[length] >= 0):
+                    continue
+                for letter in range(26):
+                    count[letter] = 0
+                ok = True
+                for j in range(s, e + 1):
+                    letter = row[j - s]
+                    if lt[j] >= 0:
+                        if lt[j] != letter:
+                            ok = False
+                            break
+                    elif (masks[o, line, j] >> letter) & 1 == 0:
+                        ok = False
+                        break
+                    else:
+                        count[letter] += 1
+                if not ok:
+                    continue
+                need = 0
+                for letter in range(26):
+                    extra = count[letter] - rack[letter]
+                    if extra < 0:
+                        ok = False
+                    need += extra
+                if not ok or need != n_blanks:
+                    continue  # a hash collision
+                main, cross = board_main, 0
+                n_pos = 0
+                for j in range(s, e + 1):
+                    letter = row[j - s]
+                    word[j], blank[j], new[j] = letter, 0, 1 if lt[j] < 0 else 0
+                    if lt[j] < 0:
+                        value = values[letter] * lmul[o, line, j]
+                        main += value
+                        if crossed[o, line, j]:
+                            cross += (sums[o, line, j] + value) * wmul[o, line, j]
+                        if count[letter] > rack[letter]:  # a square a blank may take
+                            pos[n_pos] = j
+                            n_pos += 1
+                full = main * w + cross + bingo
+                # the blanks: on one or two of the candidate squares, each letter taking as many as it lacks
+                for p1 in range(n_pos if n_blanks > 0 else 1):
+                    for p2 in range(p1 + 1 if n_blanks > 1 else 0, n_pos if n_blanks > 1 else 1):
+                        score = full
+                        if n_blanks > 0:
+                            j1 = pos[p1]
+                            l1 = row[j1 - s]
+                            if n_blanks > 1:
+                                j2 = pos[p2]
+                                l2 = row[j2 - s]
+                                if l1 == l2:
+                                    if count[l1] - rack[l1] != 2:
+                                        continue
+                                elif count[l1] - rack[l1] != 1 or count[l2] - rack[l2] != 1:
+                                    continue
+                                v = values[l2] * lmul[o, line, j2]
+                                score -= v * (w + (wmul[o, line, j2] if crossed[o, line, j2] else 0))
+                                blank[j2] = 1
+                            v = values[l1] * lmul[o, line, j1]
+                            score -= v * (w + (wmul[o, line, j1] if crossed[o, line, j1] else 0))
+                            blank[j1] = 1
+                        scored += 1
+                        out, n_out = _keep(out, n_out, keep, score, o, line, s, length, word, blank, new)
+                        if n_blanks > 0:
+                            blank[pos[p1]] = 0
+                            if n_blanks > 1:
+                                blank[pos[p2]] = 0
+    return out, n_out, scored
 
 
 @njit(cache=True)
@@ -1385,47 +1373,163 @@ def best_first_plays(
     bingos,
     letter_hash,
 ):
-    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays): the anchors are
-    walked highest strip score bound first until a bound falls below the keep-th best score, and inside a
-    walk the branches whose strips cannot reach it are cut. Returns the records, their number, and how many
-    plays were scored."""
+    """best_plays with every play found by anchor walks (no long words to look up)."""
+    return best_plays(
+        arcs,
+        tilesets,
+        tt,
+        bb,
+        masks,
+        crossed,
+        sums,
+        anchors,
+        lmul,
+        wmul,
+        values,
+        rack,
+        bingo,
+        rack_size,
+        keep,
+        out,
+        bingos,
+        letter_hash,
+        np.zeros((0, N), dtype=np.int8),
+        np.zeros(0, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def best_plays(
+    arcs,
+    tilesets,
+    tt,
+    bb,
+    masks,
+    crossed,
+    sums,
+    anchors,
+    lmul,
+    wmul,
+    values,
+    rack,
+    bingo,
+    rack_size,
+    keep,
+    out,
+    bingos,
+    letter_hash,
+    bingo_words,
+    bingo_slots,
+):
+    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
+    first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
+    blanks on it) by _full_rack_plays when `bingo_words` holds the words of `bingos`, the other plays by
+    anchor walks, inside which the branches whose strips cannot reach the keep-th best are cut. Returns the
+    records, their number, and how many plays were scored."""
     in_rack, have = _rack_facts(rack)
     if in_rack == 0:
         return out, 0, 0
     caps = square_caps(tt, masks, values, rack)
     strips = strip_bounds(
-        tt, bb, masks, crossed, sums, anchors, lmul, wmul, values, rack, bingo, rack_size, caps, bingos, letter_hash
+        tt,
+        bb,
+        masks,
+        crossed,
+        sums,
+        anchors,
+        lmul,
+        wmul,
+        values,
+        rack,
+        bingo,
+        rack_size,
+        caps,
+        bingos,
+        letter_hash,
+        bingo_slots,
     )
+    by_hash = in_rack == rack_size and rack[BLANK_SLOT] <= 2 and bingo_words.shape[0] == bingos.shape[0]
+    by_hash = by_hash and bingos.shape[0] > 0
+    limit = in_rack - 1 if by_hash else in_rack  # the most tiles a walk places
     none = -(1 << 40)
-    bounds = np.full((2, N, N + 1, N + 1), none, dtype=np.int64)  # per line: bound of strip (s, e)
+    n_strips = strips.shape[0]
     anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
-    for j in range(strips.shape[0]):
-        b, o, line, s, e, a = strips[j, 0], strips[j, 1], strips[j, 2], strips[j, 3], strips[j, 4], strips[j, 5]
-        bounds[o, line, s, e] = b
-        k = (o * N + line) * N + a
+    item_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
+    item = np.empty(2 * N * N + n_strips, dtype=np.int64)
+    first = np.full(2 * N + 1, n_strips, dtype=np.int64)  # the strips of line (o, line) from first[o * N + line]
+    n_items = 0
+    for j in range(n_strips - 1, -1, -1):  # strips come by orientation, line, s, e
+        b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
+        first[o * N + line] = j
+        if by_hash and strips[j, STRIP_EMPTY] == in_rack:
+            if strips[j, STRIP_WORD]:
+                item_bound[n_items], item[n_items] = b, 2 * N * N + j
+                n_items += 1
+            continue
+        k = (o * N + line) * N + strips[j, STRIP_ANCHOR]
         if b > anchor_bound[k]:
             anchor_bound[k] = b
-    order = np.argsort(-anchor_bound, kind="quicksort")
+    for k in range(2 * N - 1, -1, -1):
+        if first[k] > first[k + 1]:
+            first[k] = first[k + 1]
+    for k in range(2 * N * N):
+        if anchor_bound[k] != none:
+            item_bound[n_items], item[n_items] = anchor_bound[k], k
+            n_items += 1
+    order = np.argsort(-item_bound[:n_items])
     work = np.zeros((16, N + 1), dtype=np.int64)
+    scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
-    info = np.zeros((5, N + 1), dtype=np.int64)
-    avail = ALL_LETTERS if rack[BLANK_SLOT] > 0 else have
+    bounds = np.empty((N + 1, N + 1), dtype=np.int64)  # the line's strip bounds by (s, e)
     n_out, total = 0, 0
     current = -1
-    for k in order:
-        b = anchor_bound[k]
-        if b == none or (n_out == keep and b < out[keep - 1, PLAY_SCORE]):
+    for i in order:
+        b, k = item_bound[i], item[i]
+        if n_out == keep and b < out[keep - 1, PLAY_SCORE]:
             break
+        if k >= 2 * N * N:
+            j = k - 2 * N * N
+            o, line = strips[j, STRIP_DIR], strips[j, STRIP_LINE]
+            out, n_out, count = _full_rack_plays(
+                o,
+                line,
+                strips[j, STRIP_START],
+                strips[j, STRIP_END],
+                tt[o, line],
+                bb[o, line],
+                masks,
+                crossed,
+                sums,
+                lmul,
+                wmul,
+                values,
+                rack,
+                bingo,
+                keep,
+                out,
+                n_out,
+                bingos,
+                bingo_words,
+                letter_hash,
+                bingo_slots,
+                scratch,
+            )
+            total += count
+            continue
         o, rest = k // (N * N), k % (N * N)
         line, a = rest // N, rest % N
         if current != o * N + line:
             current = o * N + line
+            bounds[:, :] = none
+            for j in range(first[current], first[current + 1]):
+                if not (by_hash and strips[j, STRIP_EMPTY] == in_rack):
+                    bounds[strips[j, STRIP_START], strips[j, STRIP_END]] = strips[j, STRIP_BOUND]
             for s in range(N):  # reach[0, s, p] = max over e >= p of bounds(s, e)
                 best = none
                 reach[0, s, N] = none
                 for p in range(N - 1, -1, -1):
-                    if bounds[o, line, s, p] > best:
-                        best = bounds[o, line, s, p]
+                    if bounds[s, p] > best:
+                        best = bounds[s, p]
                     reach[0, s, p] = best
             for q in range(N + 1):  # reach[1, p, q] = max over s <= p of reach[0, s, q]
                 best = none
@@ -1433,17 +1537,6 @@ def best_first_plays(
                     if reach[0, p, q] > best:
                         best = reach[0, p, q]
                     reach[1, p, q] = best
-            for q in range(N):  # what each square could add (see _right_can_reach)
-                t = tt[o, line, q]
-                if t >= 0:
-                    info[0, q] = 0 if bb[o, line, q] else values[t]
-                    info[1, q], info[2, q], info[3, q], info[4, q] = 0, 1, 0, 1
-                else:
-                    wm = wmul[o, line, q]
-                    top = caps[o, line, q] * lmul[o, line, q]
-                    info[0, q], info[1, q], info[2, q] = 0, top, wm
-                    info[3, q] = (sums[o, line, q] + top) * wm if crossed[o, line, q] else 0
-                    info[4, q] = 1 if masks[o, line, q] & avail else 0
         out, n_out, count = _anchor_walk(
             arcs,
             tilesets,
@@ -1461,7 +1554,7 @@ def best_first_plays(
             values,
             rack,
             have,
-            in_rack,
+            limit,
             bingo,
             rack_size,
             keep,
@@ -1469,8 +1562,6 @@ def best_first_plays(
             n_out,
             work,
             reach,
-            info,
-            bounds[o, line],
         )
         total += count
     return out, n_out, total

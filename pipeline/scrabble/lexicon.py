@@ -35,12 +35,30 @@ class Lexicon:
         return build_gaddag(self.words)
 
 
+class StoredLexicon(Lexicon):
+    """The lexicon of a built words.parquet and its stored GADDAG: the words are read only when asked for
+    (checking a word walks the GADDAG)."""
+
+    def __init__(self, store, gaddag):
+        self.store = store
+        self.__dict__["gaddag"] = gaddag
+
+    @cached_property
+    def words(self) -> frozenset[str]:  # type: ignore[override]
+        """The playable words of words.parquet."""
+        return frozenset(w for w in self.store.read("words", columns=["word"])["word"].to_list() if 2 <= len(w) <= SIZE)
+
+    def __contains__(self, word: str) -> bool:
+        """Whether `word` (any case) is a playable word."""
+        w = word.upper()
+        return 2 <= len(w) <= SIZE and w.isascii() and w.isalpha() and w in self.gaddag
+
+
 def load_lexicon(store) -> Lexicon:
     """The lexicon of a built words.parquet, with the GADDAG of gaddag.parquet when the scrabble stage
     has stored it."""
-    lexicon = Lexicon(store.read("words", columns=["word"])["word"].to_list())
     if store.exists("gaddag"):
         from pipeline.scrabble.gaddag import from_table
 
-        lexicon.__dict__["gaddag"] = from_table(store.read("gaddag"), str(store.path("gaddag")))
-    return lexicon
+        return StoredLexicon(store, from_table(store.read("gaddag"), str(store.path("gaddag"))))
+    return Lexicon(store.read("words", columns=["word"])["word"].to_list())

@@ -41,6 +41,8 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
         out,
         tab.bingos,
         LETTER_HASH,
+        tab.bingo_words,
+        tab.bingo_slots,
     )
     records = records[:n_out]
     if keep == 0:
@@ -76,7 +78,7 @@ def generate_reference(
 
 def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
     """The tiles a play record places, and its direction."""
-    from pipeline.scrabble.kernels import (
+    from pipeline.scrabble.gaddag_kernels import (
         PLAY_BLANKS,
         PLAY_COL,
         PLAY_DIR,
@@ -103,7 +105,7 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
     if board.is_empty and all(
         line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
     ):
-        from pipeline.scrabble.kernels import PLAY_DIR, PLAY_SCORE
+        from pipeline.scrabble.gaddag_kernels import PLAY_DIR, PLAY_SCORE
 
         records, _ = generate(board, rack, variant, lexicon)
         records = records[records[:, PLAY_DIR] == ACROSS]
@@ -111,7 +113,7 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
     elif top <= KEEP_MAX:
         records, _ = generate(board, rack, variant, lexicon, keep=top)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
-        from pipeline.scrabble.kernels import PLAY_SCORE
+        from pipeline.scrabble.gaddag_kernels import PLAY_SCORE
 
         records, _ = generate(board, rack, variant, lexicon)
         records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]

@@ -116,6 +116,8 @@ def self_play_log(
             rack_log,
             tab.bingos,
             LETTER_HASH,
+            tab.bingo_words,
+            tab.bingo_slots,
         )
         if status == gk.SHUFFLE:
             rng.shuffle(bag[: state[gk.S_BAG]])
