@@ -93,9 +93,9 @@ def strategy_play_log(
             else:
                 exchange = rack - kept
         else:
-            one, n, _ = gk.best_first_plays(
+            one, n, _ = gk.best_plays(
                 g.arcs, g.tilesets, tt, bb, masks, crossed, sums, anchors, tab.lmul, tab.wmul, tab.values,
-                rack, tab.bingo, tab.rack_size, 1, one, tab.bingos, LETTER_HASH,
+                rack, tab.bingo, tab.rack_size, 1, one, tab.bingos, LETTER_HASH, tab.bingo_words, tab.bingo_slots,
             )  # fmt: skip
             if n:
                 record = one[0].copy()
