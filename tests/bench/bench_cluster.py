@@ -30,7 +30,7 @@ BOARDS = int(os.environ.get("WORDSTATS_BENCH_BOARDS", 2_000_000))
 SHARD = int(os.environ.get("WORDSTATS_BENCH_SHARD", 250_000))
 REPEAT = 3
 TINY_SHARDS, TINY_SHARD = 64, 1_000  # the per-shard overhead: many shards of almost no work
-GAMES, GAME_SHARD = 8, 2
+GAMES, GAME_SHARD = 1000, 100
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
 
 
