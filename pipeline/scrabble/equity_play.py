@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.selfplay import GameLog
-from pipeline.scrabble.variant import SIZE, Variant
+from pipeline.scrabble.selfplay import GameLog, deal, empty_position
+from pipeline.scrabble.variant import Variant
 
 MAX_LEAVE = 6  # leaves of more tiles are worth 0 (a leave of 7 is a pass)
 
@@ -54,21 +54,8 @@ def strategy_play_log(
     players = len(leaves)
     g = lexicon.gaddag
     tab = variant_tables(lexicon, variant)
-    n_tiles = int(tab.counts.sum())
-    bag = np.repeat(np.arange(27, dtype=np.int64), tab.counts)
-    rng.shuffle(bag)
-    racks = np.zeros((players, 27), dtype=np.int64)
-    bag_n = n_tiles
-    for p in range(players):
-        bag_n = gk.draw(racks[p], bag, bag_n, tab.rack_size)
-    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
-        g.arcs,
-        np.full((SIZE, SIZE), -1, dtype=np.int8),
-        np.zeros((SIZE, SIZE), dtype=np.bool_),
-        tab.values,
-        tab.centre[0],
-        tab.centre[1],
-    )
+    bag, bag_n, racks = deal(tab, rng, players)
+    tt, bb, masks, crossed, sums, anchors = empty_position(g, tab)
     scores = np.zeros(players, dtype=np.int64)
     turns, rack_log, swapped = [], [], []
     one = np.zeros((1, gk.RECORD), dtype=np.int32)

@@ -804,7 +804,7 @@ def board_plays(
     bingo_slots,
 ):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
-    counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_first_plays."""
+    counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_plays."""
     tt, bb, masks, crossed, sums, anchors = position_tables(arcs, tiles, blanks, values, centre_r, centre_c)
     if keep == 0:
         return generate_plays(
@@ -1350,52 +1350,6 @@ def _full_rack_plays(
                             if n_blanks > 1:
                                 blank[pos[p2]] = 0
     return out, n_out, scored
-
-
-@njit(cache=True)
-def best_first_plays(
-    arcs,
-    tilesets,
-    tt,
-    bb,
-    masks,
-    crossed,
-    sums,
-    anchors,
-    lmul,
-    wmul,
-    values,
-    rack,
-    bingo,
-    rack_size,
-    keep,
-    out,
-    bingos,
-    letter_hash,
-):
-    """best_plays with every play found by anchor walks (no long words to look up)."""
-    return best_plays(
-        arcs,
-        tilesets,
-        tt,
-        bb,
-        masks,
-        crossed,
-        sums,
-        anchors,
-        lmul,
-        wmul,
-        values,
-        rack,
-        bingo,
-        rack_size,
-        keep,
-        out,
-        bingos,
-        letter_hash,
-        np.zeros((0, N), dtype=np.int8),
-        np.zeros(0, dtype=np.int64),
-    )
 
 
 @njit(cache=True)

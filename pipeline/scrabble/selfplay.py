@@ -61,6 +61,34 @@ class GameLog:
     exchanged: np.ndarray | None = None
 
 
+def deal(tab, rng: np.random.Generator, players: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """A shuffled bag of the tile set's tiles (27 codes, blanks last), the tiles left in it, and each
+    player's first rack as 27 counts, drawn in turn."""
+    from pipeline.scrabble import gaddag_kernels as gk
+
+    bag = np.repeat(np.arange(27, dtype=np.int64), tab.counts)
+    rng.shuffle(bag)
+    racks = np.zeros((players, 27), dtype=np.int64)
+    bag_n = bag.shape[0]
+    for p in range(players):
+        bag_n = gk.draw(racks[p], bag, bag_n, tab.rack_size)
+    return bag, bag_n, racks
+
+
+def empty_position(g, tab) -> tuple[np.ndarray, ...]:
+    """The GADDAG kernels' tables of an empty board (tiles, blanks, cross-check masks, cross-scores, anchors)."""
+    from pipeline.scrabble import gaddag_kernels as gk
+
+    return gk.position_tables(
+        g.arcs,
+        np.full((SIZE, SIZE), -1, dtype=np.int8),
+        np.zeros((SIZE, SIZE), dtype=np.bool_),
+        tab.values,
+        tab.centre[0],
+        tab.centre[1],
+    )
+
+
 def self_play_log(
     variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
 ) -> GameLog:
@@ -71,21 +99,9 @@ def self_play_log(
 
     g = lexicon.gaddag
     tab = variant_tables(lexicon, variant)
-    n_tiles = int(tab.counts.sum())
-    bag = np.repeat(np.arange(27, dtype=np.int64), tab.counts)
-    rng.shuffle(bag)
-    racks = np.zeros((players, 27), dtype=np.int64)
-    bag_n = n_tiles
-    for p in range(players):
-        bag_n = gk.draw(racks[p], bag, bag_n, tab.rack_size)
-    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
-        g.arcs,
-        np.full((SIZE, SIZE), -1, dtype=np.int8),
-        np.zeros((SIZE, SIZE), dtype=np.bool_),
-        tab.values,
-        tab.centre[0],
-        tab.centre[1],
-    )
+    bag, bag_n, racks = deal(tab, rng, players)
+    n_tiles = bag.shape[0]
+    tt, bb, masks, crossed, sums, anchors = empty_position(g, tab)
     state = np.zeros(gk.STATE, dtype=np.int64)
     state[gk.S_BAG] = bag_n
     scores = np.zeros(players, dtype=np.int64)
