@@ -448,14 +448,12 @@ def position_tables(arcs, tiles, blanks, values, centre_r, centre_c):
                 if tt[o, r, c] >= 0:
                     any_tile = True
                     continue
-                _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, r, c)
-                if (
-                    (r > 0 and tt[o, r - 1, c] >= 0)
-                    or (r < N - 1 and tt[o, r + 1, c] >= 0)
-                    or (c > 0 and tt[o, r, c - 1] >= 0)
-                    or (c < N - 1 and tt[o, r, c + 1] >= 0)
-                ):
+                if (r > 0 and tt[o, r - 1, c] >= 0) or (r < N - 1 and tt[o, r + 1, c] >= 0):
+                    _cross_at(arcs, tt, bb, values, masks, crossed, sums, o, r, c)
                     anchors[o, r, c] = True
+                else:  # no crossing word: the call is left out, as it costs more than the few stores
+                    masks[o, r, c] = ALL_LETTERS
+                    anchors[o, r, c] = (c > 0 and tt[o, r, c - 1] >= 0) or (c < N - 1 and tt[o, r, c + 1] >= 0)
     if not any_tile:
         anchors[0, centre_r, centre_c] = True
         anchors[1, centre_c, centre_r] = True
