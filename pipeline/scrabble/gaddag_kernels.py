@@ -655,7 +655,8 @@ def _anchor_walk(
                     # (a one-tile play that also makes an across word is reported across only)
                     total += 1
                     score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
-                    out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1, word, blank, new)
+                    if keep == 0 or n_out < keep or score >= out[keep - 1, PLAY_SCORE]:  # else _keep drops it
+                        out, n_out = _keep(out, n_out, keep, score, o, line, start, end - start + 1, word, blank, new)
         if st == 1:  # go on: left while left of the anchor, else right
             stage[d] = 2
             c = child[d]
@@ -1147,7 +1148,7 @@ def strip_bounds(
     for letter in range(26):
         for _ in range(rack[letter]):
             rack_key += letter_hash[letter]
-    out = np.zeros((512, STRIP), dtype=np.int64)
+    out = np.empty((512, STRIP), dtype=np.int64)
     n_out = 0
     memo_keys = np.zeros(64, dtype=np.uint64)
     memo_values = np.zeros(64, dtype=np.int64)
@@ -1209,7 +1210,7 @@ def strip_bounds(
                     if other < bound:
                         bound = other
                     if n_out == out.shape[0]:
-                        bigger = np.zeros((2 * n_out, STRIP), dtype=np.int64)
+                        bigger = np.empty((2 * n_out, STRIP), dtype=np.int64)
                         bigger[:n_out] = out
                         out = bigger
                     out[n_out, STRIP_BOUND], out[n_out, STRIP_DIR], out[n_out, STRIP_LINE] = bound, o, line
