@@ -12,7 +12,6 @@ from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.rules import Play, Tile, _step, evaluate
 from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
 
-
 _SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}
 
 
