@@ -104,7 +104,7 @@ class Tables:
     bingo: int
     rack_size: int
     counts: np.ndarray  # int64 (27,): the bag, blanks last
-    bingos: np.ndarray  # uint64, sorted: the letter hash of each word of rack_size letters or more
+    bingos: np.ndarray  # uint64, sorted: the letter hash of each word
     bingo_words: np.ndarray  # int8 (len(bingos), MAX_LETTERS): those words' letter codes, -1 past the end
     bingo_slots: np.ndarray  # int64: a hash table of bingos (see gaddag_kernels.long_words)
 
@@ -129,7 +129,7 @@ def tables(gaddag: Gaddag, variant) -> Tables:
         variant.bingo_bonus,
         variant.rack_size,
         counts,
-        *gk.long_words(gaddag.arcs, variant.rack_size, LETTER_HASH),
+        *gk.long_words(gaddag.arcs, 2, LETTER_HASH),
     )
 
 

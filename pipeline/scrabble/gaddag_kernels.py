@@ -914,6 +914,8 @@ STATE = 6
 # strip takes a full rack).
 STRIP_BOUND, STRIP_DIR, STRIP_LINE, STRIP_START, STRIP_END, STRIP_ANCHOR, STRIP_EMPTY, STRIP_WORD = range(8)
 STRIP = 8
+# Strips of this many empty squares or more are checked by letter hash before a walk may cover them.
+CHECKED_TILES = 4
 
 
 @njit(cache=True)
@@ -1351,6 +1353,104 @@ def _full_rack_plays(
     return out, n_out, scored
 
 
+@njit(cache=True, inline="always")
+def _heap_push(heap_bound, heap_item, n, bound, item):
+    """Add an item to the max-heap of (bound, item) pairs of n entries (ties: the smaller item first);
+    returns the new size."""
+    i = n
+    while i > 0:
+        up = (i - 1) >> 1
+        if heap_bound[up] > bound or (heap_bound[up] == bound and heap_item[up] < item):
+            break
+        heap_bound[i], heap_item[i] = heap_bound[up], heap_item[up]
+        i = up
+    heap_bound[i], heap_item[i] = bound, item
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def _heap_pop(heap_bound, heap_item, n):
+    """Remove the top of the max-heap of n entries; returns the new size."""
+    n -= 1
+    bound, item = heap_bound[n], heap_item[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and (
+            heap_bound[child + 1] > heap_bound[child]
+            or (heap_bound[child + 1] == heap_bound[child] and heap_item[child + 1] < heap_item[child])
+        ):
+            child += 1
+        if bound > heap_bound[child] or (bound == heap_bound[child] and item < heap_item[child]):
+            break
+        heap_bound[i], heap_item[i] = heap_bound[child], heap_item[child]
+        i = child
+    heap_bound[i], heap_item[i] = bound, item
+    return n
+
+
+@njit(cache=True)
+def _rack_subsets(rack, letter_hash):
+    """The distinct multisets of a rack's letters (blanks left out) by size: their letter hashes, those of
+    size m at first[m]..first[m + 1]."""
+    letters = np.empty(26, dtype=np.int64)
+    n_letters = 0
+    total = 1
+    for letter in range(26):
+        if rack[letter] > 0:
+            letters[n_letters] = letter
+            n_letters += 1
+            total *= rack[letter] + 1
+    keys = np.empty(total, dtype=np.uint64)
+    sizes = np.empty(total, dtype=np.int64)
+    choice = np.zeros(n_letters, dtype=np.int64)
+    key = np.uint64(0)
+    size = 0
+    for n in range(total):  # every choice of counts, in mixed radix
+        keys[n], sizes[n] = key, size
+        i = 0
+        while i < n_letters and choice[i] == rack[letters[i]]:
+            for _ in range(choice[i]):
+                key -= letter_hash[letters[i]]
+            size -= choice[i]
+            choice[i] = 0
+            i += 1
+        if i < n_letters:
+            choice[i] += 1
+            key += letter_hash[letters[i]]
+            size += 1
+    first = np.zeros(N + 2, dtype=np.int64)
+    for n in range(total):
+        first[min(sizes[n], N) + 1] += 1
+    for m in range(N + 1):
+        first[m + 1] += first[m]
+    out = np.empty(total, dtype=np.uint64)
+    fill = first.copy()
+    for n in range(total):
+        m = min(sizes[n], N)
+        out[fill[m]] = keys[n]
+        fill[m] += 1
+    return out, first
+
+
+@njit(cache=True)
+def _may_fill(lt, s, e, m, sub_keys, sub_first, bingos, letter_hash, slots):
+    """Whether some word has the letters of the board tiles of squares s..e of a line and m of the rack's
+    (its letter hash is among `bingos`): when not, no play covers exactly those squares."""
+    board_key = np.uint64(0)
+    for j in range(s, e + 1):
+        if lt[j] >= 0:
+            board_key += letter_hash[lt[j]]
+    if m > N or sub_first[m] == sub_first[m + 1]:
+        return False
+    for i in range(sub_first[m], sub_first[m + 1]):
+        if _first_word(bingos, slots, board_key + sub_keys[i]) >= 0:
+            return True
+    return False
+
+
 @njit(cache=True)
 def best_plays(
     arcs,
@@ -1404,22 +1504,30 @@ def best_plays(
     by_hash = in_rack == rack_size and rack[BLANK_SLOT] <= 2 and bingo_words.shape[0] == bingos.shape[0]
     by_hash = by_hash and bingos.shape[0] > 0
     limit = in_rack - 1 if by_hash else in_rack  # the most tiles a walk places
+    # strips of CHECKED_TILES or more empty squares are checked by letter hash before their anchor is walked
+    checking = rack[BLANK_SLOT] == 0 and bingos.shape[0] > 0
+    sub_keys, sub_first = _rack_subsets(rack, letter_hash)
     none = -(1 << 40)
     n_strips = strips.shape[0]
     anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
-    item_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
-    item = np.empty(2 * N * N + n_strips, dtype=np.int64)
+    anchor_strip = np.full(2 * N * N, -1, dtype=np.int64)  # the anchor's first strip, then by next_strip
+    next_strip = np.empty(n_strips, dtype=np.int64)
+    dead = np.zeros(n_strips, dtype=np.bool_)  # no word of the rack and the board letters fits it
+    heap_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
+    heap_item = np.empty(2 * N * N + n_strips, dtype=np.int64)
     first = np.full(2 * N + 1, n_strips, dtype=np.int64)  # the strips of line (o, line) from first[o * N + line]
-    n_items = 0
+    n_heap = 0
     for j in range(n_strips - 1, -1, -1):  # strips come by orientation, line, s, e
         b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
         first[o * N + line] = j
         if by_hash and strips[j, STRIP_EMPTY] == in_rack:
+            dead[j] = True  # not the walks' business
             if strips[j, STRIP_WORD]:
-                item_bound[n_items], item[n_items] = b, 2 * N * N + j
-                n_items += 1
+                n_heap = _heap_push(heap_bound, heap_item, n_heap, b, 2 * N * N + j)
             continue
         k = (o * N + line) * N + strips[j, STRIP_ANCHOR]
+        next_strip[j] = anchor_strip[k]
+        anchor_strip[k] = j
         if b > anchor_bound[k]:
             anchor_bound[k] = b
     for k in range(2 * N - 1, -1, -1):
@@ -1427,19 +1535,19 @@ def best_plays(
             first[k] = first[k + 1]
     for k in range(2 * N * N):
         if anchor_bound[k] != none:
-            item_bound[n_items], item[n_items] = anchor_bound[k], k
-            n_items += 1
-    order = np.argsort(-item_bound[:n_items])
+            n_heap = _heap_push(heap_bound, heap_item, n_heap, anchor_bound[k], k)
+    checked = np.zeros(2 * N * N, dtype=np.bool_)
     work = np.zeros((16, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
     bounds = np.empty((N + 1, N + 1), dtype=np.int64)  # the line's strip bounds by (s, e)
     n_out, total = 0, 0
-    current = -1
-    for i in order:
-        b, k = item_bound[i], item[i]
+    current = -1  # the line whose strips `reach` holds
+    while n_heap > 0:
+        b, k = heap_bound[0], heap_item[0]
         if n_out == keep and b < out[keep - 1, PLAY_SCORE]:
             break
+        n_heap = _heap_pop(heap_bound, heap_item, n_heap)
         if k >= 2 * N * N:
             j = k - 2 * N * N
             o, line = strips[j, STRIP_DIR], strips[j, STRIP_LINE]
@@ -1471,11 +1579,39 @@ def best_plays(
             continue
         o, rest = k // (N * N), k % (N * N)
         line, a = rest // N, rest % N
+        if checking and not checked[k]:  # drop the anchor's strips that no word fits, then queue it anew
+            checked[k] = True
+            target = out[keep - 1, PLAY_SCORE] if n_out == keep else none
+            better = none
+            j = anchor_strip[k]
+            while j >= 0:
+                if strips[j, STRIP_EMPTY] >= CHECKED_TILES and strips[j, STRIP_BOUND] >= target:
+                    if not _may_fill(
+                        tt[o, line],
+                        strips[j, STRIP_START],
+                        strips[j, STRIP_END],
+                        strips[j, STRIP_EMPTY],
+                        sub_keys,
+                        sub_first,
+                        bingos,
+                        letter_hash,
+                        bingo_slots,
+                    ):
+                        dead[j] = True
+                        if current == o * N + line:
+                            current = -1
+                if not dead[j] and strips[j, STRIP_BOUND] > better:
+                    better = strips[j, STRIP_BOUND]
+                j = next_strip[j]
+            if better < b:
+                if better != none:
+                    n_heap = _heap_push(heap_bound, heap_item, n_heap, better, k)
+                continue
         if current != o * N + line:
             current = o * N + line
             bounds[:, :] = none
             for j in range(first[current], first[current + 1]):
-                if not (by_hash and strips[j, STRIP_EMPTY] == in_rack):
+                if not dead[j]:
                     bounds[strips[j, STRIP_START], strips[j, STRIP_END]] = strips[j, STRIP_BOUND]
             for s in range(N):  # reach[0, s, p] = max over e >= p of bounds(s, e)
                 best = none
