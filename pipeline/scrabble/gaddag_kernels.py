@@ -916,6 +916,7 @@ STRIP_BOUND, STRIP_DIR, STRIP_LINE, STRIP_START, STRIP_END, STRIP_ANCHOR, STRIP_
 STRIP = 8
 # Strips of this many empty squares or more are checked by letter hash before a walk may cover them.
 CHECKED_TILES = 4
+MEMO_ROWS = 64  # the board letters and tile counts whose words _may_fill remembers
 
 
 @njit(cache=True)
@@ -1435,19 +1436,81 @@ def _rack_subsets(rack, letter_hash):
     return out, first
 
 
+@njit(cache=True, inline="always")
+def _look_up(bingos, slots, base, keys, first, end, hits, n_hits):
+    """Append to `hits` the index of the first word of each hash base + keys[first:end] among the sorted
+    hashes; returns the new number of hits. The hash table's slots are read in one pass and the hashes they
+    point at in another, so that the memory reads of one pass overlap."""
+    size = slots.shape[0]
+    if size == 0:
+        for k in range(first, end):
+            i = _first_word(bingos, slots, base + keys[k])
+            if i >= 0:
+                hits[n_hits] = i
+                n_hits += 1
+        return n_hits
+    mask = np.uint64(size - 1)
+    start = n_hits
+    for k in range(first, end):  # the first slot of each hash (0: empty, else 1 + a word)
+        hits[start + k - first] = slots[(base + keys[k]) & mask]
+    for k in range(first, end):
+        probe = base + keys[k]
+        v = hits[start + k - first]
+        if v == 0:
+            continue
+        i = v - 1 if bingos[v - 1] == probe else _first_word(bingos, slots, probe)
+        if i >= 0:
+            hits[n_hits] = i
+            n_hits += 1
+    return n_hits
+
+
 @njit(cache=True)
-def _may_fill(lt, s, e, m, sub_keys, sub_first, bingos, letter_hash, slots):
-    """Whether some word has the letters of the board tiles of squares s..e of a line and m of the rack's
-    (its letter hash is among `bingos`): when not, no play covers exactly those squares."""
+def _may_fill(lt, lm, s, e, m, sub_keys, sub_first, bingos, bingo_words, letter_hash, slots, memo_keys, memo, hits):
+    """Whether some word covers exactly the squares s..e of a line (board tiles lt, cross-check masks lm)
+    with m of the rack's letters: a word of the strip's length among the long words (`bingos`,
+    `bingo_words`) with the letters of the board tiles and of m rack tiles, spelling the board tiles and
+    allowed by each empty square's cross-check. When there is none, no play covers exactly s..e.
+    The words with the board tiles' letters and m rack letters are looked up once per board letters and m:
+    row r of `memo` (m, first, end) holds those of board letter hash memo_keys[r] as indices of `hits`
+    (the first word of each hash); memo[MEMO_ROWS, 0] counts the rows, memo[MEMO_ROWS, 1] the hits. When
+    the memo is full the answer is yes."""
+    if m > N or sub_first[m] == sub_first[m + 1]:
+        return False
     board_key = np.uint64(0)
     for j in range(s, e + 1):
         if lt[j] >= 0:
             board_key += letter_hash[lt[j]]
-    if m > N or sub_first[m] == sub_first[m + 1]:
-        return False
-    for i in range(sub_first[m], sub_first[m + 1]):
-        if _first_word(bingos, slots, board_key + sub_keys[i]) >= 0:
+    rows = memo[MEMO_ROWS, 0]
+    r = 0
+    while r < rows and (memo_keys[r] != board_key or memo[r, 0] != m):
+        r += 1
+    if r == rows:  # not looked up yet
+        n_hits = memo[MEMO_ROWS, 1]
+        if rows == MEMO_ROWS or n_hits + sub_first[m + 1] - sub_first[m] > hits.shape[0]:
             return True
+        memo_keys[r], memo[r, 0], memo[r, 1] = board_key, m, n_hits
+        n_hits = _look_up(bingos, slots, board_key, sub_keys, sub_first[m], sub_first[m + 1], hits, n_hits)
+        memo[r, 2] = n_hits
+        memo[MEMO_ROWS, 0], memo[MEMO_ROWS, 1] = rows + 1, n_hits
+    length = e - s + 1
+    n_words = bingos.shape[0]
+    for h in range(memo[r, 1], memo[r, 2]):
+        i = hits[h]
+        probe = bingos[i]
+        while i < n_words and bingos[i] == probe:
+            row = bingo_words[i]
+            i += 1
+            if row[length - 1] < 0 or (length < N and row[length] >= 0):
+                continue
+            ok = True
+            for j in range(s, e + 1):
+                letter = row[j - s]
+                if (lt[j] >= 0 and lt[j] != letter) or (lt[j] < 0 and (lm[j] >> letter) & 1 == 0):
+                    ok = False
+                    break
+            if ok:
+                return True
     return False
 
 
@@ -1507,6 +1570,9 @@ def best_plays(
     # strips of CHECKED_TILES or more empty squares are checked by letter hash before their anchor is walked
     checking = rack[BLANK_SLOT] == 0 and bingos.shape[0] > 0
     sub_keys, sub_first = _rack_subsets(rack, letter_hash)
+    memo_keys = np.empty(MEMO_ROWS, dtype=np.uint64)  # _may_fill's look-ups
+    memo = np.zeros((MEMO_ROWS + 1, 3), dtype=np.int64)
+    hits = np.empty(1024, dtype=np.int64)
     none = -(1 << 40)
     n_strips = strips.shape[0]
     anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
@@ -1588,14 +1654,19 @@ def best_plays(
                 if strips[j, STRIP_EMPTY] >= CHECKED_TILES and strips[j, STRIP_BOUND] >= target:
                     if not _may_fill(
                         tt[o, line],
+                        masks[o, line],
                         strips[j, STRIP_START],
                         strips[j, STRIP_END],
                         strips[j, STRIP_EMPTY],
                         sub_keys,
                         sub_first,
                         bingos,
+                        bingo_words,
                         letter_hash,
                         bingo_slots,
+                        memo_keys,
+                        memo,
+                        hits,
                     ):
                         dead[j] = True
                         if current == o * N + line:
