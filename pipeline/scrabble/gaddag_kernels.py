@@ -1159,12 +1159,21 @@ def strip_bounds(
     xw = np.zeros(N, dtype=np.int64)
     coef = np.zeros(N, dtype=np.int64)
     cp = np.zeros(N, dtype=np.int64)
+    reach = np.empty(N + 1, dtype=np.int64)  # per start square: the empty squares up to the next anchor
     for o in range(2):
         for line in range(N):
             lt = tt[o, line]
+            gap = N + 1  # no anchor from here on
+            reach[N] = gap
+            for s in range(N - 1, -1, -1):
+                if anchors[o, line, s]:
+                    gap = 1
+                elif lt[s] < 0 and gap <= N:
+                    gap += 1
+                reach[s] = gap
             for s in range(N):
-                if s > 0 and lt[s - 1] >= 0:
-                    continue
+                if (s > 0 and lt[s - 1] >= 0) or reach[s] > in_rack:
+                    continue  # (a strip from s would take more tiles than the rack holds to reach an anchor)
                 m, board_sum, w, fixed, first_anchor, single = 0, 0, 1, 0, -1, -1
                 key = rack_key
                 for e in range(s, N):
