@@ -1549,8 +1549,10 @@ def best_plays(
     """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
     first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
     blanks on it) by _full_rack_plays when `bingo_words` holds the words of `bingos`, the other plays by
-    anchor walks, inside which the branches whose strips cannot reach the keep-th best are cut. Returns the
-    records, their number, and how many plays were scored."""
+    anchor walks, inside which the branches whose strips cannot reach the keep-th best are cut. Without
+    blanks on the rack, an anchor's strips of CHECKED_TILES or more empty squares are first checked by
+    _may_fill: those no word fits are dropped and the anchor waits in the queue under its new bound.
+    Returns the records, their number, and how many plays were scored."""
     in_rack, have = _rack_facts(rack)
     if in_rack == 0:
         return out, 0, 0
