@@ -199,6 +199,54 @@ def test_best_plays_with_the_whole_rack_match_every_play(seed, plays, blanks, va
         assert best.shape == ranked[:keep].shape and (best == ranked[:keep]).all(), (board.text(), rack, keep)
 
 
+def strips_with_a_play(records: np.ndarray) -> set[tuple[int, int, int, int]]:
+    """The strips (orientation, line, first and last square) that the plays of the records cover."""
+    covered = set()
+    for r in records:
+        o = int(r[gk.PLAY_DIR])
+        line, start = (int(r[gk.PLAY_ROW]), int(r[gk.PLAY_COL]))[:: 1 if o == 0 else -1]
+        covered.add((o, line, start, start + int(r[gk.PLAY_LEN]) - 1))
+    return covered
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), plays=st.integers(1, 10), variant=st.sampled_from(["scrabble", "wwf"]))
+def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant, small, games):
+    """The letter-hash check of a strip of many empty squares (racks without blanks) says yes exactly when
+    some legal play covers the strip: it never drops a play, and drops every strip no word fits."""
+    from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
+    from pipeline.scrabble.movegen import rack_slots
+
+    game = games[variant]
+    board = random_board(small, game, seed, plays)
+    rack = random_rack(random.Random(seed + 2), 0)
+    tab, counts = variant_tables(small, game), rack_slots(rack)
+    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
+        small.gaddag.arcs, board.tiles, board.blanks, tab.values, *tab.centre
+    )
+    caps = gk.square_caps(tt, masks, tab.values, counts)
+    strips = gk.strip_bounds(
+        tt, bb, masks, crossed, sums, anchors, tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
+        caps, tab.bingos, LETTER_HASH, tab.bingo_slots,
+    )  # fmt: skip
+    covered = strips_with_a_play(generate(board, rack, game, small)[0])
+    sub_keys, sub_first = gk._rack_subsets(counts, LETTER_HASH)
+    for strip in strips[strips[:, gk.STRIP_EMPTY] >= gk.CHECKED_TILES]:
+        o, line, s, e, m = (
+            int(strip[k]) for k in (gk.STRIP_DIR, gk.STRIP_LINE, gk.STRIP_START, gk.STRIP_END, gk.STRIP_EMPTY)
+        )
+        memo_keys, memo, hits = (
+            np.zeros(gk.MEMO_ROWS, np.uint64),
+            np.zeros((gk.MEMO_ROWS + 1, 3), np.int64),
+            np.zeros(1024, np.int64),
+        )
+        fits = gk._may_fill(
+            tt[o, line], masks[o, line], s, e, m, sub_keys, sub_first, tab.bingos, tab.bingo_words, LETTER_HASH,
+            tab.bingo_slots, memo_keys, memo, hits,
+        )  # fmt: skip
+        assert fits == ((o, line, s, e) in covered), (board.text(), rack, o, line, s, e)
+
+
 def test_long_words_are_read_off_the_gaddag(small):
     """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
     from pipeline.scrabble.gaddag import LETTER_HASH
