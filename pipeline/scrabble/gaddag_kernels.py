@@ -1524,6 +1524,28 @@ def _may_fill(lt, lm, s, e, m, sub_keys, sub_first, bingos, bingo_words, letter_
 
 
 @njit(cache=True)
+def _anchor_reach(strips, j, next_strip, dead, a, reach, none):
+    """The bounds an anchor walk from square a prunes with, from the anchor's live strips (j, then
+    next_strip[j] ...; the plays of the walk are theirs): reach[0, s, p] (p >= a) the best bound of the
+    strips from s ending at or after p, reach[1, p, a] of those starting at or before p."""
+    for s in range(a + 1):
+        for p in range(a, N):
+            reach[0, s, p] = none
+    while j >= 0:
+        if not dead[j]:
+            s, b = strips[j, STRIP_START], strips[j, STRIP_BOUND]
+            for p in range(a, strips[j, STRIP_END] + 1):
+                if b > reach[0, s, p]:
+                    reach[0, s, p] = b
+        j = next_strip[j]
+    best = none
+    for p in range(a + 1):
+        if reach[0, p, a] > best:
+            best = reach[0, p, a]
+        reach[1, p, a] = best
+
+
+@njit(cache=True)
 def best_plays(
     arcs,
     tilesets,
@@ -1592,11 +1614,9 @@ def best_plays(
     dead = np.zeros(n_strips, dtype=np.bool_)  # no word of the rack and the board letters fits it
     heap_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
     heap_item = np.empty(2 * N * N + n_strips, dtype=np.int64)
-    first = np.full(2 * N + 1, n_strips, dtype=np.int64)  # the strips of line (o, line) from first[o * N + line]
     n_heap = 0
-    for j in range(n_strips - 1, -1, -1):  # strips come by orientation, line, s, e
+    for j in range(n_strips - 1, -1, -1):
         b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
-        first[o * N + line] = j
         if by_hash and strips[j, STRIP_EMPTY] == in_rack:
             dead[j] = True  # not the walks' business
             if strips[j, STRIP_WORD]:
@@ -1607,9 +1627,6 @@ def best_plays(
         anchor_strip[k] = j
         if b > anchor_bound[k]:
             anchor_bound[k] = b
-    for k in range(2 * N - 1, -1, -1):
-        if first[k] > first[k + 1]:
-            first[k] = first[k + 1]
     for k in range(2 * N * N):
         if anchor_bound[k] != none:
             n_heap = _heap_push(heap_bound, heap_item, n_heap, anchor_bound[k], k)
@@ -1617,9 +1634,7 @@ def best_plays(
     work = np.zeros((16, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
-    bounds = np.empty((N + 1, N + 1), dtype=np.int64)  # the line's strip bounds by (s, e)
     n_out, total = 0, 0
-    current = -1  # the line whose strips `reach` holds
     while n_heap > 0:
         b, k = heap_bound[0], heap_item[0]
         if n_out == keep and b < out[keep - 1, PLAY_SCORE]:
@@ -1680,8 +1695,6 @@ def best_plays(
                         hits,
                     ):
                         dead[j] = True
-                        if current == o * N + line:
-                            current = -1
                 if not dead[j] and strips[j, STRIP_BOUND] > better:
                     better = strips[j, STRIP_BOUND]
                 j = next_strip[j]
@@ -1689,25 +1702,7 @@ def best_plays(
                 if better != none:
                     n_heap = _heap_push(heap_bound, heap_item, n_heap, better, k)
                 continue
-        if current != o * N + line:
-            current = o * N + line
-            bounds[:, :] = none
-            for j in range(first[current], first[current + 1]):
-                if not dead[j]:
-                    bounds[strips[j, STRIP_START], strips[j, STRIP_END]] = strips[j, STRIP_BOUND]
-            for s in range(N):  # reach[0, s, p] = max over e >= p of bounds(s, e)
-                best = none
-                reach[0, s, N] = none
-                for p in range(N - 1, -1, -1):
-                    if bounds[s, p] > best:
-                        best = bounds[s, p]
-                    reach[0, s, p] = best
-            for q in range(N + 1):  # reach[1, p, q] = max over s <= p of reach[0, s, q]
-                best = none
-                for p in range(N):
-                    if reach[0, p, q] > best:
-                        best = reach[0, p, q]
-                    reach[1, p, q] = best
+        _anchor_reach(strips, anchor_strip[k], next_strip, dead, a, reach, none)
         out, n_out, count = _anchor_walk(
             arcs,
             tilesets,
