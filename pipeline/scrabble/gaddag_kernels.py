@@ -1047,14 +1047,18 @@ def square_caps(tt, masks, values, rack):
     """Per empty square of both orientations, the highest value of a rack letter its cross-check allows
     (a blank scores 0)."""
     caps = np.zeros((2, N, N), dtype=np.int64)
-    have = 0
+    have, top = 0, 0
     for k in range(26):
         if rack[k] > 0:
             have |= 1 << k
+            top = max(top, values[k])
     for o in range(2):
         for r in range(N):
             for c in range(N):
                 if tt[o, r, c] >= 0:
+                    continue
+                if masks[o, r, c] == ALL_LETTERS:
+                    caps[o, r, c] = top
                     continue
                 bits = masks[o, r, c] & have
                 best = 0
