@@ -11,6 +11,7 @@ VENV ?= .venv
 CONFIG ?= configs/default.toml
 OUT ?= data/out
 INSTALLED := $(VENV)/.installed
+ENGINE := $(VENV)/wordstats/wordstats_gaddag_aot.so
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
@@ -29,7 +30,7 @@ all: ## build every dataset of the config (default)
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-install: $(INSTALLED) ## create .venv and install the project with pinned dependencies
+install: $(INSTALLED) $(ENGINE) ## create .venv, install the project with pinned dependencies, compile the engine
 
 $(INSTALLED): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
@@ -37,6 +38,11 @@ $(INSTALLED): pyproject.toml requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
+
+# The Scrabble move generator compiled ahead of time, so that one-off commands start without numba
+# (pipeline/scrabble/engine.py finds it here; a build older than its sources is not used).
+$(ENGINE): pipeline/scrabble/gaddag_kernels.py pipeline/scrabble/aot.py pipeline/scrabble/engine.py $(INSTALLED)
+	$(PY) -m pipeline.scrabble.aot $@
 
 # ---- stages: generated rules (one pattern rule per stage; % is the lexicon) ----------------------------
 
@@ -50,7 +56,7 @@ include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif
-all: $(ALL_OUTPUTS)
+all: $(ENGINE) $(ALL_OUTPUTS)
 endif
 
 .PHONY: FORCE
@@ -58,10 +64,10 @@ FORCE:
 
 # ---- checks -------------------------------------------------------------------------------------
 
-test: $(INSTALLED) ## run the full test suite
+test: $(INSTALLED) $(ENGINE) ## run the full test suite
 	$(VENV)/bin/pytest
 
-test-fast: $(INSTALLED) ## the quick tests for the edit loop (no slow end-to-end tests)
+test-fast: $(INSTALLED) $(ENGINE) ## the quick tests for the edit loop (no slow end-to-end tests)
 	$(VENV)/bin/pytest -m "not slow" -x
 
 lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
@@ -69,7 +75,7 @@ lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in 
 	$(VENV)/bin/ruff format --check pipeline tests
 	$(VENV)/bin/mypy
 
-bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
+bench: $(INSTALLED) $(ENGINE) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
 
 clean: ## remove generated data (keeps .venv)

@@ -1,0 +1,198 @@
+"""The move generator compiled ahead of time (pipeline.scrabble.engine, built by `make install`): the same
+results as the numba kernels it is built from, never used when stale, and one-off commands that start
+without numba."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from pipeline.core.config import load_config
+from pipeline.letters.tiles import rack_counts
+from pipeline.scrabble import gaddag_kernels as gk
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.engine import CONSTANTS, EXPORTS, build_path, kernels, load_build, record_path, source_key
+from pipeline.scrabble.gaddag import LETTER_HASH, tables
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.movegen import generate_reference, record_tiles
+from pipeline.scrabble.variant import variants
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
+
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The ahead-of-time build `make install` made (the suite runs after it: `make test`)."""
+    module = load_build(build_path())
+    assert module is not None, f"no current ahead-of-time build at {build_path()}: run `make install`"
+    return module
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A real lexicon of a few thousand Moby words (every word of up to three letters, a seeded sample)."""
+    words = MOBY.read_text().upper().split()
+    rng = random.Random(5)
+    short = [w for w in words if len(w) <= 3 and w.isalpha()]
+    return Lexicon(short + rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 5000))
+
+
+def test_commands_use_the_current_build(built):
+    assert kernels().compiled == "ahead of time"
+    assert {name for name in EXPORTS if callable(getattr(built, name))} == set(EXPORTS)
+    assert [getattr(built, name) for name in CONSTANTS] == [getattr(gk, name) for name in CONSTANTS]
+
+
+def test_a_stale_missing_or_damaged_build_is_not_used(built, tmp_path):
+    assert load_build(build_path(), key=source_key() ^ 1) is None
+    assert load_build(tmp_path / "absent.so") is None
+    copy = tmp_path / "copy.so"
+    copy.write_bytes(build_path().read_bytes())
+    record_path(copy).write_bytes(record_path(build_path()).read_bytes())
+    assert load_build(copy) is not None  # a whole copy loads
+    cut = tmp_path / "cut.so"
+    cut.write_bytes(build_path().read_bytes()[:4096])  # cut short: never handed to the dynamic loader
+    record_path(cut).write_bytes(record_path(build_path()).read_bytes())
+    assert load_build(cut) is None
+    record_path(copy).unlink()
+    assert load_build(copy) is None
+
+
+def random_position(lexicon: Lexicon, game, rng: random.Random, plays: int) -> Board:
+    """A board after `plays` random legal plays of random racks (by the reference generator)."""
+    board = Board()
+    for _ in range(plays):
+        rack = "".join(rng.choice("AAEEIIOOUBCDGLMNRST") for _ in range(6)) + rng.choice("?X")
+        records, _ = generate_reference(board, rack, game, lexicon)
+        if len(records):
+            board.put(record_tiles(records[rng.randrange(len(records))])[0])
+    return board
+
+
+def call_board_plays(module, tab, board: Board, rack: str, keep: int):
+    """module.board_plays on a position, as movegen.generate calls it."""
+    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
+    records, n_out, total = module.board_plays(
+        tab.gaddag.arcs,
+        gk.arc_tilesets(tab.gaddag.arcs),
+        board.tiles,
+        board.blanks,
+        rack_counts(rack).astype(np.int64),
+        tab.values,
+        tab.lmul,
+        tab.wmul,
+        tab.centre[0],
+        tab.centre[1],
+        tab.bingo,
+        tab.rack_size,
+        keep,
+        out,
+        tab.bingos,
+        LETTER_HASH,
+        tab.bingo_words,
+        tab.bingo_slots,
+    )
+    return records[:n_out], total
+
+
+@pytest.mark.parametrize("variant", ["scrabble", "wwf"])
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
+    game = variants(load_config(DEFAULT_CONFIG))[variant]
+    rng = random.Random(seed)
+    tab = tables(small.gaddag, game)
+    arcs = small.gaddag.arcs
+    assert (built.arc_tilesets(arcs) == gk.arc_tilesets(arcs)).all()
+    for ours, theirs in zip(built.long_words(arcs, 7, LETTER_HASH), gk.long_words(arcs, 7, LETTER_HASH), strict=True):
+        assert (ours == theirs).all()
+    compared = 0
+    for plays in (0, 3, 8):
+        board = random_position(small, game, rng, plays)
+        for blanks in (0, 1, 2):
+            rack = "".join(rng.choice("AEEINORSTLD") for _ in range(7 - blanks)) + "?" * blanks
+            for keep in (0, 1, 10):
+                ours, total = call_board_plays(built, tab, board, rack, keep)
+                theirs, expected_total = call_board_plays(gk, tab, board, rack, keep)
+                assert total == expected_total and ours.shape == theirs.shape and (ours == theirs).all()
+                compared += len(ours)
+    assert compared > 100
+    words = sorted(small.words)
+    probes = words[::97] + [w[::-1] for w in words[::89]] + [w + "Q" for w in words[::83]]
+    for word in probes:
+        codes = np.frombuffer(word.encode(), dtype=np.uint8).astype(np.int64) - 65
+        assert built.gaddag_contains(arcs, codes) == gk.gaddag_contains(arcs, codes) == (word in small.words)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """ENABLE built (words, the GADDAG, a few games of leave values) with the small test config."""
+    out = tmp_path_factory.mktemp("engine") / "out"
+    return build_lexicon(out, ENABLE, "ingest", "indexes", "gaddag", "leaves", lexicon="t")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scrabble", "best", "--board", "{board}", "--rack", "AFJOPRW"],
+        ["scrabble", "best", "--board", "{board}", "--rack", "AFJOP?W", "--equity"],
+        ["scrabble", "best", "--empty", "--rack", "RETAINS", "--show"],
+        ["scrabble", "play", "--board", "{board}", "--play", "G7 F(E)W", "--rack", "AFJOPRW"],
+        ["scrabble", "show", "{board}"],
+        ["judge", "JO", "QAT", "OXO"],
+    ],
+    ids=["best", "equity", "best-show", "play", "show", "judge"],
+)
+def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
+    board = tmp_path / "board.txt"
+    board.write_text(BOARD)
+    argv = [a.format(board=board) for a in args]
+    if argv[0] != "scrabble" or argv[1] != "show":
+        argv += ["--lexicon", "t", "--data-dir", str(data)]
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pipeline", *argv, "--config", str(SMALL_CONFIG)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time")}
+    assert "pipeline.cli" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("numba", "llvmlite", "pyarrow")}
+    assert run.stdout.strip()
+
+
+BOARD = """\
+...............
+...............
+...............
+...............
+...............
+.....Z.........
+.....E.........
+...AGREE.......
+.....O.........
+....RE.........
+...DID.........
+...OF..........
+...ME..........
+mISERY.........
+.....OVULE.....
+"""
+
+
+def test_build_without_a_compiler_says_so(tmp_path):
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pipeline.scrabble.aot", str(tmp_path / "x.so")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert run.returncode == 0 and "no C compiler" in run.stdout and not (tmp_path / "x.so").exists()
