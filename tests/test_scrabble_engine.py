@@ -12,13 +12,12 @@ import numpy as np
 import pytest
 
 from pipeline.core.config import load_config
-from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.board import Board
 from pipeline.scrabble.engine import CONSTANTS, EXPORTS, build_path, kernels, load_build, record_path, source_key
 from pipeline.scrabble.gaddag import LETTER_HASH, tables
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import generate_reference, record_tiles
+from pipeline.scrabble.movegen import board_plays, generate_reference, record_tiles
 from pipeline.scrabble.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
 
@@ -75,32 +74,6 @@ def random_position(lexicon: Lexicon, game, rng: random.Random, plays: int) -> B
     return board
 
 
-def call_board_plays(module, tab, board: Board, rack: str, keep: int):
-    """module.board_plays on a position, as movegen.generate calls it."""
-    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    records, n_out, total = module.board_plays(
-        tab.gaddag.arcs,
-        gk.arc_tilesets(tab.gaddag.arcs),
-        board.tiles,
-        board.blanks,
-        rack_counts(rack).astype(np.int64),
-        tab.values,
-        tab.lmul,
-        tab.wmul,
-        tab.centre[0],
-        tab.centre[1],
-        tab.bingo,
-        tab.rack_size,
-        keep,
-        out,
-        tab.bingos,
-        LETTER_HASH,
-        tab.bingo_words,
-        tab.bingo_slots,
-    )
-    return records[:n_out], total
-
-
 @pytest.mark.parametrize("variant", ["scrabble", "wwf"])
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
@@ -117,8 +90,8 @@ def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, 
         for blanks in (0, 1, 2):
             rack = "".join(rng.choice("AEEINORSTLD") for _ in range(7 - blanks)) + "?" * blanks
             for keep in (0, 1, 10):
-                ours, total = call_board_plays(built, tab, board, rack, keep)
-                theirs, expected_total = call_board_plays(gk, tab, board, rack, keep)
+                ours, total = board_plays(built, tab, board, rack, keep)
+                theirs, expected_total = board_plays(gk, tab, board, rack, keep)
                 assert total == expected_total and ours.shape == theirs.shape and (ours == theirs).all()
                 compared += len(ours)
     assert compared > 100

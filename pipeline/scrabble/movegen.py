@@ -19,15 +19,23 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
     search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
     from pipeline.scrabble.engine import kernels
-    from pipeline.scrabble.gaddag import LETTER_HASH, generation_order, variant_tables
+    from pipeline.scrabble.gaddag import generation_order, variant_tables
 
-    gk = kernels()
-    g = lexicon.gaddag
-    tab = variant_tables(lexicon, variant)
-    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    records, n_out, total = gk.board_plays(
-        g.arcs,
-        g.tilesets,
+    records, total = board_plays(kernels(), variant_tables(lexicon, variant), board, rack, keep)
+    if keep == 0:
+        records = records[generation_order(records)]
+    return records, total
+
+
+def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
+    """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
+    the count that goes with them (see generate)."""
+    from pipeline.scrabble.gaddag import LETTER_HASH
+
+    out = np.zeros((keep if keep > 0 else 256, k.RECORD), dtype=np.int32)
+    records, n_out, total = k.board_plays(
+        tab.gaddag.arcs,
+        tab.gaddag.tilesets,
         board.tiles,
         board.blanks,
         rack_counts(rack).astype(np.int64),
@@ -45,10 +53,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
         tab.bingo_words,
         tab.bingo_slots,
     )
-    records = records[:n_out]
-    if keep == 0:
-        records = records[generation_order(records)]
-    return records, int(total)
+    return records[:n_out], int(total)
 
 
 def generate_reference(
