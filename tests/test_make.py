@@ -20,6 +20,7 @@ from pipeline.core.config import load_config
 from pipeline.core.makerules import RUNNER, make_rules
 from pipeline.core.modules import PACKAGE_DIR, closure
 from pipeline.core.stages import STAGES, producer
+from pipeline.scrabble.engine import HERE, SOURCES, build_path
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS = [
@@ -149,13 +150,14 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
     runs = {s.name: set(closure(s.module, RUNNER)) for s in STAGES}
     modules = sorted(PACKAGE_DIR.rglob("*.py"))
     assert len(modules) > 40
-    before = {p: p.stat().st_mtime for p in modules}
+    engine, engine_sources = build_path(), {HERE / name for name in SOURCES}  # make's other target
+    before = {p: p.stat().st_mtime for p in [*modules, engine]}
     installed = max((ROOT / f).stat().st_mtime for f in (".venv/.installed", "pyproject.toml", "requirements.lock"))
     start = max(time.time() - 400, installed + 1)  # every time below is after the install and not in the future
     time.sleep(max(0.0, start + 30 + len(modules) - time.time()))
     try:
         set_time(modules + [config, config.parent / "tiny.txt"], start)
-        set_time(outputs(out), start + 10)
+        set_time([*outputs(out), engine], start + 10)
         assert make("-q", "all", config=config, out=out).returncode == 0
         for i, module in enumerate(modules):
             expected = downstream({name for name, files in runs.items() if module in files})
@@ -165,12 +167,21 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
             plan = planned(make("-n", "all", config=config, out=out))
             set_time([module], start)
             assert plan == expected, module
-            assert question.returncode == (1 if expected else 0), module
+            assert question.returncode == (1 if expected or module in engine_sources else 0), module
             if module.parent.name in ("boggle", "hangman", "scrabble"):  # a game's module reruns no other game
                 assert not plan & ({"boggle", "hangman", "scrabble"} - {module.parent.name}), module
     finally:
         for p, when in before.items():
             os.utime(p, (when, when))
+
+
+def test_the_engine_rule_names_the_engine_sources():
+    rule = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("$(ENGINE):"))
+    named = {Path(word).name for word in rule.split()[1:] if word.endswith(".py")}
+    assert named == set(SOURCES)
+    assert all((ROOT / word).is_file() for word in rule.split()[1:] if word.endswith(".py"))
+    defined = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("ENGINE :="))
+    assert defined.split(":=")[1].strip() == f"$(VENV)/{build_path().relative_to(sys.prefix)}"
 
 
 @pytest.mark.slow
