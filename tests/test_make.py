@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.aot import ENGINES, engine_named
 from pipeline.core.config import load_config
 from pipeline.core.makerules import RUNNER, make_rules
 from pipeline.core.modules import PACKAGE_DIR, closure
 from pipeline.core.stages import STAGES, producer
-from pipeline.scrabble.engine import HERE, SOURCES, build_path
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS = [
@@ -150,14 +150,16 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
     runs = {s.name: set(closure(s.module, RUNNER)) for s in STAGES}
     modules = sorted(PACKAGE_DIR.rglob("*.py"))
     assert len(modules) > 40
-    engine, engine_sources = build_path(), {HERE / name for name in SOURCES}  # make's other target
-    before = {p: p.stat().st_mtime for p in [*modules, engine]}
+    engines = {engine_named(name) for name in ENGINES}  # make's other targets
+    builds = [e.build_path() for e in engines]
+    engine_sources = {p for e in engines for p in e.sources()}
+    before = {p: p.stat().st_mtime for p in [*modules, *builds]}
     installed = max((ROOT / f).stat().st_mtime for f in (".venv/.installed", "pyproject.toml", "requirements.lock"))
     start = max(time.time() - 400, installed + 1)  # every time below is after the install and not in the future
     time.sleep(max(0.0, start + 30 + len(modules) - time.time()))
     try:
         set_time(modules + [config, config.parent / "tiny.txt"], start)
-        set_time([*outputs(out), engine], start + 10)
+        set_time([*outputs(out), *builds], start + 10)
         assert make("-q", "all", config=config, out=out).returncode == 0
         for i, module in enumerate(modules):
             expected = downstream({name for name, files in runs.items() if module in files})
@@ -175,13 +177,16 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
             os.utime(p, (when, when))
 
 
-def test_the_engine_rule_names_the_engine_sources():
-    rule = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("$(ENGINE):"))
-    named = {Path(word).name for word in rule.split()[1:] if word.endswith(".py")}
-    assert named == set(SOURCES)
-    assert all((ROOT / word).is_file() for word in rule.split()[1:] if word.endswith(".py"))
-    defined = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("ENGINE :="))
-    assert defined.split(":=")[1].strip() == f"$(VENV)/{build_path().relative_to(sys.prefix)}"
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_each_engine_rule_names_the_engine_sources(name):
+    engine = engine_named(name)
+    lines = (ROOT / "Makefile").read_text().splitlines()
+    target = f"$(ENGINE_DIR)/{engine.build_path().name}"
+    rule = next(line for line in lines if line.startswith(f"{target}:"))
+    assert {ROOT / w for w in rule.split()[1:] if w.endswith(".py")} == set(engine.sources())
+    assert target in next(line for line in lines if line.startswith("ENGINES :="))
+    defined = next(line for line in lines if line.startswith("ENGINE_DIR :="))
+    assert defined.split(":=")[1].strip() == f"$(VENV)/{engine.build_path().parent.relative_to(sys.prefix)}"
 
 
 @pytest.mark.slow

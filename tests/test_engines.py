@@ -1,6 +1,6 @@
-"""The move generator compiled ahead of time (pipeline.scrabble.engine, built by `make install`): the same
-results as the numba kernels it is built from, never used when stale, and one-off commands that start
-without numba."""
+"""The kernels compiled ahead of time (pipeline.core.aot; the Scrabble move generator and the Boggle solver,
+built by `make install`): the same results as the numba kernels they are built from, never used when stale
+or damaged, and one-off commands that start without numba."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import sys
 import numpy as np
 import pytest
 
+from pipeline.boggle import engine as boggle_engine
+from pipeline.core.aot import AHEAD_OF_TIME, ENGINES, engine_named, load_build, numba_kernels, record_path, source_key
 from pipeline.core.config import load_config
+from pipeline.scrabble import engine as scrabble_engine
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.board import Board
-from pipeline.scrabble.engine import CONSTANTS, EXPORTS, build_path, kernels, load_build, record_path, source_key
 from pipeline.scrabble.gaddag import LETTER_HASH, tables
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import board_plays, generate_reference, record_tiles
@@ -25,12 +27,17 @@ ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
 
+def current_build(engine):
+    """The engine's build that `make install` made (the suite runs after it: `make test`)."""
+    module = load_build(engine, engine.build_path())
+    assert module is not None, f"no current ahead-of-time build at {engine.build_path()}: run `make install`"
+    return module
+
+
 @pytest.fixture(scope="module")
 def built():
-    """The ahead-of-time build `make install` made (the suite runs after it: `make test`)."""
-    module = load_build(build_path())
-    assert module is not None, f"no current ahead-of-time build at {build_path()}: run `make install`"
-    return module
+    """The Scrabble move generator's build."""
+    return current_build(scrabble_engine.ENGINE)
 
 
 @pytest.fixture(scope="module")
@@ -42,25 +49,38 @@ def small():
     return Lexicon(short + rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 5000))
 
 
-def test_commands_use_the_current_build(built):
-    assert kernels().compiled == "ahead of time"
-    assert {name for name in EXPORTS if callable(getattr(built, name))} == set(EXPORTS)
-    assert [getattr(built, name) for name in CONSTANTS] == [getattr(gk, name) for name in CONSTANTS]
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_commands_use_the_current_build(name):
+    engine = engine_named(name)
+    built, numba = current_build(engine), numba_kernels(engine)
+    assert engine.build_path().name == f"wordstats_{name}_aot.so"
+    assert aot_kernels(name).compiled == AHEAD_OF_TIME
+    assert all(callable(getattr(built, f)) for f, _ in engine.exports)
+    assert [getattr(built, c) for c, _ in engine.constants] == [getattr(numba, c) for c, _ in engine.constants]
 
 
-def test_a_stale_missing_or_damaged_build_is_not_used(built, tmp_path):
-    assert load_build(build_path(), key=source_key() ^ 1) is None
-    assert load_build(tmp_path / "absent.so") is None
+def aot_kernels(name: str):
+    """What the game's one-off commands call."""
+    return {"scrabble": scrabble_engine.kernels, "boggle": boggle_engine.kernels}[name]()
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_a_stale_missing_or_damaged_build_is_not_used(name, tmp_path):
+    engine = engine_named(name)
+    current_build(engine)
+    path = engine.build_path()
+    assert load_build(engine, path, key=source_key(engine) ^ 1) is None
+    assert load_build(engine, tmp_path / "absent.so") is None
     copy = tmp_path / "copy.so"
-    copy.write_bytes(build_path().read_bytes())
-    record_path(copy).write_bytes(record_path(build_path()).read_bytes())
-    assert load_build(copy) is not None  # a whole copy loads
+    copy.write_bytes(path.read_bytes())
+    record_path(copy).write_bytes(record_path(path).read_bytes())
+    assert load_build(engine, copy) is not None  # a whole copy loads
     cut = tmp_path / "cut.so"
-    cut.write_bytes(build_path().read_bytes()[:4096])  # cut short: never handed to the dynamic loader
-    record_path(cut).write_bytes(record_path(build_path()).read_bytes())
-    assert load_build(cut) is None
+    cut.write_bytes(path.read_bytes()[:4096])  # cut short: never handed to the dynamic loader
+    record_path(cut).write_bytes(record_path(path).read_bytes())
+    assert load_build(engine, cut) is None
     record_path(copy).unlink()
-    assert load_build(copy) is None
+    assert load_build(engine, copy) is None
 
 
 def random_position(lexicon: Lexicon, game, rng: random.Random, plays: int) -> Board:
@@ -118,8 +138,10 @@ def data(tmp_path_factory):
         ["scrabble", "play", "--board", "{board}", "--play", "G7 F(E)W", "--rack", "AFJOPRW"],
         ["scrabble", "show", "{board}"],
         ["judge", "JO", "QAT", "OXO"],
+        ["boggle", "solve", "PERSLATGSINETERS"],
+        ["boggle", "score", "PERSLATGSINETERS"],
     ],
-    ids=["best", "equity", "best-show", "play", "show", "judge"],
+    ids=["best", "equity", "best-show", "play", "show", "judge", "boggle-solve", "boggle-score"],
 )
 def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
     board = tmp_path / "board.txt"
@@ -162,10 +184,46 @@ mISERY.........
 def test_build_without_a_compiler_says_so(tmp_path):
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
     run = subprocess.run(
-        [sys.executable, "-m", "pipeline.scrabble.aot", str(tmp_path / "x.so")],
+        [sys.executable, "-m", "pipeline.core.aot", "boggle", str(tmp_path / "x.so")],
         capture_output=True,
         text=True,
         cwd=ROOT,
         env=env,
     )
     assert run.returncode == 0 and "no C compiler" in run.stdout and not (tmp_path / "x.so").exists()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
+    from pipeline.boggle import kernels as bk
+    from pipeline.boggle.dictionary import compile_dictionary
+    from pipeline.boggle.rules import neighbours
+    from pipeline.boggle.sampling import roll
+    from pipeline.boggle.settings import boggle_config
+    from pipeline.boggle.solver import score_boards
+    from pipeline.letters import kernels as lk
+    from pipeline.letters.trie import build_trie
+
+    built = current_build(boggle_engine.ENGINE)
+    words = [w for w in MOBY.read_text().upper().split() if w.isalpha() and w.isascii()]
+    ours, theirs = build_trie(words[seed::3], built), build_trie(words[seed::3], lk)
+    assert (ours.children == theirs.children).all() and (ours.word_at == theirs.word_at).all()
+    for a, b in zip(built.trie_compact(ours.children, ours.word_at), bk.trie_compact(ours.children, ours.word_at)):
+        assert (a == b).all()
+    config = boggle_config(load_config(SMALL_CONFIG))
+    dictionary = compile_dictionary(words, config.rules("standard"))
+    for rows, dice in ((4, "new"), (5, "big")):
+        if dice not in config.dice:
+            continue
+        assert all(
+            (a == b).all() for a, b in zip(built.boggle_neighbours(rows, rows), bk.boggle_neighbours(rows, rows))
+        )
+        boards = roll(config.dice[dice], seed, 60)
+        grid = neighbours(rows, rows)
+        totals = []
+        for codes in boards:
+            found = built.boggle_solve(codes, *grid, *dictionary.arrays)
+            assert (found == bk.boggle_solve(codes, *grid, *dictionary.arrays)).all()
+            totals.append(int(dictionary.points[found].sum()))
+        assert totals == score_boards(boards, rows, rows, dictionary).scores.tolist()  # the parallel kernel
+        assert sum(totals) > 0
