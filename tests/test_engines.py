@@ -10,6 +10,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.boggle import engine as boggle_engine
 from pipeline.core.aot import AHEAD_OF_TIME, ENGINES, engine_named, load_build, numba_kernels, record_path, source_key
@@ -227,3 +229,18 @@ def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
             totals.append(int(dictionary.points[found].sum()))
         assert totals == score_boards(boards, rows, rows, dictionary).scores.tolist()  # the parallel kernel
         assert sum(totals) > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ABCZaz-É1 ", max_size=5), max_size=8))
+def test_trie_takes_exactly_upper_case_words(words):
+    from pipeline.letters.trie import build_trie
+
+    valid = all(w and all("A" <= ch <= "Z" for ch in w) for w in words)
+    try:
+        trie = build_trie(words)
+    except ValueError:
+        assert not valid
+    else:
+        assert valid and trie.words == tuple(sorted(set(words)))
+        assert all(w in trie for w in words)
