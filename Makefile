@@ -11,6 +11,8 @@ VENV ?= .venv
 CONFIG ?= configs/default.toml
 OUT ?= data/out
 INSTALLED := $(VENV)/.installed
+ENGINE_DIR := $(VENV)/wordstats
+ENGINES := $(ENGINE_DIR)/wordstats_scrabble_aot.so $(ENGINE_DIR)/wordstats_boggle_aot.so
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
@@ -29,7 +31,7 @@ all: ## build every dataset of the config (default)
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-install: $(INSTALLED) ## create .venv and install the project with pinned dependencies
+install: $(INSTALLED) $(ENGINES) ## create .venv, install the project (pinned dependencies), compile the quick-start kernels
 
 $(INSTALLED): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
@@ -37,6 +39,13 @@ $(INSTALLED): pyproject.toml requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
+
+# The kernels of one-off commands compiled ahead of time, so that they start without numba (pipeline/core/aot.py
+# finds them here and never uses a build older than its sources).
+$(ENGINE_DIR)/wordstats_scrabble_aot.so: pipeline/scrabble/engine.py pipeline/scrabble/gaddag_kernels.py pipeline/core/aot.py $(INSTALLED)
+	$(PY) -m pipeline.core.aot scrabble $@
+$(ENGINE_DIR)/wordstats_boggle_aot.so: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
+	$(PY) -m pipeline.core.aot boggle $@
 
 # ---- stages: generated rules (one pattern rule per stage; % is the lexicon) ----------------------------
 
@@ -50,7 +59,7 @@ include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif
-all: $(ALL_OUTPUTS)
+all: $(ENGINES) $(ALL_OUTPUTS)
 endif
 
 .PHONY: FORCE
@@ -58,10 +67,10 @@ FORCE:
 
 # ---- checks -------------------------------------------------------------------------------------
 
-test: $(INSTALLED) ## run the full test suite
+test: $(INSTALLED) $(ENGINES) ## run the full test suite
 	$(VENV)/bin/pytest
 
-test-fast: $(INSTALLED) ## the quick tests for the edit loop (no slow end-to-end tests)
+test-fast: $(INSTALLED) $(ENGINES) ## the quick tests for the edit loop (no slow end-to-end tests)
 	$(VENV)/bin/pytest -m "not slow" -x
 
 lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
@@ -69,7 +78,7 @@ lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in 
 	$(VENV)/bin/ruff format --check pipeline tests
 	$(VENV)/bin/mypy
 
-bench: $(INSTALLED) ## run the benchmarks; results go to $(OUT)/bench/*.json
+bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
 
 clean: ## remove generated data (keeps .venv)

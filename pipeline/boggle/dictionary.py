@@ -59,26 +59,27 @@ def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: s
             f"{where}: points must be at least 0 and take at most {MAX_POINT_VALUES} "
             f"different values, got {values.size - 1} positive ones"
         )
-    from pipeline.boggle.kernels import NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+    from pipeline.boggle.engine import kernels
 
+    k = kernels()
     classes = np.searchsorted(values, points).astype(np.uint64)
     nodes = (
         mask.astype(np.uint64)
-        | (classes << np.uint64(NODE_CLASS_SHIFT))
-        | (first.astype(np.uint64) << np.uint64(NODE_FIRST_SHIFT))
+        | (classes << np.uint64(k.NODE_CLASS_SHIFT))
+        | (first.astype(np.uint64) << np.uint64(k.NODE_FIRST_SHIFT))
     )
     return nodes, values
 
 
 def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
     """The Boggle dictionary of upper-case words under `rules`."""
-    from pipeline.boggle.kernels import trie_compact
+    from pipeline.boggle.engine import kernels
     from pipeline.letters.trie import build_trie, encode
 
     kept = [w for w in words if len(w) >= rules.min_length and formable(w)]
     usual = {cube_spelling(w): w for w in kept}
-    trie = build_trie(list(usual))
-    mask, first, word_at = trie_compact(trie.children, trie.word_at)
+    trie = build_trie(list(usual), kernels())
+    mask, first, word_at = kernels().trie_compact(trie.children, trie.word_at)
     ordered = tuple(usual[s] for s in trie.words)
     lengths = np.fromiter(map(len, ordered), dtype=np.int32, count=len(ordered))
     table = np.array(rules.points, dtype=np.int32)

@@ -203,6 +203,6 @@ def load_board(arg: str, size: str | None = None) -> Board:
 @functools.cache
 def neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Each cell's 8-connected neighbours (cells × 8, -1 padded) and their counts, for one grid size."""
-    from pipeline.boggle.kernels import boggle_neighbours
+    from pipeline.boggle.engine import kernels
 
-    return boggle_neighbours(rows, cols)
+    return kernels().boggle_neighbours(rows, cols)

@@ -22,10 +22,10 @@ class Found:
 
 def solve(board: Board, dictionary: Dictionary, paths: bool = False) -> list[Found]:
     """Every word on the board with its points (and a path when asked), best first then alphabetical."""
-    from pipeline.boggle.kernels import boggle_solve
+    from pipeline.boggle.engine import kernels
 
     grid = neighbours(board.rows, board.cols)
-    nodes = boggle_solve(board.codes, *grid, *dictionary.arrays)
+    nodes = kernels().boggle_solve(board.codes, *grid, *dictionary.arrays)
     found = []
     for node in nodes:
         word = dictionary.words[dictionary.word_at[node]]
@@ -84,8 +84,8 @@ def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionar
 
 
 def score(board: Board, dictionary: Dictionary) -> int:
-    """The board's total score."""
-    return int(score_boards(board.codes[None, :], board.rows, board.cols, dictionary).scores[0])
+    """The board's total score (the points of the words solve finds)."""
+    return sum(f.points for f in solve(board, dictionary))
 
 
 def board_texts(boards: np.ndarray) -> list[str]:

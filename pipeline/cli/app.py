@@ -2,6 +2,7 @@
 
 import contextlib
 import functools
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -218,4 +219,7 @@ def _job_facts(result) -> dict:
 
 def main() -> None:
     """Entry point of the `wordstats` console script."""
+    # numpy's BLAS starts a thread per core as numpy is imported (50 ms on 2 cores, more on big machines);
+    # wordstats' matrix work is small, so one thread (unless the user chose otherwise).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     app()

@@ -40,12 +40,17 @@ def _cell(value: Any) -> str:
     if isinstance(value, pl.Series):  # map_elements hands list cells over as Series
         value = value.to_list()
     if isinstance(value, (list, tuple)):
-        if all(type(v) is str and len(v) == 1 for v in value):
-            return "".join(value)
-        return " ".join(_cell(v) for v in value)
+        return list_text(value, _cell)
     if isinstance(value, dict):
         return " ".join(f"{k}={_cell(v)}" for k, v in value.items())
     return str(value)
+
+
+def list_text(values, each) -> str:
+    """A list cell as text: a set of letters run together (DST), anything else `each` value joined by spaces."""
+    if all(type(v) is str and len(v) == 1 for v in values):
+        return "".join(values)
+    return " ".join(each(v) for v in values)
 
 
 MAX_DECIMALS = 8

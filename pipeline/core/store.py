@@ -169,12 +169,8 @@ def _meta_value(value: Any) -> str:
 
 def read_provenance(path: Path) -> dict[str, Any]:
     """The provenance stored in a Parquet file's footer."""
-    import pyarrow.parquet as pq
-
-    meta = pq.read_metadata(path).metadata or {}
     out = {}
-    for key, value in meta.items():
-        key, value = key.decode(), value.decode()
+    for key, value in pl.read_parquet_metadata(path).items():
         if key.startswith("wordstats."):
             name = key.removeprefix("wordstats.")
             try:
@@ -446,7 +442,7 @@ class Store:
 
                 try:
                     entry["rows"] = pq.read_metadata(path).num_rows
-                except Exception as exc:  # pyarrow has several error types for a damaged file
+                except Exception as exc:  # a damaged file can fail in several ways
                     raise self._damaged(path, exc) from None
                 entry["stage"] = read_provenance(path).get("stage", stage)
             elif path.suffix == ".json":

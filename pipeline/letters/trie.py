@@ -54,15 +54,21 @@ def letter_codes(words: Sequence[str]) -> np.ndarray:
     return codes.view(np.int8).reshape(len(words), len(words[0]) if words else 0)
 
 
-def build_trie(words: Sequence[str]) -> Trie:
-    """A trie of upper-case A–Z words."""
-    from pipeline.letters.kernels import trie_fill, trie_node_count
+def build_trie(words: Sequence[str], kernels=None) -> Trie:
+    """A trie of upper-case A–Z words (built by `kernels`' trie_node_count and trie_fill: by default those
+    of pipeline.letters.kernels)."""
+    if kernels is None:
+        from pipeline.letters import kernels
 
     ordered = tuple(sorted(set(words)))
-    bad = next((w for w in ordered if not w.isascii() or not w.isalpha() or not w.isupper()), None)
-    if bad is not None:
+    try:
+        codes, offsets = encode(ordered)
+    except UnicodeEncodeError:
+        codes, offsets = np.full(1, len(LETTERS), dtype=np.uint8), np.arange(2)  # not ASCII: found below
+    empty = bool(ordered) and ordered[0] == ""  # sorted: an empty word comes first
+    if empty or (codes.size and int(codes.max()) >= len(LETTERS)):  # below A wraps round to a large code
+        bad = next(w for w in ordered if not w.isascii() or not w.isalpha() or not w.isupper())
         raise ValueError(f"trie words must be upper-case A-Z, got {bad!r}")
-    codes, offsets = encode(ordered)
-    n_nodes = trie_node_count(codes, offsets)
-    children, word_at = trie_fill(codes, offsets, n_nodes, len(LETTERS))
+    n_nodes = kernels.trie_node_count(codes, offsets)
+    children, word_at = kernels.trie_fill(codes, offsets, n_nodes, len(LETTERS))
     return Trie(children, word_at, ordered)

@@ -46,9 +46,9 @@ def fmt(value) -> str:
             return f"{value:.3g}"
         return f"{value:,.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):,}"
     if isinstance(value, (list, tuple)):
-        if all(type(v) is str and len(v) == 1 for v in value):
-            return "".join(value)
-        return " ".join(fmt(v) for v in value)
+        from pipeline.core.display import list_text
+
+        return list_text(value, fmt)
     return str(value)
 
 

@@ -72,16 +72,17 @@ class LeaveValues:
 
 def record_leaves(records: np.ndarray, rack: str) -> list[str]:
     """The leave of each play record (the rack minus the tiles it places)."""
-    from pipeline.scrabble.kernels import PLAY_BLANKS, PLAY_LETTERS, PLAY_PLACED
+    from pipeline.scrabble.engine import kernels
 
+    k = kernels()
     n = records.shape[0]
     if n == 0:
         return []
-    width = records.shape[1] - PLAY_LETTERS
+    width = records.shape[1] - k.PLAY_LETTERS
     bits = 1 << np.arange(width)
-    placed = (records[:, PLAY_PLACED, None] & bits) != 0
-    blank = (records[:, PLAY_BLANKS, None] & bits) != 0
-    codes = np.where(blank, 26, np.maximum(records[:, PLAY_LETTERS:], 0))
+    placed = (records[:, k.PLAY_PLACED, None] & bits) != 0
+    blank = (records[:, k.PLAY_BLANKS, None] & bits) != 0
+    codes = np.where(blank, 26, np.maximum(records[:, k.PLAY_LETTERS :], 0))
     used = np.zeros((n, 27), dtype=np.int64)
     rows = np.repeat(np.arange(n), width).reshape(n, width)
     np.add.at(used, (rows[placed], codes[placed]), 1)
@@ -115,12 +116,12 @@ def ranked_moves(
 
     if bag is not None and not uses_leaves(bag, variant.rack_size):
         leaves, exchanges = LeaveValues.of({}), False
-    records, _ = generate(board, rack, variant, lexicon)
-    from pipeline.scrabble.kernels import PLAY_SCORE
+    from pipeline.scrabble.engine import kernels
 
+    records, _ = generate(board, rack, variant, lexicon)
     kept = record_leaves(records, rack)
     worth = leaves.values(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
-    scores = records[:, PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
+    scores = records[:, kernels().PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
     equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
     order = np.lexsort((-scores, -equity))[:top] if len(records) else np.zeros(0, dtype=np.int64)
     moves = []

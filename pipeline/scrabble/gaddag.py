@@ -14,6 +14,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.letters.trie import encode
 
 MAX_LETTERS = 15  # the longest playable word: the board's width
+MIN_LETTERS = 2  # the shortest word
 # The packed arc (as in gaddag_kernels, whose constants are compiled into its kernels).
 CHILD_MASK = (1 << 22) - 1
 END = 1 << 22
@@ -36,14 +37,9 @@ class Gaddag:
         """int64 per arc index, as the move generator walks it: the arc in the low 32 bits and, at the first arc
         of a node, the tiles of the node as bits from bit NODE_SHIFT on (NODE_SHIFT the separator,
         NODE_SHIFT + 1 + l letter l)."""
-        arcs = self.arcs
-        starts = node_starts(arcs)
-        ends = np.append(starts[1:], len(arcs))  # one past each node's last arc
-        total = np.zeros(len(arcs) + 1, dtype=np.int64)  # the tiles of a node are distinct: OR is a sum
-        np.cumsum(np.left_shift(1, (arcs >> TILE_SHIFT).astype(np.int64)), out=total[1:])
-        out = arcs.astype(np.int64)
-        out[starts] |= (total[ends] - total[starts]) << NODE_SHIFT
-        return out
+        from pipeline.scrabble.engine import kernels
+
+        return kernels().arc_tilesets(self.arcs)
 
     @property
     def nbytes(self) -> int:
@@ -52,17 +48,17 @@ class Gaddag:
 
     def __contains__(self, word: str) -> bool:
         """Whether `word` (upper case) is one of the words."""
-        from pipeline.scrabble import gaddag_kernels as gk
+        from pipeline.scrabble.engine import kernels
 
         codes = np.frombuffer(word.encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
-        return len(word) >= 1 and bool(gk.gaddag_contains(self.arcs, codes))
+        return len(word) >= 1 and bool(kernels().gaddag_contains(self.arcs, codes))
 
 
 def build_gaddag(words: Iterable[str]) -> Gaddag:
-    """The minimal GADDAG of the upper-case A-Z words of 2 to MAX_LETTERS letters among `words`."""
+    """The minimal GADDAG of the upper-case A-Z words of MIN_LETTERS to MAX_LETTERS letters among `words`."""
     from pipeline.scrabble import gaddag_kernels as gk
 
-    ordered = sorted({w for w in words if 2 <= len(w) <= MAX_LETTERS})
+    ordered = sorted({w for w in words if MIN_LETTERS <= len(w) <= MAX_LETTERS})
     bad = next((w for w in ordered if not (w.isascii() and w.isalpha() and w.isupper())), None)
     if bad is not None:
         raise ValueError(f"GADDAG words must be upper-case A-Z, got {bad!r}")
@@ -79,8 +75,9 @@ def build_gaddag(words: Iterable[str]) -> Gaddag:
 def generation_order(records: np.ndarray) -> np.ndarray:
     """The permutation that puts play records in the reference generator's order: across first, then by
     line, start square, and letter by letter (a letter before its blank, a word before its extensions)."""
-    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.engine import kernels
 
+    gk = kernels()
     n = gk.N
     direction = records[:, gk.PLAY_DIR]
     line = np.where(direction == 0, records[:, gk.PLAY_ROW], records[:, gk.PLAY_COL])
@@ -113,7 +110,7 @@ def tables(gaddag: Gaddag, variant) -> Tables:
     """The move generator's view of a variant and a lexicon's GADDAG."""
     from pipeline.core.config import BLANK, LETTERS
     from pipeline.letters import tiles as tl
-    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.engine import kernels
 
     def both(grid: np.ndarray) -> np.ndarray:
         """A grid and its transpose, stacked."""
@@ -129,7 +126,7 @@ def tables(gaddag: Gaddag, variant) -> Tables:
         variant.bingo_bonus,
         variant.rack_size,
         counts,
-        *gk.long_words(gaddag.arcs, 2, LETTER_HASH),
+        *kernels().long_words(gaddag.arcs, MIN_LETTERS, LETTER_HASH),
     )
 
 

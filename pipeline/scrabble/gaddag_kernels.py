@@ -261,6 +261,47 @@ def gaddag_build(strings, lengths, order):
 
 
 @njit(cache=True)
+def arc_tilesets(arcs):
+    """Each arc widened to int64, with the tiles of its node as bits from NODE_SHIFT on (NODE_SHIFT the
+    separator, NODE_SHIFT + 1 + l letter l) at the node's first arc (arc 0, the root pointer, alone)."""
+    out = arcs.astype(np.int64)
+    first = 1
+    tiles = np.int64(0)
+    for i in range(1, arcs.shape[0]):
+        tiles |= np.int64(1) << (arcs[i] >> TILE_SHIFT)
+        if arcs[i] & END:
+            out[first] |= tiles << NODE_SHIFT
+            first = i + 1
+            tiles = np.int64(0)
+    return out
+
+
+@njit(cache=True)
+def _radix_order(keys):
+    """The stable sorting permutation of uint64 keys (least significant byte first)."""
+    n = keys.shape[0]
+    order, spare = np.arange(n), np.empty(n, dtype=np.int64)
+    now, later = keys.copy(), np.empty(n, dtype=np.uint64)
+    counts = np.empty(257, dtype=np.int64)
+    for shift in range(0, 64, 8):
+        counts[:] = 0
+        for i in range(n):
+            counts[np.int64((now[i] >> np.uint64(shift)) & np.uint64(255)) + 1] += 1
+        if counts.max() == n:  # every key has the same byte here
+            continue
+        for digit in range(256):
+            counts[digit + 1] += counts[digit]
+        for i in range(n):
+            at = np.int64((now[i] >> np.uint64(shift)) & np.uint64(255))
+            spare[counts[at]] = order[i]
+            later[counts[at]] = now[i]
+            counts[at] += 1
+        order, spare = spare, order
+        now, later = later, now
+    return order
+
+
+@njit(cache=True)
 def long_words(arcs, shortest, letter_hash):
     """The words of at least `shortest` letters, read off the GADDAG's full reversals (its strings without
     SEP), by their letter hash (the sum of letter_hash over their letters): the sorted hashes and the words'
@@ -303,7 +344,7 @@ def long_words(arcs, shortest, letter_hash):
         if child != 0 and d + 1 < N:
             d += 1
             pos[d] = child
-    order = np.argsort(hashes[:n_words], kind="mergesort")
+    order = _radix_order(hashes[:n_words])
     hashes, words = hashes[:n_words][order], words[:n_words][order]
     size = 16
     while size < 2 * n_words:

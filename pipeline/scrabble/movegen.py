@@ -28,15 +28,24 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
     generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
     search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
-    from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.gaddag import LETTER_HASH, generation_order, variant_tables
+    from pipeline.scrabble.engine import kernels
+    from pipeline.scrabble.gaddag import generation_order, variant_tables
 
-    g = lexicon.gaddag
-    tab = variant_tables(lexicon, variant)
-    out = np.zeros((keep if keep > 0 else 256, gk.RECORD), dtype=np.int32)
-    records, n_out, total = gk.board_plays(
-        g.arcs,
-        g.tilesets,
+    records, total = board_plays(kernels(), variant_tables(lexicon, variant), board, rack, keep)
+    if keep == 0:
+        records = records[generation_order(records)]
+    return records, total
+
+
+def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
+    """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
+    the count that goes with them (see generate)."""
+    from pipeline.scrabble.gaddag import LETTER_HASH
+
+    out = np.zeros((keep if keep > 0 else 256, k.RECORD), dtype=np.int32)
+    records, n_out, total = k.board_plays(
+        tab.gaddag.arcs,
+        tab.gaddag.tilesets,
         board.tiles,
         board.blanks,
         rack_slots(rack),
@@ -54,10 +63,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
         tab.bingo_words,
         tab.bingo_slots,
     )
-    records = records[:n_out]
-    if keep == 0:
-        records = records[generation_order(records)]
-    return records, int(total)
+    return records[:n_out], int(total)
 
 
 def generate_reference(
@@ -88,23 +94,16 @@ def generate_reference(
 
 def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
     """The tiles a play record places, and its direction."""
-    from pipeline.scrabble.gaddag_kernels import (
-        PLAY_BLANKS,
-        PLAY_COL,
-        PLAY_DIR,
-        PLAY_LEN,
-        PLAY_LETTERS,
-        PLAY_PLACED,
-        PLAY_ROW,
-    )
+    from pipeline.scrabble.engine import kernels
 
-    row, col, direction = int(record[PLAY_ROW]), int(record[PLAY_COL]), int(record[PLAY_DIR])
-    blanks, placed = int(record[PLAY_BLANKS]), int(record[PLAY_PLACED])
+    k = kernels()
+    row, col, direction = int(record[k.PLAY_ROW]), int(record[k.PLAY_COL]), int(record[k.PLAY_DIR])
+    blanks, placed = int(record[k.PLAY_BLANKS]), int(record[k.PLAY_PLACED])
     dr, dc = _step(direction)
     tiles = []
-    for i in range(int(record[PLAY_LEN])):
+    for i in range(int(record[k.PLAY_LEN])):
         if placed >> i & 1:
-            letter = LETTERS[record[PLAY_LETTERS + i]]
+            letter = LETTERS[record[k.PLAY_LETTERS + i]]
             tiles.append(Tile(row + i * dr, col + i * dc, letter.lower() if blanks >> i & 1 else letter))
     return tiles, direction
 
@@ -112,21 +111,20 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
     (its down play mirrors an across play of the same score)."""
+    from pipeline.scrabble.engine import kernels
+
+    k = kernels()
     if board.is_empty and all(
         line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
     ):
-        from pipeline.scrabble.gaddag_kernels import PLAY_DIR, PLAY_SCORE
-
         records, _ = generate(board, rack, variant, lexicon)
-        records = records[records[:, PLAY_DIR] == ACROSS]
-        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
+        records = records[records[:, k.PLAY_DIR] == ACROSS]
+        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
     elif top <= KEEP_MAX:
         records, _ = generate(board, rack, variant, lexicon, keep=top)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
-        from pipeline.scrabble.gaddag_kernels import PLAY_SCORE
-
         records, _ = generate(board, rack, variant, lexicon)
-        records = records[np.argsort(-records[:, PLAY_SCORE], kind="stable")[:top]]
+        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
     plays = []
     for record in records:
         tiles, direction = record_tiles(record)

@@ -1,5 +1,6 @@
 """Cold start of `wordstats sql` and of each query command on ENABLE (a fresh process each time, median of 10),
-against `python -c "import polars"` measured in the same run, interleaved so that machine noise hits both; and
+against `python -c "import polars"` measured in the same run (Python writing its bytecode cache, as a user's
+shell has it), interleaved so that machine noise hits both; and
 which heavy modules each command imports (a lookup should import neither numba nor numpy)."""
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from tests.bench import enable
+from tests.bench.timing import process_env, process_seconds
 
 REPEAT = 10
 COMMANDS: dict[str, list[str]] = {
@@ -37,12 +38,7 @@ COMMANDS: dict[str, list[str]] = {
 
 def once(argv: list[str]) -> float:
     """Wall time of one process, in seconds; a failure is an error, not a figure."""
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, env={**os.environ, "WORDSTATS_QUIET": "1"})
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {done.stderr.decode()[:300]}")
-    return elapsed
+    return process_seconds(argv)
 
 
 HEAVY = ("numba", "numpy", "duckdb", "rich", "pyarrow", "matplotlib", "ray")
@@ -54,7 +50,7 @@ def heavy_imports(argv: list[str]) -> list[str]:
         [sys.executable, "-X", "importtime", "-m", "pipeline", *argv[1:]],
         capture_output=True,
         text=True,
-        env={**os.environ, "WORDSTATS_QUIET": "1"},
+        env=process_env(),
     )
     names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     return [m for m in HEAVY if m in names]
@@ -68,7 +64,7 @@ def run() -> dict:
     exe = str(Path(sys.executable).with_name("wordstats"))
     baseline = [sys.executable, "-c", "import polars"]
     with tempfile.TemporaryDirectory() as tmp:
-        data = enable.build(Path(tmp) / "out", ["ingest", "indexes", "stems", "hangman"])
+        data = enable.build(Path(tmp) / "out", ["ingest", "indexes", "stems", "hangman", "gaddag"])
         common = ["--lexicon", enable.LEXICON, "--data-dir", str(data), "--config", str(enable.CONFIG)]
         argvs = {name: [exe, *args, *common] for name, args in COMMANDS.items()}
         for argv in argvs.values():  # warm the OS file cache and numba's on-disk cache

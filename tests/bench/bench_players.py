@@ -9,15 +9,14 @@ to fit a round's values (the additive model and the 914,624-row table).
 
 from __future__ import annotations
 
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from tests.bench.enable import CONFIG, missing
+from tests.bench.timing import process_env, process_seconds
 
 REPEATS = 5
 GAMES = 40
@@ -25,14 +24,10 @@ TARGET_S = 0.5
 
 
 def cold(args: list[str], env: dict) -> float:
-    """Median wall seconds of a fresh `wordstats ARGS` process."""
+    """Median wall seconds of a fresh `wordstats ARGS` process (after one unmeasured run)."""
     exe = Path(sys.executable).with_name("wordstats")
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        subprocess.run([str(exe), *args], env=env, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times), 3)
+    process_seconds([str(exe), *args], env)
+    return round(statistics.median(process_seconds([str(exe), *args], env) for _ in range(REPEATS)), 3)
 
 
 def run() -> dict:
@@ -71,13 +66,13 @@ def run() -> dict:
         write_parquet(data / "enable" / "leaves.parquet", frame, {"params": {"variant": "scrabble"}})
         board = Path(tmp) / "board.txt"
         board.write_text(("." * 15 + "\n") * 7 + "...RETAINS.....\n" + ("." * 15 + "\n") * 7)
-        env = {**os.environ, "WORDSTATS_DATA": str(data), "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"}
+        env = process_env(WORDSTATS_DATA=str(data), NUMBA_NUM_THREADS="1")
         common = ["--lexicon", "enable"]
         times = {
             "help_floor": cold(["--help"], env),
             "scrabble_show": cold(["scrabble", "show", str(board)], env),
             "scrabble_play": cold(["scrabble", "play", "--board", str(board), "--play", "9F OD", *common], env),
-            "judge": cold(["judge", "QI", "RETAINS", "ZA", *common], env),
+            "judge": cold(["judge", "JO", "RETAINS", "QAT", *common], env),
             "scrabble_best": cold(["scrabble", "best", "--board", str(board), "--rack", "AEIOQU?", *common], env),
             "scrabble_best_equity": cold(
                 ["scrabble", "best", "--board", str(board), "--rack", "AEIOQU?", "--equity", *common], env

@@ -1,0 +1,246 @@
+"""The kernels compiled ahead of time (pipeline.core.aot; the Scrabble move generator and the Boggle solver,
+built by `make install`): the same results as the numba kernels they are built from, never used when stale
+or damaged, and one-off commands that start without numba."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.boggle import engine as boggle_engine
+from pipeline.core.aot import AHEAD_OF_TIME, ENGINES, engine_named, load_build, numba_kernels, record_path, source_key
+from pipeline.core.config import load_config
+from pipeline.scrabble import engine as scrabble_engine
+from pipeline.scrabble import gaddag_kernels as gk
+from pipeline.scrabble.board import Board
+from pipeline.scrabble.gaddag import LETTER_HASH, tables
+from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.movegen import board_plays, generate_reference, record_tiles
+from pipeline.scrabble.variant import variants
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
+
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
+MOBY = ROOT / "data" / "raw" / "moby-words.txt"
+
+
+def current_build(engine):
+    """The engine's build that `make install` made (the suite runs after it: `make test`)."""
+    module = load_build(engine, engine.build_path())
+    assert module is not None, f"no current ahead-of-time build at {engine.build_path()}: run `make install`"
+    return module
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The Scrabble move generator's build."""
+    return current_build(scrabble_engine.ENGINE)
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A real lexicon of a few thousand Moby words (every word of up to three letters, a seeded sample)."""
+    words = MOBY.read_text().upper().split()
+    rng = random.Random(5)
+    short = [w for w in words if len(w) <= 3 and w.isalpha()]
+    return Lexicon(short + rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 5000))
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_commands_use_the_current_build(name):
+    engine = engine_named(name)
+    built, numba = current_build(engine), numba_kernels(engine)
+    assert engine.build_path().name == f"wordstats_{name}_aot.so"
+    assert aot_kernels(name).compiled == AHEAD_OF_TIME
+    assert all(callable(getattr(built, f)) for f, _ in engine.exports)
+    assert [getattr(built, c) for c, _ in engine.constants] == [getattr(numba, c) for c, _ in engine.constants]
+
+
+def aot_kernels(name: str):
+    """What the game's one-off commands call."""
+    return {"scrabble": scrabble_engine.kernels, "boggle": boggle_engine.kernels}[name]()
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_a_stale_missing_or_damaged_build_is_not_used(name, tmp_path):
+    engine = engine_named(name)
+    current_build(engine)
+    path = engine.build_path()
+    assert load_build(engine, path, key=source_key(engine) ^ 1) is None
+    assert load_build(engine, tmp_path / "absent.so") is None
+    copy = tmp_path / "copy.so"
+    copy.write_bytes(path.read_bytes())
+    record_path(copy).write_bytes(record_path(path).read_bytes())
+    assert load_build(engine, copy) is not None  # a whole copy loads
+    cut = tmp_path / "cut.so"
+    cut.write_bytes(path.read_bytes()[:4096])  # cut short: never handed to the dynamic loader
+    record_path(cut).write_bytes(record_path(path).read_bytes())
+    assert load_build(engine, cut) is None
+    record_path(copy).unlink()
+    assert load_build(engine, copy) is None
+
+
+def random_position(lexicon: Lexicon, game, rng: random.Random, plays: int) -> Board:
+    """A board after `plays` random legal plays of random racks (by the reference generator)."""
+    board = Board()
+    for _ in range(plays):
+        rack = "".join(rng.choice("AAEEIIOOUBCDGLMNRST") for _ in range(6)) + rng.choice("?X")
+        records, _ = generate_reference(board, rack, game, lexicon)
+        if len(records):
+            board.put(record_tiles(records[rng.randrange(len(records))])[0])
+    return board
+
+
+@pytest.mark.parametrize("variant", ["scrabble", "wwf"])
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
+    game = variants(load_config(DEFAULT_CONFIG))[variant]
+    rng = random.Random(seed)
+    tab = tables(small.gaddag, game)
+    arcs = small.gaddag.arcs
+    assert (built.arc_tilesets(arcs) == gk.arc_tilesets(arcs)).all()
+    for ours, theirs in zip(built.long_words(arcs, 7, LETTER_HASH), gk.long_words(arcs, 7, LETTER_HASH), strict=True):
+        assert (ours == theirs).all()
+    compared = 0
+    for plays in (0, 3, 8):
+        board = random_position(small, game, rng, plays)
+        for blanks in (0, 1, 2):
+            rack = "".join(rng.choice("AEEINORSTLD") for _ in range(7 - blanks)) + "?" * blanks
+            for keep in (0, 1, 10):
+                ours, total = board_plays(built, tab, board, rack, keep)
+                theirs, expected_total = board_plays(gk, tab, board, rack, keep)
+                assert total == expected_total and ours.shape == theirs.shape and (ours == theirs).all()
+                compared += len(ours)
+    assert compared > 100
+    words = sorted(small.words)
+    probes = words[::97] + [w[::-1] for w in words[::89]] + [w + "Q" for w in words[::83]]
+    for word in probes:
+        codes = np.frombuffer(word.encode(), dtype=np.uint8).astype(np.int64) - 65
+        assert built.gaddag_contains(arcs, codes) == gk.gaddag_contains(arcs, codes) == (word in small.words)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """ENABLE built (words, the GADDAG, a few games of leave values) with the small test config."""
+    out = tmp_path_factory.mktemp("engine") / "out"
+    return build_lexicon(out, ENABLE, "ingest", "indexes", "gaddag", "leaves", lexicon="t")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scrabble", "best", "--board", "{board}", "--rack", "AFJOPRW"],
+        ["scrabble", "best", "--board", "{board}", "--rack", "AFJOP?W", "--equity"],
+        ["scrabble", "best", "--empty", "--rack", "RETAINS", "--show"],
+        ["scrabble", "play", "--board", "{board}", "--play", "G7 F(E)W", "--rack", "AFJOPRW"],
+        ["scrabble", "show", "{board}"],
+        ["judge", "JO", "QAT", "OXO"],
+        ["boggle", "solve", "PERSLATGSINETERS"],
+        ["boggle", "score", "PERSLATGSINETERS"],
+    ],
+    ids=["best", "equity", "best-show", "play", "show", "judge", "boggle-solve", "boggle-score"],
+)
+def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
+    board = tmp_path / "board.txt"
+    board.write_text(BOARD)
+    argv = [a.format(board=board) for a in args]
+    if argv[0] != "scrabble" or argv[1] != "show":
+        argv += ["--lexicon", "t", "--data-dir", str(data)]
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pipeline", *argv, "--config", str(SMALL_CONFIG)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time")}
+    assert "pipeline.cli" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("numba", "llvmlite", "pyarrow")}
+    assert run.stdout.strip()
+
+
+BOARD = """\
+...............
+...............
+...............
+...............
+...............
+.....Z.........
+.....E.........
+...AGREE.......
+.....O.........
+....RE.........
+...DID.........
+...OF..........
+...ME..........
+mISERY.........
+.....OVULE.....
+"""
+
+
+def test_build_without_a_compiler_says_so(tmp_path):
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pipeline.core.aot", "boggle", str(tmp_path / "x.so")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert run.returncode == 0 and "no C compiler" in run.stdout and not (tmp_path / "x.so").exists()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
+    from pipeline.boggle import kernels as bk
+    from pipeline.boggle.dictionary import compile_dictionary
+    from pipeline.boggle.rules import neighbours
+    from pipeline.boggle.sampling import roll
+    from pipeline.boggle.settings import boggle_config
+    from pipeline.boggle.solver import score_boards
+    from pipeline.letters import kernels as lk
+    from pipeline.letters.trie import build_trie
+
+    built = current_build(boggle_engine.ENGINE)
+    words = [w for w in MOBY.read_text().upper().split() if w.isalpha() and w.isascii()]
+    ours, theirs = build_trie(words[seed::3], built), build_trie(words[seed::3], lk)
+    assert (ours.children == theirs.children).all() and (ours.word_at == theirs.word_at).all()
+    for a, b in zip(built.trie_compact(ours.children, ours.word_at), bk.trie_compact(ours.children, ours.word_at)):
+        assert (a == b).all()
+    config = boggle_config(load_config(SMALL_CONFIG))
+    dictionary = compile_dictionary(words, config.rules("standard"))
+    for rows, dice in ((4, "new"), (5, "big")):
+        if dice not in config.dice:
+            continue
+        assert all(
+            (a == b).all() for a, b in zip(built.boggle_neighbours(rows, rows), bk.boggle_neighbours(rows, rows))
+        )
+        boards = roll(config.dice[dice], seed, 60)
+        grid = neighbours(rows, rows)
+        totals = []
+        for codes in boards:
+            found = built.boggle_solve(codes, *grid, *dictionary.arrays)
+            assert (found == bk.boggle_solve(codes, *grid, *dictionary.arrays)).all()
+            totals.append(int(dictionary.points[found].sum()))
+        assert totals == score_boards(boards, rows, rows, dictionary).scores.tolist()  # the parallel kernel
+        assert sum(totals) > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ABCZaz-É1 ", max_size=5), max_size=8))
+def test_trie_takes_exactly_upper_case_words(words):
+    from pipeline.letters.trie import build_trie
+
+    valid = all(w and all("A" <= ch <= "Z" for ch in w) for w in words)
+    try:
+        trie = build_trie(words)
+    except ValueError:
+        assert not valid
+    else:
+        assert valid and trie.words == tuple(sorted(set(words)))
+        assert all(w in trie for w in words)
