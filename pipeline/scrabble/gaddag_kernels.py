@@ -33,6 +33,7 @@ MAX_STRING = 16  # a word of 15 letters and the separator
 N = 15  # board size
 BLANK_SLOT = 26  # rack counts: 26 letters, then blanks
 ALL_LETTERS = (1 << 26) - 1
+FILTER_BITS = 8  # long_words' filter: bits per hash-table slot
 
 # A play record (one row of int32): score, row, column, direction (0 across, 1 down), length of the main
 # word, blank mask and placed mask (bit k = the word's k-th square holds a new blank / new tile), then the
@@ -307,7 +308,8 @@ def long_words(arcs, shortest, letter_hash):
     SEP), by their letter hash (the sum of letter_hash over their letters): the sorted hashes and the words'
     letter codes in the same order (an int8 row of N each, -1 past the end), and an open-addressing table of
     the distinct hashes (slot: the hash's low bits, then the next ones; 1 + the index of the first word with
-    that hash, 0 empty)."""
+    that hash, 0 empty) followed by a filter of FILTER_BITS bits per slot (the bit of each hash's high bits
+    set), so that most hashes not in the table are turned away without reading the table."""
     words = np.full((1024, N), -1, dtype=np.int8)
     hashes = np.zeros(1024, dtype=np.uint64)
     n_words = 0
@@ -349,14 +351,36 @@ def long_words(arcs, shortest, letter_hash):
     size = 16
     while size < 2 * n_words:
         size *= 2
-    slots = np.zeros(size, dtype=np.int64)
+    slots = np.zeros(size + size * FILTER_BITS // 64, dtype=np.int64)
     for i in range(n_words):
         if i == 0 or hashes[i] != hashes[i - 1]:
             slot = hashes[i] & np.uint64(size - 1)
             while slots[slot] != 0:
                 slot = (slot + np.uint64(1)) & np.uint64(size - 1)
             slots[slot] = i + 1
+            bit = _filter_bit(hashes[i], size)
+            slots[size + (bit >> 6)] |= np.int64(1) << (bit & 63)
     return hashes, words, slots
+
+
+@njit(cache=True, inline="always")
+def _table_size(slots):
+    """The number of hash-table slots of a long_words table (the filter's words follow them)."""
+    return slots.shape[0] * 64 // (64 + FILTER_BITS)
+
+
+@njit(cache=True, inline="always")
+def _filter_bit(key, size):
+    """The filter bit of a letter hash in a table of `size` slots: from the hash's high bits, as the slot is
+    from its low ones."""
+    return np.int64((key >> np.uint64(32)) & np.uint64(FILTER_BITS * size - 1))
+
+
+@njit(cache=True, inline="always")
+def _may_hold(slots, size, key):
+    """Whether the table's filter lets the letter hash through (always, when the hash is in the table)."""
+    bit = _filter_bit(key, size)
+    return (slots[size + (bit >> 6)] >> (bit & 63)) & 1 != 0
 
 
 @njit(cache=True, inline="always")
@@ -1116,10 +1140,12 @@ def square_caps(tt, masks, values, rack):
 def _first_word(bingos, slots, key):
     """The index of the first of the sorted hashes equal to `key`, or -1: by the table `slots` (see
     long_words), or by bisection when it is empty."""
-    size = slots.shape[0]
+    size = _table_size(slots)
     if size == 0:
         i = np.searchsorted(bingos, key)
         return i if i < bingos.shape[0] and bingos[i] == key else -1
+    if not _may_hold(slots, size, key):
+        return -1
     slot = key & np.uint64(size - 1)
     while slots[slot] != 0:
         i = slots[slot] - 1
@@ -1495,7 +1521,7 @@ def _look_up(bingos, slots, base, keys, first, end, hits, n_hits):
     """Append to `hits` the index of the first word of each hash base + keys[first:end] among the sorted
     hashes; returns the new number of hits. The hash table's slots are read in one pass and the hashes they
     point at in another, so that the memory reads of one pass overlap."""
-    size = slots.shape[0]
+    size = _table_size(slots)
     if size == 0:
         for k in range(first, end):
             i = _first_word(bingos, slots, base + keys[k])
@@ -1505,8 +1531,9 @@ def _look_up(bingos, slots, base, keys, first, end, hits, n_hits):
         return n_hits
     mask = np.uint64(size - 1)
     start = n_hits
-    for k in range(first, end):  # the first slot of each hash (0: empty, else 1 + a word)
-        hits[start + k - first] = slots[(base + keys[k]) & mask]
+    for k in range(first, end):  # the first slot of each hash the filter lets through (0: empty, else 1 + a word)
+        probe = base + keys[k]
+        hits[start + k - first] = slots[probe & mask] if _may_hold(slots, size, probe) else 0
     for k in range(first, end):
         probe = base + keys[k]
         v = hits[start + k - first]
