@@ -12,7 +12,7 @@ CONFIG ?= configs/default.toml
 OUT ?= data/out
 INSTALLED := $(VENV)/.installed
 ENGINE_DIR := $(VENV)/wordstats
-ENGINES := $(ENGINE_DIR)/wordstats_scrabble_aot.so $(ENGINE_DIR)/wordstats_boggle_aot.so
+ENGINES := $(ENGINE_DIR)/wordstats_scrabble_aot.json $(ENGINE_DIR)/wordstats_boggle_aot.json
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
 
@@ -40,11 +40,11 @@ $(INSTALLED): pyproject.toml requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
-# The kernels of one-off commands compiled ahead of time, so that they start without numba (pipeline/core/aot.py
-# finds them here and never uses a build older than its sources).
-$(ENGINE_DIR)/wordstats_scrabble_aot.so: pipeline/scrabble/engine.py pipeline/scrabble/gaddag_kernels.py pipeline/core/aot.py $(INSTALLED)
+# The kernels of one-off commands compiled ahead of time, so that they start without numba. The target is the
+# build's record (pipeline/core/aot.py), written even when nothing could be built: commands then use numba.
+$(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py pipeline/scrabble/gaddag_kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot scrabble $@
-$(ENGINE_DIR)/wordstats_boggle_aot.so: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
+$(ENGINE_DIR)/wordstats_boggle_aot.json: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot boggle $@
 
 # ---- stages: generated rules (one pattern rule per stage; % is the lexicon) ----------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.aot import ENGINES, engine_named
+from pipeline.core.aot import ENGINES, engine_named, record_path
 from pipeline.core.config import load_config
 from pipeline.core.makerules import RUNNER, make_rules
 from pipeline.core.modules import PACKAGE_DIR, closure
@@ -151,7 +151,7 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
     modules = sorted(PACKAGE_DIR.rglob("*.py"))
     assert len(modules) > 40
     engines = {engine_named(name) for name in ENGINES}  # make's other targets
-    builds = [e.build_path() for e in engines]
+    builds = [record_path(e.build_path()) for e in engines]
     engine_sources = {p for e in engines for p in e.sources()}
     before = {p: p.stat().st_mtime for p in [*modules, *builds]}
     installed = max((ROOT / f).stat().st_mtime for f in (".venv/.installed", "pyproject.toml", "requirements.lock"))
@@ -181,7 +181,7 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
 def test_each_engine_rule_names_the_engine_sources(name):
     engine = engine_named(name)
     lines = (ROOT / "Makefile").read_text().splitlines()
-    target = f"$(ENGINE_DIR)/{engine.build_path().name}"
+    target = f"$(ENGINE_DIR)/{record_path(engine.build_path()).name}"
     rule = next(line for line in lines if line.startswith(f"{target}:"))
     assert {ROOT / w for w in rule.split()[1:] if w.endswith(".py")} == set(engine.sources())
     assert target in next(line for line in lines if line.startswith("ENGINES :="))

@@ -127,6 +127,10 @@ def info(
     s = Session(config, data_dir, lexicon)
     overview = tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None)
     typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
+    from pipeline.core.aot import ENGINES, engine_named, status
+
+    kernels = "; ".join(f"{name} {status(engine_named(name))}" for name in ENGINES)
+    typer.echo(f"one-off commands' kernels: {kernels}", err=True)
     _emit(overview, as_json, as_csv)
 
 

@@ -1,14 +1,16 @@
 """Kernels compiled ahead of time (numba's pycc), so that one-off commands start without importing numba.
 
 A game declares an Engine: the kernels it exports (by name and module), the constants of those modules that
-callers read, and where the argument types each kernel is compiled for are given. `make install` builds each
-engine into the Python environment (`python -m pipeline.core.aot NAME [PATH]`, numba's pycc and the system's C
-compiler, for this machine's processor), beside a record of its sources' digest and the module's sha256.
-`kernels(engine)` hands out that build when its record matches the current sources and its bytes match the
-record; otherwise (no compiler, an edited kernel, a damaged file) the numba kernels themselves, compiled on first
-use: the same results, a slower start.
+callers read, and the dtype and dimensions of every argument. `make install` builds each engine into the Python
+environment (`python -m pipeline.core.aot NAME [PATH]`: numba's pycc and the system's C compiler, for this
+machine's processor) and writes a record beside it: the digest of its sources, the module's sha256 and the
+processor's. `kernels(engine)` hands out that build when its record matches the current sources, its bytes and
+this processor; otherwise (no compiler, an edited kernel, a damaged file, another machine) the numba kernels
+themselves, compiled on first use: the same results, a slower start. The build's functions check their
+arguments (dtype, dimensions, C order), as numba's would, and raise TypeError; `unchecked` holds them bare,
+for a caller that built every argument itself.
 
-This module imports neither numba nor numpy until it builds."""
+This module imports neither numba nor numpy until it builds or hands out a build."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ import importlib
 import importlib.util
 import json
 import os
+import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 import warnings
@@ -31,15 +35,16 @@ ENGINES = {"scrabble": "pipeline.scrabble.engine", "boggle": "pipeline.boggle.en
 COMPILERS = ("cc", "gcc", "clang")  # what a build looks for (pycc links with the system's compiler)
 AHEAD_OF_TIME = "ahead of time"
 ON_FIRST_USE = "numba, on first use"
+Argument = tuple[str, int]  # a numpy dtype name and a number of dimensions (0: a scalar)
 
 
 @dataclass(frozen=True)
 class Engine:
-    """A game's kernels for one-off commands: (function, kernel module) pairs, (constant, kernel module) pairs,
-    and the engine's own module, whose argument_types() gives each function's numba argument types."""
+    """A game's kernels for one-off commands: (function, kernel module, its arguments) triples, (constant,
+    kernel module) pairs, and the engine's own module."""
 
     name: str
-    exports: tuple[tuple[str, str], ...]
+    exports: tuple[tuple[str, str, tuple[Argument, ...]], ...]
     constants: tuple[tuple[str, str], ...]
     module: str
 
@@ -50,7 +55,7 @@ class Engine:
 
     def sources(self) -> list[Path]:
         """The files the build is made from: the kernel modules, the engine's module and this one."""
-        modules = sorted({m for _, m in self.exports} | {m for _, m in self.constants} | {self.module})
+        modules = sorted({m for _, m, _ in self.exports} | {m for _, m in self.constants} | {self.module})
         return [module_path(m) for m in modules] + [Path(__file__).resolve()]
 
     def build_path(self) -> Path:
@@ -64,7 +69,8 @@ def module_path(module: str) -> Path:
 
 
 def record_path(path: Path) -> Path:
-    """A build's record beside it: the source key it was built from and the sha256 of the module's bytes."""
+    """A build's record beside it (what make builds): the source key, the module's sha256, the processor; or,
+    when nothing could be built, why."""
     return path.with_suffix(".json")
 
 
@@ -76,16 +82,44 @@ def source_key(engine: Engine) -> int:
     return int.from_bytes(digest.digest()[:8], "big") >> 1
 
 
+def processor() -> str:
+    """A digest of this processor's model and instruction sets (a build runs only where it was made)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            lines = [next(line for line in info if line.startswith(key)) for key in ("model name", "flags")]
+    except (OSError, StopIteration):
+        lines = [platform.machine(), platform.processor()]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def status(engine: Engine, path: Path | None = None) -> str:
+    """What a one-off command will use, in words: the build, or numba and why."""
+    path = path or engine.build_path()
+    try:
+        record = json.loads(record_path(path).read_text())
+    except (OSError, ValueError):
+        return "numba (not built: run `make install`)"
+    if not isinstance(record, dict):
+        return "numba (damaged build record: run `make install`)"
+    if record.get("source_key") is None:
+        return f"numba (not built: {record.get('reason', 'unknown')})"
+    if record.get("source_key") != source_key(engine):
+        return "numba (the build is older than its sources: run `make install`)"
+    if record.get("processor") != processor():
+        return "numba (built on another processor: run `make install`)"
+    return AHEAD_OF_TIME
+
+
 def load_build(engine: Engine, path: Path, key: int | None = None) -> SimpleNamespace | None:
-    """The engine's build at `path` if it exists, is whole (its bytes match its record) and was made from
-    sources of digest `key` (by default the current sources'), else None."""
+    """The engine's build at `path` if it is whole (its bytes match its record), was made on this processor and
+    from sources of digest `key` (by default the current sources'), else None."""
     try:
         record = json.loads(record_path(path).read_text())
         data = path.read_bytes()
     except (OSError, ValueError):
         return None
     want = source_key(engine) if key is None else key
-    if not isinstance(record, dict) or record.get("source_key") != want:
+    if not isinstance(record, dict) or record.get("source_key") != want or record.get("processor") != processor():
         return None
     if record.get("sha256") != hashlib.sha256(data).hexdigest():
         return None
@@ -95,23 +129,67 @@ def load_build(engine: Engine, path: Path, key: int | None = None) -> SimpleName
     try:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    except ImportError:
+    except ImportError:  # e.g. built against another numpy
         return None
     if int(module.source_key()) != want:
         return None
+    bare = {name: getattr(module, name) for name, _, _ in engine.exports}
     values = module.constants()
     return SimpleNamespace(
         compiled=AHEAD_OF_TIME,
-        **{name: getattr(module, name) for name, _ in engine.exports},
+        unchecked=SimpleNamespace(**bare),
+        **{name: checked(bare[name], name, args) for name, _, args in engine.exports},
         **{name: int(v) for (name, _), v in zip(engine.constants, values, strict=True)},
     )
 
 
+def checked(function, name: str, arguments: tuple[Argument, ...]):
+    """`function` (compiled ahead of time: it reads whatever memory it is given) behind a check of its
+    arguments' dtypes, dimensions and order, raising TypeError as numba's dispatcher would."""
+    import numpy as np
+
+    wanted = [(np.dtype(dtype), ndim) for dtype, ndim in arguments]
+
+    def call(*args):
+        if len(args) != len(wanted):
+            raise TypeError(f"{name}() takes {len(wanted)} arguments, not {len(args)}")
+        for i, (a, (dtype, ndim)) in enumerate(zip(args, wanted)):
+            if ndim == 0:
+                ok = isinstance(a, (int, np.integer, bool, np.bool_)) if dtype.kind in "biu" else False
+            else:
+                ok = type(a) is np.ndarray and a.dtype == dtype and a.ndim == ndim and a.flags.c_contiguous
+            if not ok:
+                raise TypeError(f"{name}(): argument {i} must be {describe(dtype, ndim)}, not {describe_value(a)}")
+        return function(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = function.__doc__
+    return call
+
+
+def describe(dtype, ndim: int) -> str:
+    """An argument type in words."""
+    return f"a {dtype} scalar" if ndim == 0 else f"a C-ordered {ndim}-d {dtype} array"
+
+
+def describe_value(value) -> str:
+    """A value's type in words."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        order = "C-ordered" if value.flags.c_contiguous else "strided"
+        return f"a {order} {value.ndim}-d {value.dtype} array"
+    return type(value).__name__
+
+
 def numba_kernels(engine: Engine) -> SimpleNamespace:
     """The engine's functions and constants from the numba modules themselves."""
+    functions = {name: getattr(importlib.import_module(m), name) for name, m, _ in engine.exports}
     return SimpleNamespace(
         compiled=ON_FIRST_USE,
-        **{name: getattr(importlib.import_module(m), name) for name, m in engine.exports + engine.constants},
+        unchecked=SimpleNamespace(**functions),
+        **functions,
+        **{name: getattr(importlib.import_module(m), name) for name, m in engine.constants},
     )
 
 
@@ -121,6 +199,17 @@ def kernels(engine: Engine) -> SimpleNamespace:
     return load_build(engine, engine.build_path()) or numba_kernels(engine)
 
 
+def numba_types(arguments: tuple[Argument, ...]) -> tuple:
+    """The numba types of arguments (C-ordered arrays)."""
+    import numpy as np
+    from numba import from_dtype, types
+
+    return tuple(
+        from_dtype(np.dtype(dtype)) if ndim == 0 else types.Array(from_dtype(np.dtype(dtype)), ndim, "C")
+        for dtype, ndim in arguments
+    )
+
+
 def compile_engine(engine: Engine, path: Path) -> None:
     """Compile the engine's functions, constants and source key into the extension module at `path` (the
     module and its record each replaced whole; a build cut short leaves a record that does not match)."""
@@ -128,7 +217,6 @@ def compile_engine(engine: Engine, path: Path) -> None:
     from numba.core.errors import NumbaPendingDeprecationWarning
     from numba.pycc import CC
 
-    types = importlib.import_module(engine.module).argument_types()
     values = np.array([getattr(importlib.import_module(m), n) for n, m in engine.constants], dtype=np.int64)
     key = source_key(engine)
 
@@ -146,21 +234,30 @@ def compile_engine(engine: Engine, path: Path) -> None:
         cc = CC(engine.module_name)
         cc.output_dir = tmp
         cc.output_file = path.name
-        cc.target_cpu = "host"  # built where it runs: use the machine's instructions (popcount, ...)
+        cc.target_cpu = "host"  # built where it runs (the record names the processor): its instructions
         cc.verbose = False
-        for name, module in engine.exports:
+        for name, module, arguments in engine.exports:
             dispatcher = getattr(importlib.import_module(module), name)
-            args = types[name]
+            args = numba_types(arguments)
             dispatcher.compile(args)
             result = dispatcher.overloads[tuple(args)].signature.return_type
             cc.export(name, result(*args))(dispatcher.py_func)
         cc.export("constants", "int64[::1]()")(constants)
         cc.export("source_key", "int64()")(built_from)
         cc.compile()
-        built, record = Path(tmp) / path.name, Path(tmp) / "record.json"
-        record.write_text(json.dumps({"source_key": key, "sha256": hashlib.sha256(built.read_bytes()).hexdigest()}))
+        built = Path(tmp) / path.name
+        sha256 = hashlib.sha256(built.read_bytes()).hexdigest()
         os.replace(built, path)
-        os.replace(record, record_path(path))
+        write_record(path, {"source_key": key, "sha256": sha256, "processor": processor()})
+
+
+def write_record(path: Path, record: dict) -> None:
+    """Replace a build's record whole."""
+    target = record_path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=target.parent, delete=False, suffix=".tmp") as f:
+        json.dump(record, f)
+    os.replace(f.name, target)
 
 
 def engine_named(name: str) -> Engine:
@@ -168,25 +265,38 @@ def engine_named(name: str) -> Engine:
     return importlib.import_module(ENGINES[name]).ENGINE
 
 
+def build(engine: Engine, path: Path) -> str:
+    """Build the engine to `path` in a child process (a compiler that aborts cannot take make down with it);
+    on any failure leave a record saying why, so that commands use numba and make sees the target made."""
+    if not any(shutil.which(cc) for cc in COMPILERS):
+        reason = f"no C compiler ({', '.join(COMPILERS)})"
+    else:
+        child = subprocess.run(
+            [sys.executable, "-m", "pipeline.core.aot", "--child", engine.name, str(path)],
+            capture_output=True,
+            text=True,
+        )
+        if child.returncode == 0:
+            return f"compiled the {engine.name} kernels ahead of time → {path}"
+        lines = (child.stderr or child.stdout).strip().splitlines() or [f"exit code {child.returncode}"]
+        reason = f"the compiler failed: {lines[-1]}"
+    write_record(path, {"source_key": None, "reason": reason})
+    return f"warning: {engine.name} kernels not compiled ahead of time ({reason}); commands use numba"
+
+
 def main(argv: list[str]) -> int:
-    """`NAME [PATH]`: build engine NAME to PATH (by default its build_path); without a C compiler, say so."""
+    """`NAME [PATH]`: build engine NAME to PATH (by default its build_path); never fails make."""
+    child = argv[:1] == ["--child"]
+    argv = argv[1:] if child else argv
     if not argv or argv[0] not in ENGINES:
         print(f"usage: python -m pipeline.core.aot {{{'|'.join(ENGINES)}}} [PATH]", file=sys.stderr)
         return 2
     engine = engine_named(argv[0])
-    path = Path(argv[1]) if len(argv) > 1 else engine.build_path()
-    if not any(shutil.which(cc) for cc in COMPILERS):
-        print(f"no C compiler ({', '.join(COMPILERS)}): the {engine.name} kernels stay compiled on first use (numba)")
-        return 0
-    try:
+    path = Path(argv[1]).with_suffix(".so") if len(argv) > 1 else engine.build_path()
+    if child:
         compile_engine(engine, path)
-    except Exception as exc:  # the compiler and linker fail in many ways; one line says which
-        print(
-            f"error: compiling the {engine.name} kernels ahead of time failed: {str(exc).splitlines()[0]}",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"compiled the {engine.name} kernels ahead of time → {path}")
+        return 0
+    print(build(engine, path))
     return 0
 
 

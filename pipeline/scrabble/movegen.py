@@ -39,15 +39,20 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
 def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
     """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
-    the count that goes with them (see generate)."""
+    the count that goes with them (see generate). Every argument is built here or by gaddag.tables with the
+    kernel's types, so the kernel is called unchecked (see pipeline.core.aot)."""
     from pipeline.scrabble.gaddag import LETTER_HASH
 
+    tiles = np.ascontiguousarray(board.tiles, dtype=np.int8)
+    blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
+    if tiles.shape != (k.N, k.N) or blanks.shape != (k.N, k.N):
+        raise ValueError(f"a board is {k.N}x{k.N} squares, not {tiles.shape} and {blanks.shape}")
     out = np.zeros((keep if keep > 0 else 256, k.RECORD), dtype=np.int32)
-    records, n_out, total = k.board_plays(
+    records, n_out, total = k.unchecked.board_plays(
         tab.gaddag.arcs,
         tab.gaddag.tilesets,
-        board.tiles,
-        board.blanks,
+        tiles,
+        blanks,
         rack_slots(rack),
         tab.values,
         tab.lmul,
