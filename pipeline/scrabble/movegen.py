@@ -18,8 +18,11 @@ _SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}
 def rack_slots(rack: str) -> np.ndarray:
     """The 27 int64 counts of a rack in capitals and ? (rack_counts, cheaper for the few tiles of a rack)."""
     counts = [0] * len(_SLOT)
-    for ch in rack:
-        counts[_SLOT[ch]] += 1
+    try:
+        for ch in rack:
+            counts[_SLOT[ch]] += 1
+    except KeyError as exc:
+        raise ValueError(f"a rack holds capitals A-Z and ? only, not {exc.args[0]!r}") from None
     return np.array(counts, dtype=np.int64)
 
 
