@@ -47,10 +47,11 @@ class Result:
 def run_cli(*args, env: dict | None = None, input: str | None = None) -> Result:
     """Call the real `wordstats` CLI in-process: run_cli("anagram", "RETAINS", "--data-dir", data); `input`
     is its standard input."""
-    from pipeline.cli.app import app
+    from pipeline.cli.app import app_for
 
+    argv = [str(a) for a in args]
     res = CliRunner().invoke(
-        app, [str(a) for a in args], input=input, env={"WORDSTATS_QUIET": "1", **(env or {})}, catch_exceptions=True
+        app_for(argv), argv, input=input, env={"WORDSTATS_QUIET": "1", **(env or {})}, catch_exceptions=True
     )
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception

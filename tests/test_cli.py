@@ -235,3 +235,19 @@ def test_plural_summaries_everywhere():
     counted = re.findall(r"\{[^{}]*:,\} (?:boards|words|games|moves|leaves|points|runs|cards)\b", sources)
     counted = [c for c in counted if "MAX_" not in c and "per_second" not in c]  # a limit or a rate: always many
     assert not counted, counted  # a count beside a noun goes through plural()
+
+
+def test_the_app_for_one_command_answers_as_the_whole_app():
+    from typer.testing import CliRunner
+
+    from pipeline.cli.app import app, app_for, command_name
+
+    names = [g.name for g in app.registered_groups] + [command_name(c) for c in app.registered_commands]
+    assert len(names) == len(set(names)) > 15
+    for name in names:
+        slim = app_for([name])
+        assert slim is not app and len(slim.registered_groups) + len(slim.registered_commands) == 1
+        for args in ([name, "--help"], [name, "--no-such-option"]):
+            ours, theirs = CliRunner().invoke(slim, args), CliRunner().invoke(app, args)
+            assert (ours.exit_code, ours.stdout, ours.stderr) == (theirs.exit_code, theirs.stdout, theirs.stderr)
+    assert app_for(["anagrm"]) is app and app_for(["--help"]) is app and app_for([]) is app

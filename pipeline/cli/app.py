@@ -1,6 +1,7 @@
 """The typer app: one-line errors, shared options, the session (config, data, lexicon)."""
 
 import contextlib
+import copy
 import functools
 import os
 import sys
@@ -217,9 +218,27 @@ def _job_facts(result) -> dict:
     }
 
 
+def command_name(info) -> str:
+    """The name a registered command is called by (its function's name with dashes, unless named)."""
+    return info.name or str(getattr(info.callback, "__name__", "")).replace("_", "-")
+
+
+def app_for(args: list[str]) -> App:
+    """The app holding only the command or command group that args[0] names (typer builds the options of every
+    command it holds, some 10 ms of a one-off command's start), else the whole app (help, a misspelt name)."""
+    first = args[0] if args else ""
+    groups = [g for g in app.registered_groups if g.name == first]
+    commands = [c for c in app.registered_commands if command_name(c) == first]
+    if not groups and not commands:
+        return app
+    slim = copy.copy(app)
+    slim.registered_groups, slim.registered_commands = groups, commands
+    return slim
+
+
 def main() -> None:
     """Entry point of the `wordstats` console script."""
     # numpy's BLAS starts a thread per core as numpy is imported (50 ms on 2 cores, more on big machines);
     # wordstats' matrix work is small, so one thread (unless the user chose otherwise).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    app()
+    app_for(sys.argv[1:])()
