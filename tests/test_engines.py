@@ -32,12 +32,12 @@ from pipeline.core.aot import (
 from pipeline.core.config import load_config
 from pipeline.scrabble import engine as scrabble_engine
 from pipeline.scrabble import gaddag_kernels as gk
-from pipeline.scrabble.board import Board
 from pipeline.scrabble.gaddag import LETTER_HASH, tables
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import board_plays, generate_reference, record_tiles
+from pipeline.scrabble.movegen import board_plays
 from pipeline.scrabble.variant import variants
+from tests.bench.timing import imported_modules
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
+from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
@@ -61,11 +61,8 @@ def built():
 
 @pytest.fixture(scope="module")
 def small():
-    """A real lexicon of a few thousand Moby words (every word of up to three letters, a seeded sample)."""
-    words = MOBY.read_text().upper().split()
-    rng = random.Random(5)
-    short = [w for w in words if len(w) <= 3 and w.isalpha()]
-    return Lexicon(short + rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 5000))
+    """moby_sample(), once per module."""
+    return moby_sample()
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
@@ -108,17 +105,6 @@ def test_a_stale_missing_or_damaged_build_is_not_used(name, tmp_path):
     assert load_build(engine, copy) is None
 
 
-def random_position(lexicon: Lexicon, game, rng: random.Random, plays: int) -> Board:
-    """A board after `plays` random legal plays of random racks (by the reference generator)."""
-    board = Board()
-    for _ in range(plays):
-        rack = "".join(rng.choice("AAEEIIOOUBCDGLMNRST") for _ in range(6)) + rng.choice("?X")
-        records, _ = generate_reference(board, rack, game, lexicon)
-        if len(records):
-            board.put(record_tiles(records[rng.randrange(len(records))])[0])
-    return board
-
-
 @pytest.mark.parametrize("variant", ["scrabble", "wwf"])
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
@@ -132,9 +118,9 @@ def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, 
         assert (ours == theirs).all()
     compared = 0
     for plays in (0, 3, 8):
-        board = random_position(small, game, rng, plays)
+        board = random_board(small, game, 100 * seed + plays, plays)
         for blanks in (0, 1, 2):
-            rack = "".join(rng.choice("AEEINORSTLD") for _ in range(7 - blanks)) + "?" * blanks
+            rack = random_rack(rng, blanks)
             for keep in (0, 1, 10):
                 ours, total = board_plays(built, tab, board, rack, keep)
                 theirs, expected_total = board_plays(numba, tab, board, rack, keep)
@@ -182,7 +168,7 @@ def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
         cwd=ROOT,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time")}
+    imported = imported_modules(run.stderr)
     assert "pipeline.cli" in imported
     assert not {m for m in imported if m.split(".")[0] in ("numba", "llvmlite", "pyarrow")}
     assert run.stdout.strip()

@@ -42,14 +42,20 @@ def games():
     return variants(load_config(DEFAULT_CONFIG))
 
 
-@pytest.fixture(scope="module")
-def small():
-    """A real lexicon of a few thousand Moby words (every two-letter word, a seeded sample of the rest)."""
+def moby_sample() -> Lexicon:
+    """A real lexicon of a few thousand Moby words (every word of up to three letters, a seeded sample of the
+    rest)."""
     words = MOBY.read_text().upper().split()
     rng = random.Random(17)
     short = [w for w in words if len(w) <= 3 and w.isalpha()]
     longer = rng.sample([w for w in words if 4 <= len(w) <= 15 and w.isalpha()], 4000)
     return Lexicon(short + longer)
+
+
+@pytest.fixture(scope="module")
+def small():
+    """moby_sample(), once per module."""
+    return moby_sample()
 
 
 @pytest.fixture(scope="module")
@@ -214,13 +220,13 @@ def strips_with_a_play(records: np.ndarray) -> set[tuple[int, int, int, int]]:
 def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant, small, games):
     """The letter-hash check of a strip of many empty squares (racks without blanks) says yes exactly when
     some legal play covers the strip: it never drops a play, and drops every strip no word fits."""
+    from pipeline.letters.tiles import rack_counts
     from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
-    from pipeline.scrabble.movegen import rack_slots
 
     game = games[variant]
     board = random_board(small, game, seed, plays)
     rack = random_rack(random.Random(seed + 2), 0)
-    tab, counts = variant_tables(small, game), rack_slots(rack)
+    tab, counts = variant_tables(small, game), rack_counts(rack)
     tt, bb, masks, crossed, sums, anchors = gk.position_tables(
         small.gaddag.arcs, board.tiles, board.blanks, tab.values, *tab.centre
     )

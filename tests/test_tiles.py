@@ -20,6 +20,7 @@ from pipeline.letters.tiles import (
     letter_counts,
     parse_rack,
     probability,
+    rack_counts,
     unseen,
 )
 from tests.conftest import DEFAULT_CONFIG
@@ -117,3 +118,15 @@ def test_bad_racks_are_one_line_errors(rack, message):
 def test_rack_is_case_insensitive():
     assert parse_rack("sultna?").tolist() == parse_rack("SULTNA?").tolist()
     assert parse_rack("a?")[BLANK_INDEX] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ABCQXYZ?ab1 -", max_size=9))
+def test_rack_counts_count_each_tile_and_refuse_others(text):
+    if set(text) <= set(LETTERS + "?"):
+        expected = [text.count(ch) for ch in LETTERS] + [text.count("?")]
+        counts = rack_counts(text)
+        assert counts.dtype == np.int64 and counts.tolist() == expected
+    else:
+        with pytest.raises(ValueError, match="a rack holds capitals A-Z and \\? only"):
+            rack_counts(text)

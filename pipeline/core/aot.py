@@ -92,36 +92,38 @@ def processor() -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
-def status(engine: Engine, path: Path | None = None) -> str:
-    """What a one-off command will use, in words: the build, or numba and why."""
-    path = path or engine.build_path()
+def build_problem(engine: Engine, path: Path, key: int | None = None) -> str | None:
+    """Why the engine's build at `path` must not be used, or None when it is whole (its bytes match its
+    record), was made on this processor and from sources of digest `key` (by default the current sources')."""
     try:
         record = json.loads(record_path(path).read_text())
     except (OSError, ValueError):
-        return "numba (not built: run `make install`)"
+        return "not built: run `make install`"
     if not isinstance(record, dict):
-        return "numba (damaged build record: run `make install`)"
+        return "damaged build record: run `make install`"
     if record.get("source_key") is None:
-        return f"numba (not built: {record.get('reason', 'unknown')})"
-    if record.get("source_key") != source_key(engine):
-        return "numba (the build is older than its sources: run `make install`)"
+        return f"not built: {record.get('reason', 'unknown')}"
+    if record.get("source_key") != (source_key(engine) if key is None else key):
+        return "the build is older than its sources: run `make install`"
     if record.get("processor") != processor():
-        return "numba (built on another processor: run `make install`)"
-    return AHEAD_OF_TIME
+        return "built on another processor: run `make install`"
+    try:
+        whole = record.get("sha256") == hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        whole = False
+    return None if whole else "damaged build: run `make install`"
+
+
+def status(engine: Engine, path: Path | None = None) -> str:
+    """What a one-off command will use, in words: the build, or numba and why."""
+    problem = build_problem(engine, path or engine.build_path())
+    return AHEAD_OF_TIME if problem is None else f"numba ({problem})"
 
 
 def load_build(engine: Engine, path: Path, key: int | None = None) -> SimpleNamespace | None:
-    """The engine's build at `path` if it is whole (its bytes match its record), was made on this processor and
-    from sources of digest `key` (by default the current sources'), else None."""
-    try:
-        record = json.loads(record_path(path).read_text())
-        data = path.read_bytes()
-    except (OSError, ValueError):
-        return None
+    """The engine's build at `path` when build_problem finds none, else None."""
     want = source_key(engine) if key is None else key
-    if not isinstance(record, dict) or record.get("source_key") != want or record.get("processor") != processor():
-        return None
-    if record.get("sha256") != hashlib.sha256(data).hexdigest():
+    if build_problem(engine, path, want) is not None:
         return None
     spec = importlib.util.spec_from_file_location(engine.module_name, path)
     if spec is None or spec.loader is None:

@@ -70,9 +70,19 @@ def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: 
     return text
 
 
+RACK_SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}  # a rack tile's index in its counts
+
+
 def rack_counts(text: str) -> np.ndarray:
-    """The 27 counts of a rack written in capitals and ?: A–Z, then blanks."""
-    return np.append(letter_counts(text.replace(BLANK, "")), text.count(BLANK))
+    """The 27 int64 counts of a rack written in capitals and ?: A–Z, then blanks (counted one tile at a time:
+    cheaper than array passes for the few tiles of a rack)."""
+    counts = [0] * len(RACK_SLOT)
+    try:
+        for ch in text:
+            counts[RACK_SLOT[ch]] += 1
+    except KeyError as exc:
+        raise ValueError(f"a rack holds capitals A-Z and ? only, not {exc.args[0]!r}") from None
+    return np.array(counts, dtype=np.int64)
 
 
 def parse_rack(rack: str, what: str = "rack") -> np.ndarray:

@@ -48,6 +48,20 @@ def encode(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     return codes, offsets
 
 
+def upper_codes(words: Sequence[str], what: str) -> tuple[np.ndarray, np.ndarray]:
+    """encode(words) of words that must each be upper-case A-Z (checked in one pass over the codes); else a
+    ValueError naming the first that is not ("`what` words must be ...")."""
+    try:
+        codes, offsets = encode(words)
+        fine = not (codes.size and int(codes.max()) >= len(LETTERS)) and bool((np.diff(offsets) > 0).all())
+    except UnicodeEncodeError:
+        fine = False
+    if not fine:  # below A wraps round to a large code; an empty word has no codes
+        bad = next(w for w in words if not w.isascii() or not w.isalpha() or not w.isupper())
+        raise ValueError(f"{what} words must be upper-case A-Z, got {bad!r}")
+    return codes, offsets
+
+
 def letter_codes(words: Sequence[str]) -> np.ndarray:
     """Upper-case words of one length as an (n, length) int8 matrix of letter codes (A = 0)."""
     codes, _ = encode(words)
@@ -61,14 +75,7 @@ def build_trie(words: Sequence[str], kernels=None) -> Trie:
         from pipeline.letters import kernels
 
     ordered = tuple(sorted(set(words)))
-    try:
-        codes, offsets = encode(ordered)
-    except UnicodeEncodeError:
-        codes, offsets = np.full(1, len(LETTERS), dtype=np.uint8), np.arange(2)  # not ASCII: found below
-    empty = bool(ordered) and ordered[0] == ""  # sorted: an empty word comes first
-    if empty or (codes.size and int(codes.max()) >= len(LETTERS)):  # below A wraps round to a large code
-        bad = next(w for w in ordered if not w.isascii() or not w.isalpha() or not w.isupper())
-        raise ValueError(f"trie words must be upper-case A-Z, got {bad!r}")
+    codes, offsets = upper_codes(ordered, "trie")
     n_nodes = kernels.trie_node_count(codes, offsets)
     children, word_at = kernels.trie_fill(codes, offsets, n_nodes, len(LETTERS))
     return Trie(children, word_at, ordered)

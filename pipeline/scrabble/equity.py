@@ -112,12 +112,11 @@ def ranked_moves(
     """The `top` moves by equity (score + leave value), plays and (when `exchanges`) every exchange;
     ties keep the higher score, then the generator's order. With `bag` (tiles in the bag) short of a full
     rack, leave values are not counted and nothing is exchanged (equity_play.uses_leaves): score alone."""
+    from pipeline.scrabble.engine import kernels
     from pipeline.scrabble.equity_play import uses_leaves
 
     if bag is not None and not uses_leaves(bag, variant.rack_size):
         leaves, exchanges = LeaveValues.of({}), False
-    from pipeline.scrabble.engine import kernels
-
     records, _ = generate(board, rack, variant, lexicon)
     kept = record_leaves(records, rack)
     worth = leaves.values(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))

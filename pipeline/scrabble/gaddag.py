@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
-from pipeline.letters.trie import encode
+from pipeline.letters.trie import upper_codes
 
 MAX_LETTERS = 15  # the longest playable word: the board's width
 MIN_LETTERS = 2  # the shortest word
@@ -59,10 +59,7 @@ def build_gaddag(words: Iterable[str]) -> Gaddag:
     from pipeline.scrabble import gaddag_kernels as gk
 
     ordered = sorted({w for w in words if MIN_LETTERS <= len(w) <= MAX_LETTERS})
-    bad = next((w for w in ordered if not (w.isascii() and w.isalpha() and w.isupper())), None)
-    if bad is not None:
-        raise ValueError(f"GADDAG words must be upper-case A-Z, got {bad!r}")
-    codes, offsets = encode(ordered)
+    codes, offsets = upper_codes(ordered, "GADDAG")
     strings, lengths = gk.gaddag_strings(codes, offsets)
     hi, lo = gk.sort_keys(strings, lengths)
     order = np.lexsort((lo, hi))

@@ -1674,7 +1674,10 @@ def best_plays(
     limit = in_rack - 1 if by_hash else in_rack  # the most tiles a walk places
     # strips of CHECKED_TILES or more empty squares are checked by letter hash before their anchor is walked
     checking = rack[BLANK_SLOT] == 0 and bingos.shape[0] > 0
-    sub_keys, sub_first = _rack_subsets(rack, letter_hash)
+    if checking:
+        sub_keys, sub_first = _rack_subsets(rack, letter_hash)
+    else:  # never read
+        sub_keys, sub_first = np.empty(0, dtype=np.uint64), np.zeros(N + 2, dtype=np.int64)
     memo_keys = np.empty(MEMO_ROWS, dtype=np.uint64)  # _may_fill's look-ups
     memo = np.zeros((MEMO_ROWS + 1, 3), dtype=np.int64)
     hits = np.empty(1024, dtype=np.int64)

@@ -5,25 +5,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import BLANK, LETTERS
+from pipeline.core.config import LETTERS
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.rules import Play, Tile, _step, evaluate
 from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
-
-_SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}
-
-
-def rack_slots(rack: str) -> np.ndarray:
-    """The 27 int64 counts of a rack in capitals and ? (rack_counts, cheaper for the few tiles of a rack)."""
-    counts = [0] * len(_SLOT)
-    try:
-        for ch in rack:
-            counts[_SLOT[ch]] += 1
-    except KeyError as exc:
-        raise ValueError(f"a rack holds capitals A-Z and ? only, not {exc.args[0]!r}") from None
-    return np.array(counts, dtype=np.int64)
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
@@ -56,7 +43,7 @@ def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray,
         tab.gaddag.tilesets,
         tiles,
         blanks,
-        rack_slots(rack),
+        rack_counts(rack),
         tab.values,
         tab.lmul,
         tab.wmul,

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from tests.bench import enable
-from tests.bench.timing import process_env, process_seconds
+from tests.bench.timing import imported_modules, process_env, process_seconds
 
 REPEAT = 10
 COMMANDS: dict[str, list[str]] = {
@@ -52,7 +52,7 @@ def heavy_imports(argv: list[str]) -> list[str]:
         text=True,
         env=process_env(),
     )
-    names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    names = imported_modules(done.stderr)
     return [m for m in HEAVY if m in names]
 
 

@@ -46,3 +46,8 @@ def process_seconds(argv: list[str], env: dict[str, str] | None = None) -> float
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed: {done.stderr.decode()[:300]}")
     return elapsed
+
+
+def imported_modules(importtime: str) -> set[str]:
+    """The modules a process imported, from the standard error of `python -X importtime`."""
+    return {line.rsplit("|", 1)[-1].strip() for line in importtime.splitlines() if line.startswith("import time:")}
