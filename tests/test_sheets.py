@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pipeline.wordlists.options import SHEETS
 from pipeline.wordlists.puzzles import DIFFICULTY, DIRECTIONS, scrambles, word_search
 from pipeline.wordlists.select import WordList
-from pipeline.wordlists.sheets import to_html, to_markdown, to_pdf
+from pipeline.wordlists.sheets import scrambled, to_html, to_markdown, to_pdf
 
 WORDS = ["cat", "frog", "lamp", "tree", "ship", "cake", "bird", "night", "rain", "sun", "jump", "duck"]
 POINTS_PER_MM = 72 / 25.4
@@ -85,11 +85,14 @@ def test_word_search_is_reproducible_and_hard_uses_backwards_words():
 
 
 def test_scrambles_are_anagrams_and_differ():
-    """Each scramble holds the word's letters, in another order when the letters allow."""
-    for w, s in zip(WORDS + ["aaa"], scrambles(WORDS + ["aaa"], 3)):
-        assert sorted(w) == sorted(s)
-        assert s != w or len(set(w)) == 1
+    """Each scramble holds the word's letters in another order; a word of one repeated letter cannot be
+    scrambled (ValueError naming it), and a sheet prints it as it is."""
+    for w, s in zip(WORDS, scrambles(WORDS, 3)):
+        assert sorted(w.upper()) == sorted(s) and s != w.upper()
     assert scrambles(WORDS, 3) == scrambles(WORDS, 3)
+    with pytest.raises(ValueError, match="aaa"):
+        scrambles(["aaa"], 3)
+    assert scrambled(sheet("scramble", words=["aaa", "cat"]))[0] == "AAA"
 
 
 def pdf_text(data: bytes) -> str:
@@ -116,11 +119,12 @@ def test_every_sheet_kind_as_pdf_html_markdown(kind):
     data = to_pdf(wl)
     assert data.startswith(b"%PDF") and b"DejaVu" in data
     html = to_html(wl)
-    assert "<h1>Week 3 words</h1>" in html and "Name:" in html and "seed 1" in html
+    assert "<h1>Week 3 words</h1>" in html and ("Name:" in html) == (kind != "flashcards") and "seed 1" in html
     assert "@page { size: letter" in html and "break-before: page" in html
     md = to_markdown(wl)
-    assert md.startswith("# Week 3 words\n") and "## For the teacher" in md
-    student = md.split("## For the teacher")[0]
+    teacher = "## Answer key" if kind in ("word-search", "scramble", "hangman") else "## For the teacher"
+    assert md.startswith("# Week 3 words\n") and teacher in md
+    student = md.split(teacher)[0]
     assert "seed" not in student and "test word list" not in student  # technical text only for the teacher
     if kind in ("list", "spelling-test"):
         assert "| Words 1–" in md and "|  |" not in md.splitlines()[0]
@@ -128,9 +132,9 @@ def test_every_sheet_kind_as_pdf_html_markdown(kind):
         assert "Answer key" in html
         assert all(f"<li>{w}</li>" in html for w in WORDS)
     if kind == "spelling-test":
-        assert md.count("______________________") == len(WORDS) and "Spelling test" in html
+        assert md.count("______________________") == len(WORDS) + 2 and "Spelling test" in html  # and two name lines
     if kind == "hangman":
-        assert all(" ".join("_" * len(w)) in md for w in WORDS) and html.count("<svg") == len(WORDS)
+        assert all(" ".join("_" * len(w)) in md for w in WORDS) and html.count('aria-label="gallows"') == len(WORDS)
     if kind == "flashcards":
         assert html.count('class="card"') == len(WORDS)
 
@@ -181,7 +185,7 @@ def test_pdf_answer_key_follows_the_puzzle(kind, tmp_path):
     assert key and all(re.search(rf"\b{w}\b", key) for w in WORDS)
     assert "Name:" in student and "seed" not in student
     if kind == "scramble":
-        assert all(" ".join(s.upper()) in student for s in scrambles(WORDS, 1))
+        assert all(s in re.sub(r"\s", "", student) for s in scrambled(sheet(kind)))
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils (pdftoppm) not installed")

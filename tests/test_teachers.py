@@ -135,13 +135,16 @@ def phonics_rows(lex) -> pl.DataFrame:
 
 
 def test_grade_filter_matches_table(lex, config):
-    """--grade 2-3 gives exactly the safe words whose grade is 2 or 3."""
-    from pipeline.wordlists.settings import exclusions
+    """--grade 2-3 gives exactly the safe, reviewed-and-kept words whose grade is 2 or 3."""
+    from pipeline.wordlists.settings import classroom_vocabulary, exclusions
 
     excl = exclusions(load_settings(config))
+    kept = classroom_vocabulary(load_settings(config)).kept
     table = phonics_rows(lex)
     expected = sorted(
-        w.lower() for w, g in table.select("word", "grade").iter_rows() if g in (2, 3) and not excl.excluded(w)
+        w.lower()
+        for w, g in table.select("word", "grade").iter_rows()
+        if g in (2, 3) and not excl.excluded(w) and w in kept
     )
     got = word_list(Store(lex, "t"), config, None, {"grade": "2-3"}).words
     assert got == expected and len(got) > 100

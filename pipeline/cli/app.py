@@ -171,13 +171,14 @@ ShardOpt = Annotated[
 class Session:
     """The config, data folder and lexicon a command works on."""
 
-    def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str]):
+    def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str], teacher: bool = False):
         from pipeline.core.config import load_config
         from pipeline.core.store import Store, resolve_data_dir
 
         self.config = load_config(config)
         self.data_dir, self.data_from = resolve_data_dir(data_dir, self.config.path)
-        self.lexicon = lexicon if lexicon is not None else self.config.default_lexicon
+        default = self.config.teacher_lexicon if teacher else self.config.default_lexicon
+        self.lexicon = lexicon if lexicon is not None else default
         self.store = Store(self.data_dir, self.lexicon)
         if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
             from pipeline.core.errors import pick

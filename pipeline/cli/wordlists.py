@@ -167,6 +167,17 @@ def wordlist(
         typer.Option("--blanks/--no-blanks", show_default=False, help="Add numbered blank lines for a spelling test."),
     ] = None,
     upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
+    lowercase: Annotated[
+        bool, typer.Option("--lowercase", help="Word-search grids, scrambles and flashcards in lower case too.")
+    ] = False,
+    font: Annotated[
+        Optional[str],
+        typer.Option(
+            metavar="[dejavu|atkinson]",
+            help="Sheet font: dejavu (default) or atkinson (Atkinson Hyperlegible, for low vision and dyslexia).",
+            show_default=False,
+        ),
+    ] = None,
     out: Annotated[
         Optional[Path],
         typer.Option(
@@ -188,7 +199,7 @@ def wordlist(
     from pipeline.wordlists.sheets import save
 
     fmt = choose_format(as_json, as_csv)
-    s = Session(config, data_dir, lexicon)
+    s = Session(config, data_dir, lexicon, teacher=True)
     check_out(out, force, (".csv", ".md", ".html", ".pdf"), s.data_dir)
     if presets:
         _emit(presets_table(s.config), as_json, as_csv)
@@ -221,8 +232,11 @@ def wordlist(
         paper=paper,
         sheet=sheet,
         difficulty=difficulty,
+        lowercase=lowercase,
+        font=font,
     )
-    wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper)
+    printed = out is not None and out.suffix.lower() in (".pdf", ".html", ".htm", ".md")
+    wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper, printed=printed)
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:

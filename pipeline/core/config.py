@@ -27,6 +27,7 @@ _MISSING = object()
 # The top-level fields and tables a config may have (each stage reads its own table).
 TOP_LEVEL = (
     "default_lexicon",
+    "teacher_lexicon",
     "lexicons",
     "tiles",
     "indexes",
@@ -181,6 +182,7 @@ class LexiconSpec:
     drop_capitalised: bool = False
     fold_accents: bool = True
     description: str = ""
+    stages: tuple[str, ...] | None = None  # the stages `make all` and a bare `run` build (None: every stage)
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ class Config:
     lexicons: dict[str, LexiconSpec]
     tiles: dict[str, TileSet]
     raw: dict = field(repr=False, default_factory=dict)
+    teacher_lexicon: str = ""  # the lexicon of teachers' lists and sheets (default_lexicon when unset)
 
     def section(self, name: str) -> Section:
         """The raw TOML table `name` (empty when absent), for stages that read their own settings."""
@@ -242,11 +245,15 @@ def load_config(path: Path | str | None = None) -> Config:
     default = top.str("default_lexicon", next(iter(lexicons)))
     if default not in lexicons:
         top.fail("default_lexicon", f"{default!r} is not a declared lexicon")
+    teacher = top.str("teacher_lexicon", default)
+    if teacher not in lexicons:
+        top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
     tiles = {name: _tiles(name, sec) for name, sec in top.sections("tiles").items()}
     return Config(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
         default_lexicon=default,
+        teacher_lexicon=teacher,
         lexicons=lexicons,
         tiles=tiles,
         raw=raw,
@@ -292,7 +299,7 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
     """The lexicon [lexicons.NAME], validated; source paths are relative to `base`."""
     if not NAME_RE.fullmatch(name):
         sec.fail("", "a lexicon name is letters, digits, '_', '-' or '.'")
-    sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description")
+    sec.allow("sources", "min_length", "max_length", "drop_capitalised", "fold_accents", "description", "stages")
     raw_sources = sec._get("sources", _MISSING)
     if not isinstance(raw_sources, list) or not raw_sources:
         sec.fail("sources", "expected a non-empty list of sources")
@@ -309,7 +316,22 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
         drop_capitalised=sec.bool("drop_capitalised", False),
         fold_accents=sec.bool("fold_accents", True),
         description=sec.str("description", ""),
+        stages=_stage_names(sec),
     )
+
+
+def _stage_names(sec: Section) -> tuple[str, ...] | None:
+    """A lexicon's `stages` list, checked against the stage registry (None when absent: every stage)."""
+    if not sec.has("stages"):
+        return None
+    from pipeline.core.stages import STAGES
+
+    known = [s.name for s in STAGES]
+    names = sec.list("stages")
+    for name in names:
+        if name not in known:
+            sec.fail("stages", f"unknown stage {name!r} (stages: {', '.join(known)})")
+    return tuple(names)
 
 
 def _source(sec: Section, base: Path) -> Source:

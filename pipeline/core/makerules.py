@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.core.config import PROJECT_ROOT, Config
 from pipeline.core.modules import closure
-from pipeline.core.stages import STAGES, SourceStage, Stage, producer
+from pipeline.core.stages import STAGES, SourceStage, Stage, lexicon_stages, producer
 from pipeline.core.store import fingerprint_path
 
 RUNNER = "pipeline.core.stages"  # the module that reads inputs, runs a stage and commits its outputs
@@ -26,10 +26,10 @@ def stage_files(s: Stage) -> list[str]:
     return [str(p.relative_to(PROJECT_ROOT)) for p in closure(s.module, RUNNER)]
 
 
-def input_files(s: Stage) -> list[str]:
-    """The files of the tables a stage reads (optional ones included: `make all` builds them all)."""
+def input_files(s: Stage, optional: bool = False) -> list[str]:
+    """The files of the tables a stage reads (its optional inputs instead, with `optional`)."""
     files = []
-    for table in s.inputs + s.optional_inputs:
+    for table in s.optional_inputs if optional else s.inputs:
         made_by = producer(table)
         files += [name for name in made_by.outputs if name.partition(".")[0] == table]
     return files
@@ -47,21 +47,31 @@ def relative(path: Path) -> str:
 def rules(config: Config, config_arg: str) -> str:
     """The makefile text: variables, one pattern rule per stage, word list prerequisites, fingerprints."""
     lexicons = list(config.lexicons)
+    built = {name: {s.name for s in lexicon_stages(spec)} for name, spec in config.lexicons.items()}
     out = [HEADER.format(config=config_arg), f"RULES_CONFIG := {config_arg}", f"LEXICONS := {' '.join(lexicons)}"]
     every = [name for s in STAGES for name in s.outputs]
-    out.append(f"STAGE_FILES := {' '.join(every)}")
-    out.append("ALL_OUTPUTS := $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,$(STAGE_FILES)))")
+    out.append("ALL_OUTPUTS := \\")
+    out += [
+        f"  $(addprefix $(OUT)/{lex}/,{' '.join(f for s in STAGES if s.name in built[lex] for f in s.outputs)}) \\"
+        for lex in lexicons
+    ]
+    out.append("")
     out.append(".PRECIOUS: " + " ".join(f"$(OUT)/%/{name}" for name in every))
     out.append(f".PHONY: {' '.join(s.name for s in STAGES)}")
     for s in STAGES:
         targets = " ".join(f"$(OUT)/%/{name}" for name in s.outputs)
         prereqs = [f"$(OUT)/%/{name}" for name in input_files(s)]
         prereqs += [f"$(OUT)/%/.make/{s.name}.settings", *stage_files(s), "$(INSTALLED)"]
+        mine = [lex for lex in lexicons if s.name in built[lex]]
         out.append("")
         out.append(f"# {s.name}: {s.description}")
-        out.append(f"{s.name}: $(foreach L,$(LEXICONS),$(addprefix $(OUT)/$(L)/,{' '.join(s.outputs)}))")
+        out.append(f"{s.name}: $(foreach L,{' '.join(mine)},$(addprefix $(OUT)/$(L)/,{' '.join(s.outputs)}))")
         out.append(f"{targets} &: {' '.join(prereqs)}")
         out.append(f"\t$(RUN) --lexicon $* {s.name}")
+        for lex in mine:  # the optional tables a lexicon builds are read too
+            extra = [f for f in input_files(s, optional=True) if producer(f.partition(".")[0]).name in built[lex]]
+            if extra:
+                out.append(f"$(OUT)/{lex}/{s.outputs[0]}: {' '.join(f'$(OUT)/{lex}/{f}' for f in extra)}")
     out.append("")
     out.append("# the word list files each lexicon's ingest reads")
     readers = [s for s in STAGES if isinstance(s.load(), SourceStage)]
@@ -70,7 +80,7 @@ def rules(config: Config, config_arg: str) -> str:
         for s in readers:
             if files:
                 out.append(f"$(OUT)/{name}/{s.outputs[0]}: {files}")
-    fingerprints = [f"$(OUT)/{lex}/.make/{s.name}.settings" for lex in lexicons for s in STAGES]
+    fingerprints = [f"$(OUT)/{lex}/.make/{s.name}.settings" for lex in lexicons for s in STAGES if s.name in built[lex]]
     out.append("")
     out.append("# a missing fingerprint is written again (its stage then reruns)")
     out.append(f"{' '.join(fingerprints)} &:")
@@ -95,7 +105,7 @@ def write_fingerprints(config: Config, data_dir: Path) -> list[Path]:
     """Write each lexicon's and stage's settings fingerprint where it changed; the files written."""
     changed = []
     for name, spec in config.lexicons.items():
-        for s in STAGES:
+        for s in lexicon_stages(spec):
             path = fingerprint_path(data_dir, name, s.name)
             if write_if_changed(path, s.fingerprint(config, spec)):
                 changed.append(path)

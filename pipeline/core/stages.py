@@ -203,9 +203,33 @@ class SourceStage(StageModule, Protocol):
         ...
 
 
-def plan(names: list[str], store: Store) -> list[Stage]:
-    """The stages to run for `names` (all when empty), plus producers of missing inputs, in order."""
-    wanted = {stage(n).name for n in names} if names else {s.name for s in STAGES}
+def with_inputs(names: set[str]) -> set[str]:
+    """The stages `names` and every stage whose tables they read (optional inputs aside)."""
+    wanted = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for s in STAGES:
+            if s.name in wanted:
+                for table in s.inputs:
+                    if producer(table).name not in wanted:
+                        wanted.add(producer(table).name)
+                        changed = True
+    return wanted
+
+
+def lexicon_stages(spec: LexiconSpec | None) -> list[Stage]:
+    """The stages a lexicon builds by default (its `stages` and what they read; every stage when unset), in order."""
+    if spec is None or spec.stages is None:
+        return list(STAGES)
+    wanted = with_inputs(set(spec.stages))
+    return [s for s in STAGES if s.name in wanted]
+
+
+def plan(names: list[str], store: Store, spec: LexiconSpec | None = None) -> list[Stage]:
+    """The stages to run for `names` (the lexicon's stages when empty), plus producers of missing inputs, in
+    order."""
+    wanted = {stage(n).name for n in names} if names else {s.name for s in lexicon_stages(spec)}
     changed = True
     while changed:
         changed = False
@@ -377,7 +401,7 @@ def run(
                 config.lexicon(lexicon)  # raises: unknown lexicon
             names = names or [s.name for s in STAGES if not isinstance(s.load(), SourceStage)]
         progress = progress or Progress()
-        return [run_stage(s, config, store, spec, progress, adhoc, cluster) for s in plan(names, store)]
+        return [run_stage(s, config, store, spec, progress, adhoc, cluster) for s in plan(names, store, spec)]
 
 
 def lexicon_task(config: Config, data_dir: Path, lexicon: str, names: list[str]) -> list[dict]:

@@ -42,14 +42,23 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
 
 def sound_rows(words: list[str]) -> pl.DataFrame:
-    """One row per word found in the CMU dictionary: pronunciations, syllables, stress, phonics features."""
-    cmu = cmu_table().filter(pl.col("word").is_in(words))
+    """One row per word found in the CMU dictionary: pronunciations, syllables, stress, phonics features (of the
+    base word for an inflected form: an ending adds no blend, digraph or vowel team)."""
+    table = cmu_table()
+    cmu = table.filter(pl.col("word").is_in(words))
     prons = cmu.group_by("word", maintain_order=True).agg(pl.col("phones").alias("pronunciations"))
+    first_of = dict(table.group_by("word", maintain_order=True).agg(pl.col("phones").first()).iter_rows())
     rows = []
     for word, pronunciations in prons.iter_rows():
         first = pronunciations[0]
         phones = first.split()
         f = features(word.lower(), phones)
+        root = inflection_base(word, first_of)
+        if root is not None:
+            b = features(root.lower(), first_of[root].split())
+            f.blends, f.digraphs, f.vowel_teams, f.r_controlled = b.blends, b.digraphs, b.vowel_teams, b.r_controlled
+            f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
+            f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
         rows.append(
             {
                 "word": word,
@@ -67,9 +76,37 @@ def sound_rows(words: list[str]) -> pl.DataFrame:
                 "short_vowels": list(f.short_vowels),  # a set of letters: a list, one letter an item
                 "long_vowels": list(f.long_vowels),
                 "regular": f.regular,
+                "base": root,
             }
         )
     return pl.DataFrame(rows, schema=SOUND_SCHEMA)
+
+
+def endings(base: str) -> set[str]:
+    """The inflected spellings of a base word (lower case) with -s, -es, -ed and -ing, as English spells them:
+    y → ies and ied, a final e dropped, a final consonant doubled."""
+    forms = {base + "s", base + "es", base + "ed", base + "ing", base + base[-1] + "ed", base + base[-1] + "ing"}
+    if base.endswith("e"):
+        forms |= {base + "d", base[:-1] + "ing"}
+    if base.endswith("y"):
+        forms |= {base[:-1] + "ies", base[:-1] + "ied"}
+    return forms
+
+
+def inflection_base(word: str, pronounced: dict[str, str]) -> str | None:
+    """The base of an inflected form with -s, -es, -ed or -ing (LIDS → LID, HOPPED → HOP, BAKED → BAKE,
+    BABIES → BABY, RUNNING → RUN): a lemma lemminflect gives for the word that the word spells with one of those
+    endings and that the CMU dictionary pronounces; None for any other word."""
+    import lemminflect
+
+    w = word.lower()
+    if not w.endswith(("s", "ed", "ing")):
+        return None
+    lemmas = {lemma.lower() for forms in lemminflect.getAllLemmas(w).values() for lemma in forms} - {w}
+    for lemma in sorted(lemmas, key=lambda x: (-len(x), x)):
+        if lemma and w in endings(lemma) and lemma.upper() in pronounced:
+            return lemma.upper()
+    return None
 
 
 SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
@@ -88,6 +125,7 @@ SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "short_vowels": pl.List(pl.String),
     "long_vowels": pl.List(pl.String),
     "regular": pl.Boolean,
+    "base": pl.String,
 }
 
 
@@ -120,7 +158,8 @@ def phonics_table(words: pl.DataFrame, dolch_words: pl.DataFrame) -> pl.DataFram
             other_spelling=pl.Series([s[1] for s in spellings], dtype=pl.String),
         )
     )
-    df = df.with_columns(double_letters=pl.Series([doubled(w) for w in df["word"].to_list()], dtype=pl.Boolean))
+    spelled = [b or w for w, b in df.select("word", "base").iter_rows()]  # an inflected form: its base's letters
+    df = df.with_columns(double_letters=pl.Series([doubled(w) for w in spelled], dtype=pl.Boolean))
     df = df.with_columns(grade=grade_expr())
     return df.select(COLUMNS).sort("word")
 
@@ -149,6 +188,7 @@ COLUMNS = [
     "long_vowels",
     "double_letters",
     "regular",
+    "base",
     "dolch",
     "dale_chall",
     "grade",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.core.config import upper_ascii
 from pipeline.core.errors import WordstatsError, pick
+from pipeline.wordlists.fonts import FONT_NAMES
 
 if TYPE_CHECKING:
     from pipeline.wordlists.settings import Settings
@@ -68,11 +69,13 @@ FIELDS: dict[str, type] = {
     "paper": str,
     "sheet": str,
     "difficulty": str,
+    "lowercase": bool,
+    "font": str,
 }
 # Fields whose command-line option has another name (the shared CLI vocabulary: --sample N picks N at random).
 OPTION_NAMES = {"count": "--sample"}
 # On/off options given as bare flags (--common): absent means "as the preset says".
-FLAGS = ("common", "boggle_findable", "children")
+FLAGS = ("common", "boggle_findable", "children", "lowercase")
 # Options that replace each other: giving one on the command line drops the others from the preset.
 GROUPS = ({"common", "min_zipf"},)
 
@@ -180,6 +183,8 @@ def check_option(name: str, value: Any) -> None:
         raise WordstatsError(f"--difficulty {value!r}: choose easy, medium or hard")
     elif name == "sheet" and value not in SHEETS:
         raise WordstatsError(f"--sheet {value!r}: choose {', '.join(SHEETS)}")
+    elif name == "font" and value not in FONT_NAMES:
+        raise WordstatsError(f"--font {value!r}: choose {', '.join(FONT_NAMES)}")
     elif name == "min_find_rate" and not 0 <= value <= 1:
         raise WordstatsError(f"--min-find-rate {value}: a find rate is between 0 and 1")
 

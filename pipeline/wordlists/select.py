@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -23,11 +23,33 @@ from pipeline.wordlists.options import (
     parse_range,
     pattern_for_list,
 )
-from pipeline.wordlists.settings import Settings, exclusions, load_settings
+from pipeline.wordlists.puzzles import NO_BANNED, Banned, misleading, other_answers, scramble
+from pipeline.wordlists.settings import (
+    Settings,
+    classroom_vocabulary,
+    exclusions,
+    load_settings,
+    offensive_words,
+    puzzle_banned,
+)
 
 SAFE = "offensive words and topics not for the classroom left out"
+REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
 CHILDREN_GRADE = 4  # the children's pool: grade K to 4, the words familiar to fourth graders
 CHILDREN_WORDS = "words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4)"
+# Options that make a list a children's list: only reviewed words are printed (default-deny).
+CHILDREN_OPTIONS = ("children", "grade", "dolch", "phonics", "vowel", "phase")
+PUZZLE_SHEETS = ("word-search", "scramble", "hangman")  # sheets whose puzzles must not spell or suggest a word
+# Each sheet kind's title when neither the preset nor --title gives one.
+TITLES = {
+    "list": "Word list",
+    "spelling-test": "Spelling words",
+    "word-search": "Word search",
+    "scramble": "Unscramble the words",
+    "hangman": "Hangman",
+    "handwriting": "Handwriting practice",
+    "flashcards": "Flashcards",
+}
 
 
 @dataclass(frozen=True)
@@ -48,7 +70,7 @@ class WordList:
     lexicon: str
     filters: list[str]
     table: pl.DataFrame
-    blanks: bool = False
+    blanks: bool | None = None  # a page of numbered blank lines (None: only on a spelling test)
     hangman: bool = False
     note: str | None = None
     paper: str = "A4"
@@ -57,11 +79,26 @@ class WordList:
     children: bool = False
     pool: int = 0  # words that matched, before any random pick
     difficulty: str = "medium"  # word search: which directions words run in, how big the grid is
+    reviewed: bool = False  # a children's list: only words with a keep decision of the classroom review
+    unreviewed: int = 0  # words that matched but have no review decision yet (left out)
+    review_excluded: int = 0  # words that matched but the review excludes (left out)
+    answers: dict[str, list[str]] = field(default_factory=dict)  # scramble: a word's other answers (upper case)
+    scrambled: list[str] = field(default_factory=list)  # scramble: each word's letters shuffled (upper case)
+    banned: Banned = NO_BANNED  # strings no puzzle of the sheet may spell
+    lowercase: bool = False  # grids, scrambles and cards in lower case too
+    font: str = "dejavu"  # the sheet's font (wordlists.fonts)
+    fill: dict[str, float] = field(default_factory=dict)  # word-search fill letters and weights (default English)
 
     @property
     def words(self) -> list[str]:
         """The words, in order."""
         return self.table["word"].to_list()
+
+    @property
+    def test_page(self) -> bool:
+        """Whether the sheet ends its student part with a spelling test: numbered blank lines."""
+        wanted = self.blanks if self.blanks is not None else self.sheet == "spelling-test"
+        return wanted and self.sheet in ("list", "spelling-test")
 
 
 COLUMNS = {
@@ -294,11 +331,56 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
 
 def children_pool(store: Store, settings: Settings) -> list[str]:
     """The children's word pool: words of grade K to 4 (Dolch and Dale-Chall familiar words) that pass the
-    block list and the topics."""
+    block list and the topics and that the classroom review keeps."""
     keep = exclusions(settings).keep()
     grades = need_table(store, "phonics", "--children").filter(pl.col("grade").is_between(0, CHILDREN_GRADE))
     grades = grades.select("word")
-    return store.scan("words", ["word"]).join(grades, on="word", how="semi").filter(keep).collect()["word"].to_list()
+    kept = sorted(classroom_vocabulary(settings).kept)
+    words = store.scan("words", ["word"]).join(grades, on="word", how="semi").filter(keep)
+    return words.filter(pl.col("word").is_in(kept)).collect()["word"].to_list()
+
+
+def scramble_pool(
+    df: pl.DataFrame, store: Store, settings: Settings, banned: Banned, seed: int = 0
+) -> tuple[pl.DataFrame, dict[str, list[str]], list[str]]:
+    """The words that make a fair scramble, their other answers (the key gives every one) and, in the same
+    order, their scrambled letters: a word whose letters also spell a word a child may know (any reviewed word,
+    or a common word of the lexicon) that the review does not keep is left out, and so is a word whose letters
+    cannot be shuffled into a non-word free of banned strings (each word shuffled by its own generator, seeded
+    by the list's seed and the word, so that a word's letters do not depend on the other words)."""
+    vocab = classroom_vocabulary(settings)
+    lengths = sorted(set(df["length"].to_list()))
+    lexicon = store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length").is_in(lengths)).collect()
+    common = lexicon.filter(pl.col("zipf") >= settings.common_zipf)["word"].to_list()
+    known = frozenset(w for w in vocab.decisions if len(w) in lengths) | frozenset(common) | frozenset(df["word"])
+    words = df["word"].to_list()
+    alternatives = other_answers(words, known)
+    everything = frozenset(lexicon["word"].to_list()) | known
+    fair, letters = [], []
+    for w in words:
+        if not all(a in vocab.kept for a in alternatives[w]):
+            continue
+        try:
+            letters.append(scramble(w, random.Random(f"{seed}:{w}"), everything, banned))
+        except ValueError:
+            continue
+        fair.append(w)
+    return df.filter(pl.col("word").is_in(fair)), {w: alternatives[w] for w in fair}, letters
+
+
+def hangman_pool(df: pl.DataFrame, store: Store, settings: Settings) -> pl.DataFrame:
+    """The words of `df` with no misleading Hangman reveal state (puzzles.misleading): the unsafe words are the
+    offensive words a reader would recognise, the known words the reviewed ones and the lexicon's common words."""
+    known = frozenset(classroom_vocabulary(settings).decisions) | frozenset(common_words(store, settings))
+    lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
+    bad = misleading(df["word"].to_list(), offensive_words(settings, lexicon | known), known)
+    return df.filter(~pl.col("word").is_in(sorted(bad)))
+
+
+def common_words(store: Store, settings: Settings) -> list[str]:
+    """The lexicon's common words (Zipf at least the settings' common_zipf), upper case."""
+    words = store.scan("words", ["word", "zipf"]).filter(pl.col("zipf") >= settings.common_zipf)
+    return words.select("word").collect()["word"].to_list()
 
 
 def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
@@ -356,6 +438,33 @@ def loosen_hint(base: pl.LazyFrame, chosen: list[Step]) -> str:
     return f"loosen {step.option} ({step.words}): without it {n:,} words match"
 
 
+def for_children(options: dict[str, Any], printed: bool) -> bool:
+    """Whether a list is for children: a children's filter or preset, or a sheet printed for a class."""
+    return printed or any(options.get(k) for k in CHILDREN_OPTIONS)
+
+
+@dataclass(frozen=True)
+class Review:
+    """The words of a pool split by the classroom review: kept, excluded, never reviewed."""
+
+    kept: pl.DataFrame
+    excluded: int
+    unreviewed: int
+
+
+def review(df: pl.DataFrame, settings: Settings) -> Review:
+    """The rows of `df` whose word has a keep decision, and how many others are excluded or unreviewed."""
+    vocab = classroom_vocabulary(settings)
+    decided = df["word"].is_in(sorted(vocab.decisions))
+    kept = df["word"].is_in(sorted(vocab.kept))
+    return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()))
+
+
+def pick(df: pl.DataFrame, k: int, seed: int) -> pl.DataFrame:
+    """k rows picked at random, reproducibly for the seed (in their order in `df`)."""
+    return df[sorted(random.Random(seed).sample(range(df.height), k))] if k < df.height else df
+
+
 def word_list(
     store: Store,
     config: Config,
@@ -363,13 +472,16 @@ def word_list(
     given: dict[str, Any] | None = None,
     allow_all: bool = False,
     upper: bool = False,
+    printed: bool = False,
 ) -> WordList:
-    """Select a teacher's word list from the lexicon's tables."""
+    """Select a teacher's word list from the lexicon's tables; a children's list or a printed sheet holds only
+    words the classroom review keeps, and its puzzles only words that play safely."""
     settings = load_settings(config)
-    options = merge(settings, preset, given or {})
+    options = merge(settings, preset if preset is not None else None, given or {})
     base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
+    sheet = options.get("sheet", default_sheet(options))
     lf = apply(base, chosen)
     if sort == "difficulty" and "hangman" not in options:
         if options.get("children"):
@@ -382,15 +494,34 @@ def word_list(
     described.append(SAFE if not allow_all else "no words left out (--allow-all)")
     if df.height == 0:
         raise NotFound(f"no words match: {'; '.join(described)}. To get some, {loosen_hint(base, chosen)}")
+    reviewed = for_children(options, printed) and not allow_all
+    excluded = unreviewed = 0
+    if reviewed:
+        r = review(df, settings)
+        df, excluded, unreviewed = r.kept, r.excluded, r.unreviewed
+        described.append(REVIEWED)
+        if df.height == 0:
+            raise NotFound(
+                f"no reviewed words match: {'; '.join(described)} ({unreviewed:,} words match but have no review "
+                f"decision yet, {excluded:,} are excluded by the review; docs/wordlists.md says how to add decisions)"
+            )
+    banned = puzzle_banned(settings) if reviewed and sheet in PUZZLE_SHEETS else NO_BANNED
+    answers: dict[str, list[str]] = {}
+    letters: dict[str, str] = {}
+    if reviewed and sheet == "scramble":
+        df, answers, shuffled = scramble_pool(df, store, settings, banned, options.get("seed", 0))
+        letters = dict(zip(df["word"].to_list(), shuffled))
+    if reviewed and sheet == "hangman":
+        df = hangman_pool(df, store, settings)
+    if df.height == 0:
+        raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
     note = None
     pool = df.height
     if "count" in options:
         k, seed = options["count"], options.get("seed", 0)
-        if k < df.height:
-            picked = sorted(random.Random(seed).sample(range(df.height), k))
-            df = df[picked]
-        else:
+        if k >= df.height:
             note = f"only {df.height:,} words match, fewer than --sample {k}: all are listed"
+        df = pick(df, k, seed)
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
     described.append(
@@ -401,23 +532,33 @@ def word_list(
         }[sort]
     )
     df = df.with_columns(pl.col("zipf").round(2))
+    picked = df["word"].to_list()  # upper case
     if not upper:
         df = df.with_columns(pl.col("word").str.to_lowercase())
     lexicon_note = f"from the {store.lexicon} word list"
     return WordList(
-        title=options.get("title") or "Word list",
+        title=options.get("title") or TITLES[sheet],
         lexicon=store.lexicon,
         filters=[lexicon_note] + described,
         table=df,
-        blanks=bool(options.get("blanks", False)),
+        blanks=options.get("blanks"),
         hangman="hangman" in options,
         note=note,
         paper=PAPER_NAMES[options["paper"].lower()] if "paper" in options else settings.paper,
-        sheet=options.get("sheet", default_sheet(options)),
+        sheet=sheet,
         seed=options.get("seed", 0),
-        children=bool(options.get("children") or "grade" in options),
+        children=reviewed,
         pool=pool,
         difficulty=options.get("difficulty", "medium"),
+        reviewed=reviewed,
+        unreviewed=unreviewed,
+        review_excluded=excluded,
+        answers={w: answers[w] for w in picked if w in answers},
+        scrambled=[letters[w] for w in picked] if letters else [],
+        banned=banned,
+        lowercase=bool(options.get("lowercase", False)),
+        font=options.get("font", "dejavu"),
+        fill=dict(settings.fill),
     )
 
 

@@ -19,9 +19,12 @@ from pipeline.wordlists.options import (
     PAPERS,
     check_option,
 )
+from pipeline.wordlists.puzzles import Banned
 from pipeline.wordlists.safety import Exclusions, build_exclusions
+from pipeline.wordlists.vocabulary import Vocabulary, check_decision, vocabulary
 
 SETTINGS_FILE = PROJECT_ROOT / "configs" / "wordlists.toml"
+REVIEW_FILE = PROJECT_ROOT / "data" / "raw" / "classroom-review.tsv"
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,12 @@ class Settings:
     suffixes: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     topics: tuple[tuple[str, tuple[str, ...]], ...] = ()  # not for the classroom: (topic, words)
+    review: Path = REVIEW_FILE  # the reviewed classroom vocabulary (a decision for every children's word)
+    review_sha256: str | None = None
+    review_keep: tuple[str, ...] = ()  # the teacher's own keep decisions
+    review_exclude: tuple[tuple[str, str], ...] = ()  # the teacher's own exclusions: (word, category)
+    puzzle_strings: tuple[str, ...] = ()  # letter strings no puzzle may spell (word searches, scrambles)
+    fill: tuple[tuple[str, float], ...] = ()  # word-search fill letters and their weights
 
 
 def load_settings(config: Config) -> Settings:
@@ -52,12 +61,27 @@ def load_settings(config: Config) -> Settings:
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
-    top.allow("common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist", "classroom")
+    top.allow(
+        "common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist", "classroom", "review", "puzzles"
+    )
     block = top.section("blocklist")
     block.allow("file", "sha256", "allow", "add", "slurs", "suffixes", "roots")
     classroom = top.section("classroom", {})
     topics = tuple((name, tuple(_words(classroom, name))) for name in classroom.keys())
     presets = {name: _preset(sec) for name, sec in top.sections("presets").items()}
+    review = top.section("review", {})
+    review.allow("file", "sha256", "keep", "exclude")
+    exclude = review.section("exclude", {})
+    for word in exclude.keys():
+        if not re.fullmatch(r"[a-z]+", word):
+            exclude.fail(word, "a word to exclude is lower-case letters a-z")
+        check_decision("exclude", exclude.str(word), f"{path}: field review.exclude.{word}")
+    puzzles = top.section("puzzles", {})
+    puzzles.allow("strings", "fill")
+    fill = puzzles.section("fill", {})
+    for letter in fill.keys():
+        if not re.fullmatch(r"[A-Z]", letter):
+            fill.fail(letter, "fill letters are capitals A-Z")
     return Settings(
         path=path,
         common_zipf=top.float("common_zipf", 3.0, lo=0, hi=8),
@@ -73,6 +97,12 @@ def load_settings(config: Config) -> Settings:
         suffixes=tuple(_words(block, "suffixes")),
         roots=tuple(w.upper() for w in _words(block, "roots")),
         topics=topics,
+        review=path.parent / review.str("file") if review.has("file") else REVIEW_FILE,
+        review_sha256=review.str("sha256", None, pattern=r"[0-9a-f]{64}"),
+        review_keep=tuple(_words(review, "keep")),
+        review_exclude=tuple((w, exclude.str(w)) for w in exclude.keys()),
+        puzzle_strings=tuple(w.upper() for w in _words(puzzles, "strings")),
+        fill=tuple((letter, fill.float(letter, lo=0, hi=1000)) for letter in fill.keys()),
     )
 
 
@@ -192,3 +222,55 @@ def blocked_words(settings: Settings) -> frozenset[str]:
 def excluded_words(settings: Settings) -> frozenset[str]:
     """Every word lists leave out by default (offensive words and classroom topics), upper case."""
     return exclusions(settings).words
+
+
+def classroom_vocabulary(settings: Settings) -> Vocabulary:
+    """The reviewed classroom vocabulary with the teacher's decisions of [review] applied."""
+    return vocabulary(settings.review, settings.review_sha256, settings.review_keep, settings.review_exclude)
+
+
+def unsafe_words(settings: Settings) -> frozenset[str]:
+    """Every word no puzzle may spell or suggest (upper case): the block list and topics in every form, and
+    the words the classroom review excludes (archaic and obscure words aside: harmless, only unfit to learn)."""
+    review = classroom_vocabulary(settings).excluded
+    return excluded_words(settings) | {w for w, category in review.items() if category != "archaic"}
+
+
+_BANNED: dict[tuple, Banned] = {}
+
+
+def puzzle_banned(settings: Settings) -> Banned:
+    """What no word search grid or scramble may spell (3 letters or more): every unsafe word, the root strings
+    of the block list, and the offensive strings of [puzzles] strings."""
+    key: tuple = (settings.path, settings.review, settings.review_keep, settings.review_exclude)
+    key += (settings.puzzle_strings, settings.blocklist, settings.add, settings.slurs, settings.roots)
+    key += (settings.topics, settings.allow)
+    if key not in _BANNED:
+        strings = unsafe_words(settings) | set(settings.puzzle_strings) | set(exclusions(settings).roots)
+        _BANNED[key] = Banned.of(strings)
+    return _BANNED[key]
+
+
+OFFENSIVE_CATEGORIES = ("sexual", "slurs-insults", "identity", "body-toilet")  # review exclusions a board suggests
+
+
+@functools.lru_cache(maxsize=4)
+def _listed_forms(entries: frozenset[str]) -> frozenset[str]:
+    """The entries (upper case) and the inflections lemminflect's dictionary knows for each."""
+    import lemminflect
+
+    forms = set(entries)
+    for entry in entries:
+        for values in lemminflect.getAllInflections(entry.lower()).values():
+            forms.update(v.upper() for v in values if v.isalpha())
+    return frozenset(forms)
+
+
+def offensive_words(settings: Settings, real: frozenset[str]) -> frozenset[str]:
+    """The offensive words a reader would recognise (upper case): the block list's entries, additions and slurs
+    with their dictionary inflections, every other blocked form that is a real word (in `real`), and the
+    words the classroom review excludes as sexual, insulting, identity or toilet words."""
+    entries = frozenset(listed_entries(settings) | set(settings.add) | set(settings.slurs))
+    review = classroom_vocabulary(settings).excluded
+    flagged = {w for w, category in review.items() if category in OFFENSIVE_CATEGORIES}
+    return _listed_forms(entries) | (blocked_words(settings) & real) | flagged

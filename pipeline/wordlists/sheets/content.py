@@ -1,0 +1,134 @@
+"""What every format of a sheet prints: the words as shown, the instruction, the puzzles, the teacher's page,
+and the sizes and proportions the printed formats share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pipeline.wordlists.fonts import Metrics, font, metrics
+from pipeline.wordlists.puzzles import WordSearch, scrambles, word_search
+
+if TYPE_CHECKING:
+    from pipeline.wordlists.select import WordList
+
+STUDENT_PT = 14  # the smallest type on a student page (the youngest readers need 14 pt or more)
+TEACHER_PT = 9  # the teacher's page notes
+NAME_LINE = "Name: ______________________   Date: ____________"
+GALLOWS_MISSES = 6  # boxes for missed letters: head, body, two arms, two legs
+ARROWS = {
+    "right": "→",
+    "down": "↓",
+    "down-right": "↘",
+    "up-right": "↗",
+    "left": "←",
+    "up": "↑",
+    "up-left": "↖",
+    "down-left": "↙",
+}
+INSTRUCTIONS = {
+    "list": "Read each word. Say it, spell it, write it.",
+    "spelling-test": "Learn these words for your spelling test.",
+    "word-search": "Find each word in the grid. Words go {arrows}.",
+    "scramble": "Unscramble the letters to spell a word.",
+    "hangman": "Guess the word one letter at a time. Write each wrong letter in a box.",
+    "handwriting": "Trace each word, then write it on the empty lines.",
+    "flashcards": "Cut along the dashed lines.",
+}
+TEST_TITLE = "Spelling test"
+TEST_INSTRUCTION = "Write each word your teacher reads."
+PUZZLES = ("word-search", "scramble", "hangman")  # sheets whose teacher page is an answer key
+NAMELESS = ("flashcards",)  # sheets without a name and date line (cards are cut apart)
+
+
+@dataclass(frozen=True)
+class Guides:
+    """Handwriting guide lines of one row, in millimetres below the row's top line: the dashed midline at the
+    font's x-height, the baseline at its ascender height, the descender line at its descender depth; and the
+    font size (points) whose ascenders reach the top line exactly."""
+
+    midline: float
+    baseline: float
+    descender: float
+    size_pt: float
+
+
+HAND_BAND_MM = 15.0  # handwriting: top line to baseline (the ascender height of the traced letters)
+MM_PER_PT = 25.4 / 72
+
+
+def guides(m: Metrics, band: float = HAND_BAND_MM) -> Guides:
+    """Guide lines in true proportion to the font: the ascender height is the band, so the size follows."""
+    size_mm = band / m.ascender
+    return Guides(
+        midline=band - m.x_height * size_mm,
+        baseline=band,
+        descender=band + m.descender * size_mm,
+        size_pt=size_mm / MM_PER_PT,
+    )
+
+
+def sheet_metrics(wl: WordList) -> Metrics:
+    """The letter metrics of the list's font (regular weight: the traced letters)."""
+    return metrics(font(wl.font).regular)
+
+
+def shown(wl: WordList, text: str) -> str:
+    """Letters of a grid, a scramble or a card as printed: capitals, or lower case with --lowercase."""
+    return text.lower() if wl.lowercase else text.upper()
+
+
+def puzzle(wl: WordList) -> WordSearch:
+    """The word search of the list (seeded by the list's seed), spelling none of the list's banned strings."""
+    return word_search(wl.words, wl.difficulty, wl.seed, wl.banned, wl.fill or None)
+
+
+def scrambled(wl: WordList) -> list[str]:
+    """Each word's scrambled letters (upper case): the list's own, chosen safe with the words, else shuffled
+    by the seed (a word of one repeated letter stays as it is)."""
+    if wl.scrambled:
+        return wl.scrambled
+    out = []
+    for i, w in enumerate(wl.words):
+        try:
+            out.append(scrambles([w], wl.seed + i)[0])
+        except ValueError:
+            out.append(w.upper())
+    return out
+
+
+def instruction(wl: WordList, grid: WordSearch | None = None) -> str:
+    """The one-line instruction printed under the title."""
+    text = INSTRUCTIONS[wl.sheet]
+    if grid is not None:
+        text = text.format(arrows=" ".join(ARROWS[d] for d in grid.directions))
+    return text
+
+
+def teacher_note(wl: WordList) -> str:
+    """How the list was made, in one line, for the teacher's page (never on a student page)."""
+    return "How this list was made: " + "; ".join(wl.filters) + "."
+
+
+def key_lines(wl: WordList) -> list[str]:
+    """The answer key's lines: each word, with every other answer of a scramble."""
+    out = []
+    for i, w in enumerate(wl.words, 1):
+        others = wl.answers.get(w.upper(), []) if wl.sheet == "scramble" else []
+        also = f" (also right: {', '.join(a.lower() if w.islower() else a for a in others)})" if others else ""
+        out.append(f"{i}. {w}{also}")
+    return out
+
+
+def teacher_title(wl: WordList) -> str:
+    """The heading of the teacher's page."""
+    if wl.sheet in PUZZLES:
+        return f"Answer key: {wl.title}"
+    if wl.test_page:
+        return f"For the teacher: words to read out ({wl.title})"
+    return f"For the teacher: {wl.title}"
+
+
+def hangman_board(word: str) -> str:
+    """The Hangman board of a word: one underscore per letter."""
+    return " ".join("_" * len(word))

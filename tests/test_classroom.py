@@ -1,0 +1,361 @@
+"""Classroom safety by construction: every word a children's sheet may print has a review decision, children's
+lists print only kept words, and puzzles never spell or suggest an unsafe word."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline.core.config import load_config
+from pipeline.core.errors import WordstatsError
+from pipeline.core.store import Store
+from pipeline.phonics.grades import dolch
+from pipeline.phonics.stage import DEFAULT_DOLCH
+from pipeline.wordlists.puzzles import Banned, fits, other_answers, shared_letters, state
+from pipeline.wordlists.select import common_words, pick, review, word_list
+from pipeline.wordlists.settings import classroom_vocabulary, load_settings, offensive_words, puzzle_banned
+from pipeline.wordlists.vocabulary import CATEGORIES, parse_review
+from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
+
+REVIEW = ROOT / "data" / "raw" / "classroom-review.tsv"
+POOL_GRADES = (0, 5)  # a children's pool: grades K to 5, and the Dolch words
+# Words found on children's sheets before the review (the issue's examples): each must be excluded.
+FOUND = ("spank", "whips", "screwing", "knob", "puss", "hanged", "lovers", "gay", "stupid", "dead")
+
+
+@pytest.fixture(scope="module")
+def config():
+    """The default config: the bundled lexicons, presets, block list and review."""
+    return load_config(DEFAULT_CONFIG)
+
+
+@pytest.fixture(scope="module")
+def settings(config):
+    """The default word-list settings."""
+    return load_settings(config)
+
+
+def built(tmp_path_factory, lexicons: tuple[str, ...]) -> Path:
+    """A data folder with words and phonics built for bundled lexicons of the default config."""
+    data = tmp_path_factory.mktemp("classroom") / "out"
+    for name in lexicons:
+        res = run_cli("run", "ingest", "phonics", "--lexicon", name, "--data-dir", data, "--config", DEFAULT_CONFIG)
+        assert res.exit_code == 0, res
+    return data
+
+
+@pytest.fixture(scope="module")
+def teacher(tmp_path_factory, config):
+    """The teacher lexicon built (words and phonics)."""
+    return built(tmp_path_factory, (config.teacher_lexicon,))
+
+
+@pytest.fixture(scope="module")
+def every(tmp_path_factory, config):
+    """Every bundled lexicon built (words and phonics)."""
+    return built(tmp_path_factory, tuple(config.lexicons))
+
+
+def pool(data: Path, lexicon: str) -> list[str]:
+    """Every word of a lexicon a children's list can reach: grade K to 5 or a Dolch word."""
+    table = pl.read_parquet(data / lexicon / "phonics.parquet", columns=["word", "grade", "dolch"])
+    lo, hi = POOL_GRADES
+    return table.filter(pl.col("grade").is_between(lo, hi) | pl.col("dolch").is_not_null())["word"].to_list()
+
+
+# ---- the review file -------------------------------------------------------------------------------------
+
+
+def test_review_file_is_whole_and_valid(settings):
+    """Every row of the shipped review parses; every Dolch word is kept; the words found on sheets are out."""
+    decisions = parse_review(REVIEW.read_bytes(), REVIEW)
+    assert len(decisions) > 9_000
+    excluded = {w for w, d in decisions.items() if d.decision == "exclude"}
+    assert {d.category for w, d in decisions.items() if w in excluded} <= set(CATEGORIES)
+    dolch_words = {w.upper() for w in dolch(DEFAULT_DOLCH)["word"].to_list() if w.isalpha() and w.islower()}
+    assert dolch_words - {w for w, d in decisions.items() if d.decision == "keep"} == set()
+    for word in FOUND:
+        assert decisions[word.upper()].decision == "exclude", word
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ("cat\tmaybe\t\t", "choose keep or exclude"),
+        ("cat\texclude\trude\t", "category 'rude'"),
+        ("cat\tkeep\tsexual\t", "takes no category"),
+        ("Cat\tkeep\t\t", "not a lower-case word"),
+        ("cat\tkeep\t", "expected 4 tab-separated fields"),
+    ],
+)
+def test_bad_review_rows_name_the_line(row, message):
+    """A malformed review row is a one-line error naming the file and line."""
+    data = ("word\tdecision\tcategory\tnote\ndog\tkeep\t\t\n" + row + "\n").encode()
+    with pytest.raises(WordstatsError, match=f"line 3: .*{message}|line 3: {message}"):
+        parse_review(data, Path("review.tsv"))
+
+
+def test_a_word_reviewed_twice_is_refused():
+    """The same word twice is an error, not a silent last-wins."""
+    data = b"word\tdecision\tcategory\tnote\ndog\tkeep\t\t\ndog\texclude\tarchaic\t\n"
+    with pytest.raises(WordstatsError, match="reviewed twice"):
+        parse_review(data, Path("review.tsv"))
+
+
+# ---- pools: every word reviewed, only kept words printed ---------------------------------------------------
+
+
+def test_teacher_lexicon_pool_is_reviewed(teacher, config, settings):
+    """Every word of the teacher lexicon's children's pool has a decision (fast: one lexicon)."""
+    vocab = classroom_vocabulary(settings)
+    words = pool(teacher, config.teacher_lexicon)
+    assert len(words) > 9_000
+    assert sorted(set(words) - set(vocab.decisions)) == []
+
+
+@pytest.mark.slow
+def test_every_pool_of_every_bundled_lexicon_is_reviewed(every, config, settings):
+    """Every word that can reach a children's sheet, over every bundled lexicon, has a review decision: a new
+    lexicon, preset or filter cannot bring words in silently."""
+    vocab = classroom_vocabulary(settings)
+    missing = {}
+    for name in config.lexicons:
+        words = pool(every, name)
+        assert len(words) > 5_000, name
+        missing[name] = sorted(set(words) - set(vocab.decisions))
+    assert missing == {name: [] for name in config.lexicons}
+
+
+def children_options() -> list[tuple[str | None, dict]]:
+    """Every children's preset and every --children and --grade filter, as (preset, options)."""
+    grades = ["K", "1", "2", "3", "4", "5", "K-2", "3-5", "K-5"]
+    return [(None, {"children": True})] + [(None, {"grade": g}) for g in grades]
+
+
+@pytest.mark.slow
+def test_children_lists_print_only_kept_words(every, config, settings):
+    """The whole pool of every children's preset and filter, on every bundled lexicon, holds only words the
+    review keeps: zero unreviewed and zero excluded words printed."""
+    vocab = classroom_vocabulary(settings)
+    cases = [(name, {}) for name in settings.presets] + children_options()
+    for lexicon in config.lexicons:
+        store = Store(every, lexicon)
+        for preset, options in cases:
+            opts = {**options, "count": 10**6, "sheet": "list"}
+            if preset and settings.presets[preset].get("hangman"):
+                continue  # the Hangman presets read the hangman stage; checked on the teacher lexicon below
+            wl = word_list(store, config, preset, opts)
+            assert wl.reviewed and wl.unreviewed == 0, (lexicon, preset, options)
+            assert set(w.upper() for w in wl.words) <= vocab.kept, (lexicon, preset, options)
+
+
+def test_teacher_lexicon_presets_print_only_kept_words(teacher, config, settings):
+    """Every preset on the teacher lexicon prints only kept words, with its own sheet's rules applied."""
+    vocab = classroom_vocabulary(settings)
+    store = Store(teacher, config.teacher_lexicon)
+    sizes = {}
+    for name in settings.presets:
+        wl = word_list(store, config, name, {"count": 10**6})
+        assert wl.unreviewed == 0 and set(w.upper() for w in wl.words) <= vocab.kept, name
+        sizes[name] = wl.pool
+    assert all(n >= 10 for n in sizes.values()), sizes
+
+
+def test_unreviewed_words_are_left_out_and_counted(tmp_path, config):
+    """A children's list on a word list with words nobody reviewed prints only reviewed words and counts the
+    rest; without a children's filter the words are listed (the block list still applies)."""
+    words = tmp_path / "class.txt"
+    words.write_text("cat\ndog\nsun\nzorbing\nblorple\nspank\n")
+    data = tmp_path / "out"
+    assert run_cli("run", "--source", words, "--lexicon", "mine", "--data-dir", data).exit_code == 0
+    res = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--grade", "K-5", "--csv")
+    plain = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--csv")
+    assert plain.exit_code == 0 and "zorbing" in plain.stdout
+    if res.exit_code == 0:
+        listed = {line.split(",")[0] for line in res.stdout.splitlines()[1:]}
+        assert listed <= {"cat", "dog", "sun"}
+    store = Store(data, "mine")
+    df = store.scan("words", ["word", "length", "zipf"]).collect()
+    r = review(df, load_settings(config))
+    assert set(r.kept["word"]) == {"CAT", "DOG", "SUN"}
+    assert (r.excluded, r.unreviewed) == (1, 2)  # spank; zorbing and blorple
+
+
+def test_teachers_overrule_decisions_in_the_config(tmp_path, teacher):
+    """[review] keep and exclude in the word-list settings replace the shipped decisions."""
+    text = (ROOT / "configs" / "wordlists.toml").read_text()
+    text = text.replace('file = "../data/raw/ldnoobw-en.lst"', f'file = "{ROOT}/data/raw/ldnoobw-en.lst"')
+    text += '\n[review]\nkeep = ["bar"]\nexclude = { cat = "archaic" }\n'
+    (tmp_path / "wordlists.toml").write_text(text)
+    config_text = DEFAULT_CONFIG.read_text().replace('"../data/', f'"{ROOT}/data/')
+    config_text = config_text.replace('file = "wordlists.toml"', f'file = "{tmp_path}/wordlists.toml"')
+    (tmp_path / "config.toml").write_text(config_text)
+    vocab = classroom_vocabulary(load_settings(load_config(tmp_path / "config.toml")))
+    assert "BAR" in vocab.kept and "CAT" not in vocab.kept
+    assert vocab.decision("cat").by == "teacher"
+
+
+def test_a_bad_override_is_one_line(tmp_path, teacher, config):
+    """An unknown category in [review] exclude is a one-line error naming the field, exit 2."""
+    text = (ROOT / "configs" / "wordlists.toml").read_text()
+    text = text.replace('file = "../data/raw/ldnoobw-en.lst"', f'file = "{ROOT}/data/raw/ldnoobw-en.lst"')
+    (tmp_path / "wordlists.toml").write_text(text + '\n[review]\nexclude = { cat = "rude" }\n')
+    config_text = DEFAULT_CONFIG.read_text().replace('"../data/', f'"{ROOT}/data/')
+    config_text = config_text.replace('file = "wordlists.toml"', f'file = "{tmp_path}/wordlists.toml"')
+    (tmp_path / "config.toml").write_text(config_text)
+    res = run_cli("wordlist", "--grade", "1", "--config", tmp_path / "config.toml", "--data-dir", teacher)
+    assert res.exit_code == 2
+    assert "review.exclude.cat" in res.stderr and "category 'rude'" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+# ---- word searches ------------------------------------------------------------------------------------------
+
+
+DIRECTIONS8 = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+def spelled_outside_words(grid: tuple[str, ...], placements, strings: frozenset[str]) -> list[str]:
+    """The slow, obvious check: along every line of the grid in each of the eight directions, every run of
+    three or more cells whose letters form a banned string, unless all its cells belong to one placed word."""
+    side = len(grid)
+    owned = [set(p.cells()) for p in placements]
+    found = []
+    for dr, dc in DIRECTIONS8:
+        for r, c in itertools.product(range(side), range(side)):
+            if 0 <= r - dr < side and 0 <= c - dc < side:
+                continue  # not the first cell of its line in this direction
+            cells = []
+            while 0 <= r < side and 0 <= c < side:
+                cells.append((r, c))
+                r, c = r + dr, c + dc
+            text = "".join(grid[y][x] for y, x in cells)
+            for a in range(len(text)):
+                for b in range(a + 3, len(text) + 1):
+                    if text[a:b] in strings and not any(set(cells[a:b]) <= mine for mine in owned):
+                        found.append(text[a:b])
+    return found
+
+
+def check_seeds(args) -> list[tuple[int, list[str]]]:
+    """Grids of a range of seeds that spell a banned string (run in a worker process)."""
+    from pipeline.wordlists.puzzles import word_search
+
+    words_table, k, difficulty, banned, seeds = args
+    table = pl.DataFrame({"word": words_table})
+    bad = []
+    for seed in seeds:
+        words = pick(table, k, seed)["word"].to_list()
+        grid = word_search(words, difficulty, seed, banned)
+        found = spelled_outside_words(grid.grid, grid.placements, banned.strings)
+        if found:
+            bad.append((seed, found))
+    return bad
+
+
+@pytest.mark.slow
+def test_word_search_never_spells_a_banned_string_10000_seeds(teacher, config, settings):
+    """Over 10,000 seeds of every word-search preset, no banned string (block list, topics, review exclusions,
+    offensive strings) reads in any direction anywhere in the grid, filler included, unless inside a listed
+    word: the words are picked as the CLI picks them, the grid made as the sheet makes it (two processes)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    banned = puzzle_banned(settings)
+    presets = [n for n, p in settings.presets.items() if p.get("sheet") == "word-search"]
+    assert presets
+    store = Store(teacher, config.teacher_lexicon)
+    for name in presets:
+        wl = word_list(store, config, name, {"count": 10**6})
+        words = [w.upper() for w in wl.words]
+        k = settings.presets[name]["count"]
+        jobs = [(words, k, wl.difficulty, banned, range(start, start + 1000)) for start in range(0, 10_000, 1000)]
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            bad = [hit for part in pool.map(check_seeds, jobs) for hit in part]
+        assert bad == [], (name, bad[:5])
+
+
+def test_word_search_from_the_cli_matches_the_library(teacher, config, tmp_path):
+    """The CLI's word-search sheet holds the grid the library makes for the same preset and seed."""
+    from pipeline.wordlists.sheets import puzzle
+
+    store = Store(teacher, config.teacher_lexicon)
+    wl = word_list(store, config, "word-search", {"seed": 12}, printed=True)
+    out = tmp_path / "ws.md"
+    res = run_cli("wordlist", "--preset", "word-search", "--seed", "12", "--out", out, "--data-dir", teacher)
+    assert res.exit_code == 0, res
+    assert "\n".join(" ".join(row) for row in puzzle(wl).grid) in out.read_text()
+
+
+# ---- scrambles -----------------------------------------------------------------------------------------------
+
+
+def test_scrambles_are_never_words_and_the_key_gives_every_answer(teacher, config, settings):
+    """For 30 seeds of the scramble preset: no scrambled letters spell a word of the lexicon or hold a banned
+    string; every other answer a child may know is a kept word and is in the key."""
+    store = Store(teacher, config.teacher_lexicon)
+    lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
+    vocab = classroom_vocabulary(settings)
+    known = frozenset(vocab.decisions) | frozenset(common_words(store, settings))
+    banned = puzzle_banned(settings)
+    for seed in range(30):
+        wl = word_list(store, config, "scramble", {"seed": seed}, printed=True)
+        words = [w.upper() for w in wl.words]
+        assert len(wl.scrambled) == len(words)
+        for word, letters in zip(words, wl.scrambled):
+            assert sorted(letters) == sorted(word) and letters not in lexicon, (seed, word, letters)
+            assert not [s for s in banned.strings if s in letters], (seed, word, letters)
+        answers = other_answers(words, known)
+        for word in words:
+            assert set(answers[word]) <= vocab.kept
+            assert wl.answers.get(word, []) == answers[word]
+
+
+# ---- Hangman -------------------------------------------------------------------------------------------------
+
+
+def misleading_by_brute_force(word: str, unsafe: frozenset[str], known: frozenset[str]) -> bool:
+    """Every reveal state of `word` (every set of its letters shown, half the letters or more): does an unsafe
+    word fit it, with unsafe words a quarter or more of all the words that fit?"""
+    letters = sorted(set(word))
+    same = [w for w in unsafe | known if len(w) == len(word)]
+    for size in range(1, len(letters)):
+        for shown in itertools.combinations(letters, size):
+            shown_set = frozenset(shown)
+            board = state(word, shown_set)
+            if sum(ch != "_" for ch in board) * 2 < len(word):
+                continue
+            fit = [w for w in same if fits(board, shown_set, w)]
+            bad = [w for w in fit if w in unsafe and w != word]
+            if bad and len(bad) * 4 >= len([w for w in fit if w in unsafe or w in known]):
+                return True
+    return False
+
+
+def test_hangman_words_have_no_misleading_reveal_state(teacher, config, settings):
+    """No word of the Hangman presets' pools has a reveal state that an offensive word fits as a likely
+    reading (checked by brute force over every set of shown letters on a sample); BEGGARS, which shows
+    _ _ G G _ R S, is left out."""
+    store = Store(teacher, config.teacher_lexicon)
+    vocab = classroom_vocabulary(settings)
+    known = frozenset(vocab.decisions) | frozenset(common_words(store, settings))
+    lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
+    unsafe = offensive_words(settings, lexicon | known)
+    assert misleading_by_brute_force("BEGGARS", unsafe, known)
+    assert state("BEGGARS", shared_letters("BEGGARS", "BUGGERS")) == "B_GG_RS"
+    rng = random.Random(3)
+    for name in ("hangman-easy", "hangman-medium", "hangman-hard"):
+        wl = word_list(store, config, name, {"count": 10**6}, printed=True)
+        assert "beggars" not in wl.words
+        for word in rng.sample(wl.words, min(40, len(wl.words))):
+            assert not misleading_by_brute_force(word.upper(), unsafe, known), (name, word)
+
+
+def test_banned_finds_every_occurrence():
+    """Banned.spelled finds each banned string inside a text, overlapping ones included."""
+    banned = Banned.of({"ASS", "SSA", "XY"})
+    assert banned.spelled("CLASSASS") == [(2, 5), (3, 6), (5, 8)]
