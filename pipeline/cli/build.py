@@ -101,6 +101,9 @@ def run(
 @app.command("make-rules")
 def make_rules(
     out: Annotated[Path, typer.Option("--out", help="The makefile to write (only when its content changes).")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing file that make-rules did not write.")
+    ] = False,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
 ):
@@ -110,7 +113,7 @@ def make_rules(
     from pipeline.core.store import default_data_dir
 
     cfg = load_config(config)
-    write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(), out)
+    write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(cfg.path), out, force)
 
 
 @app.command()
@@ -177,6 +180,10 @@ def sql(
     every = lexicon is not None and lexicon.strip().lower() == "all"
     s = Session(config, data_dir, None if every else lexicon)
     check_out(out, force, (".parquet", ".csv", ".json", ".md"), s.data_dir)
+    if out is not None and out.suffix.lower() != ".parquet":
+        from pipeline.core.display import provenance_path
+
+        check_out(provenance_path(out), force, None, s.data_dir, option="--out (its provenance file)")
     if every:
         from pipeline.core.info import lexicon_names
 

@@ -6,13 +6,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from pipeline.core.errors import WordstatsError, pick, unknown  # noqa: F401  (the CLI's name look-ups)
+from pipeline.core.outputs import check_out  # noqa: F401  (the guard of every file a command writes)
 
 TERMINAL_LIMIT = 50  # rows a listing prints to the terminal unless --limit says otherwise
 MAX_LIMIT = 10_000_000
@@ -90,25 +90,6 @@ def check_number(value: Optional[float], what: str, lo: float, hi: float) -> Opt
     if not math.isfinite(value) or not lo <= value <= hi:
         raise WordstatsError(f"{what} {value!r}: expected a number from {lo:g} to {hi:g}")
     return value
-
-
-def check_out(out: Optional[Path], force: bool, suffixes: Iterable[str], data_dir: Optional[Path] = None) -> None:
-    """Refuse an --out path that exists (without --force), lies in the data folder, or has an unknown suffix."""
-    if out is None:
-        if force:
-            raise WordstatsError("--force applies to --out FILE")
-        return
-    known = tuple(suffixes)
-    if out.suffix.lower() not in known:
-        raise WordstatsError(f"--out {out}: unknown output format {out.suffix or '(none)'!r} (use {', '.join(known)})")
-    if out.is_dir():
-        raise WordstatsError(f"--out {out}: is a folder")
-    if data_dir is not None:
-        root = Path(data_dir).resolve()
-        if out.resolve().is_relative_to(root):
-            raise WordstatsError(f"--out {out}: inside the data folder {data_dir}, where only the pipeline writes")
-    if out.exists() and not force:
-        raise WordstatsError(f"--out {out}: file exists (add --force to replace it)")
 
 
 def plural(n: int, noun: str, plural_noun: Optional[str] = None) -> str:

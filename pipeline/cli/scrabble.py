@@ -23,6 +23,7 @@ from pipeline.cli.app import (
 )
 from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, JsonObjectOpt, check_out, plural
 from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.outputs import check_out_folder
 
 scrabble_app = App(
     name="scrabble",
@@ -176,14 +177,6 @@ def scrabble_score(
     _emit(breakdown(result), as_json, as_csv)
 
 
-def _check_out(out: Optional[Path], force: bool) -> None:
-    """Refuse to overwrite an existing --out file without --force (nothing is written)."""
-    if out is not None and out.exists() and not force:
-        raise WordstatsError(f"{out}: already exists (give --force to overwrite it)")
-    if out is not None and out.exists() and not out.is_file():
-        raise WordstatsError(f"{out}: not a file")
-
-
 @scrabble_app.command("show")
 def scrabble_show(
     board_file: Annotated[Path, typer.Argument(help="Board file (15 lines of 15: . empty, A-Z, a-z blanks).")],
@@ -196,17 +189,18 @@ def scrabble_show(
 ):
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
-    from pipeline.core.store import write_bytes, write_text
+    from pipeline.core.store import resolve_data_dir, write_bytes, write_text
     from pipeline.scrabble.board import read_board
     from pipeline.scrabble.render import picture, print_board
     from pipeline.scrabble.variant import variant as sc_variant
 
-    game = sc_variant(load_config(config), variant)
+    cfg = load_config(config)
+    check_out(out, force, (".svg", ".png"), resolve_data_dir(None, cfg.path)[0])
+    game = sc_variant(cfg, variant)
     position = read_board(board_file)
     if out is None:
         print_board(position, game)
         return
-    check_out(out, force, (".svg", ".png"))
     data = picture(position, game, out)
     if isinstance(data, str):
         write_text(out, data)
@@ -260,7 +254,8 @@ def scrabble_play(
     game = sc_variant(s.config, variant)
     tiles = _rack(rack, game) if rack is not None else None
     position = _scrabble_board(board, empty)
-    _check_out(out, force or (out is not None and board is not None and out.resolve() == board.resolve()))
+    same_file = out is not None and board is not None and out.resolve() == board.resolve()
+    check_out(out, force or same_file, None, s.data_dir)
     try:
         result = score_play(position, play, game, load_lexicon(s.store), tiles)
     except IllegalPlay as exc:
@@ -403,8 +398,7 @@ def scrabble_leaves(
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
     target = out or s.store.path("leaves")
-    if out is not None:
-        check_out(out, force, (".parquet",), s.data_dir)
+    check_out(out, force, (".parquet",), s.data_dir)
     words = load_lexicon(s.store)
     started = time.perf_counter()
     address = executor.cluster_address(s.config, ray)
@@ -457,6 +451,7 @@ def scrabble_selfplay(
     gcg_dir: Annotated[
         Optional[Path], typer.Option("--gcg-dir", help="Write each game as GCG into this folder.", show_default=False)
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --gcg-dir, replace existing game files.")] = False,
     compare: Annotated[
         bool,
         typer.Option("--compare", help="Equity against score-only, alternating who starts: mean scores, win rate."),
@@ -494,6 +489,7 @@ def scrabble_selfplay(
     if (ray is not None or shard_size is not None) and (compare or gcg_dir is not None):
         raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
     s = Session(config, data_dir, lexicon)
+    _check_gcg_dir(gcg_dir, games, force, s.data_dir)
     game = sc_variant(s.config, variant)
     table = None
     if compare or EQUITY in (first, second):
@@ -518,15 +514,32 @@ def scrabble_selfplay(
         log = strategy_play_log(game, words, game_rng(seed, game.name, number), leaves)
         if gcg_dir is not None:
             played = game_of(log, game, words)
-            write_text(
-                gcg_dir / f"game-{number:06d}.gcg", game_gcg(played, game, (first + "1", second + "2"), s.lexicon)
-            )
+            write_text(gcg_path(gcg_dir, number), game_gcg(played, game, (first + "1", second + "2"), s.lexicon))
         rows.append(
             {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
         )
     import polars as pl
 
     _emit(pl.DataFrame(rows), as_json, as_csv)
+
+
+def gcg_path(folder: Path, number: int) -> Path:
+    """The GCG file of self-play game `number` in --gcg-dir."""
+    return folder / f"game-{number:06d}.gcg"
+
+
+def _check_gcg_dir(folder: Optional[Path], games: int, force: bool, data_dir: Path) -> None:
+    """Refuse a --gcg-dir that is no folder or lies in the data folder, or whose game files exist (without
+    --force), before any game is played."""
+    if folder is None:
+        if force:
+            raise WordstatsError("--force applies to --gcg-dir DIR")
+        return
+    check_out_folder(folder, data_dir, option="--gcg-dir")
+    names = {gcg_path(folder, number).name for number in range(1, games + 1)}
+    for path in sorted(folder.glob("game-*.gcg")) if folder.is_dir() else []:
+        if path.name in names:
+            check_out(path, force, None, data_dir, option="--gcg-dir")
 
 
 def _selfplay_job(

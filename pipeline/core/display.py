@@ -270,7 +270,12 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
     else:
         raise WordstatsError(f"{path}: unknown output format {suffix!r} (use .parquet, .csv, .json or .md)")
     if suffix != ".parquet" and provenance.get("stage") == "sql":
-        write_json(path.with_name(path.name + ".provenance.json"), provenance)
+        write_json(provenance_path(path), provenance)
+
+
+def provenance_path(path: Path) -> Path:
+    """The file beside an exported text table that holds its provenance (PATH.provenance.json)."""
+    return path.with_name(path.name + ".provenance.json")
 
 
 def markdown(df: pl.DataFrame) -> str:

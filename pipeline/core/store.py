@@ -94,13 +94,17 @@ def temporary_path(target: Path) -> Path:
 
 @contextlib.contextmanager
 def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; rename it into place only if the block succeeds.
+    """Yield a temporary path beside `target`; rename it into place only if the block succeeds and `target` is
+    not a special file or a folder.
 
     A failure to write is an error naming `target` (never the temporary file)."""
+    from pipeline.core.outputs import refuse_special
+
     tmp = temporary_path(target)
     try:
         yield tmp
         os.chmod(tmp, 0o644)
+        refuse_special(target)
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
