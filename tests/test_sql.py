@@ -160,3 +160,23 @@ def test_data_found_from_the_config_project_wherever_the_command_runs(cli, tmp_p
     assert {r["file"] for r in json.loads(res.stdout)} >= {"words.parquet"}
     res = cli("info", "--config", config, "--json", env={"WORDSTATS_DATA": str(tmp_path / "none")})
     assert "(from WORDSTATS_DATA)" in res.stderr
+
+
+@pytest.mark.slow
+def test_a_text_column_past_2_gib_is_read(cli, data):
+    res = sql(cli, data, "SELECT repeat('x', 1048576) AS s FROM range(2100)", "--limit", "1", "--csv")
+    assert res.exit_code == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
+    assert res.stdout.splitlines()[1] == "x" * 1048576
+    assert "showing 1 of 2,100 rows" in res.stderr
+
+
+def test_a_damaged_table_the_query_names_is_one_line(cli, data, tmp_path):
+    import shutil
+
+    copy = tmp_path / "out"
+    shutil.copytree(data, copy)
+    pl.read_parquet(copy / "t" / "words.parquet").drop("length").write_parquet(copy / "t" / "words.parquet")
+    res = cli("sql", "SELECT count(*) FROM words", "-l", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
+    one_line_error(res, "words.parquet has no column 'length'", "rebuild it with `wordstats run ingest")
+    fine = cli("sql", "SELECT count(*) AS n FROM anagrams", "-l", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
+    assert fine.exit_code == 0, fine  # a query that does not name the damaged table reads the others

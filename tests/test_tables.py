@@ -97,13 +97,14 @@ def test_damaged_or_older_tables_are_one_line_errors_naming_the_file(cli, build)
         (("anagram", "LISTEN"), anagrams, "not a readable Parquet table"),
         (("words", "LISTEN"), anagrams, "not a readable Parquet table"),
         (("hooks", "STONE"), hooks, "not a readable Parquet table"),
-        (("word", "STONE"), anagrams, "not a readable Parquet table"),  # read after words
+        (("word", "STONE"), words, "has no column 'zipf'"),  # words is checked first
         (("wordlist", "--length", "5"), words, "has no column 'zipf'"),
         (("hangman", "STONE"), words, "has no column 'zipf'"),
     ):
         res = cli(*args, *ask)
         assert res.exit_code == 2 and res.stderr.startswith(f"error: {path}") and says in res.stderr, res
-        assert len(res.stderr.strip().splitlines()) == 1 and "wordstats run --lexicon t" in res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1 and "rebuild it with `wordstats run " in res.stderr
+        assert "--lexicon t`" in res.stderr
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", "\udcff"])

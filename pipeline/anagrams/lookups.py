@@ -60,9 +60,8 @@ def word_facts(store, word: str) -> dict[str, pl.DataFrame]:
     word = parse_letters(word, "word")
     store.require("words")
     facts: dict[str, pl.DataFrame] = {}
-    tables = store.parquet_tables()
-    for name in sorted(tables, key=lambda n: (n != "words", n)):
-        path = tables[name]
+    for name in sorted(store.parquet_tables(), key=lambda n: (n != "words", n)):
+        path = store.require(name)  # checked against its declared schema
         schema = store.schema(name)
         column, key = _KEYED.get(name, ("word", lambda w: w))
         if schema.get(column) != pl.String:

@@ -188,6 +188,8 @@ def sql(
         from pipeline.core.info import lexicon_names
 
         stores = [Store(s.data_dir, name) for name in lexicon_names(s.config, s.data_dir)]
+        for other in stores:
+            other.read_lock()  # as the session's lexicon: no commit swaps a table while the query reads it
         stores = [st for st in stores if st.parquet_tables()] or [s.store]
     else:
         stores = [s.store]

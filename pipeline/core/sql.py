@@ -6,6 +6,7 @@ lexicon folders, never write, load extensions or reach the network, and the sett
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +78,7 @@ def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_L
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
             "temp_directory": "",
+            "arrow_large_buffer_size": True,  # results hand over 64-bit offsets: a text column may pass 2 GiB
         },
     )
     try:
@@ -105,6 +107,7 @@ def run_sql(
 
     if not query.strip():
         raise WordstatsError("empty SQL query")
+    check_named_tables(stores, query)
     con, names, inputs = connect(stores, tag)
     try:
         _check_read_only(con, query)
@@ -126,10 +129,22 @@ def run_sql(
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:
         raise WordstatsError(f"SQL error: {_why(exc)} (tables: {', '.join(names)})") from None
+    except pl.exceptions.PolarsError as exc:  # the result could not be taken over (DuckDB reports it through polars)
+        raise WordstatsError(f"SQL: the result cannot be read ({_why(exc)}); add a LIMIT or aggregate") from None
     finally:
         timer.cancel()
         con.close()
     return SqlResult(table, query, [s.lexicon for s in stores], inputs)
+
+
+def check_named_tables(stores: list[Store], query: str) -> None:
+    """Check each table the query names against its declared schema: a damaged one is an error naming its file
+    and the command that rebuilds it (tables the query does not name are never read)."""
+    named = set(re.findall(r"[a-z_][a-z0-9_]*", query.lower()))
+    for store in stores:
+        for name in store.parquet_tables():
+            if name in named:
+                store.require(name)
 
 
 def _check_read_only(con, query: str) -> None:

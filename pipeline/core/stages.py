@@ -285,8 +285,8 @@ def run_stage(
     for table in s.inputs + s.optional_inputs:
         if table in s.optional_inputs and not store.exists(table):
             continue
-        path = store.require(table)
-        inputs[table] = pl.read_parquet(path)
+        inputs[table] = store.read(table)  # checked against its declared schema first
+        path = store.path(table)
         input_hashes[path.name] = sha256_file(path)
     started = time.perf_counter()
     with progress.task(f"{s.name} ({store.lexicon}): {s.description}"):

@@ -21,6 +21,8 @@ from pipeline.core.locks import hold_read_lock, lock_fd, locked
 DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
 JOURNAL = ".commit.json"  # a stage's outputs being renamed into place: finished by the next writer or reader
+DAMAGED_JOURNAL = ".commit.json.damaged"  # a journal that cannot be read is set aside as .commit.json.damaged.N
+MAX_JOURNAL_BYTES = 1 << 20  # a journal names a stage's few files: anything larger is damaged
 WRITER_LOCK = ".lock"  # held by the one process building a lexicon
 COMMIT_LOCK = ".commit.lock"  # held exclusively while a stage's outputs are renamed, shared by readers
 TMP_SUFFIX = ".tmp"
@@ -192,18 +194,21 @@ class Store:
 
         self.data_dir, self.lexicon = Path(data_dir), check_lexicon_name(lexicon)
         self.root = self.data_dir / lexicon
+        self.pending: dict[str, Path] = {}  # a commit no one could finish: its files not yet renamed, by name
 
     def path(self, name: str) -> Path:
-        """The file of table `name` ('words' → words.parquet; names with an extension are kept)."""
-        return self.root / (name if "." in name else f"{name}.parquet")
+        """The file of table `name` ('words' → words.parquet; names with an extension are kept): the file a
+        commit that could not be finished is putting in its place, if any (see read_lock)."""
+        file = name if "." in name else f"{name}.parquet"
+        return self.pending.get(file, self.root / file)
 
     def exists(self, name: str) -> bool:
         """Whether table `name` has been built."""
         return self.path(name).is_file()
 
     def require(self, name: str, columns: Iterable[str] = ()) -> Path:
-        """The path of table `name`, or an error that says how to build it; a Parquet table must be readable
-        and have `columns` (a table built by an older version may lack one)."""
+        """The path of table `name`, or an error that says how to build it; a Parquet table must be readable,
+        match its declared schema (pipeline/core/schemas.py) and have `columns`."""
         path = self.path(name)
         if not path.is_file():
             if not self.root.is_dir():
@@ -211,26 +216,43 @@ class Store:
                     f"no tables for lexicon {self.lexicon!r} in {self.data_dir} "
                     f"(run `make all` or `wordstats run --lexicon {self.lexicon}`)"
                 )
-            raise WordstatsError(
-                f"{path} not found: build it with `wordstats run --lexicon {self.lexicon}` or `make all`"
-            )
+            raise WordstatsError(f"{path} not found: build it with `{self.rebuild_command(name)}` or `make all`")
         if path.suffix == ".parquet":
-            from pipeline.core.schemas import wrong_kind
-
-            schema = self.schema(name)
-            missing = [c for c in columns if c not in schema]
-            if missing:
-                raise WordstatsError(
-                    f"{path} has no column {missing[0]!r} (built by an older version?): "
-                    f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
-                )
-            bad = wrong_kind(path.stem, schema)
-            if bad is not None:
-                raise WordstatsError(
-                    f"{path}: damaged table: column {bad[0]!r} is {bad[2]}, not {bad[1]}: "
-                    f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
-                )
+            self.check_schema(name, columns)
         return path
+
+    def check_schema(self, name: str, columns: Iterable[str] = ()) -> None:
+        """An error naming the file and the command that rebuilds it, unless Parquet table `name` has every
+        column its schema declares, each of the declared type, and `columns`."""
+        from pipeline.core.schemas import mismatch
+
+        path, schema = self.path(name), self.schema(name)
+        bad = mismatch(Path(name).stem, schema)
+        missing = [c for c in columns if c not in schema]
+        if bad is not None and bad[2] is not None:
+            raise WordstatsError(
+                f"{path}: damaged table: column {bad[0]!r} is {bad[2]}, not {bad[1]}: "
+                f"rebuild it with `{self.rebuild_command(name)}`"
+            )
+        if bad is not None or missing:
+            column = bad[0] if bad is not None else missing[0]
+            raise WordstatsError(
+                f"{path} has no column {column!r} (damaged, or built by an older version): "
+                f"rebuild it with `{self.rebuild_command(name)}`"
+            )
+
+    def rebuild_command(self, name: str) -> str:
+        """The command that builds table `name` again: its stage, for this lexicon (with the word list files an
+        ad hoc lexicon was built from, when the stage reads word lists)."""
+        from pipeline.core.stages import SourceStage, adhoc_sources, producer
+
+        try:
+            stage = producer(Path(name).stem)
+        except WordstatsError:
+            return f"wordstats run --lexicon {self.lexicon}"
+        sources = adhoc_sources(self) if isinstance(stage.load(), SourceStage) else None
+        given = "".join(f" --source {source}" for source in sources or [])
+        return f"wordstats run {stage.name}{given} --lexicon {self.lexicon}"
 
     def schema(self, name: str) -> dict[str, pl.DataType]:
         """The columns of Parquet table `name` and their types, or an error naming a damaged file."""
@@ -244,7 +266,7 @@ class Store:
         """The error for a Parquet file that cannot be read."""
         return WordstatsError(
             f"{path}: not a readable Parquet table ({first_line(exc)}): "
-            f"rebuild it with `wordstats run --lexicon {self.lexicon}`"
+            f"rebuild it with `{self.rebuild_command(path.name)}`"
         )
 
     def read(self, name: str, columns: list[str] | None = None) -> pl.DataFrame:
@@ -260,14 +282,22 @@ class Store:
         return pl.scan_parquet(self.require(name, columns))
 
     def read_json(self, name: str) -> Any:
-        """Read a JSON output such as ingest_report.json."""
-        return json.loads(self.require(name).read_text(encoding="utf-8"))
+        """Read a JSON output such as ingest_report.json (a damaged one is an error naming it)."""
+        path = self.require(name)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise WordstatsError(
+                f"{path}: damaged JSON ({first_line(exc)}): rebuild it with `{self.rebuild_command(name)}`"
+            ) from None
 
     def parquet_tables(self) -> dict[str, Path]:
         """Every Parquet table of this lexicon, by file stem."""
         if not self.root.is_dir():
             return {}
-        return {p.stem: p for p in sorted(self.root.glob("*.parquet")) if p.is_file()}
+        tables = {p.stem: p for p in sorted(self.root.glob("*.parquet")) if p.is_file()}
+        tables.update({Path(name).stem: tmp for name, tmp in self.pending.items() if name.endswith(".parquet")})
+        return dict(sorted(tables.items()))
 
     def manifest(self) -> dict[str, Any]:
         """The manifest: each table's rows, sha256, stage and build time."""
@@ -324,16 +354,47 @@ class Store:
             os.close(fd)
 
     def recover(self) -> None:
-        """Finish a commit that was interrupted after its journal was written; delete other temporary files.
+        """Finish a commit that was interrupted after its journal was written, or set a damaged journal aside
+        (saying so); delete other temporary files.
 
         Call with the writer lock held."""
         journal = self.root / JOURNAL
-        if journal.is_file():
-            plan = json.loads(journal.read_text(encoding="utf-8"))
-            self._apply(plan)
+        if os.path.lexists(journal):
+            plan = self.journal_plan()
+            if plan is None:
+                self._set_aside(journal)
+            else:
+                self._apply(plan)
         for tmp in self.root.glob(f".*{TMP_SUFFIX}"):
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
+
+    def journal_plan(self) -> dict[str, Any] | None:
+        """The renames and manifest entries of the commit journal, or None when it is damaged: not a regular
+        file, too large, not JSON, or not renames of this folder's temporary files to plain file names."""
+        from pipeline.core.config import read_regular_file
+
+        try:
+            plan = json.loads(read_regular_file(self.root / JOURNAL, "commit journal", MAX_JOURNAL_BYTES))
+        except (WordstatsError, UnicodeDecodeError, ValueError):
+            return None
+        return plan if _is_plan(plan) else None
+
+    def _set_aside(self, journal: Path) -> None:
+        """Move a damaged journal out of the way and drop the lexicon's make fingerprints (so that `make all`
+        builds every stage again: the commit it described cannot be finished), saying so on stderr."""
+        aside = f"{DAMAGED_JOURNAL}.{time.time_ns()}"  # every one kept, for whoever looks into it
+        os.replace(journal, self.root / aside)
+        for fingerprint in (self.root / FINGERPRINTS).glob("*.settings"):
+            with contextlib.suppress(FileNotFoundError):
+                fingerprint.unlink()
+        from pipeline.core.display import note
+
+        note(
+            f"{journal}: damaged commit journal set aside as {aside}; the commit it described cannot be "
+            f"finished, so the tables of lexicon {self.lexicon!r} may come from two builds: rebuild them with "
+            f"`wordstats run --lexicon {self.lexicon}` or `make all`"
+        )
 
     def _apply(self, plan: dict[str, Any]) -> None:
         """Rename a commit's temporary files into place, record them in the manifest, drop the journal."""
@@ -398,15 +459,40 @@ class Store:
         outputs are renamed while this command reads them; finish an interrupted commit first when possible."""
         if not self.root.is_dir():
             return
-        if (self.root / JOURNAL).exists():
-            with contextlib.suppress(WordstatsError, OSError), self.writer(wait=False):
-                pass
+        journal = self.root / JOURNAL
+        why = ""
+        if os.path.lexists(journal):
+            try:
+                with self.writer(wait=False):
+                    pass
+            except (WordstatsError, OSError) as exc:
+                why = first_line(exc)
         try:
             fd = lock_fd(self.root / COMMIT_LOCK)
-        except WordstatsError:
-            return  # a folder we cannot even open a lock in is one nobody is writing to
-        fcntl.flock(fd, fcntl.LOCK_SH)
-        hold_read_lock(fd)
+        except WordstatsError as exc:
+            why = why or first_line(exc)  # a folder we cannot even open a lock in is one nobody is writing to
+        else:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            hold_read_lock(fd)
+        if os.path.lexists(journal):
+            self.read_through(journal, why)
+
+    def read_through(self, journal: Path, why: str) -> None:
+        """Read the tables as the unfinished commit of `journal` leaves them once finished (its files not yet
+        renamed are read where they are), or refuse when the journal is damaged and a commit was cut short."""
+        plan = self.journal_plan()
+        if plan is not None:
+            self.pending = {final: self.root / tmp for tmp, final in plan["renames"] if (self.root / tmp).is_file()}
+            return
+        if any(self.root.glob(f".*{TMP_SUFFIX}")):
+            raise WordstatsError(
+                f"{journal}: damaged commit journal of a commit cut short, which cannot be set aside ({why}): "
+                f"the tables of lexicon {self.lexicon!r} may be half replaced; make the folder writable, or "
+                f"rebuild them with `wordstats run --lexicon {self.lexicon}`"
+            )
+        from pipeline.core.display import note
+
+        note(f"{journal}: damaged commit journal, left in place ({why}); no commit is unfinished")
 
     # -- the manifest, checked against the files and rebuilt from the tables' footers
 
@@ -446,9 +532,9 @@ class Store:
 
                 try:
                     entry["rows"] = pq.read_metadata(path).num_rows
-                except Exception as exc:  # a damaged file can fail in several ways
-                    raise self._damaged(path, exc) from None
-                entry["stage"] = read_provenance(path).get("stage", stage)
+                    entry["stage"] = read_provenance(path).get("stage", stage)
+                except Exception:  # a damaged table keeps its place (rows unknown) until its stage rebuilds it
+                    pass
             elif path.suffix == ".json":
                 with contextlib.suppress(ValueError, UnicodeDecodeError):
                     obj = json.loads(path.read_text(encoding="utf-8"))
@@ -462,10 +548,16 @@ class Store:
 def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
     """Write one stage output to `path` (not atomically); its rows (None when it has no rows)."""
     if isinstance(obj, pl.DataFrame):
-        from pipeline.core.schemas import conform, footer
+        from pipeline.core.schemas import conform, footer, mismatch
 
         table = Path(name).stem
         obj = conform(table, obj)
+        bad = mismatch(table, obj.schema)
+        if bad is not None:
+            raise RuntimeError(
+                f"stage output {name}: column {bad[0]!r} is {bad[2] or 'missing'}, its schema declares {bad[1]} "
+                f"(pipeline/core/schemas.py)"
+            )
         parquet_bytes(path, obj, {**provenance, **footer(table, obj)})
         return obj.height
     if isinstance(obj, (dict, list)):
@@ -491,3 +583,21 @@ def _sync_dir(path: Path) -> None:
     """Flush a folder's entries (renames) to the disk, where the file system allows it."""
     with contextlib.suppress(OSError):
         _sync_file(path)
+
+
+def _is_plan(plan: Any) -> bool:
+    """Whether a journal's content is a commit plan: renames of this folder's temporary files (.NAME.X.tmp) to
+    plain file names NAME, and a manifest entry (an object) per listed file."""
+    if not isinstance(plan, dict) or not isinstance(plan.get("renames"), list):
+        return False
+    if not isinstance(plan.get("entries"), dict) or not all(isinstance(e, dict) for e in plan["entries"].values()):
+        return False
+    for pair in plan["renames"]:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+            return False
+        tmp, final = pair
+        if Path(final).name != final or final in ("", ".", "..") or not tmp.startswith(f".{final}."):
+            return False
+        if Path(tmp).name != tmp or not tmp.endswith(TMP_SUFFIX):
+            return False
+    return True
