@@ -38,7 +38,12 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "openings": (("word", "STONE"),),
     "selfplay": (("sql", "SELECT * FROM selfplay"),),
     "leaves": (("scrabble", "best", "--empty", "--rack", "RETAINS", "--equity"),),
-    "phonics": (("word", "STONE"), ("wordlist", "--grade", "1"), ("wordlist", "--syllables", "1")),
+    "phonics": (
+        ("word", "STONE"),
+        ("wordlist", "--children"),
+        ("wordlist", "--grade", "1"),
+        ("wordlist", "--syllables", "1"),
+    ),
 }
 FAST_TABLES = ("words", "anagrams", "prefixes", "hooks", "stems")
 
