@@ -35,6 +35,11 @@ PLAY, EXCHANGE, PASS, WITHDRAWN, CHALLENGE, TIME, END_POINTS, END_PENALTY = (
 _COORD = re.compile(r"^(?:\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})$")
 _RACK = re.compile(r"^[A-Za-z?]*$")
 _SCORE = re.compile(r"^[+-]\d+$")
+_TOTAL = re.compile(r"^-?\d+$")
+MAX_GCG_BYTES = 1 << 20  # a game record is a few kilobytes
+MAX_EVENTS = 1000  # moves, exchanges, passes and end-of-game lines of one game (a real one has under 100)
+MAX_POINTS = 100_000  # the largest score or total a line may claim (a play scores under 2,000)
+PLAYERS = ("player1", "player2")
 
 
 @dataclass
@@ -67,7 +72,7 @@ def _fail(where: str, line: int, message: str) -> WordstatsError:
 
 def parse_gcg(text: str, where: str = "game") -> GcgGame:
     """A GCG record from its text; an error names the line that is not GCG."""
-    players: list[tuple[str, str]] = []
+    declared: dict[str, tuple[str, str]] = {}
     pragmata: dict[str, str] = {}
     events: list[Event] = []
     for number, raw in enumerate(text.replace("\r", "\n").split("\n") if "\r" in text else text.split("\n"), 1):
@@ -76,11 +81,8 @@ def parse_gcg(text: str, where: str = "game") -> GcgGame:
             continue
         if line.startswith("#"):
             key, _, rest = line[1:].partition(" ")
-            if key in ("player1", "player2"):
-                nick, _, name = rest.strip().partition(" ")
-                if not nick:
-                    raise _fail(where, number, f"#{key} needs a nickname")
-                players.append((nick, name.strip() or nick))
+            if key in PLAYERS:
+                declared[key] = _player(key, rest, declared, number, where)
             elif key == "note" and events:
                 events[-1].note = (events[-1].note + " " + rest.strip()).strip()
             else:
@@ -88,12 +90,28 @@ def parse_gcg(text: str, where: str = "game") -> GcgGame:
             continue
         if not line.startswith(">"):
             raise _fail(where, number, f"expected '#pragma' or '>player: ...', got {line[:30]!r}")
-        events.append(_event(line, number, players, where))
-    if len(players) != 2:
+        if len(events) == MAX_EVENTS:
+            raise _fail(where, number, f"more than {MAX_EVENTS:,} moves: not the record of one game")
+        events.append(_event(line, number, [declared[k] for k in PLAYERS if k in declared], where))
+    if len(declared) != 2:
         raise WordstatsError(f"{where}: a game needs #player1 and #player2 lines")
     if not events:
         raise WordstatsError(f"{where}: no moves")
-    return GcgGame(players, events, pragmata)
+    return GcgGame([declared[k] for k in PLAYERS], events, pragmata)
+
+
+def _player(key: str, rest: str, declared: dict[str, tuple[str, str]], number: int, where: str) -> tuple[str, str]:
+    """A #player1 or #player2 line's (nickname, full name): declared once, with a nickname of its own (the
+    nickname is how event lines name the player)."""
+    nick, _, name = rest.strip().partition(" ")
+    if not nick:
+        raise _fail(where, number, f"#{key} needs a nickname")
+    if key in declared:
+        raise _fail(where, number, f"#{key} is declared twice")
+    for other, (taken, _) in declared.items():
+        if taken == nick:
+            raise _fail(where, number, f"#{key} has the nickname {nick!r} of #{other}: each player needs their own")
+    return nick, name.strip() or nick
 
 
 def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -> Event:
@@ -115,10 +133,10 @@ def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -
     head = tokens[0]
 
     def numbers(i: int) -> tuple[int, int]:
-        """The score and total at tokens[i], tokens[i + 1]."""
-        if len(tokens) < i + 2 or not _SCORE.match(tokens[i]) or not re.match(r"^-?\d+$", tokens[i + 1]):
+        """The score and total at tokens[i], tokens[i + 1], each within MAX_POINTS."""
+        if len(tokens) < i + 2 or not _SCORE.match(tokens[i]) or not _TOTAL.match(tokens[i + 1]):
             raise _fail(where, number, "expected '+score total' after the move")
-        return int(tokens[i]), int(tokens[i + 1])
+        return _points(tokens[i], "score", number, where), _points(tokens[i + 1], "total", number, where)
 
     if _COORD.match(head):
         if len(tokens) < 4:
@@ -150,12 +168,21 @@ def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -
     raise _fail(where, number, f"unknown move {head!r}")
 
 
+def _points(token: str, what: str, number: int, where: str) -> int:
+    """A score or total as written (digits checked by the caller), refused beyond MAX_POINTS."""
+    digits = token.lstrip("+-")
+    if len(digits) > len(str(MAX_POINTS)) or int(digits) > MAX_POINTS:
+        shown = token if len(token) <= 12 else f"{token[:12]}... ({len(digits):,} digits)"
+        raise _fail(where, number, f"{what} {shown} is beyond {MAX_POINTS:,} points")
+    return int(token)
+
+
 def read_gcg(path: Path | str) -> GcgGame:
-    """The GCG record in a file (UTF-8 or Latin-1)."""
+    """The GCG record in a file (UTF-8 or Latin-1): a regular file of at most MAX_GCG_BYTES."""
+    from pipeline.core.config import read_regular_file
+
     path = Path(path)
-    if not path.is_file():
-        raise WordstatsError(f"{path}: GCG file not found" if not path.exists() else f"{path}: not a file")
-    data = path.read_bytes()
+    data = read_regular_file(path, "GCG file", MAX_GCG_BYTES)
     if b"\0" in data:
         raise WordstatsError(f"{path}: binary data, not a GCG file")
     try:
@@ -188,25 +215,34 @@ class Step:
     play: Play | None = None
     problems: list[str] = field(default_factory=list)
     phonies: list[str] = field(default_factory=list)
+    rack_known: bool = False  # the event states a rack the tile set allows (the best move can be found)
 
 
 def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> list[Step]:
     """Replay the events on a board: score every play with our scorer and report each difference from the
-    record (score, total, tiles not on the rack, illegal placement); withdrawn plays come off the board."""
+    record (score, total, a stated rack the tile set does not allow, tiles not on the rack) and go on; a play
+    that cannot be placed is an error naming its line. Withdrawn plays come off the board."""
     board, totals, steps = Board(), [0, 0], []
     last_play: dict[int, tuple[Board, int]] = {}
     for i, ev in enumerate(game.events, 1):
         before = board.copy()
         ours: int | None = ev.score
         step = Step(i, ev, None, 0, board, before)
+        rack_problem = _rack_problem(ev.rack, variant)
+        step.rack_known = bool(ev.rack) and rack_problem is None
+        if rack_problem is not None:
+            step.problems.append(rack_problem)
         if ev.kind == PLAY:
             try:
                 tiles, direction = parse_play(_fill_dots(ev.move, board), board)
-                if ev.rack:
-                    check_rack(tiles, ev.rack)
                 play = evaluate(board, tiles, variant, _AnyWord(), direction)  # type: ignore[arg-type]
             except WordstatsError as exc:
                 raise WordstatsError(f"{where}: line {ev.line}: {ev.move}: {exc}") from None
+            if ev.rack:
+                try:
+                    check_rack(tiles, ev.rack)
+                except IllegalPlay as exc:
+                    step.problems.append(f"{ev.move}: tiles not on the stated rack: {exc}")
             step.play, ours = play, play.score
             step.phonies = [w.word for w in [play.main, *play.cross] if w.word not in lexicon]
             last_play[ev.player] = (board.copy(), play.score)
@@ -238,6 +274,19 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
             totals[ev.player] = ev.total  # go on from the record's total, so one slip is reported once
         steps.append(step)
     return steps
+
+
+def _rack_problem(rack: str, variant: Variant) -> str | None:
+    """What is wrong with a stated rack (more tiles than a rack holds, or more of a tile than the tile set
+    has), or None."""
+    if len(rack) > variant.rack_size:
+        return f"rack {rack} has {len(rack)} tiles; a {variant.name} rack holds at most {variant.rack_size}"
+    for tile, n in sorted(Counter(rack).items()):
+        have = variant.tile_set.counts.get(tile, 0)
+        if n > have:
+            what = "blanks (?)" if tile == BLANK else f"{tile} tiles"
+            return f"rack {rack} has {n} {what}; the {variant.name} tile set has {have}"
+    return None
 
 
 def _penalised(game: GcgGame, ev: Event) -> bool:

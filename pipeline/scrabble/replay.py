@@ -75,7 +75,7 @@ def replay_table(
             "equity_lost": None,
             "problems": step.problems,
         }
-        if best and ev.rack and ev.kind in (PLAY, EXCHANGE, PASS) and len(ev.rack) <= variant.rack_size:
+        if best and step.rack_known and ev.kind in (PLAY, EXCHANGE, PASS):
             counting = leaves is not None and uses_leaves(
                 unseen_bag(step.board_before, ev.rack, variant), variant.rack_size
             )  # near the end of the bag, moves are judged by score alone
