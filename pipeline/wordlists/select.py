@@ -533,12 +533,14 @@ def word_list(
         df = hangman_pool(df, store, settings)
     if df.height == 0:
         raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
-    note = None
+    notes = []
+    if unreviewed:
+        notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
     pool = df.height
     if "count" in options:
         k, seed = options["count"], options.get("seed", 0)
         if k >= df.height:
-            note = f"only {df.height:,} words match, fewer than --sample {k}: all are listed"
+            notes.append(f"only {df.height:,} words match, fewer than --sample {k}: all are listed")
         df = pick(df, k, seed)
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
@@ -561,7 +563,7 @@ def word_list(
         table=df,
         blanks=options.get("blanks"),
         hangman="hangman" in options,
-        note=note,
+        note="; ".join(notes) or None,
         paper=PAPER_NAMES[options["paper"].lower()] if "paper" in options else settings.paper,
         sheet=sheet,
         seed=options.get("seed", 0),
