@@ -369,7 +369,9 @@ def test_the_review_worksheet_lists_the_undecided_pool_words(tmp_path):
     words = tmp_path / "class.txt"
     words.write_text("website\nsmartphone\nemail\nblog\n")
     data = tmp_path / "out"
-    assert run_cli("run", "--source", words, "--lexicon", "mine", "--data-dir", data, "ingest", "phonics").exit_code == 0
+    assert (
+        run_cli("run", "--source", words, "--lexicon", "mine", "--data-dir", data, "ingest", "phonics").exit_code == 0
+    )
     out = tmp_path / "sheet.tsv"
     assert main(["--lexicon", "mine", "--data-dir", str(data), "--out", str(out)]) == 0
     sheet = pl.read_csv(out, separator="\t")

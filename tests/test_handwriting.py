@@ -44,7 +44,9 @@ def first_page(pdf: Path, tmp_path: Path):
     """The first page of a PDF as a grey image at DPI."""
     from PIL import Image
 
-    subprocess.run(["pdftoppm", "-r", str(DPI), "-f", "1", "-l", "1", "-png", str(pdf), str(tmp_path / "p")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", str(DPI), "-f", "1", "-l", "1", "-png", str(pdf), str(tmp_path / "p")], check=True
+    )
     return Image.open(next(tmp_path.glob("p*.png"))).convert("L")
 
 

@@ -83,14 +83,18 @@ def worksheet(words: list[str], reasons: dict[str, str], wn: WordNet | None) -> 
     for word in words:
         w = word.lower()
         lemmas = {lemma.lower() for forms in lemminflect.getAllLemmas(w).values() for lemma in forms} | {w}
-        senses = [s for lemma in sorted(lemmas, key=lambda x: (x != w, x)) for s in (wn.senses.get(lemma, []) if wn else [])]
+        senses = [
+            s for lemma in sorted(lemmas, key=lambda x: (x != w, x)) for s in (wn.senses.get(lemma, []) if wn else [])
+        ]
         rows["word"].append(w)
         rows["lemmas"].append(" ".join(sorted(lemmas - {w})))
         rows["blocklist"].append(reasons.get(word, ""))
         rows["usage"].append(" ".join(sorted({u for s in senses for u in s[2]})))
         rows["topics"].append(" ".join(sorted({t for s in senses for t in s[3]})))
         rows["senses"].append(" | ".join(f"{p}:{g[:GLOSS_CHARS]}" for p, g, _, _ in senses[:GLOSSES]))
-    return pl.DataFrame(rows, schema={k: pl.String for k in ("word", "lemmas", "blocklist", "usage", "topics", "senses")})
+    return pl.DataFrame(
+        rows, schema={k: pl.String for k in ("word", "lemmas", "blocklist", "usage", "topics", "senses")}
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     excl = exclusions(settings)
     wn = read_wordnet()
     if wn is None:
-        print(f"note: WordNet not found in {WORDNET} (Debian's wordnet-base): no usage labels or glosses", file=sys.stderr)
+        print(
+            f"note: WordNet not found in {WORDNET} (Debian's wordnet-base): no usage labels or glosses", file=sys.stderr
+        )
     sheet = worksheet(words, {w: r for w in words if (r := excl.reason(w))}, wn)
     text = sheet.write_csv(separator="\t")
     if args.out:
