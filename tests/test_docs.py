@@ -7,8 +7,8 @@ import functools
 import json
 import re
 import shlex
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import polars as pl

@@ -169,11 +169,10 @@ def integers(table: pl.DataFrame) -> pl.DataFrame:
     casts = []
     for name, dtype in table.schema.items():
         if isinstance(dtype, pl.Decimal) and dtype.scale == 0:
-            column = table[name]
-            fits = column.is_null().all() or (column.min() >= -(2**63) and column.max() < 2**63)
+            column = table[name].drop_nulls()
+            fits = column.is_empty() or (int(column.min()) >= -(2**63) and int(column.max()) < 2**63)  # type: ignore[arg-type]
             casts.append(pl.col(name).cast(pl.Int64 if fits else pl.Int128))
     return table.with_columns(casts) if casts else table
-    return SqlResult(table, query, [s.lexicon for s in stores], inputs)
 
 
 def _check_read_only(con, query: str) -> None:
