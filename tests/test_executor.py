@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import re
+import secrets
 import shutil
 import signal
 import socket

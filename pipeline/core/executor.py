@@ -24,8 +24,8 @@ import hashlib
 import ipaddress
 import json
 import os
-import signal
 import secrets
+import signal
 import socket
 import sys
 import threading
