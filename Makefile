@@ -26,10 +26,10 @@ NO_RULES_GOALS := clean help install test test-fast lint bench
 
 .PHONY: all test test-fast lint bench clean help install
 
-all: ## build every dataset of the config (default)
+all: ## build every dataset of the config (default); LEXICONS="scowl enable" builds only those lexicons
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
 install: $(INSTALLED) $(ENGINES) ## create .venv, install the project (pinned dependencies), compile the quick-start kernels
 
@@ -59,7 +59,11 @@ include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif
+ifdef LEXICONS
+all: $(ENGINES) $(filter $(foreach L,$(LEXICONS),$(OUT)/$(L)/%),$(ALL_OUTPUTS))
+else
 all: $(ENGINES) $(ALL_OUTPUTS)
+endif
 endif
 
 .PHONY: FORCE

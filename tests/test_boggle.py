@@ -673,3 +673,33 @@ def test_point_classes_fit_the_packed_node():
     assert node & ((1 << kernels.NODE_CLASS_SHIFT) - 1) == 0b101
     assert values[(node >> kernels.NODE_CLASS_SHIFT) & kernels.NODE_CLASS_MASK] == 11
     assert node >> kernels.NODE_FIRST_SHIFT == 7
+
+
+def test_the_stored_dictionary_is_the_compiled_one(tmp_path):
+    """boggle_dictionary.parquet holds, per variant, exactly the dictionary compiled from the words; boggle
+    solve gives the same answer from it as from words it compiles (another --min-length)."""
+    import numpy as np
+
+    from pipeline.boggle.dictionary import compile_dictionary, stored_dictionary
+    from pipeline.boggle.settings import boggle_config
+    from pipeline.core.config import load_config
+    from pipeline.core.store import Store
+    from tests.conftest import build_lexicon, run_cli
+
+    words = (ROOT / "data" / "raw" / "moby-words.txt").read_text().split()[::7]
+    data = build_lexicon(tmp_path / "out", words, "ingest", "dictionary")
+    store = Store(data, "t")
+    table = store.read("boggle_dictionary")
+    variants = boggle_config(load_config(SMALL_CONFIG)).variants
+    assert sorted(table["variant"].to_list()) == sorted(variants)
+    upper = store.read("words")["word"].to_list()
+    for rules in variants.values():
+        stored, compiled = stored_dictionary(table, rules), compile_dictionary(upper, rules)
+        assert stored is not None and stored.words == compiled.words
+        for name in ("nodes", "values", "points", "rank", "word_at", "letter_weights"):
+            assert np.array_equal(getattr(stored, name), getattr(compiled, name)), name
+    common = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--json"]
+    a = run_cli("boggle", "solve", "PERSLATGSINETERS", *common)
+    b = run_cli("boggle", "solve", "PERSLATGSINETERS", "--min-length", "3", "--variant", "big", *common)
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout == b.stdout  # standard rules from the table; big rules at 3 letters (the same points) compiled

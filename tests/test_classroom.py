@@ -359,3 +359,25 @@ def test_banned_finds_every_occurrence():
     """Banned.spelled finds each banned string inside a text, overlapping ones included."""
     banned = Banned.of({"ASS", "SSA", "XY"})
     assert banned.spelled("CLASSASS") == [(2, 5), (3, 6), (5, 8)]
+
+
+def test_the_review_worksheet_lists_the_undecided_pool_words(tmp_path):
+    """python -m pipeline.wordlists.review lists a lexicon's children's words that have no decision yet (with
+    WordNet's glosses when Debian's wordnet-base is installed), and a children's list says it left them out."""
+    from pipeline.wordlists.review import WORDNET, main
+
+    words = tmp_path / "class.txt"
+    words.write_text("website\nsmartphone\nemail\nblog\n")
+    data = tmp_path / "out"
+    assert (
+        run_cli("run", "--source", words, "--lexicon", "mine", "--data-dir", data, "ingest", "phonics").exit_code == 0
+    )
+    out = tmp_path / "sheet.tsv"
+    assert main(["--lexicon", "mine", "--data-dir", str(data), "--out", str(out)]) == 0
+    sheet = pl.read_csv(out, separator="\t")
+    assert sheet["word"].to_list() == ["smartphone", "website"]
+    if (WORDNET / "data.noun").is_file():
+        assert "internet" in sheet.filter(pl.col("word") == "website")["senses"][0]
+    res = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--grade", "K-5", "--csv")
+    assert res.exit_code == 0 and "2 matching words have no classroom review decision yet" in res.stderr
+    assert {line.split(",")[0] for line in res.stdout.splitlines()[1:]} == {"blog", "email"}

@@ -7,13 +7,14 @@ import functools
 import json
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pytest
 
-from tests.conftest import ROOT, SMALL_CONFIG, Result, build_lexicon, run_cli
+from tests.conftest import DEFAULT_CONFIG, ROOT, Result, build_lexicon, run_cli
 
 DOCS = ROOT / "docs"
 TABLES_MD = DOCS / "tables.md"
@@ -22,12 +23,6 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 README_MAX_LINES = 200
 SHARED_OPTIONS = "Options every command shares"  # the docs/cli.md section that documents them once
 LEXICON = "t"
-# Words the examples name, so that they are in the small test lexicon.
-EXAMPLE_WORDS = (
-    "RETAINS STAINER SATIRE ARISTAE ASTERIA ATRESIA BAITERS BARITES REBAITS TERBIAS HEAR HEARD HEARS HEART SHEAR "
-    "HEELED JAZZ NIGHT FLIGHT BRIGHT TIGHT BLIGHT WIGHT QUA QUIZ QUIZZERS AZONIC BELIERS IODATE DATE DATO "
-    "TAGLINE ALIENATING ENTANGLING GENTIAN QUARK BANISTER CANISTER DA TO EN ON"
-).split()
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------
@@ -140,19 +135,68 @@ def code_blocks(path: Path) -> list[tuple[str, str, int]]:
     return out
 
 
-def examples() -> list[tuple[str, int, str, int]]:
-    """Every `$ wordstats ...` line of a ```console block: (file, line, command, expected exit code).
-    A trailing `# exit N` comment on the line gives the exit code the example must end with (default 0)."""
+@dataclass(frozen=True)
+class Example:
+    """One `$ wordstats ...` line of a ```console block and the output shown under it."""
+
+    page: str
+    line: int
+    command: str
+    code: int  # the exit code it must end with: a trailing `# exit N` comment, else 0
+    output: tuple[str, ...]
+
+
+def examples() -> list[Example]:
+    """Every example of every ```console block of the README and docs/, with the lines up to the next `$ `."""
     out = []
     for page in PAGES:
         for info, body, start in code_blocks(page):
             if info != "console":
                 continue
-            for k, line in enumerate(body.splitlines()):
+            lines = body.splitlines()
+            for k, line in enumerate(lines):
                 if line.startswith("$ wordstats "):
                     code = re.search(r"#\s*exit (\d+)\s*$", line)
-                    out.append((page.name, start + k + 1, line[2:], int(code.group(1)) if code else 0))
+                    shown = []
+                    for later in lines[k + 1 :]:
+                        if later.startswith("$ "):
+                            break
+                        shown.append(later)
+                    out.append(
+                        Example(page.name, start + k + 1, line[2:], int(code.group(1)) if code else 0, tuple(shown))
+                    )
     return out
+
+
+# Placeholders an example's output may use where the output varies between runs (docs/development.md).
+PLACEHOLDERS = {
+    "<TIME>": r"[0-9][0-9.,]* ?(?:s|ms|µs|min|h)",
+    "<NUMBER>": r"-?[0-9][0-9.,]*",
+    "<PATH>": r"\S+",
+    "<TEXT>": r".*",
+}
+ELLIPSIS = "..."  # a line of its own: any number of lines
+
+
+def line_pattern(expected: str) -> re.Pattern:
+    """The regex of one expected output line: literal text, placeholders as their patterns."""
+    parts = re.split("(" + "|".join(map(re.escape, PLACEHOLDERS)) + ")", expected.rstrip())
+    return re.compile("".join(PLACEHOLDERS.get(p, re.escape(p)) for p in parts) + r"\s*")
+
+
+def output_matches(expected: tuple[str, ...], actual: list[str]) -> bool:
+    """Whether the lines printed match the lines shown (`...` lines match any run of lines)."""
+
+    @functools.cache
+    def match(i: int, j: int) -> bool:
+        """expected[i:] against actual[j:]."""
+        if i == len(expected):
+            return j == len(actual)
+        if expected[i].strip() == ELLIPSIS:
+            return any(match(i + 1, k) for k in range(j, len(actual) + 1))
+        return j < len(actual) and line_pattern(expected[i]).fullmatch(actual[j]) is not None and match(i + 1, j + 1)
+
+    return match(0, 0)
 
 
 def example_files() -> dict[str, str]:
@@ -168,11 +212,28 @@ def example_files() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """Every stage built for a small lexicon (every 20th moby word and the examples' words), via the real CLI."""
+    """Every stage built for a small lexicon (every 20th moby word), via the real CLI."""
     base = tmp_path_factory.mktemp("docs")
     moby = (ROOT / "data" / "raw" / "moby-words.txt").read_text().split()
-    words = sorted(set(moby[::20]) | {w.lower() for w in EXAMPLE_WORDS})
-    return build_lexicon(base / "out", words, lexicon=LEXICON)
+    return build_lexicon(base / "out", sorted(set(moby[::20])), lexicon=LEXICON)
+
+
+# The stages the examples read, per lexicon of the default config (built once for the examples' test).
+EXAMPLE_STAGES = {
+    "enable": ["ingest", "indexes", "stems", "hangman", "gaddag"],
+    "scowl": ["ingest", "hangman", "phonics"],
+    "web2": ["ingest", "hangman"],
+}
+
+
+@pytest.fixture(scope="module")
+def default_data(tmp_path_factory) -> Path:
+    """The stages the examples read, built with the default config, as `make all` would."""
+    data = tmp_path_factory.mktemp("examples") / "out"
+    for lexicon, stages in EXAMPLE_STAGES.items():
+        res = run_cli("run", *stages, "--lexicon", lexicon, "--data-dir", data, "--config", DEFAULT_CONFIG)
+        assert res.exit_code == 0, res
+    return data
 
 
 # ---- tests -----------------------------------------------------------------------------------------------
@@ -258,39 +319,60 @@ def test_cli_md_documents_only_real_commands():
 def test_examples_are_found():
     found = examples()
     assert len(found) >= 20, found  # the README tour and each page's examples
-    assert any(page == "README.md" for page, *_ in found)
+    assert any(e.page == "README.md" for e in found)
+
+
+def test_every_example_shows_its_output():
+    """Each console example states what it prints: a command printing nothing is shown with no lines, and a
+    long output is cut with `...` lines, never left out."""
+    bare = [f"{e.page}:{e.line}: `{e.command}`" for e in examples() if not e.output and not printless(e.command)]
+    assert not bare, "examples that show no output:\n" + "\n".join(bare)
+
+
+def printless(command: str) -> bool:
+    """Whether a command prints nothing on success (it writes a file and says so on standard error)."""
+    return False
+
+
+def test_placeholders_match_what_they_say():
+    """The output comparison: literal lines, <TIME>, <NUMBER>, <PATH>, <TEXT> and `...` lines."""
+    assert output_matches(("a in <TIME>", "..."), ["a in 0.82 s", "b", "c"])
+    assert output_matches(("x <NUMBER> y",), ["x 1,234 y"])
+    assert not output_matches(("a in <TIME>",), ["a in soon"])
+    assert not output_matches(("one", "two"), ["one"])
+    assert output_matches(("...", "last"), ["first", "last"])
 
 
 def run_example(command: str, data: Path) -> Result:
-    """Run one documented example on the test lexicon: the options it can take are pointed at it."""
+    """Run one documented example as a user would after `make all`: the default config, the data folder."""
     args = shlex.split(command, comments=True)[1:]
-    cmd = commands()["wordstats"]
-    depth = 0
-    while depth < len(args) and args[depth] in (getattr(cmd, "commands", None) or {}):
-        cmd = cmd.commands[args[depth]]
-        depth += 1
-    accepted = set(long_options(cmd))
-    extra = []
-    for option, value in (("--lexicon", LEXICON), ("--data-dir", data), ("--config", SMALL_CONFIG)):
-        if option in accepted:
-            extra += [option, value]
-    return run_cli(*args, *extra)
+    return run_cli(*args, env={"WORDSTATS_DATA": str(data), "WORDSTATS_CONFIG": str(DEFAULT_CONFIG)})
 
 
-@pytest.mark.slow  # builds every stage of a small lexicon
-def test_every_console_example_runs(built, tmp_path, monkeypatch):
+def printed(res: Result) -> list[str]:
+    """What a command printed, as a terminal shows it: standard error (its summary) then standard output."""
+    return [line.rstrip() for line in (res.stderr + res.stdout).splitlines()]
+
+
+@pytest.mark.slow  # builds the examples' stages with the default config
+def test_every_console_example_prints_what_the_docs_show(default_data, tmp_path, monkeypatch):
     files = example_files()
     failures = []
-    for i, (page, line, command, code) in enumerate(examples()):
+    for i, e in enumerate(examples()):
         here = tmp_path / str(i)  # each example in a folder of its own: files it writes never meet another's
         here.mkdir()
         for name, text in files.items():
             (here / name).write_text(text)
         monkeypatch.chdir(here)
-        res = run_example(command, built)
-        if res.exit_code != code:
-            failures.append(f"{page}:{line}: `{command}` exited {res.exit_code}, expected {code}: {res.stderr.strip()}")
-    assert not failures, "\n".join(failures)
+        res = run_example(e.command, default_data)
+        if res.exit_code != e.code:
+            failures.append(
+                f"{e.page}:{e.line}: `{e.command}` exited {res.exit_code}, expected {e.code}: {res.stderr.strip()}"
+            )
+        elif not output_matches(e.output, printed(res)):
+            shown = "\n".join(printed(res)[:40])
+            failures.append(f"{e.page}:{e.line}: `{e.command}` printed something else:\n{shown}")
+    assert not failures, "\n\n".join(failures)
 
 
 def test_paths_the_docs_name_exist():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -40,7 +41,10 @@ from pipeline.scrabble.lexicon import load_lexicon
 from pipeline.scrabble.variant import variant
 from tests.conftest import ROOT, SMALL_CONFIG
 
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
+# A fresh home for every Ray process the tests start: the cluster's token is made there by the documented
+# `ray get-auth-token --generate`, never taken from the machine's ~/.ray.
+FRESH_HOME = tempfile.mkdtemp(prefix="rayhome")
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token", "HOME": FRESH_HOME}
 BOARDS, SHARD = 6000, 1000  # small jobs: every test stays quick on a shared machine
 EQUITY_TABLE = leave_table(pl.DataFrame({"leave": ["?", "S", "Q", "V"], "value": [25.0, 8.0, -7.0, -5.0]}))
 LEAVES = ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--shard-size", "1", "--seed", "8")
@@ -110,6 +114,11 @@ def local_runs(boggle, data, tmp_path_factory) -> dict[str, Path]:
     return {job.job_id: ex.run(job, out, "moby").folder for job in jobs(boggle, data)}
 
 
+def without_token(env) -> dict:
+    """An environment without a Ray token of its own (the cluster's token is found in FRESH_HOME)."""
+    return {k: v for k, v in env.items() if k != "RAY_AUTH_TOKEN"}
+
+
 def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """The real `wordstats` command in a new process."""
     return subprocess.run(
@@ -117,7 +126,7 @@ def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> 
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "WORDSTATS_QUIET": "1", **(env or {})},
+        env={**without_token(os.environ), "WORDSTATS_QUIET": "1", **(env or {})},
         timeout=timeout,
     )
 
@@ -351,7 +360,9 @@ def crash_once(shard: ex.Shard, shared: CrashOnce):
 def ray_local():
     """A local Ray instance on 127.0.0.1 with 2 CPUs, in this process."""
     for key, value in LOOPBACK.items():  # before ray is imported: it reads them then
-        os.environ.setdefault(key, value)
+        if key != "HOME":
+            os.environ.setdefault(key, value)
+    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))  # a token of this instance's own
     ray = pytest.importorskip("ray")
     temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")  # a short path: Ray's socket names must stay short
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp, logging_level="WARNING")
@@ -403,6 +414,10 @@ def ray_cluster():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     temp = tempfile.mkdtemp(prefix="rayc", dir="/tmp")
+    ray_cli = str(Path(sys.executable).parent / "ray")
+    fresh = {**without_token(os.environ), **LOOPBACK}
+    subprocess.run([ray_cli, "get-auth-token", "--generate"], env=fresh, check=True, capture_output=True)
+    assert (Path(FRESH_HOME) / ".ray" / "auth_token").is_file()
     head = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "ray"),
@@ -421,7 +436,7 @@ def ray_cluster():
             temp,
             "--block",
         ],
-        env={**os.environ, **LOOPBACK},
+        env=fresh,
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -585,3 +600,36 @@ def test_options_that_need_a_job_say_so(cli, data):
     assert res.exit_code == 2 and "--target applies to a time budget" in res.stderr
     res = cli("scrabble", "selfplay", "--games", "2", "--shard-size", "1", "--compare", *base)
     assert res.exit_code == 2 and "no --gcg-dir or --compare" in res.stderr
+
+
+def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path):
+    """Under Ray's token authentication, joining a cluster with no token anywhere is a one-line error naming
+    where the token goes (checked before Ray is even imported)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        env = {**LOOPBACK, "HOME": str(tmp_path), "RAY_AUTH_TOKEN": "", "RAY_AUTH_TOKEN_PATH": ""}
+        res = run_wordstats(
+            "boggle", "random", "--sample", "10", "--summary", "--ray", f"127.0.0.1:{port}", env=env, timeout=120
+        )
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [res.stderr.strip()]
+    assert "token authentication" in res.stderr and "~/.ray/auth_token" in res.stderr and "RAY_AUTH_TOKEN" in res.stderr
+
+
+def test_run_source_builds_what_a_word_list_needs(tmp_path):
+    """`run --source` on a class list builds the word-list stages only (no Boggle boards, GADDAG, leaves or
+    self-play) unless stages are named."""
+    from pipeline.core.stages import WORD_LIST_STAGES, stage
+
+    words = tmp_path / "class.txt"
+    words.write_text("\n".join(["cat", "dog", "sun", "ship", "rain", "tree", "frog", "lamp"] * 1) + "\n")
+    data = tmp_path / "out"
+    res = run_wordstats("run", "--source", str(words), "--lexicon", "mine", "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    built = {p.name for p in (data / "mine").iterdir() if p.is_file() and not p.name.startswith(".")}
+    expected = {f for name in WORD_LIST_STAGES for f in stage(name).outputs} | {"manifest.json"}
+    assert built == expected
+    more = run_wordstats("run", "gaddag", "--source", str(words), "--lexicon", "mine", "--data-dir", str(data))
+    assert more.returncode == 0 and (data / "mine" / "gaddag.parquet").is_file()

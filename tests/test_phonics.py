@@ -194,3 +194,73 @@ def test_phonics_stage_on_a_small_lexicon(tmp_path):
     assert rows["BLORPTASTIC"]["syllables"] >= 2 and rows["BLORPTASTIC"]["cvc"] is None
     assert rows["THE"]["grade"] == 0 and rows["SAID"]["regular"] is False
     assert rows["COLOUR"]["spelling"] == "uk" and rows["COLOUR"]["other_spelling"] == "COLOR"
+
+
+# ---- the hand-checked sample and inflectional endings -----------------------------------------------------
+
+HAND_CHECKED = ROOT / "tests" / "data" / "phonics-hand-checked.tsv"
+LIST_FEATURES = ("blends", "digraphs", "vowel_teams", "r_controlled", "short_vowels", "long_vowels")
+
+
+def hand_checked() -> list[tuple[str, str, str]]:
+    """(feature, word, value) of every hand-checked row (docs/phonics.md: how the sample was made)."""
+    lines = HAND_CHECKED.read_text().splitlines()[1:]
+    return [tuple(line.split("\t")[:3]) for line in lines]  # type: ignore[misc]
+
+
+def as_label(feature: str, row: dict) -> str:
+    """A phonics.parquet value written as the hand-checked sample writes it."""
+    value = row[feature]
+    if feature in LIST_FEATURES:
+        return ",".join(sorted(value)) if value else "-"
+    if feature == "pattern":
+        return value or "-"
+    return "yes" if value else "no"
+
+
+def test_every_feature_agrees_with_the_hand_checked_sample():
+    """At least 100 hand-checked words per feature (a labeller's reading of the rules of docs/phonics.md, word by
+    word, with the CMU pronunciation), and the stage's features agree with every one."""
+    from pipeline.phonics.grades import dolch
+    from pipeline.phonics.phases import load_phases
+    from pipeline.phonics.stage import DEFAULT_DOLCH, phonics_table
+
+    rows = hand_checked()
+    counts: dict[str, int] = {}
+    for feature, _, _ in rows:
+        counts[feature] = counts.get(feature, 0) + 1
+    assert len(counts) == 10 and min(counts.values()) >= 100, counts
+    words = sorted({w.upper() for _, w, _ in rows})
+    table = phonics_table(
+        pl.DataFrame({"word": words, "zipf": [4.0] * len(words)}), dolch(DEFAULT_DOLCH), load_phases()
+    )
+    by_word = {r["word"].lower(): r for r in table.iter_rows(named=True)}
+    wrong = []
+    for feature, word, value in rows:
+        want = ",".join(sorted(value.split(","))) if feature in LIST_FEATURES else value
+        if as_label(feature, by_word[word]) != want:
+            wrong.append((feature, word, value, as_label(feature, by_word[word])))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    "word, base, blends, digraphs, teams",
+    [
+        ("lids", "LID", [], [], []),
+        ("hears", "HEAR", [], [], ["ea"]),
+        ("leaps", "LEAP", [], [], ["ea"]),
+        ("curls", "CURL", [], [], []),
+        ("jumps", "JUMP", ["mp"], [], []),
+        ("singing", "SING", [], ["ng"], []),
+        ("weddings", "WED", [], [], []),
+        ("babies", "BABY", [], [], []),
+        ("hopped", "HOP", [], [], []),
+    ],
+)
+def test_inflectional_endings_are_not_features(word, base, blends, digraphs, teams):
+    """An -s, -es, -ed or -ing ending is no blend, digraph or vowel team: the word has its base's features."""
+    from pipeline.phonics.stage import sound_rows
+
+    row = sound_rows([word.upper()]).row(0, named=True)
+    assert (row["base"], row["blends"], row["digraphs"], row["vowel_teams"]) == (base, blends, digraphs, teams)
+    assert row["pattern"] is None and not row["cvc"]

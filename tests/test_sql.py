@@ -8,7 +8,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import SMALL_CONFIG, build_lexicon
+from tests.conftest import SMALL_CONFIG, build_lexicon, run_cli
 
 WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
 
@@ -180,3 +180,40 @@ def test_a_damaged_table_the_query_names_is_one_line(cli, data, tmp_path):
     one_line_error(res, "words.parquet has no column 'length'", "rebuild it with `wordstats run ingest")
     fine = cli("sql", "SELECT count(*) AS n FROM anagrams", "-l", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
     assert fine.exit_code == 0, fine  # a query that does not name the damaged table reads the others
+
+
+def test_sums_of_integers_are_integers_in_every_format(data, tmp_path):
+    """DuckDB sums integers into 128-bit decimals: the result is an integer in the table, JSON, CSV and Parquet."""
+    import json as jsonlib
+
+    query = "SELECT sum(length) AS s, count(*) AS n FROM words"
+    res = run_cli("sql", query, "--json", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    row = jsonlib.loads(res.stdout)[0]
+    assert isinstance(row["s"], int) and isinstance(row["n"], int) and row["s"] > row["n"] > 0
+    csv = run_cli("sql", query, "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert csv.stdout.splitlines()[1] == f"{row['s']},{row['n']}"
+    out = tmp_path / "s.parquet"
+    run_cli("sql", query, "--out", out, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert pl.read_parquet_schema(out)["s"] == pl.Int64
+
+
+def test_ctrl_c_stops_a_query_within_a_second(data):
+    """SIGINT during a long query: one line, exit code 130, within a second."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).with_name("wordstats"))
+    query = "SELECT sum(a.range * b.range) FROM range(300000) a, range(300000) b"
+    args = [exe, "sql", query, "--lexicon", "t", "--data-dir", str(data), "--config", str(SMALL_CONFIG)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)
+    assert proc.poll() is None, proc.communicate()
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert time.perf_counter() - sent < 1.0
+    assert err.strip().splitlines() == ["error: SQL query interrupted (Ctrl-C)"]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 from pipeline.boggle.rules import Rules
 from pipeline.core.errors import WordstatsError
@@ -97,3 +98,47 @@ def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
     letter_counts = np.bincount(codes, minlength=26).astype(np.float64) + 1.0  # every letter stays possible
     nodes, values = pack_nodes(mask, first, points, f"rules {rules.name!r}")
     return Dictionary(rules, ordered, nodes, values, points, rank, word_at, np.cumsum(letter_counts))
+
+
+# boggle_dictionary.parquet: one row per rules set; its arrays as lists (docs/tables.md).
+TABLE_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "variant": pl.String,
+    "min_length": pl.Int32,
+    "points_table": pl.List(pl.Int32),
+    "words": pl.List(pl.String),
+    "nodes": pl.List(pl.UInt64),
+    "values": pl.List(pl.Int32),
+    "points": pl.List(pl.Int32),
+    "rank": pl.List(pl.Int32),
+    "word_at": pl.List(pl.Int32),
+    "letter_weights": pl.List(pl.Float64),
+}
+ARRAYS = ("nodes", "values", "points", "rank", "word_at", "letter_weights")
+
+
+def dictionary_table(dictionaries: list[Dictionary]) -> pl.DataFrame:
+    """The compiled dictionaries as a table, a row each."""
+    rows = [
+        {
+            "variant": d.rules.name,
+            "min_length": d.rules.min_length,
+            "points_table": list(d.rules.points),
+            "words": list(d.words),
+            **{name: getattr(d, name) for name in ARRAYS},
+        }
+        for d in dictionaries
+    ]
+    return pl.DataFrame(rows, schema=TABLE_SCHEMA)
+
+
+def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
+    """The dictionary of `rules` from a boggle_dictionary table, or None when it holds no row for exactly them."""
+    row = table.filter(
+        (pl.col("variant") == rules.name)
+        & (pl.col("min_length") == rules.min_length)
+        & (pl.col("points_table") == pl.lit(list(rules.points), dtype=pl.List(pl.Int32)))
+    )
+    if row.height != 1:
+        return None
+    arrays = {name: row[name][0].to_numpy() for name in ARRAYS}
+    return Dictionary(rules, tuple(row["words"][0].to_list()), **arrays)

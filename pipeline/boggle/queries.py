@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from pipeline.boggle.dictionary import Dictionary, compile_dictionary
+from pipeline.boggle.dictionary import Dictionary, compile_dictionary, stored_dictionary
 from pipeline.boggle.rules import Board, Rules
 from pipeline.boggle.solver import solve
 
 
 def store_dictionary(store, rules: Rules) -> Dictionary:
-    """The Boggle dictionary of a built lexicon's words."""
+    """The Boggle dictionary of a built lexicon's words: the stored one of the dictionary stage when it holds
+    these rules, else compiled from the words."""
+    if store.exists("boggle_dictionary"):
+        stored = stored_dictionary(store.read("boggle_dictionary"), rules)
+        if stored is not None:
+            return stored
     return compile_dictionary(store.read("words", columns=["word"])["word"].to_list(), rules)
 
 

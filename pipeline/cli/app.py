@@ -81,6 +81,9 @@ class App(typer.Typer):
                 except BrokenPipeError:
                     sys.stderr.close()  # output piped into `head`: stop quietly
                     raise typer.Exit(0) from None
+                except KeyboardInterrupt:
+                    typer.echo("error: interrupted (Ctrl-C)", err=True)
+                    raise typer.Exit(130) from None
                 except MemoryError:
                     typer.echo("error: out of memory (ask for less: a smaller --limit, --sample or size)", err=True)
                     raise typer.Exit(2) from None

@@ -131,6 +131,20 @@ def wordlist(
             metavar="SOUND", help="A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.", show_default=False
         ),
     ] = None,
+    phase: Annotated[
+        Optional[str],
+        typer.Option(
+            metavar="PHASE",
+            help="Decodable at a phonics phase: uk-2 ... uk-5 (Letters and Sounds), us-1 ... us-7 (US steps).",
+            show_default=False,
+        ),
+    ] = None,
+    grapheme: Annotated[
+        Optional[str],
+        typer.Option(
+            metavar="SPELLING", help="Decoded with this spelling of a sound: ai, sh, igh, a_e.", show_default=False
+        ),
+    ] = None,
     spelling: Annotated[
         Optional[str],
         typer.Option(metavar="[us|uk]", help="us or uk: leave out the other side's spellings.", show_default=False),
@@ -228,6 +242,8 @@ def wordlist(
         vowel=vowel,
         syllables=syllables,
         sound=sound,
+        phase=phase,
+        grapheme=grapheme,
         spelling=spelling,
         paper=paper,
         sheet=sheet,

@@ -21,6 +21,12 @@ class NotFound(WordstatsError):
     exit_code = 1
 
 
+class Interrupted(WordstatsError):
+    """The user stopped the command (Ctrl-C): exit code 130, as a shell reports SIGINT."""
+
+    exit_code = 130
+
+
 def first_line(exc: BaseException) -> str:
     """The first line of an exception's message (its type's name when the message is empty)."""
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

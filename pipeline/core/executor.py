@@ -24,6 +24,7 @@ import hashlib
 import ipaddress
 import json
 import os
+import secrets
 import signal
 import socket
 import sys
@@ -417,14 +418,35 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
+def ray_token_configured() -> bool:
+    """Whether Ray's token authentication can find a token: RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or
+    ~/.ray/auth_token (what `ray get-auth-token --generate` writes)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    return Path(path).is_file()
+
+
+def need_token(address: str) -> None:
+    """A one-line error when joining a cluster under token authentication without its token."""
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token" and not ray_token_configured():
+        raise WordstatsError(
+            f"the Ray cluster at {address} uses token authentication and no token was found here: copy the head's "
+            f"~/.ray/auth_token to this machine or set RAY_AUTH_TOKEN (docs/cluster.md)"
+        )
+
+
 def connect(address: str, num_cpus: int | None = None) -> None:
-    """ray.init for `address`: local (a private instance on 127.0.0.1), auto, or HOST:PORT (checked first)."""
+    """ray.init for `address`: local (a private instance on 127.0.0.1, with a token of its own when none is
+    configured), auto, or HOST:PORT (checked first)."""
     import logging
 
     kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
     if address == "local":
         for key, value in LOOPBACK_ENV.items():
             os.environ.setdefault(key, value)
+        if not ray_token_configured():
+            os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # this process and its private instance only
         kwargs.update(
             address="local", num_cpus=num_cpus or os.cpu_count(), include_dashboard=False, _node_ip_address="127.0.0.1"
         )
@@ -438,6 +460,7 @@ def connect(address: str, num_cpus: int | None = None) -> None:
                 os.environ.setdefault(key, value)
             kwargs["_node_ip_address"] = "127.0.0.1"
         kwargs["address"] = f"{host}:{port}"
+        need_token(kwargs["address"])
     ray = import_ray()
     try:
         ray.init(**kwargs)

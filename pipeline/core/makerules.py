@@ -50,7 +50,11 @@ def rules(config: Config, config_arg: str) -> str:
     """The makefile text: variables, one pattern rule per stage, word list prerequisites, fingerprints."""
     lexicons = list(config.lexicons)
     built = {name: {s.name for s in lexicon_stages(spec)} for name, spec in config.lexicons.items()}
-    out = [HEADER.format(config=config_arg), f"RULES_CONFIG := {config_arg}", f"LEXICONS := {' '.join(lexicons)}"]
+    out = [
+        HEADER.format(config=config_arg),
+        f"RULES_CONFIG := {config_arg}",
+        f"CONFIG_LEXICONS := {' '.join(lexicons)}",
+    ]
     every = [name for s in STAGES for name in s.outputs]
     out.append("ALL_OUTPUTS := \\")
     out += [

@@ -6,6 +6,7 @@ lexicon folders, never write, load extensions or reach the network, and the sett
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from dataclasses import dataclass, field
@@ -14,12 +15,14 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.errors import Interrupted, WordstatsError, first_line
 from pipeline.core.store import Store, sha256_file
 
 MEMORY_LIMIT = "2GB"  # DuckDB's buffer pool for one query
 THREADS = 2
 TIMEOUT_SECONDS = 60.0  # a query still running then is interrupted
+POLL_SECONDS = 0.05  # how often the main thread looks up from a running query (Ctrl-C lands within this)
+STOP_SECONDS = 0.8  # how long an interrupted query may take to stop before the command ends anyway
 MAX_TIMEOUT_SECONDS = 3600.0
 MAX_RESULT_ROWS = 10_000_000  # a result larger than this is refused (use LIMIT or aggregate)
 _NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -118,13 +121,7 @@ def run_sql(
     timer.daemon = True
     timer.start()
     try:
-        relation = con.sql(query)
-        if relation is None:  # a statement that returns nothing
-            table = pl.DataFrame()
-        else:
-            table = pl.DataFrame(relation.limit(max_rows + 1))  # Arrow's C stream: no pyarrow to import
-            if table.height > max_rows:
-                raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
+        table = _query(con, query, max_rows)
     except duckdb.InterruptException:
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:
@@ -133,8 +130,54 @@ def run_sql(
         raise WordstatsError(f"SQL: the result cannot be read ({_why(exc)}); add a LIMIT or aggregate") from None
     finally:
         timer.cancel()
-        con.close()
-    return SqlResult(table, query, [s.lexicon for s in stores], inputs)
+        with contextlib.suppress(duckdb.Error):  # a query still stopping after Ctrl-C keeps it busy
+            con.close()
+    return SqlResult(integers(table), query, [s.lexicon for s in stores], inputs)
+
+
+def _query(con, query: str, max_rows: int) -> pl.DataFrame:
+    """The query's result, run in a worker thread so that Ctrl-C stops it at once (DuckDB is told to stop; the
+    main thread stays in Python, where the signal lands): Interrupted, exit code 130."""
+    done: dict[str, Any] = {}
+
+    def work() -> None:
+        """Run the query; keep its table or its exception."""
+        try:
+            relation = con.sql(query)
+            if relation is None:  # a statement that returns nothing
+                done["table"] = pl.DataFrame()
+            else:
+                done["table"] = pl.DataFrame(relation.limit(max_rows + 1))  # Arrow's C stream: no pyarrow
+        except BaseException as exc:  # noqa: B036 (handed to the main thread)
+            done["error"] = exc
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+    except KeyboardInterrupt:
+        con.interrupt()
+        worker.join(STOP_SECONDS)
+        raise Interrupted("SQL query interrupted (Ctrl-C)") from None
+    if "error" in done:
+        raise done["error"]
+    table = done["table"]
+    if table.height > max_rows:
+        raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
+    return table
+
+
+def integers(table: pl.DataFrame) -> pl.DataFrame:
+    """Whole-number columns as integers: DuckDB sums and averages integers into decimals (128-bit), which
+    would print as strings in JSON and as decimal128 in Parquet; each becomes Int64, or Int128 when too big."""
+    casts = []
+    for name, dtype in table.schema.items():
+        if isinstance(dtype, pl.Decimal) and dtype.scale == 0:
+            column = table[name].drop_nulls()
+            fits = column.is_empty() or (int(column.min()) >= -(2**63) and int(column.max()) < 2**63)  # type: ignore[arg-type]
+            casts.append(pl.col(name).cast(pl.Int64 if fits else pl.Int128))
+    return table.with_columns(casts) if casts else table
 
 
 def check_named_tables(stores: list[Store], query: str) -> None:

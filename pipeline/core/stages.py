@@ -22,6 +22,9 @@ from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, 
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
 SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
+# What `run --source` builds unless stages are named: what a plain word list needs (word facts, anagram indexes,
+# Hangman, phonics, the report); the game stages (Boggle boards, the GADDAG, leaves, self-play) opt in.
+WORD_LIST_STAGES = ("ingest", "indexes", "hangman", "phonics", "report")
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,13 @@ STAGES: tuple[Stage, ...] = (
         ("words",),
         ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
         description="random Boggle boards per dice set, per-word findability, best-board search",
+    ),
+    Stage(
+        "dictionary",
+        "pipeline.boggle.dictionary_stage",
+        ("words",),
+        ("boggle_dictionary.parquet",),
+        description="each Boggle variant's compiled dictionary, read by boggle solve and boggle score",
     ),
     # -- hangman
     Stage(
@@ -394,12 +404,13 @@ def run(
         current_manifest(store, holding_lock=True)
         if spec is not None:
             check_source(config, store, spec, force)
+            names = names or list(WORD_LIST_STAGES)
         elif lexicon in config.lexicons:
             spec = config.lexicons[lexicon]
         else:  # an ad hoc lexicon built earlier with --source: its words table is its only source
             if not store.exists("words"):
                 config.lexicon(lexicon)  # raises: unknown lexicon
-            names = names or [s.name for s in STAGES if not isinstance(s.load(), SourceStage)]
+            names = names or [n for n in WORD_LIST_STAGES if not isinstance(stage(n).load(), SourceStage)]
         progress = progress or Progress()
         return [run_stage(s, config, store, spec, progress, adhoc, cluster) for s in plan(names, store, spec)]
 

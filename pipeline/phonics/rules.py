@@ -39,6 +39,7 @@ GRAPHEMES: dict[str, tuple[str, ...]] = {
     # r-controlled vowels
     "ar": ("AA R",), "er": ("ER",), "ir": ("ER",), "ur": ("ER",), "or": ("AO R", "ER"), "ear": ("IH R", "ER"),
     "air": ("EH R",), "are": ("EH R",), "ore": ("AO R",), "eer": ("IH R",), "ere": ("IH R",),
+    "our": ("AW ER", "AW R", "AO R", "ER"),
 }  # fmt: skip
 LONGEST = max(len(g) for g in GRAPHEMES)
 GRAPHEME_SOUNDS = {g: tuple(tuple(s.split()) for s in sounds) for g, sounds in GRAPHEMES.items()}
@@ -164,6 +165,8 @@ def features(word: str, phones: list[str]) -> Features:
             long_.add(p.letters)
         if p.letters in DIGRAPHS and p.regular:
             f.digraphs.append(p.letters)
+        elif p.letters == "tch" and p.regular:
+            f.digraphs.append("ch")  # the ch digraph after a short vowel (catch, pitch)
         if p.letters in VOWEL_TEAMS and p.regular:
             f.vowel_teams.append(p.letters)
             if p.letters in TEAM_LONG and p.sounds and p.sounds[0] == LONG[TEAM_LONG[p.letters]][0]:
@@ -172,8 +175,8 @@ def features(word: str, phones: list[str]) -> Features:
             f.r_controlled.append(p.letters)
     f.short_vowels = "".join(sorted(short))
     f.long_vowels = "".join(sorted(long_))
-    # magic e: vowel letter (long) + one consonant letter + silent final e
-    if len(parts) >= 3 and parts[-1] == Part("e", ()) and is_consonant_part(parts[-2]):
+    # magic e: vowel letter (long) + one consonant letter + silent final e; before r it is r-controlled (fire)
+    if len(parts) >= 3 and parts[-1] == Part("e", ()) and is_consonant_part(parts[-2]) and parts[-2].letters != "r":
         f.magic_e = vowel_quality(parts[-3]) == "long"
     # blends: two or more consonant letters in a row at the start or end, each its own sound
     lead = 0

@@ -59,3 +59,10 @@ def syllables(phones: str) -> int:
 def stress(phones: str) -> str:
     """The stress pattern: one digit per syllable (1 primary, 2 secondary, 0 none): "10" for RABBIT."""
     return "".join(p[-1] for p in phones.split() if p[-1].isdigit())
+
+
+@functools.cache
+def all_pronunciations() -> dict[str, tuple[str, ...]]:
+    """Each CMU word's pronunciations, most common first: word (upper case) → phones (space-separated)."""
+    table = cmu_table().group_by("word", maintain_order=True).agg("phones")
+    return {w: tuple(p) for w, p in zip(table["word"].to_list(), table["phones"].to_list())}

@@ -12,8 +12,9 @@ import polars as pl
 from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
+from pipeline.phonics.phases import PHASES_FILE, Phase, decode, load_phases, taught
 from pipeline.phonics.rules import base, features
-from pipeline.phonics.sounds import cmu_table, hyphen_syllables, stress, syllables
+from pipeline.phonics.sounds import all_pronunciations, cmu_table, hyphen_syllables, stress, syllables
 from pipeline.phonics.spelling import variant
 
 DEFAULT_DOLCH = PROJECT_ROOT / "data" / "raw" / "dolch.csv"
@@ -23,8 +24,15 @@ LIST_COLUMNS = ("blends", "digraphs", "vowel_teams", "r_controlled")
 def dolch_path(config: Config) -> Path:
     """The Dolch list file: [phonics] dolch, relative to the config's folder (default data/raw/dolch.csv)."""
     sec = config.section("phonics")
-    sec.allow("dolch")
+    sec.allow("dolch", "phases")
     return config.path.parent / sec.str("dolch") if sec.has("dolch") else DEFAULT_DOLCH
+
+
+def phases_path(config: Config) -> Path:
+    """The phonics phases file: [phonics] phases, relative to the config's folder (default configs/phonics.toml)."""
+    sec = config.section("phonics")
+    sec.allow("dolch", "phases")
+    return config.path.parent / sec.str("phases") if sec.has("phases") else PHASES_FILE
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -38,27 +46,35 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         "breame": version("breame"),
         "lemminflect": version("lemminflect"),
         "dolch": {"file": path.name, "sha256": digest},
+        "phases": {"file": phases_path(config).name, "sha256": file_digest(phases_path(config))},
     }
 
 
-def sound_rows(words: list[str]) -> pl.DataFrame:
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file, or None when it is missing."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame:
     """One row per word found in the CMU dictionary: pronunciations, syllables, stress, phonics features (of the
     base word for an inflected form: an ending adds no blend, digraph or vowel team)."""
     table = cmu_table()
     cmu = table.filter(pl.col("word").is_in(words))
     prons = cmu.group_by("word", maintain_order=True).agg(pl.col("phones").alias("pronunciations"))
-    first_of = dict(table.group_by("word", maintain_order=True).agg(pl.col("phones").first()).iter_rows())
+    said = all_pronunciations()
+    uk, us = taught(phases, "uk"), taught(phases, "us")
     rows = []
     for word, pronunciations in prons.iter_rows():
         first = pronunciations[0]
         phones = first.split()
         f = features(word.lower(), phones)
-        root = inflection_base(word, first_of)
+        root = inflection_base(word, said)
         if root is not None:
-            b = features(root.lower(), first_of[root].split())
+            b = features(root.lower(), base_pronunciation(phones, said[root]).split())
             f.blends, f.digraphs, f.vowel_teams, f.r_controlled = b.blends, b.digraphs, b.vowel_teams, b.r_controlled
             f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
             f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
+        in_uk, in_us = (decode(word.lower(), phones, t) if phases else None for t in (uk, us))
         rows.append(
             {
                 "word": word,
@@ -77,6 +93,9 @@ def sound_rows(words: list[str]) -> pl.DataFrame:
                 "long_vowels": list(f.long_vowels),
                 "regular": f.regular,
                 "base": root,
+                "uk_phase": in_uk.phase if in_uk else None,
+                "us_step": in_us.phase if in_us else None,
+                "graphemes": list(decoded.graphemes) if (decoded := in_uk or in_us) else None,
             }
         )
     return pl.DataFrame(rows, schema=SOUND_SCHEMA)
@@ -93,20 +112,60 @@ def endings(base: str) -> set[str]:
     return forms
 
 
-def inflection_base(word: str, pronounced: dict[str, str]) -> str | None:
-    """The base of an inflected form with -s, -es, -ed or -ing (LIDS → LID, HOPPED → HOP, BAKED → BAKE,
-    BABIES → BABY, RUNNING → RUN): a lemma lemminflect gives for the word that the word spells with one of those
-    endings and that the CMU dictionary pronounces; None for any other word."""
+def inflection_base(word: str, pronounced: dict[str, tuple[str, ...]]) -> str | None:
+    """The base of an inflected form with -s, -es, -ed or -ing, followed down to the word no ending made
+    (LIDS → LID, HOPPED → HOP, BAKED → BAKE, BABIES → BABY, WEDDINGS → WED): a lemma lemminflect gives for the
+    word (from its dictionary, or by its rules when the word is not in it and the word sounds like the lemma
+    with an ending) that the word spells with one of those endings and that the CMU dictionary pronounces;
+    None for any other word."""
+    root = None
+    while True:
+        step = _one_base(word if root is None else root, pronounced)
+        if step is None or step == root:
+            return root
+        root = step
+
+
+def _one_base(word: str, pronounced: dict[str, tuple[str, ...]]) -> str | None:
+    """The base of one inflectional ending of `word`, or None."""
     import lemminflect
 
     w = word.lower()
     if not w.endswith(("s", "ed", "ing")):
         return None
-    lemmas = {lemma.lower() for forms in lemminflect.getAllLemmas(w).values() for lemma in forms} - {w}
+    known = lemminflect.getAllLemmas(w)
+    guessed = {} if known else lemminflect.getAllLemmasOOV(w, upos="NOUN") | lemminflect.getAllLemmasOOV(w, upos="VERB")
+    lemmas = {lemma.lower() for forms in (known or guessed).values() for lemma in forms} - {w}
     for lemma in sorted(lemmas, key=lambda x: (-len(x), x)):
-        if lemma and w in endings(lemma) and lemma.upper() in pronounced:
+        if not lemma or w not in endings(lemma) or lemma.upper() not in pronounced:
+            continue
+        if known or (word.upper() in pronounced and _sounds_inflected(word.upper(), lemma.upper(), pronounced)):
             return lemma.upper()
     return None
+
+
+ENDING_SOUNDS = (("S",), ("Z",), ("IH", "Z"), ("AH", "Z"), ("D",), ("T",), ("IH", "D"), ("AH", "D"), ("IH", "NG"))
+
+
+def _sounds_inflected(word: str, lemma: str, pronounced: dict[str, tuple[str, ...]]) -> bool:
+    """Whether the word's first pronunciation is one of the lemma's followed by the sounds of an ending."""
+    said = [base(p) for p in pronounced[word][0].split()]
+    for pron in pronounced[lemma]:
+        stem = [base(p) for p in pron.split()]
+        if said[: len(stem)] == stem and tuple(said[len(stem) :]) in ENDING_SOUNDS:
+            return True
+    return False
+
+
+def base_pronunciation(phones: list[str], prons: tuple[str, ...]) -> str:
+    """The base word's pronunciation the inflected form is said with (lived: L IH V, not L AY V): the first
+    whose sounds begin the form's, else the first."""
+    said = [base(p) for p in phones]
+    for pron in prons:
+        stem = [base(p) for p in pron.split()]
+        if said[: len(stem)] == stem:
+            return pron
+    return prons[0]
 
 
 SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
@@ -126,13 +185,17 @@ SOUND_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "long_vowels": pl.List(pl.String),
     "regular": pl.Boolean,
     "base": pl.String,
+    "uk_phase": pl.Int8,
+    "us_step": pl.Int8,
+    "graphemes": pl.List(pl.String),
 }
 
 
-def phonics_table(words: pl.DataFrame, dolch_words: pl.DataFrame) -> pl.DataFrame:
-    """phonics.parquet: every word of the lexicon with its sounds, features, Dolch level and grade."""
+def phonics_table(words: pl.DataFrame, dolch_words: pl.DataFrame, phases: tuple[Phase, ...] = ()) -> pl.DataFrame:
+    """phonics.parquet: every word of the lexicon with its sounds, features, decodable phases, Dolch level and
+    grade."""
     words = words.select("word", "zipf")
-    sounds = sound_rows(words["word"].to_list())
+    sounds = sound_rows(words["word"].to_list(), phases)
     df = words.join(sounds, on="word", how="left").with_columns(in_cmu=pl.col("pronunciations").is_not_null())
     missing = df.filter(~pl.col("in_cmu"))["word"].to_list()
     guessed = pl.DataFrame(
@@ -189,6 +252,9 @@ COLUMNS = [
     "double_letters",
     "regular",
     "base",
+    "uk_phase",
+    "us_step",
+    "graphemes",
     "dolch",
     "dale_chall",
     "grade",
@@ -199,4 +265,5 @@ COLUMNS = [
 
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The phonics stage: words.parquet → phonics.parquet."""
-    return ctx.result(phonics=phonics_table(inputs["words"], dolch(dolch_path(ctx.config))))
+    phases = load_phases(phases_path(ctx.config))
+    return ctx.result(phonics=phonics_table(inputs["words"], dolch(dolch_path(ctx.config)), phases))

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from pipeline.wordlists.settings import Settings
 
 BANDS = ("easy", "medium", "hard")
+MAX_GRADE = 5  # the highest grade a children's list reaches: the classroom review covers grades K to 5
 SORTS = ("alpha", "frequency", "difficulty")
 PAPERS = ("A4", "Letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}  # --paper a4|letter
@@ -71,6 +72,8 @@ FIELDS: dict[str, type] = {
     "difficulty": str,
     "lowercase": bool,
     "font": str,
+    "phase": str,
+    "grapheme": str,
 }
 # Fields whose command-line option has another name (the shared CLI vocabulary: --sample N picks N at random).
 OPTION_NAMES = {"count": "--sample"}
@@ -118,8 +121,10 @@ def parse_grade(text: str) -> tuple[int, int]:
         lo, hi = parse_range(cleaned, "--grade", 0)
     except WordstatsError:
         raise WordstatsError(f"--grade {text!r}: give a grade K to 5 (K, 1, 2-3, K-2)") from None
-    if hi > 6:
-        raise WordstatsError(f"--grade {text!r}: grades run from K to 5 (6 means beyond primary)")
+    if hi > MAX_GRADE:
+        raise WordstatsError(
+            f"--grade {text!r}: grades run from K to 5 (the reviewed classroom words; for older readers use --common)"
+        )
     return lo, hi
 
 
@@ -183,6 +188,10 @@ def check_option(name: str, value: Any) -> None:
         raise WordstatsError(f"--difficulty {value!r}: choose easy, medium or hard")
     elif name == "sheet" and value not in SHEETS:
         raise WordstatsError(f"--sheet {value!r}: choose {', '.join(SHEETS)}")
+    elif name == "phase" and not re.fullmatch(r"(uk|us)-\d", str(value)):
+        raise WordstatsError(f"--phase {value!r}: give a scheme and phase, uk-2 ... uk-5 or us-1 ... us-7")
+    elif name == "grapheme" and not re.fullmatch(r"[a-z]{1,4}|[aeiou]_e", str(value)):
+        raise WordstatsError(f"--grapheme {value!r}: give a spelling of a sound (ai, sh, igh, a_e)")
     elif name == "font" and value not in FONT_NAMES:
         raise WordstatsError(f"--font {value!r}: choose {', '.join(FONT_NAMES)}")
     elif name == "min_find_rate" and not 0 <= value <= 1:

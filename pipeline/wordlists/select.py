@@ -122,6 +122,9 @@ COLUMNS = {
         "dolch",
         "grade",
         "spelling",
+        "uk_phase",
+        "us_step",
+        "graphemes",
     ],
     "hangman": ["word", "band", "misses", "guesses"],
     "boggle_words": ["word", "find_rate"],
@@ -265,6 +268,16 @@ PHONICS_TESTS: dict[str, tuple[str, Callable[[], pl.Expr]]] = {
 }
 
 
+def phase_step(key: str) -> tuple[str, pl.Expr]:
+    """A --phase filter in plain words and its test: the words first decodable at that phase."""
+    from pipeline.phonics.phases import check_phase, load_phases
+
+    phase = check_phase(key, load_phases())
+    column = "uk_phase" if phase.scheme == "uk" else "us_step"
+    words = f"decodable at {phase.name} (its graphemes and tricky words, and those taught before; docs/phonics.md)"
+    return words, pl.col(column) == phase.number
+
+
 def grade_words(lo: int, hi: int) -> str:
     """A grade range in plain words: "grade K", "grades 2 to 3"."""
     name = {0: "K", 6: "6+"}
@@ -275,7 +288,7 @@ def grade_words(lo: int, hi: int) -> str:
 def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
     """The filters that read phonics.parquet: children's pool, grade, Dolch, phonics, vowel, syllables,
     sound, spelling."""
-    keys = ("children", "grade", "dolch", "phonics", "vowel", "syllables", "sound", "spelling")
+    keys = ("children", "grade", "dolch", "phonics", "vowel", "syllables", "sound", "spelling", "phase", "grapheme")
     if not any(options.get(k) for k in keys):
         return []
     option = "--" + next(k for k in keys if options.get(k))
@@ -318,6 +331,11 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
     if "sound" in options:
         sound = options["sound"].upper()
         add("--sound", f"with the sound /{sound}/ however spelled", pl.col("phonemes").list.contains(sound))
+    if "phase" in options:
+        add("--phase", *phase_step(options["phase"]))
+    if "grapheme" in options:
+        g = options["grapheme"]
+        add("--grapheme", f"decoded with the spelling {g}", pl.col("graphemes").list.contains(g))
     if "spelling" in options:
         other = "uk" if options["spelling"] == "us" else "us"
         add(
@@ -515,12 +533,14 @@ def word_list(
         df = hangman_pool(df, store, settings)
     if df.height == 0:
         raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
-    note = None
+    notes = []
+    if unreviewed:
+        notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
     pool = df.height
     if "count" in options:
         k, seed = options["count"], options.get("seed", 0)
         if k >= df.height:
-            note = f"only {df.height:,} words match, fewer than --sample {k}: all are listed"
+            notes.append(f"only {df.height:,} words match, fewer than --sample {k}: all are listed")
         df = pick(df, k, seed)
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
@@ -543,7 +563,7 @@ def word_list(
         table=df,
         blanks=options.get("blanks"),
         hangman="hangman" in options,
-        note=note,
+        note="; ".join(notes) or None,
         paper=PAPER_NAMES[options["paper"].lower()] if "paper" in options else settings.paper,
         sheet=sheet,
         seed=options.get("seed", 0),

@@ -55,7 +55,8 @@ div.hangman b {{ font-size: {STUDENT_PT}pt; align-self: flex-start; }}
 div.hangman .board {{ font: 700 24pt "Sheet", monospace; margin-bottom: 0.5em; }}
 div.hangman .missed span {{ display: inline-block; width: 1.6em; height: 1.6em; border: 1.5px solid #000;
   margin-left: 0.35em; vertical-align: middle; }}
-svg.hand {{ display: block; margin: 0 0 {HAND_ROW_GAP_MM}mm; break-inside: avoid; }}
+div.hand {{ break-inside: avoid; page-break-inside: avoid; }}
+svg.hand {{ display: block; margin: 0 0 {HAND_ROW_GAP_MM}mm; }}
 div.cards {{ display: grid; grid-template-columns: 1fr 1fr; }}
 div.card {{ height: 58mm; border: 1.5px dashed #777; display: flex; align-items: center; justify-content: center;
   font-size: 38pt; font-weight: 700; break-inside: avoid; }}
@@ -96,7 +97,7 @@ def to_html(wl: WordList) -> str:
                 f'<div class="missed">Missed letters: {boxes}</div></div></div>'
             )
     elif wl.sheet == "handwriting":
-        body += [_hand_row(wl, w) + _hand_row(wl, "") for w in words]
+        body += [f'<div class="hand">{_hand_row(wl, w)}{_hand_row(wl, "")}</div>' for w in words]
     elif wl.sheet == "flashcards":
         cards = "".join(f'<div class="card">{e(shown(wl, w) if wl.lowercase else w)}</div>' for w in words)
         body.append(f'<div class="cards">{cards}</div>')

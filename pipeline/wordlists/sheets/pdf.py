@@ -44,6 +44,7 @@ def new_pdf(wl: WordList):
     pdf.add_font("Sheet", "", str(chosen.regular))
     pdf.add_font("Sheet", "B", str(chosen.bold))
     pdf.add_font("Symbols", "", str(dejavu.regular))
+    pdf.add_font("Symbols", "B", str(dejavu.bold))
     pdf.set_fallback_fonts(["Symbols"])
     pdf.set_title(wl.title)
     pdf.set_creator("wordstats")
@@ -83,13 +84,13 @@ def _student(pdf, title: str, how: str, name: bool = True) -> None:
     pdf.add_page()
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Sheet", "B", 24)
-    pdf.multi_cell(0, 11, title, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 11, title, new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.ln(1)
     pdf.set_font("Sheet", "", STUDENT_PT)
     if name:
-        pdf.cell(0, 9, NAME_LINE, new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 9, NAME_LINE, new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.set_text_color(30, 30, 30)
-    pdf.multi_cell(0, 7, how, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 7, how, new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.set_text_color(0, 0, 0)
     pdf.ln(4)
 
@@ -104,7 +105,7 @@ def _teacher(pdf, wl: WordList, grid: WordSearch | None) -> None:
     words to read out, and how the list was made."""
     pdf.add_page()
     pdf.set_font("Sheet", "B", 18)
-    pdf.multi_cell(0, 9, teacher_title(wl), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 9, teacher_title(wl), new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.ln(3)
     if grid is not None:
         _grid(pdf, wl, grid, hits=True)
@@ -112,7 +113,7 @@ def _teacher(pdf, wl: WordList, grid: WordSearch | None) -> None:
     pdf.ln(4)
     pdf.set_font("Sheet", "", TEACHER_PT)
     pdf.set_text_color(90, 90, 90)
-    pdf.multi_cell(0, 4.2, teacher_note(wl), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 4.2, teacher_note(wl), new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.set_text_color(0, 0, 0)
 
 

@@ -1,0 +1,215 @@
+"""Decodable words by phonics phase: the first phase of a scheme (UK Letters and Sounds, a US scope and
+sequence) whose taught grapheme-phoneme correspondences spell a word's pronunciation, letter by letter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.core.config import PROJECT_ROOT, Section, parse_toml, read_regular_file
+from pipeline.core.errors import WordstatsError
+from pipeline.phonics.rules import VOWEL_LETTERS, VOWEL_SOUNDS, base
+
+PHASES_FILE = PROJECT_ROOT / "configs" / "phonics.toml"
+MAX_PHASES_BYTES = 1 << 20
+SCHEMES = {"uk": "UK Letters and Sounds", "us": "US scope and sequence"}
+SCHWA = ("AH", "IH")  # what an unstressed single vowel may say once the schwa is taught
+NEVER = 1 << 10  # the phase of what a scheme never teaches
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase: its key (uk-3), name, number within its scheme, and what it adds."""
+
+    key: str
+    name: str
+    number: int
+    graphemes: dict[str, tuple[tuple[str, ...], ...]]
+    split: dict[str, str]  # split digraphs: vowel letter → its long sound (a_e → EY)
+    tricky: tuple[str, ...]
+    clusters: bool
+    schwa: bool
+
+    @property
+    def scheme(self) -> str:
+        """uk or us."""
+        return self.key.split("-")[0]
+
+
+def load_phases(path: Path = PHASES_FILE) -> tuple[Phase, ...]:
+    """The phases of configs/phonics.toml, in order within each scheme; a one-line error naming the field."""
+    data = read_regular_file(path, "phonics phases file", MAX_PHASES_BYTES)
+    top = Section(parse_toml(data, path, "phonics phases file"), "", path)
+    out = []
+    for key in top.keys():
+        scheme, _, number = key.partition("-")
+        if scheme not in SCHEMES or not number.isdigit():
+            top.fail(key, "a phase is named uk-N or us-N")
+        sec = top.section(key)
+        sec.allow("name", "graphemes", "split", "tricky", "clusters", "schwa")
+        table = sec.section("graphemes", {})
+        graphemes = {}
+        for spelling in table.keys():
+            if not spelling.isalpha() or not spelling.islower():
+                table.fail(spelling, "a grapheme is lower-case letters")
+            graphemes[spelling] = tuple(tuple(sound.split()) for sound in table.list(spelling))
+        split_sec = sec.section("split", {})
+        split = {v: split_sec.str(v) for v in split_sec.keys()}
+        for v in split:
+            if v not in VOWEL_LETTERS:
+                split_sec.fail(v, "a split digraph is a vowel letter")
+        out.append(
+            Phase(
+                key,
+                sec.str("name"),
+                int(number),
+                graphemes,
+                split,
+                tuple(w.upper() for w in sec.list("tricky", [])),
+                sec.bool("clusters", False),
+                sec.bool("schwa", False),
+            )
+        )
+    return tuple(sorted(out, key=lambda p: (p.scheme, p.number)))
+
+
+def scheme_phases(phases: tuple[Phase, ...], scheme: str) -> list[Phase]:
+    """The phases of one scheme, in teaching order."""
+    return [p for p in phases if p.scheme == scheme]
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What is taught by the end of a phase: every grapheme's sounds with the phase that taught each, split
+    digraphs likewise, and from which phase clusters and the schwa are taught."""
+
+    sounds: dict[str, dict[tuple[str, ...], int]]
+    split: dict[str, int]
+    split_sound: dict[str, str]
+    clusters_from: int
+    schwa_from: int
+    tricky: dict[str, int]
+
+
+def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
+    """Everything a scheme teaches, each item with the number of the phase that first teaches it."""
+    sounds: dict[str, dict[tuple[str, ...], int]] = {}
+    split: dict[str, int] = {}
+    split_sound: dict[str, str] = {}
+    tricky: dict[str, int] = {}
+    clusters_from = schwa_from = NEVER
+    for p in scheme_phases(phases, scheme):
+        for g, seqs in p.graphemes.items():
+            for seq in seqs:
+                sounds.setdefault(g, {}).setdefault(seq, p.number)
+        for v, sound in p.split.items():
+            split.setdefault(v, p.number)
+            split_sound.setdefault(v, sound)
+        for w in p.tricky:
+            tricky.setdefault(w, p.number)
+        if p.clusters:
+            clusters_from = min(clusters_from, p.number)
+        if p.schwa:
+            schwa_from = min(schwa_from, p.number)
+    return Taught(sounds, split, split_sound, clusters_from, schwa_from, tricky)
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """A word's decoding in one scheme: the first phase it is decodable at and the graphemes it uses."""
+
+    phase: int
+    graphemes: tuple[str, ...]  # empty for a tricky word
+
+
+def decode(word: str, phones: list[str], t: Taught) -> Decoding | None:
+    """The first phase at which `word` (lower case) pronounced `phones` (ARPAbet with stress) is decodable
+    with what `t` teaches, and the graphemes of that decoding; a tricky word counts from its phase; None when no
+    phase decodes it. Before clusters are taught, a word may not start or end with two consonant graphemes."""
+    if word.upper() in t.tricky:
+        return Decoding(t.tricky[word.upper()], ())
+    sounds = [base(p) for p in phones]
+    stressed = [p[-1] in "12" if p[-1].isdigit() else None for p in phones]
+    found: list[tuple[int, tuple[str, ...]]] = []
+    for step, parts in _alignments(word, sounds, stressed, t, 0, 0):
+        phase = max(step, t.clusters_from) if has_cluster(list(parts)) else step
+        if phase < NEVER:
+            found.append((phase, tuple(g for g, _ in parts)))
+    return Decoding(*min(found)) if found else None
+
+
+MAX_ALIGNMENTS = 512  # alignments tried per word (a word has a handful; this only bounds pathological ones)
+
+
+def _alignments(word: str, sounds: list[str], stressed, t: Taught, i: int, j: int):
+    """Every taught alignment of word[i:] with sounds[j:]: (the latest phase it needs, its parts)."""
+    if i == len(word) and j == len(sounds):
+        yield 0, ()
+        return
+    count = 0
+    for step, ni, nj, part in _moves(word, sounds, stressed, i, j, t):
+        for rest_step, rest in _alignments(word, sounds, stressed, t, ni, nj):
+            yield max(step, rest_step), (part, *rest)
+            count += 1
+            if count >= MAX_ALIGNMENTS:
+                return
+
+
+def _moves(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
+    """Every taught step from letter i and sound j: (phase, next letter, next sound, (grapheme, its sounds))."""
+    n = len(word)
+    for k in range(1, min(4, n - i) + 1):
+        g = word[i : i + k]
+        if k == 1 and before_r(word, i):
+            continue  # a vowel before an r that ends its syllable is read with the r (or, ar...), never alone
+        for seq, phase in t.sounds.get(g, {}).items():
+            if tuple(sounds[j : j + len(seq)]) == seq:
+                yield phase, i + k, j + len(seq), (g, seq)
+        if k == 1 and g in VOWEL_LETTERS and j < len(sounds) and sounds[j] in SCHWA and stressed[j] is False:
+            yield t.schwa_from, i + 1, j + 1, (g, (sounds[j],))
+    v = word[i] if i < n else ""
+    if v in t.split and i + 3 == n and word[i + 2] == "e":
+        consonant = word[i + 1]
+        for seq, phase in t.sounds.get(consonant, {}).items():
+            want = (t.split_sound[v], *seq)
+            if consonant not in VOWEL_LETTERS and tuple(sounds[j : j + len(want)]) == want:
+                yield max(phase, t.split[v]), n, j + len(want), (f"{v}_e", want)
+
+
+def before_r(word: str, i: int) -> bool:
+    """Whether the letter at i is a vowel followed by an r that closes the syllable (fork, car; not very)."""
+    n = len(word)
+    return (
+        word[i] in VOWEL_LETTERS
+        and i + 1 < n
+        and word[i + 1] == "r"
+        and (i + 2 == n or word[i + 2] not in VOWEL_LETTERS)
+    )
+
+
+def consonant(part: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether an aligned grapheme is a consonant: no vowel letter, spelling consonant sounds only."""
+    g, seq = part
+    return bool(seq) and not any(ch in VOWEL_LETTERS for ch in g) and all(s not in VOWEL_SOUNDS for s in seq)
+
+
+def has_cluster(parts: list[tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether a decoding starts or ends with two consonant graphemes (a final s after a consonant aside: hats)."""
+    if len(parts) >= 3 and parts[-1][0] == "s" and consonant(parts[-2]):
+        parts = parts[:-1]
+    if len(parts) < 2:
+        return False
+    return (consonant(parts[0]) and consonant(parts[1])) or (consonant(parts[-1]) and consonant(parts[-2]))
+
+
+def phase_key(scheme: str, number: int) -> str:
+    """The key of a phase: uk-3."""
+    return f"{scheme}-{number}"
+
+
+def check_phase(key: str, phases: tuple[Phase, ...]) -> Phase:
+    """The phase called `key`, or a one-line error listing them."""
+    for p in phases:
+        if p.key == key:
+            return p
+    raise WordstatsError(f"--phase {key!r}: choose {', '.join(p.key for p in phases)}")
