@@ -21,7 +21,7 @@ MOBY = Path(__file__).resolve().parents[1] / "data" / "raw" / "moby-words.txt"
 EXTRA = tuple("RETAINS STAINER SATIRE STONE NOTES QUA QI ZA CAT ACT THE AND".split())
 LEXICON = "t"
 FAST_STAGES = ("ingest", "indexes", "stems")
-SLOW_STAGES = ("boggle", "hangman", "gaddag", "scrabble", "phonics")
+SLOW_STAGES = ("boggle", "dictionary", "hangman", "gaddag", "scrabble", "phonics")
 
 # the queries that read each table (every one exits 0 on the whole tables)
 READERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -34,6 +34,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "boggle_boards": (("sql", "SELECT * FROM boggle_boards"),),
     "boggle_words": (("word", "STONE"), ("wordlist", "--length", "5", "--boggle-findable")),
     "boggle_best": (("sql", "SELECT * FROM boggle_best"),),
+    "boggle_dictionary": (("boggle", "solve", "PERSLATGSINETERS"),),
     "gaddag": (("scrabble", "best", "--empty", "--rack", "RETAINS"),),
     "openings": (("word", "STONE"),),
     "selfplay": (("sql", "SELECT * FROM selfplay"),),
