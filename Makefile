@@ -46,6 +46,9 @@ $(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py pipeline/
 	$(PY) -m pipeline.core.aot scrabble $@
 $(ENGINE_DIR)/wordstats_boggle_aot.json: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot boggle $@
+# A build whose record or module is wrong (damaged, cut short, made on another machine) is made again.
+STALE_ENGINES := $(if $(wildcard $(PY)),$(shell $(PY) -m pipeline.core.aot --stale $(ENGINES) 2>/dev/null))
+$(STALE_ENGINES): FORCE
 
 # ---- stages: generated rules (one pattern rule per stage; % is the lexicon) ----------------------------
 

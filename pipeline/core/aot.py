@@ -21,6 +21,7 @@ import json
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,8 @@ ENGINES = {"scrabble": "pipeline.scrabble.engine", "boggle": "pipeline.boggle.en
 COMPILERS = ("cc", "gcc", "clang")  # what a build looks for (pycc links with the system's compiler)
 AHEAD_OF_TIME = "ahead of time"
 ON_FIRST_USE = "numba, on first use"
+MAX_BUILD_BYTES = 64 << 20  # a build is about 1 MB; anything far larger is not one
+ELF_MAGIC = b"\x7fELF"
 Argument = tuple[str, int]  # a numpy dtype name and a number of dimensions (0: a scalar)
 
 
@@ -92,26 +95,96 @@ def processor() -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
-def build_problem(engine: Engine, path: Path, key: int | None = None) -> str | None:
-    """Why the engine's build at `path` must not be used, or None when it is whole (its bytes match its
-    record), was made on this processor and from sources of digest `key` (by default the current sources')."""
+NOT_BUILT = "not built: run `make install`"
+DAMAGED = "damaged build: run `make install`"
+
+
+def read_record(path: Path) -> dict | str:
+    """A build's record, or why it cannot be read (a regular file of at most a few kilobytes, JSON, an object)."""
+    data = read_regular(record_path(path), 1 << 16)
+    if data is None:
+        return NOT_BUILT
     try:
-        record = json.loads(record_path(path).read_text())
-    except (OSError, ValueError):
-        return "not built: run `make install`"
-    if not isinstance(record, dict):
+        record = json.loads(data)
+    except ValueError:
         return "damaged build record: run `make install`"
-    if record.get("source_key") is None:
-        return f"not built: {record.get('reason', 'unknown')}"
-    if record.get("source_key") != (source_key(engine) if key is None else key):
-        return "the build is older than its sources: run `make install`"
-    if record.get("processor") != processor():
-        return "built on another processor: run `make install`"
+    return record if isinstance(record, dict) else "damaged build record: run `make install`"
+
+
+def read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of a regular file of at most `limit` bytes, or None: its type and size are checked on the
+    open file before anything is read (a pipe never blocks, a device is never read)."""
     try:
-        whole = record.get("sha256") == hashlib.sha256(path.read_bytes()).hexdigest()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
-        whole = False
-    return None if whole else "damaged build: run `make install`"
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+        return data if len(data) == info.st_size else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def build_problem(engine: Engine, path: Path, key: int | None = None) -> str | None:
+    """Why the engine's build at `path` must not be used, or None when it is whole (a regular file of its
+    record's size and sha256, every part of it inside the file), was made on this processor and from sources of
+    digest `key` (by default the current sources')."""
+    problem, _ = checked_build(engine, path, key)
+    return problem
+
+
+def checked_build(engine: Engine, path: Path, key: int | None = None) -> tuple[str | None, bytes | None]:
+    """(why the build at `path` must not be used, None) or (None, its bytes, verified)."""
+    record = read_record(path)
+    if isinstance(record, str):
+        return record, None
+    if record.get("source_key") is None:
+        return f"not built: {record.get('reason', 'unknown')}", None
+    if record.get("source_key") != (source_key(engine) if key is None else key):
+        return "the build is older than its sources: run `make install`", None
+    if record.get("processor") != processor():
+        return "built on another processor: run `make install`", None
+    size = record.get("bytes")
+    if not isinstance(size, int) or not 0 < size <= MAX_BUILD_BYTES:
+        return "damaged build record: run `make install`", None
+    data = read_regular(path, size)
+    if data is None or len(data) != size or record.get("sha256") != hashlib.sha256(data).hexdigest():
+        return DAMAGED, None
+    if not elf_whole(data):
+        return DAMAGED, None
+    return None, data
+
+
+def elf_whole(data: bytes) -> bool:
+    """Whether bytes are a 64-bit little-endian ELF file whose program headers, sections and the segments they
+    describe all lie inside it (the dynamic loader maps them; a part past the end would fault)."""
+    import struct
+
+    if len(data) < 64 or data[:4] != ELF_MAGIC or data[4] != 2 or data[5] != 1:
+        return False
+    phoff, shoff = struct.unpack_from("<QQ", data, 32)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", data, 54)
+    if phoff + phnum * phentsize > len(data) or shoff + shnum * shentsize > len(data):
+        return False
+    for i in range(phnum):
+        offset, _, _, filesz = struct.unpack_from("<QQQQ", data, phoff + i * phentsize + 8)
+        if offset + filesz > len(data):
+            return False
+    for i in range(shnum):
+        kind = struct.unpack_from("<I", data, shoff + i * shentsize + 4)[0]
+        offset, size = struct.unpack_from("<QQ", data, shoff + i * shentsize + 24)
+        if kind != SHT_NOBITS and offset + size > len(data):
+            return False
+    return True
+
+
+SHT_NOBITS = 8  # an ELF section that takes no bytes of the file (.bss)
 
 
 def status(engine: Engine, path: Path | None = None) -> str:
@@ -121,16 +194,14 @@ def status(engine: Engine, path: Path | None = None) -> str:
 
 
 def load_build(engine: Engine, path: Path, key: int | None = None) -> SimpleNamespace | None:
-    """The engine's build at `path` when build_problem finds none, else None."""
+    """The engine's build at `path` when checked_build finds nothing wrong with it, else None; what is loaded
+    is a private copy of the bytes checked, so a file changed meanwhile is never what runs."""
     want = source_key(engine) if key is None else key
-    if build_problem(engine, path, want) is not None:
-        return None
-    spec = importlib.util.spec_from_file_location(engine.module_name, path)
-    if spec is None or spec.loader is None:
+    problem, data = checked_build(engine, path, want)
+    if problem is not None or data is None:
         return None
     try:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = load_extension(engine.module_name, data, path)
     except ImportError:  # e.g. built against another numpy
         return None
     if int(module.source_key()) != want:
@@ -143,6 +214,33 @@ def load_build(engine: Engine, path: Path, key: int | None = None) -> SimpleName
         **{name: checked(bare[name], name, args) for name, _, args in engine.exports},
         **{name: int(v) for (name, _), v in zip(engine.constants, values, strict=True)},
     )
+
+
+def load_extension(name: str, data: bytes, path: Path):
+    """Import extension module `name` from `data` (the checked bytes of the file at `path`), through an
+    anonymous in-memory file where the system has them, else from `path`."""
+    if not hasattr(os, "memfd_create"):
+        return _import_from(name, path)
+    fd = os.memfd_create(name)
+    os.write(fd, data)
+    _LOADED.append(fd)  # kept open: the loader tells libraries apart by path, so a number is never reused
+    return _import_from(name, Path(f"/proc/self/fd/{fd}"))
+
+
+_LOADED: list[int] = []  # the in-memory files builds were loaded from, for the life of the process
+
+
+def _import_from(name: str, path: Path):
+    """Import extension module `name` from the file at `path`."""
+    import importlib.machinery
+
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    if spec is None:
+        raise ImportError(f"{path}: not an extension module")
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
 
 
 def checked(function, name: str, arguments: tuple[Argument, ...]):
@@ -248,9 +346,12 @@ def compile_engine(engine: Engine, path: Path) -> None:
         cc.export("source_key", "int64()")(built_from)
         cc.compile()
         built = Path(tmp) / path.name
-        sha256 = hashlib.sha256(built.read_bytes()).hexdigest()
+        data = built.read_bytes()
+        if not elf_whole(data):
+            raise RuntimeError(f"{built}: the compiler wrote an incomplete module")
         os.replace(built, path)
-        write_record(path, {"source_key": key, "sha256": sha256, "processor": processor()})
+        record = {"source_key": key, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+        write_record(path, {**record, "processor": processor()})
 
 
 def write_record(path: Path, record: dict) -> None:
@@ -286,8 +387,32 @@ def build(engine: Engine, path: Path) -> str:
     return f"warning: {engine.name} kernels not compiled ahead of time ({reason}); commands use numba"
 
 
+def needs_build(engine: Engine, path: Path) -> bool:
+    """Whether `make install` must build the engine again: its record or its file is missing or wrong, or it
+    was built elsewhere or from other sources (a record of a build that could not be made is kept: make
+    tries again when the sources change)."""
+    record = read_record(path)
+    if not isinstance(record, str) and record.get("source_key") is None:
+        return False
+    return build_problem(engine, path) is not None
+
+
+def stale_records(records: list[str]) -> list[str]:
+    """The records (make's targets, wordstats_NAME_aot.json) whose engine needs a build."""
+    out = []
+    for record in records:
+        name = Path(record).stem.removeprefix("wordstats_").removesuffix("_aot")
+        if name in ENGINES and needs_build(engine_named(name), Path(record).with_suffix(".so")):
+            out.append(record)
+    return out
+
+
 def main(argv: list[str]) -> int:
-    """`NAME [PATH]`: build engine NAME to PATH (by default its build_path); never fails make."""
+    """`NAME [PATH]`: build engine NAME to PATH (by default its build_path); never fails make. `--stale
+    RECORD...`: print the records whose build `make install` must make again."""
+    if argv[:1] == ["--stale"]:
+        print(" ".join(stale_records(argv[1:])))
+        return 0
     child = argv[:1] == ["--child"]
     argv = argv[1:] if child else argv
     if not argv or argv[0] not in ENGINES:
