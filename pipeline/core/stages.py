@@ -172,7 +172,7 @@ class StageContext:
     params: dict[str, Any]
     progress: Progress
     outputs: tuple[str, ...] = ()  # the files the stage writes, from the registry
-    sources: list[Any] = field(default_factory=list)  # a source-reading stage's raw texts (read_sources)
+    sources: list[Any] = field(default_factory=list)  # what a source-reading stage's read_sources made of them
     data_dir: Path | None = None  # where sharded jobs keep their folders (data_dir/<lexicon>/jobs/)
     cluster: str = ""  # where sharded jobs run ([cluster] address: where, not what, so not a setting)
 

@@ -155,17 +155,18 @@ def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_
         return
     import pyarrow.parquet as pq
 
-    table = df.to_arrow()
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
-    pq.write_table(
-        table,
+    schema = df.head(0).to_arrow().schema
+    schema = schema.with_metadata({**(schema.metadata or {}), **metadata})
+    with pq.ParquetWriter(
         path,
+        schema,
         compression="zstd",
         compression_level=3,
         write_statistics=True,
-        row_group_size=row_group_size,
         sorting_columns=[pq.SortingColumn(df.columns.index(c)) for c in sorted_by],
-    )
+    ) as writer:
+        for start in range(0, df.height, row_group_size):  # a row group at a time: one copy of it in Arrow
+            writer.write_table(df.slice(start, row_group_size).to_arrow().cast(schema), row_group_size=row_group_size)
 
 
 def _meta_value(value: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -14,8 +14,9 @@ from pipeline.ingest.sources import (
     EXAMPLE_CHARS,
     MAX_EXAMPLES,
     REASONS,
+    SourceFile,
     SourceText,
-    source_lines,
+    line_batches,
 )
 
 
@@ -52,7 +53,7 @@ def normalise(entry: str, spec: LexiconSpec) -> tuple[str | None, str | None]:
 
 @dataclass
 class SourceEntries:
-    """A source split into entries, with the lines that held none."""
+    """A batch of a source's lines split into entries, with the lines that held none."""
 
     entries: list[str]
     undecodable: list[str]
@@ -60,9 +61,8 @@ class SourceEntries:
     blank_or_comment_lines: int
 
 
-def split_entries(text: SourceText) -> SourceEntries:
-    """The white-space separated entries of a source; `#` starts a comment; bad UTF-8 lines set aside."""
-    lines = source_lines(text)
+def split_entries(lines: list[bytes]) -> SourceEntries:
+    """The white-space separated entries of raw lines; `#` starts a comment; bad UTF-8 lines set aside."""
     entries: list[str] = []
     undecodable: list[str] = []
     blank = 0
@@ -112,40 +112,100 @@ def _example(entry: str) -> str:
     return entry if len(entry) <= EXAMPLE_CHARS else entry[:EXAMPLE_CHARS] + f"… ({len(entry):,} chars)"
 
 
-def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], dict]:
-    """The lexicon's distinct words, sorted, and the report of what was dropped and why."""
-    parts = [split_entries(t) for t in texts]
-    frame = classify([e for p in parts for e in p.entries], spec)
-    undecodable = [u for p in parts for u in p.undecodable]
+class DistinctWords:
+    """The distinct words of a stream of batches, merged as they come: memory in proportion to the distinct
+    words, not to the entries (each merge at least doubles what has been merged, so the work stays linear)."""
+
+    def __init__(self) -> None:
+        self.merged = pl.Series("word", [], dtype=pl.String)
+        self.parts: list[pl.Series] = []
+        self.waiting = 0
+
+    def add(self, words: pl.Series) -> None:
+        """Take in a batch of words."""
+        part = words.unique()
+        self.parts.append(part)
+        self.waiting += part.len()
+        if self.waiting > max(self.merged.len(), MERGE_AFTER):
+            self.merge()
+
+    def merge(self) -> pl.Series:
+        """The distinct words so far."""
+        if self.parts:
+            self.merged = pl.concat([self.merged, *self.parts]).unique()
+            self.parts, self.waiting = [], 0
+        return self.merged
+
+
+MERGE_AFTER = 1 << 16  # words waiting before a merge, at the least
+
+
+@dataclass
+class SourceWords:
+    """One source once read: its distinct kept words and what the report counts (dropped entries by reason,
+    with their first examples)."""
+
+    label: str
+    where: str
+    sha256: str
+    words: pl.Series
+    valid: int  # entries kept, duplicates counted
+    lines: int
+    blank_or_comment_lines: int
+    entries: int  # undecodable lines counted as entries
+    dropped: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def read_words(text: SourceText | SourceFile, spec: LexiconSpec) -> SourceWords:
+    """Read a source a batch of lines at a time: its distinct words under the lexicon's rules and its counts
+    (memory in proportion to the words kept, not to the source)."""
+    words = DistinctWords()
     dropped: dict[str, dict[str, Any]] = {r: {"count": 0, "examples": []} for r in REASONS}
-    dropped["undecodable"] = {"count": len(undecodable), "examples": [_example(u) for u in undecodable[:MAX_EXAMPLES]]}
-    for reason, group in frame.filter(pl.col("reason").is_not_null()).group_by("reason", maintain_order=True):
-        dropped[reason[0]] = {
-            "count": group.height,
-            "examples": [_example(e) for e in group["entry"].head(MAX_EXAMPLES)],
-        }
-    valid = frame["word"].drop_nulls()
-    words = valid.unique().sort()
+    valid = lines = blank = entries = 0
+    for batch in line_batches(text):
+        part = split_entries(batch)
+        frame = classify(part.entries, spec)
+        kept = frame["word"].drop_nulls()
+        words.add(kept)
+        valid += kept.len()
+        lines += part.lines
+        blank += part.blank_or_comment_lines
+        entries += frame.height + len(part.undecodable)
+        _count(dropped["undecodable"], len(part.undecodable), part.undecodable)
+        for reason, group in frame.filter(pl.col("reason").is_not_null()).group_by("reason", maintain_order=True):
+            _count(dropped[str(reason[0])], group.height, group["entry"].head(MAX_EXAMPLES).to_list())
+    return SourceWords(
+        text.source.label, text.source.where, text.sha256, words.merge(), valid, lines, blank, entries, dropped
+    )
+
+
+def _count(tally: dict[str, Any], count: int, examples: list[str]) -> None:
+    """Add a batch's dropped entries of one reason to its tally: the count, and examples up to MAX_EXAMPLES."""
+    tally["count"] += count
+    room = MAX_EXAMPLES - len(tally["examples"])
+    tally["examples"].extend(_example(e) for e in examples[: max(room, 0)])
+
+
+def merge_sources(sources: list[SourceWords], spec: LexiconSpec) -> tuple[pl.Series, dict]:
+    """The lexicon's distinct words, sorted, and the report of what was dropped and why, from its sources."""
+    words = pl.concat([s.words for s in sources]).unique().sort() if sources else pl.Series("word", [], pl.String)
+    dropped: dict[str, dict[str, Any]] = {r: {"count": 0, "examples": []} for r in REASONS}
+    for source in sources:
+        for reason, tally in source.dropped.items():
+            dropped[reason]["count"] += tally["count"]
+            dropped[reason]["examples"] = (dropped[reason]["examples"] + tally["examples"])[:MAX_EXAMPLES]
     report: dict[str, Any] = {
         "lexicon": spec.name,
-        "sources": [
-            {
-                "source": t.source.label,
-                "sha256": t.sha256,
-                "lines": p.lines,
-                "entries": len(p.entries) + len(p.undecodable),
-            }
-            for t, p in zip(texts, parts)
-        ],
-        "lines_read": sum(p.lines for p in parts),
-        "blank_or_comment_lines": sum(p.blank_or_comment_lines for p in parts),
-        "entries": frame.height + len(undecodable),
+        "sources": [{"source": s.label, "sha256": s.sha256, "lines": s.lines, "entries": s.entries} for s in sources],
+        "lines_read": sum(s.lines for s in sources),
+        "blank_or_comment_lines": sum(s.blank_or_comment_lines for s in sources),
+        "entries": sum(s.entries for s in sources),
         "kept": words.len(),
-        "duplicates": valid.len() - words.len(),
+        "duplicates": sum(s.valid for s in sources) - words.len(),
         "dropped_total": sum(d["count"] for d in dropped.values()),
         "dropped": dropped,
     }
-    where = ", ".join(t.source.where for t in texts)
+    where = ", ".join(s.where for s in sources)
     if report["entries"] == 0:
         raise WordstatsError(f"{where}: the word list is empty (no entries, only blank or comment lines)")
     if report["kept"] == 0:
@@ -154,4 +214,10 @@ def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], 
             f"{where}: no word kept out of {report['entries']:,} entries "
             f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules"
         )
+    return words, report
+
+
+def parse_words(texts: list[SourceText | SourceFile], spec: LexiconSpec) -> tuple[list[str], dict]:
+    """The lexicon's distinct words, sorted, and the report of what was dropped and why."""
+    words, report = merge_sources([read_words(t, spec) for t in texts], spec)
     return words.to_list(), report

@@ -9,8 +9,9 @@ import polars as pl
 from pipeline.core.config import Config, LexiconSpec, TileSet
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
+from pipeline.ingest.normalise import merge_sources, read_words
 from pipeline.ingest.sources import read_source
-from pipeline.ingest.words import ingest
+from pipeline.ingest.words import word_table
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -32,14 +33,15 @@ def scrabble_tiles(config: Config) -> TileSet:
 
 
 def read_sources(ctx: StageContext) -> dict[str, str]:
-    """Read the lexicon's word list files into ctx.sources; their sha256 by label."""
+    """Read the lexicon's word list files, a block at a time, into ctx.sources (each source's distinct words
+    and counts, so memory follows the words kept); their sha256 by label."""
     assert ctx.spec is not None
-    ctx.sources = [read_source(src) for src in ctx.spec.sources]
-    return {t.source.label: t.sha256 for t in ctx.sources}
+    ctx.sources = [read_words(read_source(src), ctx.spec) for src in ctx.spec.sources]
+    return {s.label: s.sha256 for s in ctx.sources}
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The ingest stage: the word list sources → the words table and the ingest report."""
     assert ctx.spec is not None
-    words, report = ingest(ctx.sources, ctx.spec, scrabble_tiles(ctx.config))
-    return ctx.result(words=words, ingest_report=report)
+    words, report = merge_sources(ctx.sources, ctx.spec)
+    return ctx.result(words=word_table(words, scrabble_tiles(ctx.config)), ingest_report=report)

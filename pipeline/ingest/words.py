@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import LETTERS, LexiconSpec, TileSet
-from pipeline.ingest.normalise import parse_words
-from pipeline.ingest.sources import VOWELS, SourceText
+from pipeline.ingest.normalise import merge_sources, read_words
+from pipeline.ingest.sources import VOWELS, SourceFile, SourceText
 from pipeline.letters.tiles import letter_matrix, letter_values
 
 
@@ -33,10 +33,12 @@ def zipf_table() -> pl.DataFrame:
     ).unique("key", keep="last", maintain_order=True)  # a word in two buckets: the later one wins, as in wordfreq
 
 
-def zipf_frequencies(words: pl.Series) -> pl.Series:
-    """English Zipf frequency of each word from wordfreq (as zipf_frequency gives it), 0.0 when unknown."""
+def zipf_frequencies(words: pl.Series, table: pl.DataFrame | None = None) -> pl.Series:
+    """English Zipf frequency of each word from wordfreq (as zipf_frequency gives it), 0.0 when unknown
+    (`table`: zipf_table(), when the caller holds it)."""
     keys = pl.DataFrame({"key": words.str.to_lowercase()})
-    return keys.join(zipf_table(), on="key", how="left", maintain_order="left")["zipf"].fill_null(0.0)
+    table = zipf_table() if table is None else table
+    return keys.join(table, on="key", how="left", maintain_order="left")["zipf"].fill_null(0.0)
 
 
 def alphagrams(counts: np.ndarray) -> pl.Series:
@@ -52,9 +54,20 @@ def alphagrams(counts: np.ndarray) -> pl.Series:
     return pl.Series("alphagram", pl.from_arrow(array), dtype=pl.String)
 
 
-def word_table(words: list[str], tiles: TileSet) -> pl.DataFrame:
-    """The words table: one row per word with its letter statistics, Scrabble value (`tiles`) and frequency."""
+ROWS_AT_ONCE = 1 << 18  # words whose letter counts are held at once (26 integers each) while the table is built
+
+
+def word_table(words: list[str] | pl.Series, tiles: TileSet) -> pl.DataFrame:
+    """The words table: one row per word with its letter statistics, Scrabble value (`tiles`) and frequency,
+    built ROWS_AT_ONCE words at a time."""
     word = pl.Series("word", words, dtype=pl.String)
+    zipf = zipf_table()
+    slices = [word.slice(start, ROWS_AT_ONCE) for start in range(0, max(word.len(), 1), ROWS_AT_ONCE)]
+    return pl.concat([word_rows(part, tiles, zipf) for part in slices])
+
+
+def word_rows(word: pl.Series, tiles: TileSet, zipf: pl.DataFrame) -> pl.DataFrame:
+    """The words table's rows of some words (`zipf`: wordfreq's table), in the types of its schema."""
     counts = letter_matrix(word)
     present = counts > 0
     bits = (1 << np.arange(26, dtype=np.uint64)).astype(np.uint64)
@@ -62,18 +75,18 @@ def word_table(words: list[str], tiles: TileSet) -> pl.DataFrame:
     return pl.DataFrame(
         {
             "word": word,
-            "length": pl.Series(counts.sum(axis=1), dtype=pl.UInt32),
+            "length": pl.Series(counts.sum(axis=1).astype(np.int32)),
             "alphagram": alphagrams(counts),
-            "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.uint32), dtype=pl.UInt32),
-            "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1), dtype=pl.UInt32),
-            "distinct_letters": pl.Series(present.sum(axis=1), dtype=pl.UInt8),
-            "scrabble_value": pl.Series(counts @ letter_values(tiles), dtype=pl.UInt32),
-            "zipf": zipf_frequencies(word),
+            "letter_mask": pl.Series((present.astype(np.uint64) @ bits).astype(np.int64)),
+            "vowels": pl.Series(counts[:, vowel_idx].sum(axis=1).astype(np.int32)),
+            "distinct_letters": pl.Series(present.sum(axis=1).astype(np.int32)),
+            "scrabble_value": pl.Series((counts @ letter_values(tiles)).astype(np.int32)),
+            "zipf": zipf_frequencies(word, zipf),
         }
     )
 
 
-def ingest(texts: list[SourceText], spec: LexiconSpec, tiles: TileSet) -> tuple[pl.DataFrame, dict]:
-    """The ingest stage: raw sources → (words table, ingest report)."""
-    words, report = parse_words(texts, spec)
+def ingest(texts: list[SourceText | SourceFile], spec: LexiconSpec, tiles: TileSet) -> tuple[pl.DataFrame, dict]:
+    """The ingest stage: sources → (words table, ingest report), each source read a block at a time."""
+    words, report = merge_sources([read_words(t, spec) for t in texts], spec)
     return word_table(words, tiles), report
