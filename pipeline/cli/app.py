@@ -77,6 +77,10 @@ class App(typer.Typer):
                     raise typer.Exit(0) from None
                 except WordstatsError as exc:
                     typer.echo(f"error: {exc}", err=True)
+                    if exc.leave_at_once:
+                        sys.stdout.flush()
+                        sys.stderr.flush()
+                        os._exit(exc.exit_code)
                     raise typer.Exit(exc.exit_code) from None
                 except BrokenPipeError:
                     sys.stderr.close()  # output piped into `head`: stop quietly

@@ -51,6 +51,8 @@ ENGINE_KEYS = ("engine", "address")  # footer keys that name where a shard ran (
 MAX_SHARDS = 1_000_000
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}  # Ray binds to 127.0.0.1
 CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before giving up
+HEAD_CHECK_SECONDS = 1.0  # while a job runs on Ray, how often the cluster's head is looked at
+HEAD_LOST_AFTER = 2  # looks in a row that find no head: the cluster is gone
 MERGE_BATCH = 64  # shards read at once while merging
 POLL = 0.25  # seconds between looks at Ctrl-C while shards run elsewhere
 
@@ -344,6 +346,7 @@ class RayEngine:
         self.num_cpus = num_cpus  # CPUs of a local instance (default: all)
         self.parallel = parallel  # at most this many shards at once (default: as many as the cluster runs)
         self.owned = False
+        self.lost = False  # the cluster went away while a job ran
         if address is None and not _ray_running():
             raise WordstatsError("Ray is not initialised: give an address (local, auto or HOST:PORT)")
         if address not in (None, "local", "auto"):
@@ -369,8 +372,10 @@ class RayEngine:
         window = self.parallel or max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
         todo = list(reversed(shards))
         running: dict[Any, Shard] = {}
+        head = HeadWatch(self.address, ray.get_runtime_context().gcs_address)
         try:
             while (todo or running) and not stop():
+                head.check()
                 while todo and len(running) < window:
                     shard = todo.pop()
                     running[task.remote(job.work, shard, [shared], job.cpus_per_shard)] = shard
@@ -378,18 +383,52 @@ class RayEngine:
                 for ref in ready:
                     shard = running.pop(ref)
                     yield shard, _ray_result(ray, ref, job, shard)
+        except ClusterLost:
+            self.lost = True  # nothing to cancel or disconnect from: the cluster is gone
+            raise
         finally:
-            for ref in running:
+            for ref in running if not self.lost else ():
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
 
     def close(self) -> None:
-        """Disconnect from (or stop) the Ray instance this engine started."""
-        if self.owned:
+        """Disconnect from (or stop) the Ray instance this engine started (not from a cluster that is gone)."""
+        if self.owned and not self.lost:
             import ray
 
             ray.shutdown()
             self.owned = False
+
+
+class ClusterLost(WordstatsError):
+    """The Ray cluster stopped answering while a job ran (its head was killed or its machine lost). The command
+    leaves at once once it has said so: Ray's threads would keep the process waiting a minute for the cluster
+    and print their own log."""
+
+    leave_at_once = True
+
+
+class HeadWatch:
+    """Looks at the cluster's head (its GCS port) every HEAD_CHECK_SECONDS while a job runs; ClusterLost once
+    HEAD_LOST_AFTER looks in a row find nothing listening."""
+
+    def __init__(self, address: str, gcs_address: str):
+        self.address = address
+        self.host, self.port = split_address(gcs_address)
+        self.misses, self.last = 0, time.monotonic()
+
+    def check(self) -> None:
+        """Look at the head if it is time to; ClusterLost when it is gone."""
+        if time.monotonic() - self.last < HEAD_CHECK_SECONDS:
+            return
+        self.last = time.monotonic()
+        try:
+            with socket.create_connection((self.host, self.port), timeout=HEAD_CHECK_SECONDS / 2):
+                self.misses = 0
+        except OSError:
+            self.misses += 1
+            if self.misses >= HEAD_LOST_AFTER:
+                raise ClusterLost(f"the Ray cluster at {self.address} stopped answering (its head is gone)") from None
 
 
 def _ray_running() -> bool:
@@ -569,6 +608,12 @@ def run_job(job: Job, folder: Path, engine: Engine | None = None, progress=None)
                     bar.advance(shard.size)
             except KeyboardInterrupt:  # a second Ctrl-C: stop now
                 ctrl_c.count += 1
+            except ClusterLost as exc:
+                kept = sum(finished(folder, job, s) for s in shards)
+                raise ClusterLost(
+                    f"{exc} during job {job.job_id}: {kept} of {len(shards)} shards are kept in {folder}; start "
+                    f"the cluster again (or leave out --ray) and run the same command to resume"
+                ) from None
             if ctrl_c.count:
                 kept = sum(finished(folder, job, s) for s in shards)
                 raise WordstatsError(
@@ -666,8 +711,17 @@ def remote_calls(address: str, fn: Callable[..., Any], calls: list[tuple], cpus:
 
         task = ray.remote(fn).options(num_cpus=cpus, max_retries=1, retry_exceptions=False)
         running = {task.remote(*args): index for index, args in enumerate(calls)}
+        head = HeadWatch(engine.address, ray.get_runtime_context().gcs_address)
         try:
             while running:
+                try:
+                    head.check()
+                except ClusterLost as exc:
+                    engine.lost, running = True, {}
+                    raise ClusterLost(
+                        f"{exc}: the stages that finished are committed; start the cluster again (or leave out "
+                        f"--ray) and run the command again (`make all` builds only what is stale)"
+                    ) from None
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
                 for ref in ready:
                     index = running.pop(ref)
