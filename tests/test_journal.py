@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.store import DAMAGED_JOURNAL, JOURNAL
-from tests.conftest import ROOT, SMALL_CONFIG
+from tests.conftest import ROOT, SMALL_CONFIG, run_cli
 from tests.test_store import (
     KILL_BETWEEN_RENAMES,
     WORDS_A,
@@ -61,12 +62,21 @@ def lay(path: Path, journal) -> None:
         path.write_bytes(journal)
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A data folder with a lexicon's words and indexes."""
+    root = tmp_path_factory.mktemp("journal")
+    source = write_words(root / "a.txt", WORDS_A + ["stone", "stones", "tones", "notes"])
+    res = run_cli("run", "ingest", "indexes", "--source", source, "--lexicon", "t", "--data-dir", root / "out")
+    assert res.exit_code == 0, res
+    return root / "out"
+
+
 @pytest.fixture
-def lexicon(cli, tmp_path) -> tuple[Path, Path, Path]:
-    """A lexicon with words and indexes, and a file outside its data folder: (data, its folder, the file)."""
+def lexicon(built, tmp_path) -> tuple[Path, Path, Path]:
+    """A copy of the built lexicon, and a file outside its data folder: (data, its folder, the file)."""
     data = tmp_path / "out"
-    source = write_words(tmp_path / "a.txt", WORDS_A + ["stone", "stones", "tones", "notes"])
-    assert cli("run", "ingest", "indexes", "--source", source, "--lexicon", "t", "--data-dir", data).exit_code == 0
+    shutil.copytree(built, data)
     outside = tmp_path / "precious.txt"
     outside.write_text("not a table\n")
     return data, data / "t", outside
