@@ -77,6 +77,10 @@ def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", c
     else:
         path = data.parent / f"{lexicon}.txt"
         path.write_text("\n".join(words_or_path) + "\n")
+    if not stages:  # every stage (run --source alone builds only the word-list stages)
+        from pipeline.core.stages import STAGES
+
+        stages = tuple(s.name for s in STAGES)
     res = run_cli(
         "run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet"
     )

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.wordlists.options import SHEETS
+from pipeline.wordlists.fields import SHEETS
 from pipeline.wordlists.puzzles import DIFFICULTY, DIRECTIONS, scrambles, word_search
 from pipeline.wordlists.select import WordList
 from pipeline.wordlists.sheets import scrambled, to_html, to_markdown, to_pdf

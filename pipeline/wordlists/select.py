@@ -12,9 +12,8 @@ import polars as pl
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.store import MAX_ROWS, Store
+from pipeline.wordlists.fields import CHILDREN_FIELDS, LONG_PHONICS, PAPER_NAMES
 from pipeline.wordlists.options import (
-    LONG_PHONICS,
-    PAPER_NAMES,
     flag,
     letters,
     merge,
@@ -37,8 +36,6 @@ SAFE = "offensive words and topics not for the classroom left out"
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
 CHILDREN_GRADE = 4  # the children's pool: grade K to 4, the words familiar to fourth graders
 CHILDREN_WORDS = "words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4)"
-# Options that make a list a children's list: only reviewed words are printed (default-deny).
-CHILDREN_OPTIONS = ("children", "grade", "dolch", "phonics", "vowel", "phase")
 PUZZLE_SHEETS = ("word-search", "scramble", "hangman")  # sheets whose puzzles must not spell or suggest a word
 # Each sheet kind's title when neither the preset nor --title gives one.
 TITLES = {
@@ -458,7 +455,7 @@ def loosen_hint(base: pl.LazyFrame, chosen: list[Step]) -> str:
 
 def for_children(options: dict[str, Any], printed: bool) -> bool:
     """Whether a list is for children: a children's filter or preset, or a sheet printed for a class."""
-    return printed or any(options.get(k) for k in CHILDREN_OPTIONS)
+    return printed or any(options.get(k) for k in CHILDREN_FIELDS)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from typing import Any
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import write_text
+from pipeline.wordlists.fields import BY_NAME
 from pipeline.wordlists.options import (
-    FIELDS,
     PAPERS,
     check_option,
 )
@@ -117,10 +117,10 @@ def _words(sec: Section, key: str) -> list[str]:
 
 def _preset(sec: Section) -> dict[str, Any]:
     """One preset's fields, type-checked and each value validated as the command line would."""
-    sec.allow(*FIELDS)
+    sec.allow(*BY_NAME)
     out: dict[str, Any] = {}
     for key in sec.keys():
-        kind = FIELDS[key]
+        kind = BY_NAME[key].kind
         value = {str: sec.str, bool: sec.bool, int: sec.int, float: sec.float}[kind](key)
         try:
             check_option(key, value)
