@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -392,17 +392,35 @@ class Store:
     def read_lock(self) -> None:
         """Take the lexicon's shared read lock until the command ends (release_read_locks), so that no stage's
         outputs are renamed while this command reads them; finish an interrupted commit first when possible."""
+        fd = self._shared_lock()
+        if fd is not None:
+            hold_read_lock(fd)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the lexicon's shared read lock for the block only (a long-lived process: a web page, a notebook),
+        so that a build's commit waits for the reads in flight and for nothing else."""
+        fd = self._shared_lock()
+        try:
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _shared_lock(self) -> int | None:
+        """A descriptor holding the shared read lock (None when there is no folder or no lock can be opened);
+        an interrupted commit is finished first when possible."""
         if not self.root.is_dir():
-            return
+            return None
         if (self.root / JOURNAL).exists():
             with contextlib.suppress(WordstatsError, OSError), self.writer(wait=False):
                 pass
         try:
             fd = lock_fd(self.root / COMMIT_LOCK)
         except WordstatsError:
-            return  # a folder we cannot even open a lock in is one nobody is writing to
+            return None  # a folder we cannot even open a lock in is one nobody is writing to
         fcntl.flock(fd, fcntl.LOCK_SH)
-        hold_read_lock(fd)
+        return fd
 
     # -- the manifest, checked against the files and rebuilt from the tables' footers
 

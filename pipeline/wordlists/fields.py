@@ -62,6 +62,7 @@ class Field:
     check: Callable[[Any], Any] | None = None  # raises a one-line WordstatsError for a bad value
     children: bool = False  # the option makes a list a children's list (only reviewed words)
     negatable: bool = False  # a flag with a --no- form (--blanks/--no-blanks)
+    suggest: tuple[str, ...] = ()  # values a form offers for a free-text field (its check allows others too)
 
     @property
     def flag(self) -> str:
@@ -154,6 +155,13 @@ def _vowel(text: str) -> None:
     """A vowel option's check."""
     if len(str(text)) != 1 or str(text).lower() not in "aeiou":
         raise WordstatsError(f"--vowel {text!r}: give one vowel letter (a, e, i, o or u)")
+
+
+def _swap(text: str) -> None:
+    """A swap option's check: words of letters, comma-separated, at most a hundred."""
+    words = [w.strip() for w in str(text).split(",") if w.strip()]
+    if len(words) > 100 or not all(w.isascii() and w.isalpha() for w in words):
+        raise WordstatsError(f"--swap {str(text)[:40]!r}: give up to 100 words of letters, comma-separated")
 
 
 PHONICS_WORDS = {
@@ -273,6 +281,15 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field("seed", int, "Seed of the random pick (default 0).", "Which pick", "pick", lo=0, hi=MAX_SEED),
     Field(
+        "swap",
+        str,
+        "Words to swap out, comma-separated: each is replaced by another word of the pool, the rest stay.",
+        "Swap out",
+        "pick",
+        "WORD,WORD",
+        check=_swap,
+    ),
+    Field(
         "sort",
         str,
         "alpha (default), frequency or difficulty (any case).",
@@ -307,6 +324,8 @@ FIELDS: tuple[Field, ...] = (
         "GRADE",
         check=_grade,
         children=True,
+        suggest=("K", "1", "2", "3", "4", "5", "K-1", "K-2", "1-2", "1-3", "2-3", "3-4", "3-5", "K-5"),
+        choice_words={"K": "kindergarten", **{g: f"grade {g}" for g in "12345"}},
     ),
     Field(
         "dolch",
@@ -368,6 +387,7 @@ FIELDS: tuple[Field, ...] = (
         choice_words=PHASE_WORDS,
         check=_phase,
         children=True,
+        suggest=PHASES,
     ),
     Field(
         "grapheme",
