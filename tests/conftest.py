@@ -114,3 +114,10 @@ def word_file(tmp_path):
         return path
 
     return make
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start Ray are slow as well (make test-fast leaves them out)."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)

@@ -149,6 +149,7 @@ def test_word_search_answer_key_matches_the_grid():
     assert len(re.findall(r"- (\w+): row", md)) == len(WORDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("paper", "size_mm"), [("Letter", (215.9, 279.4)), ("A4", (210.0, 297.0))])
 def test_paper_sizes(paper, size_mm):
     """Every page of every kind is the paper asked for."""

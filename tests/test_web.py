@@ -22,6 +22,8 @@ import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
 
+pytestmark = pytest.mark.slow  # real servers, browsers or make runs
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

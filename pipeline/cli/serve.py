@@ -14,9 +14,12 @@ DEFAULT_PORT = 8765
 @app.command()
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (default 127.0.0.1: this machine only).")
+        str,
+        typer.Option("--host", metavar="ADDRESS", help="Address to listen on (default 127.0.0.1: this machine only)."),
     ] = DEFAULT_HOST,
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = DEFAULT_PORT,
+    port: Annotated[
+        int, typer.Option("--port", metavar="N", help="Port to listen on.", min=1, max=65535)
+    ] = DEFAULT_PORT,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
 ):

@@ -58,7 +58,7 @@ def typer_option(f: Field) -> Any:
         return Annotated[Optional[bool], typer.Option(f"{f.flag}/--no-{f.flag[2:]}", help=f.help, show_default=False)]
     if f.kind is bool:
         return Annotated[bool, typer.Option(f.flag, help=f.help)]
-    extra: dict[str, Any] = {"min": f.lo, "max": f.hi} if f.kind in (int, float) else {}
+    extra: dict[str, Any] = {"min": f.lo, "max": f.hi} if f.kind is int else {}  # a fraction: the field says
     if f.metavar:
         extra["metavar"] = f.metavar
     return Annotated[Optional[f.kind], typer.Option(f.flag, help=f.help, show_default=False, **extra)]

@@ -85,7 +85,7 @@ class Field:
         if self.kind is int and not float(value).is_integer():
             raise WordstatsError(f"{self.flag} {value!r}: expected a whole number")
         if self.choices and str(value).lower() not in {c.lower() for c in self.choices}:
-            raise WordstatsError(f"{self.flag} {value!r}: choose {', '.join(self.choices)}")
+            raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
         if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
             raise WordstatsError(f"{self.flag} {value}: {self.range_words()}")
         if self.check is not None:
@@ -97,6 +97,11 @@ class Field:
         if self.lo is not None and self.hi is not None:
             return f"must be between {self.lo:g} and {self.hi:g}"
         return f"must be at least {self.lo:g}" if self.lo is not None else f"must be at most {self.hi:g}"
+
+
+def either(choices: tuple[str, ...]) -> str:
+    """Choices in words: "easy, medium or hard"."""
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
 
 
 def _length(text: str) -> None:
