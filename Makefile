@@ -22,9 +22,9 @@ endif
 
 RULES_MK := $(OUT)/.rules.mk
 MAKE_RULES := $(VENV)/bin/wordstats make-rules --config $(CONFIG) --data-dir $(OUT) --out $(RULES_MK)
-NO_RULES_GOALS := clean help install test test-fast lint bench
+NO_RULES_GOALS := clean help install test test-fast lint bench serve
 
-.PHONY: all test test-fast lint bench clean help install
+.PHONY: all test test-fast lint bench clean help install serve
 
 all: ## build every dataset of the config (default); LEXICONS="scowl enable" builds only those lexicons
 
@@ -71,6 +71,9 @@ endif
 
 .PHONY: FORCE
 FORCE:
+
+serve: $(INSTALLED) ## the teacher's page on http://127.0.0.1:8765/ (after make all; Ctrl-C to stop)
+	$(VENV)/bin/wordstats serve --config $(CONFIG) --data-dir $(OUT)
 
 # ---- checks -------------------------------------------------------------------------------------
 

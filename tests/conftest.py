@@ -77,6 +77,10 @@ def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", c
     else:
         path = data.parent / f"{lexicon}.txt"
         path.write_text("\n".join(words_or_path) + "\n")
+    if not stages:  # every stage (run --source alone builds only the word-list stages)
+        from pipeline.core.stages import STAGES
+
+        stages = tuple(s.name for s in STAGES)
     res = run_cli(
         "run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet"
     )
@@ -110,3 +114,10 @@ def word_file(tmp_path):
         return path
 
     return make
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start Ray are slow as well (make test-fast leaves them out)."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)

@@ -518,6 +518,7 @@ def test_cli_proof_on_a_cluster_gives_the_local_bytes(request, small_lexicon, tm
     assert not foreign_sockets(head.pid)
 
 
+@pytest.mark.slow
 def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
     """Kill the CLI after some shards; the same command computes only the missing ones, same boards."""
     from tests.test_executor import run_wordstats

@@ -109,6 +109,7 @@ def test_a_word_reviewed_twice_is_refused():
 # ---- pools: every word reviewed, only kept words printed ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_teacher_lexicon_pool_is_reviewed(teacher, config, settings):
     """Every word of the teacher lexicon's children's pool has a decision (fast: one lexicon)."""
     vocab = classroom_vocabulary(settings)
@@ -153,6 +154,7 @@ def test_children_lists_print_only_kept_words(every, config, settings):
             assert set(w.upper() for w in wl.words) <= vocab.kept, (lexicon, preset, options)
 
 
+@pytest.mark.slow
 def test_teacher_lexicon_presets_print_only_kept_words(teacher, config, settings):
     """Every preset on the teacher lexicon prints only kept words, with its own sheet's rules applied."""
     vocab = classroom_vocabulary(settings)
@@ -165,6 +167,7 @@ def test_teacher_lexicon_presets_print_only_kept_words(teacher, config, settings
     assert all(n >= 10 for n in sizes.values()), sizes
 
 
+@pytest.mark.slow
 def test_unreviewed_words_are_left_out_and_counted(tmp_path, config):
     """A children's list on a word list with words nobody reviewed prints only reviewed words and counts the
     rest; without a children's filter the words are listed (the block list still applies)."""
@@ -185,6 +188,7 @@ def test_unreviewed_words_are_left_out_and_counted(tmp_path, config):
     assert (r.excluded, r.unreviewed) == (1, 2)  # spank; zorbing and blorple
 
 
+@pytest.mark.slow
 def test_teachers_overrule_decisions_in_the_config(tmp_path, teacher):
     """[review] keep and exclude in the word-list settings replace the shipped decisions."""
     text = (ROOT / "configs" / "wordlists.toml").read_text()
@@ -199,6 +203,7 @@ def test_teachers_overrule_decisions_in_the_config(tmp_path, teacher):
     assert vocab.decision("cat").by == "teacher"
 
 
+@pytest.mark.slow
 def test_a_bad_override_is_one_line(tmp_path, teacher, config):
     """An unknown category in [review] exclude is a one-line error naming the field, exit 2."""
     text = (ROOT / "configs" / "wordlists.toml").read_text()
@@ -279,6 +284,7 @@ def test_word_search_never_spells_a_banned_string_10000_seeds(teacher, config, s
         assert bad == [], (name, bad[:5])
 
 
+@pytest.mark.slow
 def test_word_search_from_the_cli_matches_the_library(teacher, config, tmp_path):
     """The CLI's word-search sheet holds the grid the library makes for the same preset and seed."""
     from pipeline.wordlists.sheets import puzzle
@@ -294,6 +300,7 @@ def test_word_search_from_the_cli_matches_the_library(teacher, config, tmp_path)
 # ---- scrambles -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_scrambles_are_never_words_and_the_key_gives_every_answer(teacher, config, settings):
     """For 30 seeds of the scramble preset: no scrambled letters spell a word of the lexicon or hold a banned
     string; every other answer a child may know is a kept word and is in the key."""
@@ -336,6 +343,7 @@ def misleading_by_brute_force(word: str, unsafe: frozenset[str], known: frozense
     return False
 
 
+@pytest.mark.slow
 def test_hangman_words_have_no_misleading_reveal_state(teacher, config, settings):
     """No word of the Hangman presets' pools has a reveal state that an offensive word fits as a likely
     reading (checked by brute force over every set of shown letters on a sample); BEGGARS, which shows
@@ -361,6 +369,7 @@ def test_banned_finds_every_occurrence():
     assert banned.spelled("CLASSASS") == [(2, 5), (3, 6), (5, 8)]
 
 
+@pytest.mark.slow
 def test_the_review_worksheet_lists_the_undecided_pool_words(tmp_path):
     """python -m pipeline.wordlists.review lists a lexicon's children's words that have no decision yet (with
     WordNet's glosses when Debian's wordnet-base is installed), and a children's list says it left them out."""

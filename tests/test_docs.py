@@ -330,8 +330,8 @@ def test_every_example_shows_its_output():
 
 
 def printless(command: str) -> bool:
-    """Whether a command prints nothing on success (it writes a file and says so on standard error)."""
-    return False
+    """Whether the example says it prints nothing: a trailing `# prints nothing` comment."""
+    return bool(re.search(r"#.*\bprints nothing\b", command))
 
 
 def test_placeholders_match_what_they_say():
@@ -418,3 +418,31 @@ def test_code_never_cites_an_issue_number():
         if re.search(r"\bissues? \d+|\(issues? \d", line, re.I) and p != Path(__file__).resolve()
     ]
     assert not cited, "say what the code does instead:\n" + "\n".join(cited)
+
+
+def documented_options(section: str) -> list[str]:
+    """The options an option table of a cli.md section documents: the `--name`s of its first column."""
+    found = []
+    for line in section.splitlines():
+        if line.startswith("|"):
+            first = line.strip().strip("|").split("|")[0]
+            found += re.findall(r"`(--[a-z][a-z0-9-]*)", first)
+    return found
+
+
+def test_every_documented_option_is_real():
+    """The other direction: each option cli.md documents for a command is an option of that command (or a
+    shared one)."""
+    documented = cli_sections()
+    shared = set(documented_options(documented.get(SHARED_OPTIONS, "")))
+    problems = []
+    for name, cmd in commands().items():
+        if name == "wordstats" or name not in documented:
+            continue
+        real = set(long_options(cmd))
+        for cmd_opt in getattr(cmd, "params", []):
+            real |= {o for o in getattr(cmd_opt, "secondary_opts", []) if o.startswith("--")}
+        for option in documented_options(documented[name]):
+            if option not in real and option not in shared:
+                problems.append(f"docs/cli.md: `{name}` documents `{option}`, which it does not have")
+    assert not problems, "\n".join(problems)

@@ -155,6 +155,7 @@ def data(tmp_path_factory):
     ],
     ids=["best", "equity", "best-show", "play", "show", "judge", "boggle-solve", "boggle-score"],
 )
+@pytest.mark.slow
 def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
     board = tmp_path / "board.txt"
     board.write_text(BOARD)

@@ -14,6 +14,8 @@ import pytest
 from pipeline.wordlists.select import WordList
 from pipeline.wordlists.sheets import to_html, to_pdf
 
+pytestmark = pytest.mark.slow  # real servers, browsers or make runs
+
 DPI = 200
 PX_PER_MM = DPI / 25.4
 TOLERANCE_MM = 0.45  # a little over two pixels at 200 dpi, and antialiasing

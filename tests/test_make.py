@@ -23,6 +23,8 @@ from pipeline.core.modules import PACKAGE_DIR, closure
 from pipeline.core.stages import STAGES, producer
 from tests.conftest import ROOT, SMALL_CONFIG
 
+pytestmark = pytest.mark.slow  # real servers, browsers or make runs
+
 WORDS = [
     "stare",
     "tears",

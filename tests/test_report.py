@@ -74,6 +74,7 @@ def tables(built) -> dict[str, pl.DataFrame]:
     return {p.stem: pl.read_parquet(p) for p in (built / "r").glob("*.parquet")}
 
 
+@pytest.mark.slow
 def test_every_section_is_there(page):
     assert page.sections == list(SECTIONS)
     assert page.data["left_out"] == {}

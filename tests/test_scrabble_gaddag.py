@@ -164,6 +164,7 @@ def test_agrees_on_any_rack(rack, seed, small, games):
     assert_agree(random_board(small, games["scrabble"], seed, 4), "".join(sorted(rack)), games["scrabble"], small)
 
 
+@pytest.mark.slow
 def test_agrees_on_selfplay_positions_of_enable(enable, games):
     """A seeded sweep: every turn of greedy games on ENABLE, each with its own rack and a random one."""
     rng = random.Random(3)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.wordlists.options import SHEETS
+from pipeline.wordlists.fields import SHEETS
 from pipeline.wordlists.puzzles import DIFFICULTY, DIRECTIONS, scrambles, word_search
 from pipeline.wordlists.select import WordList
 from pipeline.wordlists.sheets import scrambled, to_html, to_markdown, to_pdf
@@ -149,6 +149,7 @@ def test_word_search_answer_key_matches_the_grid():
     assert len(re.findall(r"- (\w+): row", md)) == len(WORDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("paper", "size_mm"), [("Letter", (215.9, 279.4)), ("A4", (210.0, 297.0))])
 def test_paper_sizes(paper, size_mm):
     """Every page of every kind is the paper asked for."""

@@ -84,6 +84,7 @@ def test_stems_table_matches_brute_force(build, tmp_path, small_words, tile_set)
         assert row == want
 
 
+@pytest.mark.slow
 def test_enable2k_satire_stem_takes_18_letters(build, cli):
     data = build(corpus("enable2k/enable2k.txt"), "stems")
     row = pl.read_parquet(data / "t" / "stems.parquet").filter(pl.col("stem") == "AEIRST").row(0, named=True)

@@ -65,6 +65,7 @@ def unsafe_by_reference(word: str, entries: set[str], roots: tuple[str, ...]) ->
     return bool(lemmas & entries)
 
 
+@pytest.mark.slow
 def test_every_preset_and_seed_is_safe(lex, config):
     """The whole pool of every preset, and 10 seeds of each, hold no word of the lists in any form."""
     entries, roots = raw_lists(config)

@@ -216,6 +216,7 @@ def test_bad_arguments_count():
     print(f"bad-argument cases: {len(CASES)}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BASE))
 def test_every_command_with_each_class_of_bad_argument(data, name):
     tried = 0
@@ -346,6 +347,7 @@ KINDS = ["missing", "truncated", "garbage", "wrong_schema", "wrong_types"]
 QUERIES = {k: v for k, v in BASE.items() if k not in ("boggle best", "boggle prove", "scrabble selfplay")}  # searches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_damaged_tables_give_one_line_errors(data, tmp_path, kind):
     tried = 0

@@ -182,6 +182,7 @@ filters = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(opts=filters, allow_all=st.booleans())
 def test_filters_match_slow_reference(store, config, rows, opts, allow_all):

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from pipeline.boggle.dictionary import Dictionary, compile_dictionary, stored_dictionary
 from pipeline.boggle.rules import Board, Rules
 from pipeline.boggle.solver import solve
+from pipeline.core.errors import WordstatsError
 
 
 def store_dictionary(store, rules: Rules) -> Dictionary:
     """The Boggle dictionary of a built lexicon's words: the stored one of the dictionary stage when it holds
     these rules, else compiled from the words."""
     if store.exists("boggle_dictionary"):
-        stored = stored_dictionary(store.read("boggle_dictionary"), rules)
+        try:
+            stored = stored_dictionary(store.read("boggle_dictionary"), rules)
+        except (pl.exceptions.PolarsError, ValueError, TypeError):
+            raise WordstatsError(
+                f"{store.path('boggle_dictionary')}: damaged (not the table the dictionary stage writes): rebuild it "
+                f"with `wordstats run dictionary --lexicon {store.lexicon}`"
+            ) from None
         if stored is not None:
             return stored
     return compile_dictionary(store.read("words", columns=["word"])["word"].to_list(), rules)

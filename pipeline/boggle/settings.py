@@ -81,13 +81,20 @@ def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
     return Dice(name, rows, cols, variant, tuple(faces))
 
 
+def boggle_variants(config: Config) -> dict[str, Rules]:
+    """The rules of each variant of [boggle.variants] (reading nothing else of [boggle])."""
+    sec = config.section("boggle")
+    variants = {name: _rules(name, s) for name, s in sec.sections("variants").items()}
+    if "standard" not in variants:
+        variants = {"standard": Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11)), **variants}
+    return variants
+
+
 def boggle_config(config: Config) -> BoggleConfig:
     """The validated [boggle] section of a config."""
     sec = config.section("boggle")
     sec.allow("seed", "boards", "dice_sets", "percentiles", "variants", "dice", "best")
-    variants = {name: _rules(name, s) for name, s in sec.sections("variants").items()}
-    if "standard" not in variants:
-        variants = {"standard": Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11)), **variants}
+    variants = boggle_variants(config)
     dice = {name: _dice(name, s, variants) for name, s in sec.sections("dice").items()}
     dice_sets = tuple(sec.list("dice_sets", list(dice), of=str))
     for name in dice_sets:

@@ -1,7 +1,9 @@
-"""The wordlist command: word lists and sheets for teachers."""
+"""The wordlist command: word lists and sheets for teachers. Its filter and sheet options are built from the
+word-list vocabulary (pipeline/wordlists/fields.py), declared once for the CLI, the presets and the web page."""
 
+import inspect
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -18,195 +20,64 @@ from pipeline.cli.app import (
 from pipeline.cli.options import (
     ForceOpt,
     LimitOpt,
-    SampleOpt,
-    SeedOpt,
     check_out,
     choose_format,
     limit_for,
     plural,
 )
+from pipeline.wordlists.fields import FIELDS, Field
+
+PresetOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--preset",
+        "-p",
+        show_default=False,
+        metavar="NAME",
+        help="A named filter set (spelling-k2, spelling-35, hangman-easy, hangman-hard; see --presets).",
+    ),
+]
+AllowAllOpt = Annotated[
+    bool, typer.Option("--allow-all", help="Do not leave out offensive words and topics not for the classroom.")
+]
+UpperOpt = Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")]
+OutOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--out",
+        help="Write list.csv, list.md, list.html or list.pdf (refuses to overwrite without --force).",
+        show_default=False,
+    ),
+]
+PresetsOpt = Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")]
 
 
-@app.command()
-def wordlist(
-    preset: Annotated[
-        Optional[str],
-        typer.Option(
-            "--preset",
-            "-p",
-            show_default=False,
-            metavar="NAME",
-            help="A named filter set (spelling-k2, spelling-35, hangman-easy, hangman-hard; see --presets).",
-        ),
-    ] = None,
-    length: Annotated[
-        Optional[str], typer.Option(metavar="N|A-B", help='Letters: "5" or a range "4-6".', show_default=False)
-    ] = None,
-    common: Annotated[bool, typer.Option("--common", help="Only common words (Zipf frequency >= 3.0).")] = False,
-    min_zipf: Annotated[
-        Optional[float], typer.Option(help="Only words at least this frequent (Zipf scale).", show_default=False)
-    ] = None,
-    top_frequent: Annotated[
-        Optional[int],
-        typer.Option(
-            help="Only words among the N most frequent of the lexicon.", min=1, max=10_000_000, show_default=False
-        ),
-    ] = None,
-    contains: Annotated[
-        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word contains, in order.", show_default=False)
-    ] = None,
-    starts_with: Annotated[
-        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word starts with.", show_default=False)
-    ] = None,
-    ends_with: Annotated[
-        Optional[str], typer.Option(metavar="LETTERS", help="Letters the word ends with.", show_default=False)
-    ] = None,
-    pattern: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="PATTERN", help="A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.", show_default=False
-        ),
-    ] = None,
-    hangman: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="[easy|medium|hard]", help="Hangman difficulty: easy, medium or hard.", show_default=False
-        ),
-    ] = None,
-    boggle_findable: Annotated[
-        bool, typer.Option("--boggle-findable", help="Only words often found on random Boggle boards.")
-    ] = False,
-    min_find_rate: Annotated[
-        Optional[float], typer.Option(help="Find rate for --boggle-findable (default 0.01).", show_default=False)
-    ] = None,
-    count: SampleOpt = None,
-    seed: SeedOpt = None,
-    sort: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="[alpha|frequency|difficulty]",
-            help="alpha (default), frequency or difficulty (any case).",
-            show_default=False,
-        ),
-    ] = None,
-    children: Annotated[
-        bool,
-        typer.Option("--children", help="Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4)."),
-    ] = False,
-    grade: Annotated[
-        Optional[str],
-        typer.Option(metavar="GRADE", help="Grade level: K, 1 ... 5, or a range (K-2, 2-3).", show_default=False),
-    ] = None,
-    dolch: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="LIST",
-            help="Dolch sight words: pre-primer, primer, grade-1, grade-2, grade-3, nouns, all.",
-            show_default=False,
-        ),
-    ] = None,
-    phonics: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="FEATURE",
-            help="Phonics feature: cvc, ccvc, cvcc, blends, digraphs, magic-e, vowel-teams, r-controlled, "
-            "double-letters, short-vowels, long-vowels, regular, irregular.",
-            show_default=False,
-        ),
-    ] = None,
-    vowel: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="LETTER",
-            help="A vowel letter: its short sound (its long sound with magic-e, vowel-teams).",
-            show_default=False,
-        ),
-    ] = None,
-    syllables: Annotated[
-        Optional[str], typer.Option(metavar="N|A-B", help='Syllables: "2" or a range "1-2".', show_default=False)
-    ] = None,
-    sound: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="SOUND", help="A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.", show_default=False
-        ),
-    ] = None,
-    phase: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="PHASE",
-            help="Decodable at a phonics phase: uk-2 ... uk-5 (Letters and Sounds), us-1 ... us-7 (US steps).",
-            show_default=False,
-        ),
-    ] = None,
-    grapheme: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="SPELLING", help="Decoded with this spelling of a sound: ai, sh, igh, a_e.", show_default=False
-        ),
-    ] = None,
-    spelling: Annotated[
-        Optional[str],
-        typer.Option(metavar="[us|uk]", help="us or uk: leave out the other side's spellings.", show_default=False),
-    ] = None,
-    paper: Annotated[
-        Optional[str], typer.Option(metavar="[letter|a4]", help="PDF paper: letter or a4.", show_default=False)
-    ] = None,
-    sheet: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="SHEET",
-            help="Sheet for .pdf/.html/.md: list, spelling-test, word-search, scramble, hangman, handwriting, "
-            "flashcards.",
-            show_default=False,
-        ),
-    ] = None,
-    difficulty: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="[easy|medium|hard]",
-            help="Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).",
-            show_default=False,
-        ),
-    ] = None,
+def typer_option(f: Field) -> Any:
+    """The typer annotation of a vocabulary field."""
+    if f.negatable:
+        return Annotated[Optional[bool], typer.Option(f"{f.flag}/--no-{f.flag[2:]}", help=f.help, show_default=False)]
+    if f.kind is bool:
+        return Annotated[bool, typer.Option(f.flag, help=f.help)]
+    extra: dict[str, Any] = {"min": f.lo, "max": f.hi} if f.kind is int else {}  # a fraction: the field says
+    if f.metavar:
+        extra["metavar"] = f.metavar
+    return Annotated[Optional[f.kind], typer.Option(f.flag, help=f.help, show_default=False, **extra)]
+
+
+def _wordlist(
+    preset: PresetOpt = None,
     limit: LimitOpt = None,
-    allow_all: Annotated[
-        bool, typer.Option("--allow-all", help="Do not leave out offensive words and topics not for the classroom.")
-    ] = False,
-    title: Annotated[
-        Optional[str], typer.Option(metavar="TEXT", help="Title of the sheet.", show_default=False)
-    ] = None,
-    blanks: Annotated[
-        Optional[bool],
-        typer.Option("--blanks/--no-blanks", show_default=False, help="Add numbered blank lines for a spelling test."),
-    ] = None,
-    upper: Annotated[bool, typer.Option("--upper", help="Words in capitals (default: lower case).")] = False,
-    lowercase: Annotated[
-        bool, typer.Option("--lowercase", help="Word-search grids, scrambles and flashcards in lower case too.")
-    ] = False,
-    font: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="[dejavu|atkinson]",
-            help="Sheet font: dejavu (default) or atkinson (Atkinson Hyperlegible, for low vision and dyslexia).",
-            show_default=False,
-        ),
-    ] = None,
-    out: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--out",
-            help="Write list.csv, list.md, list.html or list.pdf (refuses to overwrite without --force).",
-            show_default=False,
-        ),
-    ] = None,
+    allow_all: AllowAllOpt = False,
+    upper: UpperOpt = False,
+    out: OutOpt = None,
     force: ForceOpt = False,
-    presets: Annotated[bool, typer.Option("--presets", help="List the presets and their filters.")] = False,
+    presets: PresetsOpt = False,
     lexicon: LexiconOpt = None,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
+    **given: Any,
 ):
     """Word lists for teachers: filters that combine, presets, no offensive words; print, CSV, Markdown, PDF."""
     from pipeline.wordlists.select import presets_table, word_list
@@ -218,39 +89,6 @@ def wordlist(
     if presets:
         _emit(presets_table(s.config), as_json, as_csv)
         return
-    given = dict(
-        length=length,
-        common=common,
-        min_zipf=min_zipf,
-        top_frequent=top_frequent,
-        contains=contains,
-        starts_with=starts_with,
-        ends_with=ends_with,
-        pattern=pattern,
-        hangman=hangman,
-        boggle_findable=boggle_findable,
-        min_find_rate=min_find_rate,
-        count=count,
-        seed=seed,
-        sort=sort,
-        title=title,
-        blanks=blanks,
-        children=children,
-        grade=grade,
-        dolch=dolch,
-        phonics=phonics,
-        vowel=vowel,
-        syllables=syllables,
-        sound=sound,
-        phase=phase,
-        grapheme=grapheme,
-        spelling=spelling,
-        paper=paper,
-        sheet=sheet,
-        difficulty=difficulty,
-        lowercase=lowercase,
-        font=font,
-    )
     printed = out is not None and out.suffix.lower() in (".pdf", ".html", ".htm", ".md")
     wl = word_list(s.store, s.config, preset, given, allow_all=allow_all, upper=upper, printed=printed)
     if wl.note:
@@ -262,3 +100,32 @@ def wordlist(
     if not (as_json or as_csv):
         typer.echo(f"{wl.title}: {plural(wl.table.height, 'word')}, " + "; ".join(wl.filters), err=True)
     _emit(wl.table, as_json, as_csv, limit_for(limit, fmt))
+
+
+def with_fields(fn):
+    """`fn` with one keyword parameter per vocabulary field (what typer reads), gathered into **given."""
+    signature = inspect.signature(fn)
+    fixed = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    names = {p.name for p in fixed}
+    fields = [f for f in FIELDS if f.name not in names]
+    extra = [
+        inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=False if f.switch else None, annotation=typer_option(f)
+        )
+        for f in fields
+    ]
+
+    def command(**kwargs: Any):
+        """Call `fn` with the fields' values gathered."""
+        given = {f.name: kwargs.pop(f.name) for f in fields}
+        return fn(**kwargs, **given)
+
+    command.__name__, command.__doc__ = "wordlist", fn.__doc__
+    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in fixed] + extra
+    )
+    command.__annotations__ = {p.name: p.annotation for p in command.__signature__.parameters.values()}  # type: ignore[attr-defined]
+    return command
+
+
+wordlist = app.command(name="wordlist")(with_fields(_wordlist))

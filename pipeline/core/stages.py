@@ -254,11 +254,6 @@ def plan(names: list[str], store: Store, spec: LexiconSpec | None = None) -> lis
     return [s for s in STAGES if s.name in wanted]
 
 
-def stage_params(s: Stage, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-    """The stage's parameters (recorded in provenance), from its module's `params` function."""
-    return s.load().params(config, spec)
-
-
 def run_stage(
     s: Stage,
     config: Config,

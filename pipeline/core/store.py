@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -458,8 +458,26 @@ class Store:
     def read_lock(self) -> None:
         """Take the lexicon's shared read lock until the command ends (release_read_locks), so that no stage's
         outputs are renamed while this command reads them; finish an interrupted commit first when possible."""
+        fd = self._shared_lock()
+        if fd is not None:
+            hold_read_lock(fd)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the lexicon's shared read lock for the block only (a long-lived process: a web page, a notebook),
+        so that a build's commit waits for the reads in flight and for nothing else."""
+        fd = self._shared_lock()
+        try:
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _shared_lock(self) -> int | None:
+        """A descriptor holding the shared read lock (None when there is no folder or no lock can be opened);
+        an interrupted commit is finished first when possible, and read as finished when it cannot be."""
         if not self.root.is_dir():
-            return
+            return None
         journal = self.root / JOURNAL
         why = ""
         if os.path.lexists(journal):
@@ -468,15 +486,22 @@ class Store:
                     pass
             except (WordstatsError, OSError) as exc:
                 why = first_line(exc)
+        fd = None
         try:
             fd = lock_fd(self.root / COMMIT_LOCK)
         except WordstatsError as exc:
             why = why or first_line(exc)  # a folder we cannot even open a lock in is one nobody is writing to
         else:
             fcntl.flock(fd, fcntl.LOCK_SH)
-            hold_read_lock(fd)
+        self.pending = {}
         if os.path.lexists(journal):
-            self.read_through(journal, why)
+            try:
+                self.read_through(journal, why)
+            except BaseException:
+                if fd is not None:
+                    os.close(fd)
+                raise
+        return fd
 
     def read_through(self, journal: Path, why: str) -> None:
         """Read the tables as the unfinished commit of `journal` leaves them once finished (its files not yet

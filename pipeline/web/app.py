@@ -1,0 +1,180 @@
+"""The teacher's page (`wordstats serve`): a local web application over the library's use cases. It parses a
+request, calls the use case in a scoped session (the lexicon's read lock held for the request only) and renders;
+it never writes into the data folder. Every asset is served by the package: it works offline."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.session import open_session
+from pipeline.web import views
+from pipeline.web.requests import BadRequest, list_request
+from pipeline.wordlists.fields import SHEET_WORDS
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 0  # the page only reads: a request with a body is refused
+SHEET_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf"}
+
+
+def create_app(config: Path | str | None = None, data_dir: Path | None = None):
+    """The Starlette application for a config and a data folder."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
+    templates.globals["sheet_words"] = SHEET_WORDS
+
+    def page(name: str, code: int = 200, **context: Any) -> HTMLResponse:
+        """A rendered template, answered with HTTP status `code`."""
+        return HTMLResponse(templates.get_template(name).render(**context), status_code=code)
+
+    def sorry(status: int, sentence: str) -> HTMLResponse:
+        """A page that says in a sentence what went wrong."""
+        return page("error.html", status, status=status, sentence=sentence)
+
+    def session(request: Request, lexicon: str | None = None, teacher: bool = True):
+        """A scoped session on the config and data folder of the app."""
+        return open_session(config, data_dir, lexicon, teacher=teacher)
+
+    def handled(fn):
+        """An endpoint whose refusals and empty results are a page with a sentence (4xx), never a traceback."""
+
+        @functools.wraps(fn)
+        def endpoint(request: Request) -> Response:
+            """Answer the request."""
+            try:
+                return fn(request)
+            except BadRequest as exc:
+                return sorry(400, str(exc))
+            except NotFound as exc:
+                return sorry(404, str(exc))
+            except WordstatsError as exc:
+                return sorry(422, str(exc))
+
+        return endpoint
+
+    @handled
+    def home(request: Request) -> Response:
+        """The gallery: the presets grouped by purpose, each with a preview of its words."""
+        with session(request) as s:
+            return page("gallery.html", groups=views.gallery(s), lexicon=s.lexicon)
+
+    @handled
+    def preview(request: Request) -> Response:
+        """A preset's first words, as JSON (the gallery fills its cards with them)."""
+        from starlette.responses import JSONResponse
+
+        name = request.query_params.get("preset", "")
+        with session(request) as s:
+            if name not in views.settings_of(s).presets:
+                raise BadRequest(f"unknown preset {name[:40]!r}")
+            return JSONResponse({"preset": name, "words": views.preview(s, name)[: views.PREVIEW_WORDS]})
+
+    @handled
+    def word_list_page(request: Request) -> Response:
+        """A list: its form, its words (each with a swap link), new words, and its sheet's preview and downloads."""
+        req = list_request(dict(request.query_params), len(request.url.query))
+        with session(request, req.lexicon) as s:
+            wl = views.the_list(s, req)
+            fields = views.form(s, req)
+        seed = int(req.given.get("seed", wl.seed))
+        swapped = [w for w in req.given.get("swap", "").split(",") if w]
+        return page(
+            "list.html",
+            wl=wl,
+            req=req,
+            fields=fields,
+            new_words=req.query(seed=seed + 1, swap=None),
+            swap_links=[(w, req.query(swap=",".join(swapped + [w]))) for w in wl.words],
+            query=req.query(),
+        )
+
+    @handled
+    def sheet(request: Request) -> Response:
+        """The sheet of a list as HTML (to preview or print) or PDF (to download)."""
+        from pipeline.wordlists.sheets import to_html, to_pdf
+
+        kind = request.path_params["kind"]
+        if kind not in SHEET_TYPES:
+            return sorry(404, "a sheet is sheet.html or sheet.pdf")
+        req = list_request(dict(request.query_params), len(request.url.query))
+        with session(request, req.lexicon) as s:
+            wl = views.the_list(s, req)
+        body = to_pdf(wl) if kind == "pdf" else to_html(wl).encode("utf-8")
+        headers = {}
+        if kind == "pdf" or request.query_params.get("download"):
+            headers["Content-Disposition"] = f'attachment; filename="{safe_name(wl.title)}.{kind}"'
+        return Response(body, media_type=SHEET_TYPES[kind], headers=headers)
+
+    @handled
+    def lookup(request: Request) -> Response:
+        """Look up a word: anagrams, hooks, is it a word, Hangman difficulty, phonics."""
+        params = dict(request.query_params)
+        unknown = set(params) - {"word", "lexicon", "every"}
+        if unknown:
+            raise BadRequest(f"unknown field {sorted(unknown)[0][:40]!r}")
+        word = params.get("word", "").strip()
+        lexicon = params.get("lexicon") or None
+        if lexicon is not None and (len(lexicon) > 60 or not lexicon.replace("-", "").replace("_", "").isalnum()):
+            raise BadRequest(f"unknown lexicon {lexicon[:40]!r}")
+        with session(request, lexicon) as s:
+            found = views.lookup(s, word, params.get("every") == "1") if word else None
+            return page("lookup.html", found=found, word=word, lexicon=s.lexicon, every=params.get("every") == "1")
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """Any unknown path: 404 with a sentence."""
+        status = getattr(exc, "status_code", 404)
+        words = {404: "there is no such page here", 405: "this page only answers GET requests"}
+        return sorry(status, words.get(status, "this request cannot be answered"))
+
+    async def crashed(request: Request, exc: Exception) -> Response:
+        """A fault of ours: 500 with a sentence, never a traceback in the page."""
+        return sorry(500, "something went wrong on our side; the command line gives the same list")
+
+    class Guard:
+        """Requests with a body, or any method but GET and HEAD, are refused before they reach a page."""
+
+        def __init__(self, app):
+            self.app = app
+
+        async def __call__(self, scope, receive, send):
+            """Refuse a body (413) or another method (405)."""
+            if scope["type"] == "http":
+                headers = dict(scope.get("headers") or [])
+                length = headers.get(b"content-length", b"0")
+                chunked = b"chunked" in headers.get(b"transfer-encoding", b"")
+                if scope["method"] not in ("GET", "HEAD"):
+                    return await sorry(405, "this page only answers GET requests")(scope, receive, send)
+                if chunked or not length.isdigit() or int(length) > MAX_BODY:
+                    return await sorry(413, "this page reads no request body")(scope, receive, send)
+            return await self.app(scope, receive, send)
+
+    routes = [
+        Route("/", home),
+        Route("/list", word_list_page),
+        Route("/sheet.{kind:str}", sheet),
+        Route("/lookup", lookup),
+        Route("/preview", preview),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: not_found, 404: not_found, 405: not_found, 500: crashed},
+        middleware=[Middleware(Guard)],
+    )
+    return app
+
+
+def safe_name(title: str) -> str:
+    """A file name from a sheet's title: letters, digits and hyphens."""
+    name = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-")
+    return "-".join(part for part in name.split("-") if part)[:60] or "sheet"

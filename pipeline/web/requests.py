@@ -1,0 +1,79 @@
+"""What a request to the teacher's page may ask: the word-list fields of the vocabulary, read from a query
+string and checked as the command line checks them; anything else is a 400 with a sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from pipeline.core.errors import WordstatsError
+from pipeline.wordlists.fields import BY_NAME, Field
+
+MAX_QUERY = 4096  # bytes of a query string
+MAX_VALUE = 200  # characters of one value
+MAX_WORDS = 200  # words a page lists (a preview, a sheet): a class sheet needs far fewer
+PAGE_PARAMS = ("preset", "lexicon")  # what the page adds to the vocabulary's fields
+TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
+
+
+class BadRequest(WordstatsError):
+    """A request the page refuses: answered 400 with the sentence."""
+
+    exit_code = 400
+
+
+@dataclass(frozen=True)
+class ListRequest:
+    """A word list asked of the page: the preset, the lexicon, and the fields given (typed and checked)."""
+
+    preset: str | None
+    lexicon: str | None
+    given: dict[str, Any]
+
+    def query(self, **changes: Any) -> str:
+        """This request's query string, with `changes` (None drops a field)."""
+        values: dict[str, Any] = {"preset": self.preset, "lexicon": self.lexicon, **self.given, **changes}
+        pairs = {k: ("1" if v is True else "0" if v is False else v) for k, v in values.items() if v is not None}
+        return urlencode(pairs)
+
+
+def parse_value(f: Field, text: str) -> Any:
+    """A query-string value as its field's type, checked."""
+    if len(text) > MAX_VALUE:
+        raise BadRequest(f"{f.label}: at most {MAX_VALUE} characters")
+    if f.kind is bool:
+        if text.lower() not in TRUE + FALSE:
+            raise BadRequest(f"{f.label}: choose yes or no")
+        return text.lower() in TRUE
+    try:
+        value: Any = f.kind(text) if f.kind is not str else text
+    except ValueError:
+        raise BadRequest(f"{f.label}: {text[:40]!r} is not a number") from None
+    try:
+        return f.validate(value)
+    except WordstatsError as exc:
+        raise BadRequest(f"{f.label}: {exc}") from None
+
+
+def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
+    """The word list a query string asks for; a 400 for an unknown field, a bad value or a query too long."""
+    if raw_length > MAX_QUERY:
+        raise BadRequest(f"the request is too long (at most {MAX_QUERY} characters)")
+    given: dict[str, Any] = {}
+    for name, text in params.items():
+        if name in PAGE_PARAMS:
+            continue
+        if name not in BY_NAME:
+            raise BadRequest(f"unknown field {name[:40]!r}")
+        if text == "":
+            continue  # a form's empty field: as the preset says
+        given[name] = parse_value(BY_NAME[name], text)
+    if given.get("count", 0) > MAX_WORDS:
+        raise BadRequest(f"How many words: at most {MAX_WORDS} on a page")
+    preset = params.get("preset") or None
+    lexicon = params.get("lexicon") or None
+    for name, value in (("preset", preset), ("lexicon", lexicon)):
+        if value is not None and (len(value) > 60 or not value.replace("-", "").replace("_", "").isalnum()):
+            raise BadRequest(f"unknown {name} {value[:40]!r}")
+    return ListRequest(preset, lexicon, given)

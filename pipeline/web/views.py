@@ -1,0 +1,187 @@
+"""What the teacher's page shows, from the library's use cases: the gallery, a list with its form and sheet,
+and a word looked up. Each function takes a scoped session and returns what a template renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from pipeline.core.errors import NotFound
+from pipeline.core.session import Session
+from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
+from pipeline.wordlists.fields import FIELDS, Field
+from pipeline.wordlists.options import merge
+from pipeline.wordlists.select import WordList, word_list
+from pipeline.wordlists.settings import Settings, exclusions, load_settings
+
+PREVIEW_WORDS = 8  # words a gallery card shows
+GROUPS = {  # how the list form groups its fields, in this order
+    "school": "Which words",
+    "phonics": "Phonics",
+    "words": "Spelling patterns",
+    "pick": "How many and which",
+    "puzzle": "Puzzles",
+    "sheet": "The sheet",
+}
+SIMPLE = ("grade", "phonics", "phase", "dolch", "length", "starts_with", "ends_with", "count", "sheet", "paper")
+
+
+def settings_of(session: Session) -> Settings:
+    """The word-list settings of the session's config."""
+    return load_settings(session.config)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A preset in the gallery: its name, title, what it picks, and its first words."""
+
+    name: str
+    title: str
+    words: tuple[str, ...]
+
+
+def gallery(session: Session) -> list[tuple[str, list[Card]]]:
+    """The presets grouped by purpose, each with a preview of its words (the gallery page)."""
+    settings = settings_of(session)
+    groups = settings.gallery or (("Presets", tuple(settings.presets)),)
+    return [(title, [card(session, settings, name) for name in names]) for title, names in groups]
+
+
+def card(session: Session, settings: Settings, name: str) -> Card:
+    """One preset's card: its title and, when already computed, the first words of its list (the page fetches
+    the others from /preview, so that the gallery answers at once)."""
+    fields = settings.presets[name]
+    key = (session.store.root, _tables_mark(session), session.config.path, name)
+    words = _CACHED.get(key, ())
+    return Card(name, fields.get("title", name), tuple(words[:PREVIEW_WORDS]))
+
+
+_CACHED: dict[tuple, tuple[str, ...]] = {}  # preset previews by (lexicon folder, tables' mark, config, preset)
+
+
+def preview(session: Session, preset: str) -> list[str]:
+    """A preset's words as its sheet prints them (kept per built table set)."""
+    key = (session.store.root, _tables_mark(session), session.config.path, preset)
+    if key not in _CACHED:
+        _CACHED[key] = tuple(word_list(session.store, session.config, preset, {}, printed=True).words)
+    return list(_CACHED[key])
+
+
+def _tables_mark(session: Session) -> tuple:
+    """What changes when a build commits: the manifest's size and time (a cache key)."""
+    manifest = session.store.root / "manifest.json"
+    try:
+        st = manifest.stat()
+        return (st.st_size, st.st_mtime_ns)
+    except OSError:
+        return ()
+
+
+@dataclass(frozen=True)
+class FormField:
+    """A field of the list form: the vocabulary's field and the value in force (the preset's or the teacher's)."""
+
+    field: Field
+    value: Any
+    simple: bool
+
+    @property
+    def choices(self) -> list[tuple[str, str]]:
+        """(value, words) of each choice a select offers: the field's choices or suggestions, and the value in
+        force when it is another."""
+        offered = list(self.field.choices or self.field.suggest)
+        if self.value is not None and str(self.value) not in offered and offered:
+            offered.append(str(self.value))
+        return [(c, self.field.choice_words.get(c, c)) for c in offered]
+
+
+def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormField]]]:
+    """The list form's fields by group, with the values in force."""
+    settings = settings_of(session)
+    values = merge(settings, request.preset, {}) if request.preset else {}
+    values.update(request.given)
+    out = []
+    for group, title in GROUPS.items():
+        fields = [FormField(f, values.get(f.name), f.name in SIMPLE) for f in FIELDS if f.group == group]
+        out.append((title, fields))
+    return out
+
+
+def the_list(session: Session, request: ListRequest) -> WordList:
+    """The word list of a request, as the CLI makes it for the same options (a printed sheet: reviewed words)."""
+    if request.preset is not None and request.preset not in settings_of(session).presets:
+        raise BadRequest(f"unknown preset {request.preset!r}")
+    wl = word_list(session.store, session.config, request.preset, dict(request.given), printed=True)
+    if wl.table.height > MAX_WORDS:
+        raise BadRequest(f"this list has {wl.table.height:,} words: give How many words (at most {MAX_WORDS})")
+    return wl
+
+
+def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:
+    """A word looked up: is it a word, its anagrams, hooks, Hangman difficulty and phonics; offensive words and
+    topics not for the classroom left out of anagrams and hooks unless `every`."""
+    from pipeline.anagrams.lookups import hooks, parse_letters
+    from pipeline.anagrams.queries import anagram, open_index
+    from pipeline.anagrams.study import judge
+
+    text = parse_letters(word, "word")
+    if len(text) > 15:
+        raise BadRequest("a word of at most 15 letters")
+    store, config = session.store, session.config
+    excl = exclusions(settings_of(session))
+    valid = bool(judge(store, [text])["valid"][0])
+    found = anagram(open_index(store, config), text)["word"].to_list()
+    shown = [w for w in found if every or not excl.excluded(w.upper())]
+    out: dict[str, Any] = {"word": text, "valid": valid, "anagrams": [w for w in shown if w.upper() != text]}
+    out["hidden"] = len(found) - len(shown)
+    if valid:
+        row = hooks(store, text).to_dicts()
+        if row:
+            keep = (
+                (lambda letters: letters)
+                if every
+                else (
+                    lambda letters: [c for c in letters if not excl.excluded(c + text) and not excl.excluded(text + c)]
+                )
+            )
+            out["front_hooks"] = keep(list(row[0]["front_hooks"]))
+            out["back_hooks"] = keep(list(row[0]["back_hooks"]))
+        out["hangman"] = _hangman(session, text)
+        out["phonics"] = _phonics(session, text)
+    return out
+
+
+def _hangman(session: Session, word: str) -> dict[str, Any] | None:
+    """The word's Hangman row, if the table is built."""
+    if not session.store.exists("hangman"):
+        return None
+    table = session.store.scan("hangman", ["word", "misses", "guesses", "band"]).filter(pl.col("word") == word)
+    rows = table.collect().to_dicts()
+    return rows[0] if rows else None
+
+
+def _phonics(session: Session, word: str) -> dict[str, Any] | None:
+    """The word's phonics row (sounds, syllables, features, grade), if the table is built."""
+    if not session.store.exists("phonics"):
+        return None
+    columns = [
+        "word",
+        "phonemes",
+        "syllables",
+        "blends",
+        "digraphs",
+        "vowel_teams",
+        "magic_e",
+        "grade",
+        "uk_phase",
+        "us_step",
+    ]
+    rows = session.store.scan("phonics", columns).filter(pl.col("word") == word).collect().to_dicts()
+    return rows[0] if rows else None
+
+
+def not_found_sentence(exc: NotFound) -> str:
+    """An empty result in words for the page."""
+    return str(exc)

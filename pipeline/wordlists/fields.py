@@ -1,0 +1,471 @@
+"""The word-list vocabulary, declared once: every option of a list (a preset field, a command-line option, a
+field of the teacher's page) with its type, help, plain-words label, choices or range, and its check."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.core.errors import WordstatsError
+
+BANDS = ("easy", "medium", "hard")
+SORTS = ("alpha", "frequency", "difficulty")
+DOLCH = ("pre-primer", "primer", "grade-1", "grade-2", "grade-3", "nouns", "all")
+PHONICS = (
+    "cvc",
+    "ccvc",
+    "cvcc",
+    "blends",
+    "digraphs",
+    "magic-e",
+    "vowel-teams",
+    "r-controlled",
+    "double-letters",
+    "short-vowels",
+    "long-vowels",
+    "regular",
+    "irregular",
+)
+LONG_PHONICS = ("magic-e", "vowel-teams", "long-vowels")  # --vowel means the letter's long sound with these
+SPELLINGS = ("us", "uk")
+SOUNDS = tuple(
+    "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH".split()
+)  # ARPAbet sounds of the CMU Pronouncing Dictionary (--sound)
+SHEETS = ("list", "spelling-test", "word-search", "scramble", "hangman", "handwriting", "flashcards")
+PAPER_NAMES = {"letter": "Letter", "a4": "A4"}  # --paper letter|a4, as fpdf names them
+FONTS = ("dejavu", "atkinson")
+GRADES = ("K", "1", "2", "3", "4", "5")
+PHASES = ("uk-2", "uk-3", "uk-4", "uk-5", "us-1", "us-2", "us-3", "us-4", "us-5", "us-6", "us-7")
+VOWELS = ("a", "e", "i", "o", "u")
+MAX_COUNT = 1_000_000
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Field:
+    """One word-list option: the preset field `name`, its type, what it does (help), its words on the teacher's
+    page (label, group, and each choice's words), its choices or range, and any further check of its value."""
+
+    name: str
+    kind: type
+    help: str
+    label: str
+    group: str  # where a form puts it: words, school, phonics, puzzle, pick, sheet
+    metavar: str = ""
+    choices: tuple[str, ...] = ()
+    choice_words: dict[str, str] = field(default_factory=dict)  # plain words for a choice, on the page
+    lo: float | None = None
+    hi: float | None = None
+    option: str = ""  # the command-line option when it is not --name (count → --sample)
+    check: Callable[[Any], Any] | None = None  # raises a one-line WordstatsError for a bad value
+    children: bool = False  # the option makes a list a children's list (only reviewed words)
+    negatable: bool = False  # a flag with a --no- form (--blanks/--no-blanks)
+    suggest: tuple[str, ...] = ()  # values a form offers for a free-text field (its check allows others too)
+
+    @property
+    def flag(self) -> str:
+        """The command-line option: --min-zipf for min_zipf, or its own name."""
+        return self.option or "--" + self.name.replace("_", "-")
+
+    @property
+    def switch(self) -> bool:
+        """Whether it is an on/off flag given bare (--common): absent means "as the preset says"."""
+        return self.kind is bool and not self.negatable
+
+    def validate(self, value: Any) -> Any:
+        """The value, checked: its type, one of its choices, within its range, and its own check."""
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise WordstatsError(f"{self.flag}: expected true or false, got {value!r}")
+            return value
+        if self.kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise WordstatsError(f"{self.flag} {value!r}: expected a number")
+        if self.kind is int and not float(value).is_integer():
+            raise WordstatsError(f"{self.flag} {value!r}: expected a whole number")
+        if self.choices and str(value).lower() not in {c.lower() for c in self.choices}:
+            raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
+        if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
+            raise WordstatsError(f"{self.flag} {value}: {self.range_words()}")
+        if self.check is not None:
+            self.check(value)
+        return value
+
+    def range_words(self) -> str:
+        """The allowed range in words."""
+        if self.lo is not None and self.hi is not None:
+            return f"must be between {self.lo:g} and {self.hi:g}"
+        return f"must be at least {self.lo:g}" if self.lo is not None else f"must be at most {self.hi:g}"
+
+
+def either(choices: tuple[str, ...]) -> str:
+    """Choices in words: "easy, medium or hard"."""
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
+
+
+def _length(text: str) -> None:
+    """A length option's check (the parser raises)."""
+    from pipeline.wordlists.options import parse_length
+
+    parse_length(text)
+
+
+def _letters(option: str) -> Callable[[str], None]:
+    """A check that a value is letters only."""
+
+    def check(text: str) -> None:
+        """Letters A-Z only."""
+        from pipeline.wordlists.options import letters
+
+        letters(text, option)
+
+    return check
+
+
+def _pattern(text: str) -> None:
+    """A pattern option's check."""
+    from pipeline.wordlists.options import pattern_for_list
+
+    pattern_for_list(text)
+
+
+def _grade(text: str) -> None:
+    """A grade option's check."""
+    from pipeline.wordlists.options import parse_grade
+
+    parse_grade(text)
+
+
+def _syllables(text: str) -> None:
+    """A syllables option's check."""
+    from pipeline.wordlists.options import parse_range
+
+    parse_range(text, "--syllables")
+
+
+def _phase(text: str) -> None:
+    """A phase option's check: scheme and number."""
+    if not re.fullmatch(r"(uk|us)-\d", str(text)):
+        raise WordstatsError(f"--phase {text!r}: give a scheme and phase, uk-2 ... uk-5 or us-1 ... us-7")
+
+
+def _grapheme(text: str) -> None:
+    """A grapheme option's check."""
+    if not re.fullmatch(r"[a-z]{1,4}|[aeiou]_e", str(text)):
+        raise WordstatsError(f"--grapheme {text!r}: give a spelling of a sound (ai, sh, igh, a_e)")
+
+
+def _vowel(text: str) -> None:
+    """A vowel option's check."""
+    if len(str(text)) != 1 or str(text).lower() not in "aeiou":
+        raise WordstatsError(f"--vowel {text!r}: give one vowel letter (a, e, i, o or u)")
+
+
+def _swap(text: str) -> None:
+    """A swap option's check: words of letters, comma-separated, at most a hundred."""
+    words = [w.strip() for w in str(text).split(",") if w.strip()]
+    if len(words) > 100 or not all(w.isascii() and w.isalpha() for w in words):
+        raise WordstatsError(f"--swap {str(text)[:40]!r}: give up to 100 words of letters, comma-separated")
+
+
+PHONICS_WORDS = {
+    "cvc": "CVC words (cat, dog, sun)",
+    "ccvc": "a blend, then a short vowel (frog, stop)",
+    "cvcc": "a short vowel, then a blend (lamp, jump)",
+    "blends": "consonant blends (frog, lamp, string)",
+    "digraphs": "digraphs: sh, ch, th, wh, ph, ck, ng",
+    "magic-e": "magic e (cake, bike, rope)",
+    "vowel-teams": "vowel teams (rain, tree, boat)",
+    "r-controlled": "bossy r (car, her, bird)",
+    "double-letters": "double letters (bell, kiss)",
+    "short-vowels": "short vowel sounds",
+    "long-vowels": "long vowel sounds",
+    "regular": "spelled as they sound",
+    "irregular": "tricky words",
+}
+PHASE_WORDS = {
+    "uk-2": "Phase 2 (s a t p i n m d...)",
+    "uk-3": "Phase 3 (ch sh th ai ee igh oa oo...)",
+    "uk-4": "Phase 4 (adjacent consonants)",
+    "uk-5": "Phase 5 (ay ou ie ea split digraphs...)",
+    "us-1": "Step 1: short vowels, CVC",
+    "us-2": "Step 2: digraphs",
+    "us-3": "Step 3: blends",
+    "us-4": "Step 4: silent e",
+    "us-5": "Step 5: bossy r",
+    "us-6": "Step 6: vowel teams",
+    "us-7": "Step 7: diphthongs, soft c and g",
+}
+SHEET_WORDS = {
+    "list": "word list",
+    "spelling-test": "spelling test",
+    "word-search": "word search",
+    "scramble": "unscramble the words",
+    "hangman": "Hangman",
+    "handwriting": "handwriting practice",
+    "flashcards": "flashcards",
+}
+
+FIELDS: tuple[Field, ...] = (
+    Field("title", str, "Title of the sheet.", "Title", "sheet", "TEXT"),
+    Field("length", str, 'Letters: "5" or a range "4-6".', "Letters", "words", "N|A-B", check=_length),
+    Field("common", bool, "Only common words (Zipf frequency >= 3.0).", "Only common words", "words"),
+    Field(
+        "min_zipf", float, "Only words at least this frequent (Zipf scale).", "How common (Zipf)", "words", lo=0, hi=8
+    ),
+    Field(
+        "top_frequent",
+        int,
+        "Only words among the N most frequent of the lexicon.",
+        "Among the N most frequent",
+        "words",
+        lo=1,
+        hi=10**12,
+    ),
+    Field(
+        "contains",
+        str,
+        "Letters the word contains, in order.",
+        "Contains",
+        "words",
+        "LETTERS",
+        check=_letters("--contains"),
+    ),
+    Field(
+        "starts_with",
+        str,
+        "Letters the word starts with.",
+        "Starts with",
+        "words",
+        "LETTERS",
+        check=_letters("--starts-with"),
+    ),
+    Field(
+        "ends_with", str, "Letters the word ends with.", "Ends with", "words", "LETTERS", check=_letters("--ends-with")
+    ),
+    Field(
+        "pattern",
+        str,
+        "A pattern with at least one letter: *IGHT, ?A?E, [BC]AT.",
+        "Pattern (? one letter, * any letters)",
+        "words",
+        "PATTERN",
+        check=_pattern,
+    ),
+    Field(
+        "hangman",
+        str,
+        "Hangman difficulty: easy, medium or hard.",
+        "Hangman difficulty",
+        "puzzle",
+        "[easy|medium|hard]",
+        choices=BANDS,
+    ),
+    Field(
+        "boggle_findable", bool, "Only words often found on random Boggle boards.", "Found on Boggle boards", "puzzle"
+    ),
+    Field(
+        "min_find_rate",
+        float,
+        "Find rate for --boggle-findable (default 0.01).",
+        "Boggle find rate",
+        "puzzle",
+        lo=0,
+        hi=1,
+    ),
+    Field(
+        "count",
+        int,
+        "Pick N at random (reproducible with --seed).",
+        "How many words",
+        "pick",
+        lo=1,
+        hi=MAX_COUNT,
+        option="--sample",
+    ),
+    Field("seed", int, "Seed of the random pick (default 0).", "Which pick", "pick", lo=0, hi=MAX_SEED),
+    Field(
+        "swap",
+        str,
+        "Words to swap out, comma-separated: each is replaced by another word of the pool, the rest stay.",
+        "Swap out",
+        "pick",
+        "WORD,WORD",
+        check=_swap,
+    ),
+    Field(
+        "sort",
+        str,
+        "alpha (default), frequency or difficulty (any case).",
+        "Order",
+        "pick",
+        "[alpha|frequency|difficulty]",
+        choices=SORTS,
+        choice_words={"alpha": "A to Z", "frequency": "most common first", "difficulty": "easiest first"},
+    ),
+    Field(
+        "blanks",
+        bool,
+        "Add numbered blank lines for a spelling test.",
+        "Spelling test page",
+        "sheet",
+        negatable=True,
+    ),
+    Field(
+        "children",
+        bool,
+        "Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4).",
+        "Words a child knows",
+        "school",
+        children=True,
+    ),
+    Field(
+        "grade",
+        str,
+        "Grade level: K, 1 ... 5, or a range (K-2, 2-3).",
+        "Grade",
+        "school",
+        "GRADE",
+        check=_grade,
+        children=True,
+        suggest=("K", "1", "2", "3", "4", "5", "K-1", "K-2", "1-2", "1-3", "2-3", "3-4", "3-5", "K-5"),
+        choice_words={"K": "kindergarten", **{g: f"grade {g}" for g in "12345"}},
+    ),
+    Field(
+        "dolch",
+        str,
+        "Dolch sight words: pre-primer, primer, grade-1, grade-2, grade-3, nouns, all.",
+        "Dolch sight words",
+        "school",
+        "LIST",
+        choices=DOLCH,
+        children=True,
+    ),
+    Field(
+        "phonics",
+        str,
+        "Phonics feature: " + ", ".join(PHONICS) + ".",
+        "Phonics pattern",
+        "phonics",
+        "FEATURE",
+        choices=PHONICS,
+        choice_words=PHONICS_WORDS,
+        children=True,
+    ),
+    Field(
+        "vowel",
+        str,
+        "A vowel letter: its short sound (its long sound with magic-e, vowel-teams).",
+        "Vowel sound",
+        "phonics",
+        "LETTER",
+        choices=VOWELS,
+        check=_vowel,
+        children=True,
+    ),
+    Field(
+        "syllables",
+        str,
+        'Syllables: "2" or a range "1-2".',
+        "Syllables",
+        "phonics",
+        "N|A-B",
+        check=_syllables,
+    ),
+    Field(
+        "sound",
+        str,
+        "A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.",
+        "Sound (CH, SH, AE...)",
+        "phonics",
+        "SOUND",
+        choices=SOUNDS,
+    ),
+    Field(
+        "phase",
+        str,
+        "Decodable at a phonics phase: uk-2 ... uk-5 (Letters and Sounds), us-1 ... us-7 (US steps).",
+        "Phonics phase",
+        "phonics",
+        "PHASE",
+        choice_words=PHASE_WORDS,
+        check=_phase,
+        children=True,
+        suggest=PHASES,
+    ),
+    Field(
+        "grapheme",
+        str,
+        "Decoded with this spelling of a sound: ai, sh, igh, a_e.",
+        "Spelling of a sound (ai, sh, a_e)",
+        "phonics",
+        "SPELLING",
+        check=_grapheme,
+    ),
+    Field(
+        "spelling",
+        str,
+        "us or uk: leave out the other side's spellings.",
+        "Spellings",
+        "school",
+        "[us|uk]",
+        choices=SPELLINGS,
+        choice_words={"us": "US (color)", "uk": "UK (colour)"},
+    ),
+    Field(
+        "paper",
+        str,
+        "PDF paper: letter or a4.",
+        "Paper",
+        "sheet",
+        "[letter|a4]",
+        choices=tuple(PAPER_NAMES),
+        choice_words={"letter": "Letter", "a4": "A4"},
+    ),
+    Field(
+        "sheet",
+        str,
+        "Sheet for .pdf/.html/.md: " + ", ".join(SHEETS) + ".",
+        "Sheet",
+        "sheet",
+        "SHEET",
+        choices=SHEETS,
+        choice_words=SHEET_WORDS,
+    ),
+    Field(
+        "difficulty",
+        str,
+        "Word search: easy (→ ↓), medium (+ diagonals), hard (all 8 directions).",
+        "Word search difficulty",
+        "sheet",
+        "[easy|medium|hard]",
+        choices=BANDS,
+    ),
+    Field(
+        "lowercase",
+        bool,
+        "Word-search grids, scrambles and flashcards in lower case too.",
+        "Grids and cards in lower case",
+        "sheet",
+    ),
+    Field(
+        "font",
+        str,
+        "Sheet font: dejavu (default) or atkinson (Atkinson Hyperlegible, for low vision and dyslexia).",
+        "Font",
+        "sheet",
+        "[dejavu|atkinson]",
+        choices=FONTS,
+        choice_words={"dejavu": "DejaVu Sans", "atkinson": "Atkinson Hyperlegible (easier to read)"},
+    ),
+)
+BY_NAME = {f.name: f for f in FIELDS}
+CHILDREN_FIELDS = tuple(f.name for f in FIELDS if f.children)  # any of them makes a list a children's list
+
+
+def field_named(name: str) -> Field:
+    """The field `name`, or a one-line error."""
+    if name not in BY_NAME:
+        raise WordstatsError(f"unknown word-list option {name!r}")
+    return BY_NAME[name]

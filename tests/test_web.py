@@ -1,0 +1,384 @@
+"""The teacher's page (`wordstats serve`), a real server on loopback: the same lists as the CLI, bad requests
+refused with a sentence, the data folder never written, answers while a build commits, 20 clients at once,
+and, in real Chromium, a teacher's walk through it with an accessibility check of every page."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
+
+pytestmark = pytest.mark.slow  # real servers, browsers or make runs
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]  # fmt: skip
+WIDTHS = {"laptop": (1280, 900), "phone": (390, 844)}
+SERVER_SECONDS = 900  # the test server stops by itself after this, whatever happens to the tests
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    """The teacher lexicon built as make all builds it (words, anagram indexes, Hangman, phonics)."""
+    folder = tmp_path_factory.mktemp("web") / "out"
+    res = run_cli("run", "ingest", "indexes", "hangman", "phonics", "--lexicon", "scowl", "--data-dir", folder,
+                  "--config", DEFAULT_CONFIG)  # fmt: skip
+    assert res.exit_code == 0, res
+    return folder
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(data):
+    """`wordstats serve` on 127.0.0.1 in its own process (it ends by itself after SERVER_SECONDS); its address."""
+    port = free_port()
+    exe = str(Path(sys.executable).with_name("wordstats"))
+    proc = subprocess.Popen(
+        [
+            "timeout",
+            str(SERVER_SECONDS),
+            exe,
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data),
+            "--config",
+            str(DEFAULT_CONFIG),
+        ],  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/static/style.css", timeout=2).read()
+            break
+        except OSError:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.3)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def get(base: str, path: str, method: str = "GET", body: bytes | None = None) -> tuple[int, str, bytes]:
+    """(status, content type, body) of one request."""
+    request = urllib.request.Request(base + path, data=body, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Content-Type", ""), exc.read()
+
+
+def page_words(html: bytes) -> list[str]:
+    """The words of a list page, in order."""
+    return re.findall(r'<span class="word">([^<]+)</span>', html.decode())
+
+
+def cli_words(data: Path, *args: str) -> list[str]:
+    """The words the CLI lists for the same options, as a printed sheet picks them (its Markdown)."""
+    out = data.parent / f"cli-{abs(hash(args))}.md"
+    res = run_cli("wordlist", *args, "--out", out, "--force", "--data-dir", data, "--config", DEFAULT_CONFIG)
+    assert res.exit_code == 0, res
+    text = out.read_text()
+    teacher = text.split("\n## ", 2)[-1]
+    return [
+        line.split(". ", 1)[1].split(" (also right")[0] for line in teacher.splitlines() if re.match(r"^\d+\. ", line)
+    ]
+
+
+# ---- the same lists as the CLI -------------------------------------------------------------------------------
+
+CASES = [
+    ("preset=spelling-2", ("--preset", "spelling-2")),
+    ("preset=phase-3&seed=4", ("--preset", "phase-3", "--seed", "4")),
+    ("preset=word-search&count=8&seed=2", ("--preset", "word-search", "--sample", "8", "--seed", "2")),
+    ("preset=scramble&seed=3", ("--preset", "scramble", "--seed", "3")),
+    ("grade=2&phonics=digraphs&count=10", ("--grade", "2", "--phonics", "digraphs", "--sample", "10")),
+    ("preset=blends&swap=blind", ("--preset", "blends", "--swap", "blind")),
+]
+
+
+@pytest.mark.parametrize("query, args", CASES)
+def test_the_page_lists_what_the_cli_lists(server, data, query, args):
+    """Each list of the page is the CLI's list for the same options."""
+    status, _, body = get(server, "/list?" + query)
+    assert status == 200, body[:300]
+    assert page_words(body) == cli_words(data, *args)
+
+
+def test_the_pdf_download_holds_the_cli_words(server, data, tmp_path):
+    """The downloaded PDF's answer key lists the CLI's words."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler-utils not installed")
+    status, kind, body = get(server, "/sheet.pdf?preset=word-search&seed=5")
+    assert status == 200 and kind == "application/pdf" and body.startswith(b"%PDF")
+    (tmp_path / "s.pdf").write_bytes(body)
+    text = subprocess.run(["pdftotext", str(tmp_path / "s.pdf"), "-"], capture_output=True, text=True).stdout
+    for word in cli_words(data, "--preset", "word-search", "--seed", "5"):
+        assert re.search(rf"\b{word}\b", text), word
+
+
+def test_the_gallery_groups_every_preset(server):
+    """The gallery shows every preset in its group, and a preview of each preset's words is there."""
+    from pipeline.core.config import load_config
+    from pipeline.wordlists.settings import load_settings
+
+    settings = load_settings(load_config(DEFAULT_CONFIG))
+    status, _, body = get(server, "/")
+    html = body.decode()
+    assert status == 200 and '<html lang="en">' in html
+    for title, names in settings.gallery:
+        assert f">{title}</h2>" in html.replace("&#39;", "'")
+        for name in names:
+            assert f'href="/list?preset={name}"' in html
+    status, _, body = get(server, "/preview?preset=spelling-2")
+    assert status == 200 and len(json.loads(body)["words"]) == 8
+
+
+def test_lookup_a_word(server):
+    """The look-up page: is it a word, its anagrams, hooks, Hangman difficulty and sounds."""
+    status, _, body = get(server, "/lookup?word=stain")
+    html = body.decode()
+    assert status == 200 and "is a word in the scowl word list" in html
+    assert "SATIN" in html and "SAINT" in html and "Hangman" in html and "syllable" in html
+
+
+# ---- bad requests: a 4xx and a sentence ----------------------------------------------------------------------
+
+BAD = [
+    ("/no-such-page", 404, "there is no such page"),
+    ("/static/../../pipeline/web/app.py", 404, "no such page"),
+    ("/static/%2e%2e/app.py", 404, "no such page"),
+    ("/list?count=99999999999", 400, "How many words"),
+    ("/list?count=abc", 400, "is not a number"),
+    ("/list?count=500", 400, "at most 200"),
+    ("/list?seed=-1", 400, "Which pick"),
+    ("/list?grade=9", 400, "Grade"),
+    ("/list?phonics=nonsense", 400, "Phonics pattern"),
+    ("/list?bogus=1", 400, "unknown field"),
+    ("/list?preset=no-such-preset", 400, "unknown preset"),
+    ("/list?preset=%00%ff", 400, "unknown preset"),
+    ("/list?length=" + "9" * 300, 400, "at most 200 characters"),
+    ("/list?" + "a=1&" * 2000, 400, "too long"),
+    ("/list?grade=3-5", 400, "give How many words"),
+    ("/sheet.exe?preset=spelling-2", 404, "sheet.html or sheet.pdf"),
+    ("/lookup?word=r3t", 422, "letters"),
+    ("/lookup?word=" + "a" * 40, 400, "at most 15 letters"),
+    ("/lookup?word=cat&lexicon=../../etc", 400, "unknown lexicon"),
+    ("/preview?preset=nope", 400, "unknown preset"),
+]
+
+
+@pytest.mark.parametrize("path, status, sentence", BAD)
+def test_bad_requests_get_a_sentence(server, path, status, sentence):
+    """Each bad request is refused with its status and a sentence, never a traceback."""
+    code, kind, body = get(server, path)
+    html = body.decode()
+    assert code == status, html[:300]
+    assert kind.startswith("text/html") and "Sorry:" in html and sentence in html
+    assert "Traceback" not in html
+
+
+def test_bodies_and_other_methods_are_refused(server):
+    """The page only reads: POST is 405, a GET with a body 413, with a sentence."""
+    code, _, body = get(server, "/list", method="POST", body=b"x=1")
+    assert code == 405 and b"only answers GET" in body
+    code, _, body = get(server, "/list", method="GET", body=b"x" * 10)
+    assert code == 413 and b"reads no request body" in body
+
+
+def test_the_server_listens_on_loopback_only(server):
+    """By default the page is reachable on 127.0.0.1 alone."""
+    port = int(server.rsplit(":", 1)[1])
+    out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout if shutil.which("ss") else ""
+    listening = [line for line in out.splitlines() if f":{port} " in line]
+    assert all("127.0.0.1:" in line for line in listening)
+
+
+def test_serve_warns_when_bound_elsewhere(data):
+    """--host other than loopback warns in a line before serving (checked with an impossible port)."""
+    res = run_cli("serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", data, "--config", DEFAULT_CONFIG)
+    assert res.exit_code == 2  # port 0 is refused by the option's range
+
+
+# ---- the data folder, locks, load ----------------------------------------------------------------------------
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under a folder with its size and time."""
+    return {
+        str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_the_page_never_writes_into_the_data_folder(server, data):
+    """Pages, sheets and look-ups leave the data folder exactly as it was."""
+    before = snapshot(data)
+    for path in ("/", "/list?preset=spelling-3", "/sheet.pdf?preset=handwriting", "/sheet.html?preset=scramble",
+                 "/lookup?word=cat", "/preview?preset=cvc-a"):  # fmt: skip
+        assert get(server, path)[0] == 200
+    assert snapshot(data) == before
+
+
+def test_twenty_clients_at_once_get_correct_pages(server, data):
+    """20 concurrent clients, each its own list: every answer is 200 and the CLI's words."""
+    expected = {seed: cli_words(data, "--preset", "spelling-2", "--seed", str(seed)) for seed in range(20)}
+
+    def fetch(seed: int) -> tuple[int, list[str]]:
+        """One client's list."""
+        code, _, body = get(server, f"/list?preset=spelling-2&seed={seed}")
+        return code, page_words(body)
+
+    with concurrent.futures.ThreadPoolExecutor(20) as pool:
+        results = list(pool.map(fetch, range(20)))
+    assert [code for code, _ in results] == [200] * 20
+    assert [words for _, words in results] == [expected[s] for s in range(20)]
+
+
+@pytest.mark.slow
+def test_the_page_answers_while_a_build_commits(server, data):
+    """While the phonics stage is rebuilt (and commits) three times, every page request is answered."""
+    stop = threading.Event()
+    codes: list[int] = []
+
+    def ask() -> None:
+        """Ask for lists until the build is done."""
+        while not stop.is_set():
+            codes.append(get(server, "/list?preset=phase-2&seed=" + str(len(codes)))[0])
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    try:
+        for _ in range(3):
+            args = ["run", "phonics", "--lexicon", "scowl", "--data-dir", str(data), "--config", str(DEFAULT_CONFIG)]
+            done = subprocess.run(
+                [sys.executable, "-m", "pipeline", *args],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "WORDSTATS_QUIET": "1"},
+            )
+            assert done.returncode == 0, done.stderr
+    finally:
+        stop.set()
+        asker.join()
+    assert len(codes) >= 3 and set(codes) == {200}
+
+
+# ---- in a real browser ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (Debian's) driven by Playwright."""
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+def accessibility_violations(page) -> list[str]:
+    """axe-core's WCAG 2 A and AA violations on the page (axe from the vendored copy)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in found["violations"]]
+
+
+@pytest.mark.slow
+def test_a_teacher_walks_through_in_chromium(server, data, browser, tmp_path):
+    """Open the gallery, pick a preset, change a field, get new words, swap one, download the PDF (its words
+    are the CLI's), print the sheet to PDF; every page passes axe-core and is shown at laptop and phone
+    widths (screenshots in the test's folder)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/")
+    page.wait_for_function("document.querySelectorAll('p.preview:empty').length === 0", timeout=60_000)
+    assert accessibility_violations(page) == []
+    page.click("a[href='/list?preset=spelling-2']")
+    page.wait_for_selector("ol.wordlist")
+    first = page.locator("span.word").all_inner_texts()
+    assert first == cli_words(data, "--preset", "spelling-2")
+    assert accessibility_violations(page) == []
+    page.select_option("#f-sheet", "scramble")
+    page.click("button[type=submit]")
+    page.wait_for_selector("ol.wordlist")
+    assert "sheet=scramble" in page.url
+    assert page.locator("#sheet-heading").inner_text().startswith("The sheet: unscramble the words")
+    page.click("p.actions a.button[href^='/list?']")
+    page.wait_for_selector("ol.wordlist")
+    renewed = page.locator("span.word").all_inner_texts()
+    assert renewed != first and "seed=2" in page.url
+    gone = renewed[0]
+    page.click(f"a[aria-label='Swap out {gone}']")
+    page.wait_for_selector("ol.wordlist")
+    swapped = page.locator("span.word").all_inner_texts()
+    assert gone not in swapped and len(set(swapped) & set(renewed)) == len(renewed) - 1
+    with page.expect_download() as download:
+        page.click("a.button[href^='/sheet.pdf']")
+    pdf = tmp_path / "sheet.pdf"
+    download.value.save_as(pdf)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+        assert all(re.search(rf"\b{w}\b", text) for w in swapped)
+    sheet = browser.new_page()
+    sheet.goto(server + "/sheet.html?" + page.url.split("?", 1)[1])
+    printed = sheet.pdf(format="Letter")
+    assert printed.startswith(b"%PDF") and len(printed) > 10_000
+    page.goto(server + "/lookup?word=stain")
+    assert accessibility_violations(page) == []
+    for name, (width, height) in WIDTHS.items():
+        view = browser.new_page(viewport={"width": width, "height": height})
+        for label, path in (("gallery", "/"), ("list", "/list?preset=word-search"), ("lookup", "/lookup?word=stain")):
+            view.goto(server + path)
+            shot = tmp_path / f"{label}-{name}.png"
+            view.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+        view.close()
+
+
+@pytest.mark.slow
+def test_every_control_is_labelled_and_shows_focus(server, browser):
+    """Keyboard use: each form control has a label, and the focused control draws a visible outline."""
+    page = browser.new_page()
+    page.goto(server + "/list?preset=cvc-a")
+    unlabelled = page.evaluate(
+        "[...document.querySelectorAll('input:not([type=hidden]), select, button, textarea')]"
+        ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())"
+        ".map(e => e.outerHTML)"
+    )
+    assert unlabelled == []
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none")
