@@ -7,6 +7,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shlex
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
@@ -248,11 +249,11 @@ class Store:
         from pipeline.core.stages import SourceStage, adhoc_sources, producer
 
         try:
-            stage = producer(Path(name).stem)
+            stage = producer(name if "." in name else f"{name}.parquet")
         except WordstatsError:
             return f"wordstats run --lexicon {self.lexicon}"
         sources = adhoc_sources(self) if isinstance(stage.load(), SourceStage) else None
-        given = "".join(f" --source {source}" for source in sources or [])
+        given = "".join(f" --source {shlex.quote(source)}" for source in sources or [])
         return f"wordstats run {stage.name}{given} --lexicon {self.lexicon}"
 
     def schema(self, name: str) -> dict[str, pl.DataType]:

@@ -83,14 +83,16 @@ def _open_regular(path: Path, where: str) -> int:
     except OSError as exc:
         raise WordstatsError(f"{path}: cannot read word list ({exc.strerror or exc})") from None
     info = os.fstat(fd)
-    if stat.S_ISDIR(info.st_mode) or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
-        os.close(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise WordstatsError(f"{path}: is a directory, not a word list")
-        if not stat.S_ISREG(info.st_mode):
-            raise WordstatsError(f"{path}: not a regular file (a pipe, device or socket), refused as word list")
-        raise WordstatsError(f"{path}: word list larger than the limit of {MAX_SOURCE_BYTES:,} bytes")
-    return fd
+    if stat.S_ISDIR(info.st_mode):
+        problem = "is a directory, not a word list"
+    elif not stat.S_ISREG(info.st_mode):
+        problem = "not a regular file (a pipe, device or socket), refused as word list"
+    elif info.st_size > MAX_SOURCE_BYTES:
+        problem = f"word list larger than the limit of {MAX_SOURCE_BYTES:,} bytes"
+    else:
+        return fd
+    os.close(fd)
+    raise WordstatsError(f"{path}: {problem}")
 
 
 def _read_block(fh, where: str) -> bytes:
