@@ -95,13 +95,28 @@ class App(typer.Typer):
                     where = f"{exc.filename}: " if exc.filename else ""
                     typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
                     raise typer.Exit(2) from None
+                except Exception as exc:
+                    if not type(exc).__module__.startswith("polars"):
+                        raise
+                    from pipeline.core.store import unreadable  # a table damaged in place: its pages fail to read
+
+                    typer.echo(f"error: {unreadable(exc)}", err=True)
+                    raise typer.Exit(2) from None
                 finally:
                     release_read_locks()
+                    _forget_readers()
 
             register(wrapper)
             return fn
 
         return decorator
+
+
+def _forget_readers() -> None:
+    """Forget the lexicons a command read (their registry lives in the store, when it was imported at all)."""
+    store = sys.modules.get("pipeline.core.store")
+    if store is not None:
+        store.READERS.clear()
 
 
 app = App(

@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import Interrupted, WordstatsError, first_line
-from pipeline.core.store import Store, sha256_file
+from pipeline.core.store import Store, damaged_among, sha256_file
 
 MEMORY_LIMIT = "2GB"  # DuckDB's buffer pool for one query
 THREADS = 2
@@ -125,7 +125,8 @@ def run_sql(
     except duckdb.InterruptException:
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:
-        raise WordstatsError(f"SQL error: {_why(exc)} (tables: {', '.join(names)})") from None
+        damaged = damaged_among(stores, exc) if "parquet" in str(exc).lower() else None
+        raise damaged or WordstatsError(f"SQL error: {_why(exc)} (tables: {', '.join(names)})") from None
     except pl.exceptions.PolarsError as exc:  # the result could not be taken over (DuckDB reports it through polars)
         raise WordstatsError(f"SQL: the result cannot be read ({_why(exc)}); add a LIMIT or aggregate") from None
     finally:

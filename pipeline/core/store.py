@@ -28,6 +28,7 @@ WRITER_LOCK = ".lock"  # held by the one process building a lexicon
 COMMIT_LOCK = ".commit.lock"  # held exclusively while a stage's outputs are renamed, shared by readers
 TMP_SUFFIX = ".tmp"
 FINGERPRINTS = ".make"  # each stage's settings fingerprint, per lexicon: <lexicon>/.make/<stage>.settings
+READERS: list[Store] = []  # the lexicons this command reads (read_lock), to find a damaged table when a read fails
 MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
 
 
@@ -462,6 +463,7 @@ class Store:
         fd = self._shared_lock()
         if fd is not None:
             hold_read_lock(fd)
+        READERS.append(self)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -520,6 +522,20 @@ class Store:
         from pipeline.core.display import note
 
         note(f"{journal}: damaged commit journal, left in place ({why}); no commit is unfinished")
+
+    def damaged_table(self) -> Path | None:
+        """The first table whose bytes differ from the sha256 its manifest entry recorded (same size: a file
+        damaged in place), or None."""
+        try:
+            tables = self.manifest()["tables"]
+        except WordstatsError:
+            return None
+        for name, entry in tables.items():
+            path = self.root / name
+            with contextlib.suppress(OSError):
+                if path.stat().st_size == entry.get("bytes") and sha256_file(path) != entry.get("sha256"):
+                    return path
+        return None
 
     # -- the manifest, checked against the files and rebuilt from the tables' footers
 
@@ -628,3 +644,29 @@ def _is_plan(plan: Any) -> bool:
         if Path(tmp).name != tmp or not tmp.endswith(TMP_SUFFIX):
             return False
     return True
+
+
+def damaged_among(stores: Iterable[Store], exc: BaseException) -> WordstatsError | None:
+    """The one-line error naming the first table of `stores` whose bytes differ from its manifest's sha256
+    (a page damaged in place, which is why reading failed with `exc`), or None."""
+    for store in stores:
+        path = store.damaged_table()
+        if path is not None:
+            return WordstatsError(
+                f"{path}: damaged table ({first_line(exc)}; its bytes are not those {MANIFEST} recorded): "
+                f"rebuild it with `{store.rebuild_command(path.name)}`"
+            )
+    return None
+
+
+def unreadable(exc: BaseException) -> WordstatsError:
+    """The one-line error for a read of the tables that failed inside polars (a page damaged in place): the
+    table whose bytes differ from its manifest's sha256, else the lexicons read."""
+    found = damaged_among(READERS, exc)
+    if found is not None:
+        return found
+    why = first_line(exc)
+    lexicons = ", ".join(dict.fromkeys(s.lexicon for s in READERS)) or "?"
+    return WordstatsError(
+        f"cannot read the tables of lexicon {lexicons} ({why}): rebuild them with `wordstats run --lexicon {lexicons}`"
+    )
