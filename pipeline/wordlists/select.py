@@ -59,9 +59,10 @@ class Step:
     loosen: bool = True  # may the empty-result hint suggest loosening it?
 
 
-@dataclass
+@dataclass(frozen=True)
 class WordList:
-    """A finished list: its title, the filters in plain words, the words, and how to print it."""
+    """A finished list: its title, the filters in plain words, the words, and how to print it (the result of the
+    word-list use case, the same for the command line and the teacher's page)."""
 
     title: str
     lexicon: str
