@@ -602,7 +602,7 @@ def test_options_that_need_a_job_say_so(cli, data):
     assert res.exit_code == 2 and "no --gcg-dir or --compare" in res.stderr
 
 
-def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path):
+def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path, data):
     """Under Ray's token authentication, joining a cluster with no token anywhere is a one-line error naming
     where the token goes (checked before Ray is even imported)."""
     with socket.socket() as listener:
@@ -611,7 +611,10 @@ def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path):
         port = listener.getsockname()[1]
         env = {**LOOPBACK, "HOME": str(tmp_path), "RAY_AUTH_TOKEN": "", "RAY_AUTH_TOKEN_PATH": ""}
         res = run_wordstats(
-            "boggle", "random", "--sample", "10", "--summary", "--ray", f"127.0.0.1:{port}", env=env, timeout=120
+            *("boggle", "random", "--sample", "10", "--summary", "--ray", f"127.0.0.1:{port}"),
+            *("--lexicon", "moby", "--data-dir", str(data), "--config", str(SMALL_CONFIG)),
+            env=env,
+            timeout=120,
         )
     assert res.returncode == 2
     assert res.stderr.strip().splitlines() == [res.stderr.strip()]

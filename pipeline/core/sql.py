@@ -160,7 +160,9 @@ def _query(con, query: str, max_rows: int) -> pl.DataFrame:
     except KeyboardInterrupt:
         con.interrupt()
         worker.join(STOP_SECONDS)
-        raise Interrupted("SQL query interrupted (Ctrl-C)") from None
+        stopped = Interrupted("SQL query interrupted (Ctrl-C)")
+        stopped.leave_at_once = True  # DuckDB's threads may still be stopping: closing them at exit can abort
+        raise stopped from None
     if "error" in done:
         raise done["error"]
     table = done["table"]
