@@ -26,8 +26,10 @@ from pipeline.scrabble.gcg import (
     PLAY,
     TIME,
     WITHDRAWN,
+    decode_gcg,
     game_gcg,
     parse_gcg,
+    read_gcg,
     replay,
 )
 from pipeline.scrabble.leaves import (
@@ -284,6 +286,115 @@ def test_replay_reports_each_discrepancy(scrabble, lexicon, cli, data, tmp_path)
 def test_bad_gcg_is_a_one_line_error(text, message):
     with pytest.raises(WordstatsError, match=re.escape(message)):
         parse_gcg(text)
+
+
+# A record as other programs write it: CRLF line ends, a note over several lines, a `#-` continuation.
+DOS = (
+    "#character-encoding UTF-8\r\n#player1 ann Ann Example\r\n#player2 bob Bob Example\r\n"
+    "#description a club game\r\n#- second round\r\n"
+    ">ann: AEINRST 8D RETAINS +66 66\r\n#note a bingo first\r\nand the note goes on here\r\n"
+    "#- and here\r\n>bob: ADEJOQU D8 .AJ +10 10\r\n"
+)
+
+
+def test_gcg_from_other_programs_reads_as_written():
+    """Notes over several lines, `#-` continuations and CRLF line ends, with line numbers as an editor shows."""
+    game = parse_gcg(DOS)
+    assert game.events[0].note == "a bingo first\nand the note goes on here\nand here"
+    assert game.pragmata["description"] == "a club game\nsecond round"
+    assert [e.line for e in game.events] == [6, 10]
+    for ending in ("\r\n", "\r", "\n"):
+        bad = DOS.replace("\r\n", ending) + f"#player3 cy{ending}>ann: X{ending}"
+        with pytest.raises(WordstatsError, match="line 12: "):
+            parse_gcg(bad)
+    with pytest.raises(WordstatsError, match="line 4: expected '#pragma'"):
+        parse_gcg(DOS.replace("#description a club game\r\n#- second round", "a stray line\r\n#title t"))
+    with pytest.raises(WordstatsError, match="line 1: '#-' continues"):
+        parse_gcg("#- nothing before\n" + HAND)
+
+
+@pytest.mark.parametrize(
+    "data, name",
+    [
+        ("#character-encoding ISO-8859-1\n#player1 césar César\n".encode("latin-1"), "césar"),
+        ("#player1 césar César\n".encode("latin-1"), "césar"),  # no header, not UTF-8: the spec's ISO-8859-1
+        ("#player1 césar César\n".encode(), "césar"),  # no header, valid UTF-8
+        ("#character-encoding UTF-8\r\n#player1 césar César\r\n".encode("utf-8-sig"), "césar"),
+    ],
+)
+def test_gcg_encodings(data, name):
+    text = decode_gcg(data + b"#player2 bob Bob\n>bob: ABC 8H CAB +14 14\n")
+    assert parse_gcg(text).players[0][0] == name
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ("#character-encoding UTF-8\n\n#player1 césar C\n".encode("latin-1"), "line 3: not UTF-8 text, as its"),
+        (b"#character-encoding KLINGON\n", "line 1: unknown character encoding 'KLINGON'"),
+    ],
+)
+def test_gcg_wrong_encoding_is_one_line(data, message):
+    with pytest.raises(WordstatsError, match=re.escape(message)):
+        decode_gcg(data)
+
+
+def test_gcg_encoding_line_first_and_tiles_of_english(tmp_path):
+    with pytest.raises(WordstatsError, match="line 2: #character-encoding must be the first line"):
+        parse_gcg("#player1 a A\n#character-encoding UTF-8\n#player2 b B\n>a: ABC 8H CAB +14 14\n")
+    polish = "#player1 a A\n#player2 b B\n>a: ĆĘIKPST 8G STĘPIĆ +46 46\n"
+    path = tmp_path / "pl.gcg"
+    path.write_text(polish, encoding="utf-8")
+    with pytest.raises(WordstatsError, match=r"pl.gcg: line 3: 'ĆĘIKPST' has letters beyond A to Z"):
+        read_gcg(path)
+
+
+def test_replay_of_a_dos_record_from_the_cli(cli, data, tmp_path):
+    path = tmp_path / "dos.gcg"
+    path.write_bytes(DOS.encode())
+    res = cli_in(cli, data, "scrabble", "replay", path, "--no-best")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "2 moves; final: ann 66, bob 10; 0 with a discrepancy"
+
+
+@pytest.fixture(scope="module")
+def real_games(scrabble, lexicon):
+    """GCG records of whole self-play games, and the hand-written one."""
+    return [HAND] + [game_gcg(self_play(scrabble, lexicon, game_rng(9, "scrabble", n)), scrabble) for n in range(4)]
+
+
+def _wrong_scores(text: str, rng: random.Random, carried: bool) -> tuple[str, set[int]]:
+    """The record with 1 to 3 plays' scores made wrong (their totals carried on, or left as they were); the
+    line numbers changed."""
+    lines = text.split("\n")
+    plays = [i for i, line in enumerate(lines) if re.match(r">\S+: \S+ \w+ \S+ \+\d+ -?\d+$", line)]
+    changed = set(rng.sample(plays, rng.randint(1, min(3, len(plays)))))
+    for i in sorted(changed):
+        nick, rack, where, word, score, total = lines[i].split()
+        delta = rng.choice([d for d in range(-int(score[1:]), 21) if d])
+        lines[i] = f"{nick} {rack} {where} {word} +{int(score) + delta} {int(total) + delta if carried else total}"
+        for j in range(i + 1, len(lines)) if carried else ():
+            parts = lines[j].split()
+            if lines[j].startswith(nick):
+                lines[j] = " ".join([*parts[:-1], str(int(parts[-1]) + delta)])
+    return "\n".join(lines), {i + 1 for i in changed}
+
+
+@pytest.mark.parametrize("carried", [True, False], ids=["totals-carried", "totals-left"])
+def test_replay_totals_are_the_rules_whatever_the_record_says(scrabble, lexicon, real_games, carried):
+    """1 to 3 wrong scores at random plays of real games: our totals are the true ones at every move, and
+    each wrong line is reported once (its score; its total too when the record's own sum breaks there)."""
+    rng = random.Random(23)
+    for text in real_games:
+        truth = [s.our_total for s in replay(parse_gcg(text), scrabble, lexicon)]
+        for _ in range(6):
+            wrong, lines = _wrong_scores(text, rng, carried)
+            steps = replay(parse_gcg(wrong), scrabble, lexicon)
+            assert [s.our_total for s in steps] == truth
+            reported = {s.event.line: s.problems for s in steps if s.problems}
+            assert set(reported) == lines
+            for problems in reported.values():
+                assert problems[0].startswith("score ") and len(problems) == (1 if carried else 2)
 
 
 def test_selfplay_gcg_round_trip(scrabble, lexicon):

@@ -334,10 +334,13 @@ def scrabble_replay(
         _emit(table, as_json, as_csv)
     problems = int(table["problems"].list.len().gt(0).sum()) if move is None else 0
     if move is None and fmt == "table":
-        totals = {}
+        ours, theirs = {}, {}
         for step in steps:
-            totals[record.players[step.event.player][0]] = step.our_total
-        final = ", ".join(f"{nick} {total}" for nick, total in totals.items())
+            nick = record.players[step.event.player][0]
+            ours[nick], theirs[nick] = step.our_total, step.event.total
+        final = ", ".join(f"{nick} {total}" for nick, total in ours.items())
+        if theirs != ours:
+            final += f" (the record: {', '.join(f'{nick} {total}' for nick, total in theirs.items())})"
         typer.echo(f"\n{plural(len(steps), 'move')}; final: {final}; {problems} with a discrepancy")
     if problems:
         raise typer.Exit(1)

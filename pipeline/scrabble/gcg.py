@@ -40,6 +40,9 @@ MAX_GCG_BYTES = 1 << 20  # a game record is a few kilobytes
 MAX_EVENTS = 1000  # moves, exchanges, passes and end-of-game lines of one game (a real one has under 100)
 MAX_POINTS = 100_000  # the largest score or total a line may claim (a play scores under 2,000)
 PLAYERS = ("player1", "player2")
+ENCODING = "character-encoding"  # the pragma naming the file's encoding, on its first line only
+DEFAULT_ENCODING = "iso-8859-1"  # the spec's encoding of a file without that pragma (unless it is valid UTF-8)
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -71,33 +74,56 @@ def _fail(where: str, line: int, message: str) -> WordstatsError:
 
 
 def parse_gcg(text: str, where: str = "game") -> GcgGame:
-    """A GCG record from its text; an error names the line that is not GCG."""
+    """A GCG record from its text; an error names the line that is not GCG (counted as an editor does: CRLF,
+    LF and CR each end one line). A note may go on over the lines after it; `#- text` continues the pragma
+    or note before it."""
     declared: dict[str, tuple[str, str]] = {}
     pragmata: dict[str, str] = {}
     events: list[Event] = []
-    for number, raw in enumerate(text.replace("\r", "\n").split("\n") if "\r" in text else text.split("\n"), 1):
+    last = ""  # the pragma the previous line set ("note" for a move's note), which a continuation extends
+    for number, raw in enumerate(_LINE_END.split(text), 1):
         line = raw.strip()
         if not line:
+            continue
+        if line.startswith("#-") and (len(line) == 2 or line[2].isspace()):
+            if not last:
+                raise _fail(where, number, "'#-' continues a pragma or note, but none comes before it")
+            _extend(events, pragmata, last, line[2:].strip())
             continue
         if line.startswith("#"):
             key, _, rest = line[1:].partition(" ")
             if key in PLAYERS:
                 declared[key] = _player(key, rest, declared, number, where)
+            elif key == ENCODING and number != 1:
+                raise _fail(where, number, "#character-encoding must be the first line of the file")
             elif key == "note" and events:
-                events[-1].note = (events[-1].note + " " + rest.strip()).strip()
+                _extend(events, pragmata, "note", rest.strip())
             else:
                 pragmata[key] = rest.strip()
+            last = "note" if key == "note" and events else key
             continue
         if not line.startswith(">"):
+            if last == "note":  # a note's text goes on over several lines (as Quackle and Macondo write them)
+                _extend(events, pragmata, "note", line)
+                continue
             raise _fail(where, number, f"expected '#pragma' or '>player: ...', got {line[:30]!r}")
         if len(events) == MAX_EVENTS:
             raise _fail(where, number, f"more than {MAX_EVENTS:,} moves: not the record of one game")
         events.append(_event(line, number, [declared[k] for k in PLAYERS if k in declared], where))
+        last = ""
     if len(declared) != 2:
         raise WordstatsError(f"{where}: a game needs #player1 and #player2 lines")
     if not events:
         raise WordstatsError(f"{where}: no moves")
     return GcgGame([declared[k] for k in PLAYERS], events, pragmata)
+
+
+def _extend(events: list[Event], pragmata: dict[str, str], key: str, more: str) -> None:
+    """Add a line of text to the last move's note (key "note") or to a pragma."""
+    if key == "note" and events:
+        events[-1].note = f"{events[-1].note}\n{more}".strip("\n")
+    else:
+        pragmata[key] = f"{pragmata.get(key, '')}\n{more}".strip("\n")
 
 
 def _player(key: str, rest: str, declared: dict[str, tuple[str, str]], number: int, where: str) -> tuple[str, str]:
@@ -124,6 +150,9 @@ def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -
         raise _fail(where, number, f"unknown player {nick.strip()!r} (players: {', '.join(nicks) or 'none declared'})")
     player = nicks.index(nick.strip())
     tokens = rest.split()
+    foreign = [t for t in tokens[:2] if not t.isascii() and t.strip("().").isalpha()]
+    if foreign:
+        raise _fail(where, number, f"{foreign[0]!r} has letters beyond A to Z: a record of another language's tiles")
     rack = ""
     if tokens and not tokens[0].startswith("(") and _RACK.match(tokens[0]) and len(tokens) >= 3:
         if not (tokens[0] in ("-", "--") or _COORD.match(tokens[0])):
@@ -178,18 +207,38 @@ def _points(token: str, what: str, number: int, where: str) -> int:
 
 
 def read_gcg(path: Path | str) -> GcgGame:
-    """The GCG record in a file (UTF-8 or Latin-1): a regular file of at most MAX_GCG_BYTES."""
+    """The GCG record in a file: a regular file of at most MAX_GCG_BYTES, in its stated encoding."""
     from pipeline.core.config import read_regular_file
 
     path = Path(path)
     data = read_regular_file(path, "GCG file", MAX_GCG_BYTES)
     if b"\0" in data:
         raise WordstatsError(f"{path}: binary data, not a GCG file")
+    return parse_gcg(decode_gcg(data, str(path)), str(path))
+
+
+def decode_gcg(data: bytes, where: str = "game") -> str:
+    """A GCG file's text: in the encoding its first line names (`#character-encoding UTF-8`); without that line,
+    UTF-8 when the bytes are valid UTF-8 (most files written today), else ISO-8859-1 as the spec says."""
+    import codecs
+
+    data = data.removeprefix(codecs.BOM_UTF8)
+    first = _LINE_END.split(data[:200].decode("ascii", "replace"), 1)[0].strip()
+    if first.startswith(f"#{ENCODING}"):
+        name = first[len(ENCODING) + 1 :].strip()
+        try:
+            codec = codecs.lookup(name).name
+        except LookupError:
+            raise _fail(where, 1, f"unknown character encoding {name!r}") from None
+        try:
+            return data.decode(codec)
+        except UnicodeDecodeError as exc:
+            line = len(re.split(rb"\r\n|\r|\n", data[: exc.start]))
+            raise _fail(where, line, f"not {name} text, as its #character-encoding line says") from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_gcg(text, str(path))
+        return data.decode(DEFAULT_ENCODING)
 
 
 # ---- replay ---------------------------------------------------------------------------------------
@@ -220,9 +269,11 @@ class Step:
 
 def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> list[Step]:
     """Replay the events on a board: score every play with our scorer and report each difference from the
-    record (score, total, a stated rack the tile set does not allow, tiles not on the rack) and go on; a play
-    that cannot be placed is an error naming its line. Withdrawn plays come off the board."""
-    board, totals, steps = Board(), [0, 0], []
+    record (a score, a total that does not follow from the record's own previous total and score, a stated
+    rack the tile set does not allow, tiles not on the rack) and go on; our totals are the sums of our scores
+    alone, whatever the record says. A play that cannot be placed is an error naming its line. Withdrawn
+    plays come off the board."""
+    board, totals, recorded, steps = Board(), [0, 0], [0, 0], []  # our totals; the record's
     last_play: dict[int, tuple[Board, int]] = {}
     for i, ev in enumerate(game.events, 1):
         before = board.copy()
@@ -269,9 +320,13 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
         step.our_score, step.our_total, step.board = ours, totals[ev.player], board
         if ours is not None and ours != ev.score:
             step.problems.append(f"score {ev.score:+d} in the record, {ours:+d} by the rules")
-        if ev.total != totals[ev.player]:
-            step.problems.append(f"total {ev.total} in the record, {totals[ev.player]} by the rules")
-            totals[ev.player] = ev.total  # go on from the record's total, so one slip is reported once
+        sums = recorded[ev.player] + ev.score
+        if ev.total != sums:  # the record's own arithmetic; a wrong score alone is reported once, above
+            step.problems.append(
+                f"total {ev.total} in the record, where its {recorded[ev.player]} {ev.score:+d} make {sums}"
+                f" ({totals[ev.player]} by the rules)"
+            )
+        recorded[ev.player] = ev.total
         steps.append(step)
     return steps
 
