@@ -77,7 +77,7 @@ def shards_written(out: Path) -> int:
 def test_a_cluster_killed_mid_job_is_one_line_at_once_and_the_job_resumes(data, tmp_path):  # noqa: F811
     out = tmp_path / "out"
     shutil.copytree(data, out)
-    env = {**os.environ, **LOOPBACK, "WORDSTATS_QUIET": "1"}
+    env = {**without_token(os.environ), **LOOPBACK, "WORDSTATS_QUIET": "1"}  # the head's token, in FRESH_HOME
     with ray_head() as (address, head):
         job = subprocess.Popen(
             boggle_job(out, "--ray", address),

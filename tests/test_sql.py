@@ -210,7 +210,9 @@ def test_ctrl_c_stops_a_query_within_a_second(data):
     query = "SELECT sum(a.range * b.range) FROM range(300000) a, range(300000) b"
     args = [exe, "sql", query, "--lexicon", "t", "--data-dir", str(data), "--config", str(SMALL_CONFIG)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)
+    deadline = time.monotonic() + 60
+    while cpu_seconds(proc.pid) < 3.0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the query runs (start-up takes about 1 CPU-second, however loaded the machine)
     assert proc.poll() is None, proc.communicate()
     sent = time.perf_counter()
     proc.send_signal(signal.SIGINT)
@@ -218,3 +220,14 @@ def test_ctrl_c_stops_a_query_within_a_second(data):
     assert proc.returncode == 130
     assert time.perf_counter() - sent < 5.0  # a fraction of a second on a quiet machine (bench: sql interrupt)
     assert err.strip().splitlines() == ["error: SQL query interrupted (Ctrl-C)"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user and system, from /proc)."""
+    import os
+
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -110,18 +110,27 @@ def run_sql(
 
     if not query.strip():
         raise WordstatsError("empty SQL query")
-    check_named_tables(stores, query)
-    con, names, inputs = connect(stores, tag)
+    try:
+        check_named_tables(stores, query)
+        con, names, inputs = connect(stores, tag)
+    except KeyboardInterrupt:  # Ctrl-C before the query runs: the same one line
+        raise interrupted() from None
     try:
         _check_read_only(con, query)
+    except KeyboardInterrupt:
+        raise interrupted() from None
     except BaseException:
         con.close()
         raise
     timer = threading.Timer(timeout, con.interrupt)
     timer.daemon = True
     timer.start()
+    stopping = False  # interrupted: the query may still be stopping, and closing would wait for it
     try:
         table = _query(con, query, max_rows)
+    except Interrupted:
+        stopping = True
+        raise
     except duckdb.InterruptException:
         raise WordstatsError(f"SQL query stopped after {timeout:g} s (the time limit; see --timeout)") from None
     except duckdb.Error as exc:
@@ -131,8 +140,9 @@ def run_sql(
         raise WordstatsError(f"SQL: the result cannot be read ({_why(exc)}); add a LIMIT or aggregate") from None
     finally:
         timer.cancel()
-        with contextlib.suppress(duckdb.Error):  # a query still stopping after Ctrl-C keeps it busy
-            con.close()
+        if not stopping:
+            with contextlib.suppress(duckdb.Error):
+                con.close()
     return SqlResult(integers(table), query, [s.lexicon for s in stores], inputs)
 
 
@@ -160,15 +170,21 @@ def _query(con, query: str, max_rows: int) -> pl.DataFrame:
     except KeyboardInterrupt:
         con.interrupt()
         worker.join(STOP_SECONDS)
-        stopped = Interrupted("SQL query interrupted (Ctrl-C)")
-        stopped.leave_at_once = True  # DuckDB's threads may still be stopping: closing them at exit can abort
-        raise stopped from None
+        raise interrupted() from None
     if "error" in done:
         raise done["error"]
     table = done["table"]
     if table.height > max_rows:
         raise WordstatsError(f"SQL result has more than {max_rows:,} rows: add a LIMIT or aggregate")
     return table
+
+
+def interrupted() -> Interrupted:
+    """The error of a query stopped by Ctrl-C; the command leaves at once after saying so (DuckDB's threads may
+    still be stopping, and waiting for them or closing them at exit can hang or abort)."""
+    stopped = Interrupted("SQL query interrupted (Ctrl-C)")
+    stopped.leave_at_once = True
+    return stopped
 
 
 def integers(table: pl.DataFrame) -> pl.DataFrame:
