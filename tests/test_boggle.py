@@ -692,6 +692,9 @@ def test_the_stored_dictionary_is_the_compiled_one(tmp_path):
     table = store.read("boggle_dictionary")
     variants = boggle_config(load_config(SMALL_CONFIG)).variants
     assert sorted(table["variant"].to_list()) == sorted(variants)
+    import pyarrow.parquet as pq
+
+    assert pq.ParquetFile(store.path("boggle_dictionary")).metadata.num_row_groups == len(variants)  # one read
     upper = store.read("words")["word"].to_list()
     for rules in variants.values():
         stored, compiled = stored_dictionary(table, rules), compile_dictionary(upper, rules)

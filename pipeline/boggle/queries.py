@@ -15,8 +15,9 @@ def store_dictionary(store, rules: Rules) -> Dictionary:
     these rules, else compiled from the words."""
     if store.exists("boggle_dictionary"):
         try:
-            stored = stored_dictionary(store.read("boggle_dictionary"), rules)
-        except (pl.exceptions.PolarsError, ValueError, TypeError):
+            rows = store.scan("boggle_dictionary").filter(pl.col("variant") == rules.name).collect()
+            stored = stored_dictionary(rows, rules)  # the variant's row group alone is read
+        except (pl.exceptions.PolarsError, OSError, ValueError, TypeError):
             raise WordstatsError(
                 f"{store.path('boggle_dictionary')}: damaged (not the table the dictionary stage writes): rebuild it "
                 f"with `wordstats run dictionary --lexicon {store.lexicon}`"

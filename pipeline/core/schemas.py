@@ -196,6 +196,10 @@ VARIANT_COLUMNS: dict[str, dict[str, pl.DataType]] = {
     "openings": {"_score": I32, "_position": STR, "_blanks": I32, "_bingo": BOOL},
 }
 
+# Tables read a row at a time: each row is a row group, so that a reader filtering on a column skips the others
+# by their statistics (boggle solve reads one variant's dictionary).
+ROW_GROUP_ROWS: dict[str, int] = {"boggle_dictionary": 1}
+
 SORTED_BY: dict[str, list[str]] = {
     "words": ["word"],
     "anagrams": ["alphagram"],

@@ -134,13 +134,16 @@ def write_json(target: Path, obj: Any) -> None:
     write_text(target, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = 16384) -> None:
+ROW_GROUP = 16384  # rows per Parquet row group (schemas.ROW_GROUP_ROWS names the tables that take fewer)
+
+
+def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = ROW_GROUP) -> None:
     """Write a DataFrame atomically as Parquet with provenance in the footer key-value metadata."""
     with atomic_path(target) as tmp:
         parquet_bytes(tmp, df, provenance, row_group_size)
 
 
-def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = 16384) -> None:
+def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = ROW_GROUP) -> None:
     """Write a DataFrame to `path` (not atomically) as our Parquet: zstd, statistics, provenance in the footer;
     a `sorted_by` entry of the provenance is also recorded as the row groups' sorting_columns."""
     metadata = {f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())}
@@ -591,7 +594,7 @@ class Store:
 def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
     """Write one stage output to `path` (not atomically); its rows (None when it has no rows)."""
     if isinstance(obj, pl.DataFrame):
-        from pipeline.core.schemas import conform, footer, mismatch
+        from pipeline.core.schemas import ROW_GROUP_ROWS, conform, footer, mismatch
 
         table = Path(name).stem
         obj = conform(table, obj)
@@ -601,7 +604,7 @@ def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -
                 f"stage output {name}: column {bad[0]!r} is {bad[2] or 'missing'}, its schema declares {bad[1]} "
                 f"(pipeline/core/schemas.py)"
             )
-        parquet_bytes(path, obj, {**provenance, **footer(table, obj)})
+        parquet_bytes(path, obj, {**provenance, **footer(table, obj)}, ROW_GROUP_ROWS.get(table, ROW_GROUP))
         return obj.height
     if isinstance(obj, (dict, list)):
         text = json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
