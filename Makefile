@@ -77,11 +77,15 @@ serve: $(INSTALLED) ## the teacher's page on http://127.0.0.1:8765/ (after make 
 
 # ---- checks -------------------------------------------------------------------------------------
 
+# The tests run in TEST_WORKERS processes (pytest-xdist), a module's tests in one of them (tests/conftest.py).
+TEST_WORKERS ?= 2
+PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+
 test: $(INSTALLED) $(ENGINES) ## run the full test suite
-	$(VENV)/bin/pytest
+	$(PYTEST)
 
 test-fast: $(INSTALLED) $(ENGINES) ## the quick tests for the edit loop (no slow end-to-end tests)
-	$(VENV)/bin/pytest -m "not slow" -x
+	$(PYTEST) -m "not slow" -x
 
 lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
 	$(VENV)/bin/ruff check pipeline tests

@@ -116,8 +116,20 @@ def word_file(tmp_path):
     return make
 
 
+RAY_GROUP = "ray"  # the tests that start Ray run one after another, in one worker of `make test`
+# Modules whose tests set the times of the checkout's modules or rebuild the engines: one worker, in turn
+CHECKOUT_MODULES = {"tests.test_make", "tests.test_engines", "tests.test_engine_files"}
+
+
 def pytest_collection_modifyitems(items):
-    """Tests that start Ray are slow as well (make test-fast leaves them out)."""
+    """Tests that start Ray are slow as well (make test-fast leaves them out). Under pytest-xdist
+    (`--dist loadgroup`), a module's tests run in one worker, so that its fixtures are built once; every test
+    that starts Ray runs in the same worker, so that two Ray instances never share the machine; so do the
+    modules that change the checkout's file times."""
     for item in items:
-        if item.get_closest_marker("ray") is not None and item.get_closest_marker("slow") is None:
+        ray = item.get_closest_marker("ray") is not None
+        if ray and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+        module = item.module.__name__
+        group = RAY_GROUP if ray else "checkout" if module in CHECKOUT_MODULES else module
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -134,7 +134,7 @@ def test_a_rack_the_tile_set_does_not_allow_is_reported(data, tmp_path, rack, sa
     ],
 )
 def test_players_are_declared_once_each_with_their_own_nickname(data, tmp_path, players, says):
-    body = "\n".join(line for line in HAND.splitlines() if not line.startswith("#player"))
+    body = "\n".join(line for line in HAND.splitlines() if not line.startswith(("#player", "#character-encoding")))
     path = write(tmp_path, players + body + "\n")
     assert_one_line(replay(data, path), path, says)
 

@@ -209,7 +209,8 @@ def test_ctrl_c_stops_a_query_within_a_second(data):
     exe = str(Path(sys.executable).with_name("wordstats"))
     query = "SELECT sum(a.range * b.range) FROM range(300000) a, range(300000) b"
     args = [exe, "sql", query, "--lexicon", "t", "--data-dir", str(data), "--config", str(SMALL_CONFIG)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731 (a pytest-xdist worker ignores it)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     deadline = time.monotonic() + 60
     while cpu_seconds(proc.pid) < 3.0 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)  # until the query runs (start-up takes about 1 CPU-second, however loaded the machine)

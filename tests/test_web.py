@@ -266,7 +266,7 @@ def test_twenty_clients_at_once_get_correct_pages(server, data):
 
 @pytest.mark.slow
 def test_the_page_answers_while_a_build_commits(server, data):
-    """While the phonics stage is rebuilt (and commits) three times, every page request is answered."""
+    """While the phonics stage is rebuilt (and commits) twice, every page request is answered."""
     stop = threading.Event()
     codes: list[int] = []
 
@@ -278,7 +278,7 @@ def test_the_page_answers_while_a_build_commits(server, data):
     asker = threading.Thread(target=ask)
     asker.start()
     try:
-        for _ in range(3):
+        for _ in range(2):
             args = ["run", "phonics", "--lexicon", "scowl", "--data-dir", str(data), "--config", str(DEFAULT_CONFIG)]
             done = subprocess.run(
                 [sys.executable, "-m", "pipeline", *args],
@@ -290,7 +290,7 @@ def test_the_page_answers_while_a_build_commits(server, data):
     finally:
         stop.set()
         asker.join()
-    assert len(codes) >= 3 and set(codes) == {200}
+    assert len(codes) >= 2 and set(codes) == {200}
 
 
 # ---- in a real browser ---------------------------------------------------------------------------------------
