@@ -109,7 +109,7 @@ def index_tiles(config: Config) -> tuple[str, TileSet]:
     """The tile set named by [indexes] tiles (default "scrabble")."""
     section = config.section("indexes")
     section.allow("tiles")
-    name = section.str("tiles", "scrabble")
+    name = section.text("tiles", "scrabble")
     return name, tile_set(config, name, "indexes.tiles")
 
 

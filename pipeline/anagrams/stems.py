@@ -97,7 +97,7 @@ def stem_tiles(config: Config) -> tuple[str, TileSet]:
     section = config.section("stems")
     section.allow("tiles")
     default, _ = index_tiles(config)
-    name = section.str("tiles", default)
+    name = section.text("tiles", default)
     return name, tile_set(config, name, "stems.tiles")
 
 

@@ -52,8 +52,8 @@ def dice_seed(seed: int, name: str) -> int:
 def _rules(name: str, sec: Section) -> Rules:
     """The rules of [boggle.variants.NAME], validated."""
     sec.allow("min_length", "points")
-    min_length = sec.int("min_length", 3, lo=1)
-    points = sec.list("points", of=int)
+    min_length = sec.integer("min_length", 3, lo=1)
+    points = sec.sequence("points", of=int)
     if not points or any(p < 0 for p in points):
         sec.fail("points", "expected a non-empty list of points (each >= 0) by word length")
     if len(set(points) - {0}) > MAX_POINT_VALUES:
@@ -64,15 +64,15 @@ def _rules(name: str, sec: Section) -> Rules:
 def _dice(name: str, sec: Section, variants: dict[str, Rules]) -> Dice:
     """The dice set [boggle.dice.NAME], validated against the variants."""
     sec.allow("size", "variant", "dice", "description")
-    sec.str("description", "")
+    sec.text("description", "")
     try:
-        rows, cols = parse_size(sec.str("size"))
+        rows, cols = parse_size(sec.text("size"))
     except WordstatsError as exc:
         sec.fail("size", str(exc))
-    variant = sec.str("variant", "standard")
+    variant = sec.text("variant", "standard")
     if variant not in variants:
         sec.fail("variant", f"unknown variant {variant!r} (variants: {', '.join(variants)})")
-    faces = sec.list("dice", of=str)
+    faces = sec.sequence("dice", of=str)
     for die in faces:
         if not die or not all("A" <= ch <= "Z" for ch in die):
             sec.fail("dice", f"die {die!r}: faces are upper-case letters A-Z (Q is the Qu face)")
@@ -96,24 +96,26 @@ def boggle_config(config: Config) -> BoggleConfig:
     sec.allow("seed", "boards", "dice_sets", "percentiles", "variants", "dice", "best")
     variants = boggle_variants(config)
     dice = {name: _dice(name, s, variants) for name, s in sec.sections("dice").items()}
-    dice_sets = tuple(sec.list("dice_sets", list(dice), of=str))
+    dice_sets = tuple(sec.sequence("dice_sets", list(dice), of=str))
     for name in dice_sets:
         if name not in dice:
             sec.fail("dice_sets", f"unknown dice set {name!r} (dice sets: {', '.join(dice) or 'none'})")
-    percentiles = sec.list("percentiles", [1, 5, 10, 25, 50, 75, 90, 95, 99], of=object)
+    percentiles = sec.sequence("percentiles", [1, 5, 10, 25, 50, 75, 90, 95, 99], of=object)
     if any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100 for p in percentiles):
         sec.fail("percentiles", "expected a list of numbers between 0 and 100")
     best_sec = sec.section("best", {})
     best_sec.allow("seed", "runs", "steps", "t_start", "t_end", "free", "dice_sets")
-    t_start = best_sec.float("t_start", 100.0, lo=1e-6)
+    t_start = best_sec.number("t_start", 100.0, lo=1e-6)
     best = BestConfig(
-        seed=best_sec.int("seed", 7, lo=0),
-        runs=best_sec.int("runs", 4, lo=1),
+        seed=best_sec.integer("seed", 7, lo=0),
+        runs=best_sec.integer("runs", 4, lo=1),
         params=SearchParams(
-            best_sec.int("steps", 4000, lo=1, hi=2**31 - 2), t_start, best_sec.float("t_end", 1.0, lo=1e-6, hi=t_start)
+            best_sec.integer("steps", 4000, lo=1, hi=2**31 - 2),
+            t_start,
+            best_sec.number("t_end", 1.0, lo=1e-6, hi=t_start),
         ),
-        free=tuple(best_sec.list("free", ["4x4"], of=str)),
-        dice_sets=tuple(best_sec.list("dice_sets", list(dice_sets), of=str)),
+        free=tuple(best_sec.sequence("free", ["4x4"], of=str)),
+        dice_sets=tuple(best_sec.sequence("dice_sets", list(dice_sets), of=str)),
     )
     for size in best.free:
         try:
@@ -126,8 +128,8 @@ def boggle_config(config: Config) -> BoggleConfig:
     return BoggleConfig(
         variants,
         dice,
-        sec.int("seed", 0, lo=0),
-        sec.int("boards", 100_000, lo=1),
+        sec.integer("seed", 0, lo=0),
+        sec.integer("boards", 100_000, lo=1),
         dice_sets,
         tuple(float(p) for p in percentiles),
         best,

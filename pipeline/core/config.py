@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 import hashlib
 import os
 import re
@@ -84,7 +83,7 @@ class Section:
             self.fail(key, "missing")
         return default
 
-    def int(self, key: str, default=_MISSING, lo: int | None = None, hi: int | None = None):
+    def integer(self, key: str, default=_MISSING, lo: int | None = None, hi: int | None = None):
         """An integer field within [lo, hi]."""
         value = self._get(key, default)
         if value is None and default is None:
@@ -97,7 +96,7 @@ class Section:
             self.fail(key, f"must be at most {hi}, got {value}")
         return value
 
-    def float(self, key: str, default=_MISSING, lo: float | None = None, hi: float | None = None):
+    def number(self, key: str, default=_MISSING, lo: float | None = None, hi: float | None = None):
         """A number field within [lo, hi]."""
         value = self._get(key, default)
         if value is None and default is None:
@@ -110,14 +109,14 @@ class Section:
             self.fail(key, f"must be at most {hi}, got {value}")
         return float(value)
 
-    def bool(self, key: str, default=_MISSING) -> bool:
+    def flag(self, key: str, default=_MISSING) -> bool:
         """A true/false field."""
         value = self._get(key, default)
         if not isinstance(value, bool):
             self.fail(key, f"expected true or false, got {_show(value)}")
         return value
 
-    def str(self, key: str, default=_MISSING, choices=None, pattern: str | None = None):
+    def text(self, key: str, default=_MISSING, choices=None, pattern: str | None = None):
         """A string field, optionally one of `choices` or matching `pattern`."""
         value = self._get(key, default)
         if value is None and default is None:
@@ -130,19 +129,19 @@ class Section:
             self.fail(key, f"{value!r} is not of the form {pattern}")
         return value
 
-    def list(self, key: builtins.str, default=_MISSING, of=builtins.str) -> builtins.list:  # `str`: the method above
+    def sequence(self, key: str, default=_MISSING, of=str) -> list:
         """A list field whose items are all of type `of`."""
         value = self._get(key, default)
         if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool) for v in value):
             self.fail(key, f"expected a list of {of.__name__}, got {_show(value)}")
         return value
 
-    def section(self, key: builtins.str, default=_MISSING) -> Section:
+    def section(self, key: str, default=_MISSING) -> Section:
         """A sub-table."""
         value = self._get(key, default)
         return Section(value, f"{self.where}.{key}" if self.where else key, self.file)
 
-    def sections(self, key: builtins.str) -> dict[builtins.str, Section]:
+    def sections(self, key: str) -> dict[str, Section]:
         """A table of named sub-tables, e.g. [lexicons.NAME]."""
         outer = self.section(key, {})
         return {name: outer.section(name) for name in outer.keys()}
@@ -242,10 +241,10 @@ def load_config(path: Path | str | None = None) -> Config:
     lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
     if not lexicons:
         top.fail("lexicons", "at least one lexicon must be declared")
-    default = top.str("default_lexicon", next(iter(lexicons)))
+    default = top.text("default_lexicon", next(iter(lexicons)))
     if default not in lexicons:
         top.fail("default_lexicon", f"{default!r} is not a declared lexicon")
-    teacher = top.str("teacher_lexicon", default)
+    teacher = top.text("teacher_lexicon", default)
     if teacher not in lexicons:
         top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
     tiles = {name: _tiles(name, sec) for name, sec in top.sections("tiles").items()}
@@ -306,16 +305,16 @@ def _lexicon(name: str, sec: Section, base: Path) -> LexiconSpec:
     sources = tuple(
         _source(Section(item, f"{sec.where}.sources[{i}]", sec.file), base) for i, item in enumerate(raw_sources)
     )
-    min_length = sec.int("min_length", 1, lo=1)
-    max_length = sec.int("max_length", None, lo=min_length, hi=MAX_WORD_LENGTH_CAP)
+    min_length = sec.integer("min_length", 1, lo=1)
+    max_length = sec.integer("max_length", None, lo=min_length, hi=MAX_WORD_LENGTH_CAP)
     return LexiconSpec(
         name=name,
         sources=sources,
         min_length=min_length,
         max_length=max_length,
-        drop_capitalised=sec.bool("drop_capitalised", False),
-        fold_accents=sec.bool("fold_accents", True),
-        description=sec.str("description", ""),
+        drop_capitalised=sec.flag("drop_capitalised", False),
+        fold_accents=sec.flag("fold_accents", True),
+        description=sec.text("description", ""),
         stages=_stage_names(sec),
     )
 
@@ -327,7 +326,7 @@ def _stage_names(sec: Section) -> tuple[str, ...] | None:
     from pipeline.core.stages import STAGES
 
     known = [s.name for s in STAGES]
-    names = sec.list("stages")
+    names = sec.sequence("stages")
     for name in names:
         if name not in known:
             sec.fail("stages", f"unknown stage {name!r} (stages: {', '.join(known)})")
@@ -337,16 +336,16 @@ def _stage_names(sec: Section) -> tuple[str, ...] | None:
 def _source(sec: Section, base: Path) -> Source:
     """One source of a lexicon: a file (relative to `base`) or a package resource."""
     sec.allow("path", "package", "resource", "format", "sha256")
-    fmt = sec.str("format", "text", choices=("text", "pickle"))
-    sha = sec.str("sha256", None, pattern=r"[0-9a-f]{64}")
+    fmt = sec.text("format", "text", choices=("text", "pickle"))
+    sha = sec.text("sha256", None, pattern=r"[0-9a-f]{64}")
     if sec.has("path"):
         if sec.has("package"):
             sec.fail("package", "give either path or package, not both")
-        written = sec.str("path")
+        written = sec.text("path")
         if fmt == "pickle":
             sec.fail("format", "pickle sources must come from an installed package (package + resource), not a path")
         return Source(label=written, path=base / written, format=fmt, sha256=sha)
-    package, resource = sec.str("package"), sec.str("resource")
+    package, resource = sec.text("package"), sec.text("resource")
     if not PACKAGE_RE.fullmatch(package):
         sec.fail("package", f"{package!r} is not a package name")
     parts = Path(resource).parts
@@ -359,8 +358,8 @@ def _tiles(name: str, sec: Section) -> TileSet:
     """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
     sec.allow("counts", "values")
     counts_sec, values_sec = sec.section("counts"), sec.section("values")
-    counts = {k: counts_sec.int(k, lo=0) for k in counts_sec.keys()}
-    values = {k: values_sec.int(k, lo=0) for k in values_sec.keys()}
+    counts = {k: counts_sec.integer(k, lo=0) for k in counts_sec.keys()}
+    values = {k: values_sec.integer(k, lo=0) for k in values_sec.keys()}
     for table, sub in ((counts, counts_sec), (values, values_sec)):
         for key in table:
             if key not in LETTERS and key != BLANK:

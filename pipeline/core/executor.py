@@ -692,7 +692,7 @@ def cluster_address(config, given: str | None = None) -> str:
     """Where jobs run: `given` (from --ray) if any, else the config's [cluster] address ("" = this machine)."""
     sec = config.section("cluster")
     sec.allow("address")
-    address = sec.str("address", "")
+    address = sec.text("address", "")
     if address not in ("", "local", "auto"):
         try:
             split_address(address)

@@ -33,14 +33,14 @@ def settings(config) -> Settings:
     sec, d = config.section("hangman"), Settings()
     sec.allow(*asdict(d))
     s = Settings(
-        bands=sec.str("bands", d.bands, choices=("tertiles", "misses")),
-        easy_max_misses=sec.int("easy_max_misses", d.easy_max_misses, lo=0, hi=25),
-        hard_min_misses=sec.int("hard_min_misses", d.hard_min_misses, lo=1, hi=26),
-        prior=sec.str("prior", d.prior, choices=("wordfreq", "uniform")),
-        unknown_zipf=sec.float("unknown_zipf", d.unknown_zipf, lo=0.0, hi=9.0),
-        gallows=sec.int("gallows", d.gallows, lo=0, hi=26),
-        summary_hardest=sec.int("summary_hardest", d.summary_hardest, lo=0, hi=1000),
-        common_zipf=sec.float("common_zipf", d.common_zipf, lo=0.0, hi=9.0),
+        bands=sec.text("bands", d.bands, choices=("tertiles", "misses")),
+        easy_max_misses=sec.integer("easy_max_misses", d.easy_max_misses, lo=0, hi=25),
+        hard_min_misses=sec.integer("hard_min_misses", d.hard_min_misses, lo=1, hi=26),
+        prior=sec.text("prior", d.prior, choices=("wordfreq", "uniform")),
+        unknown_zipf=sec.number("unknown_zipf", d.unknown_zipf, lo=0.0, hi=9.0),
+        gallows=sec.integer("gallows", d.gallows, lo=0, hi=26),
+        summary_hardest=sec.integer("summary_hardest", d.summary_hardest, lo=0, hi=1000),
+        common_zipf=sec.number("common_zipf", d.common_zipf, lo=0.0, hi=9.0),
     )
     if s.hard_min_misses <= s.easy_max_misses:
         sec.fail("hard_min_misses", f"must be above easy_max_misses ({s.easy_max_misses}), got {s.hard_min_misses}")

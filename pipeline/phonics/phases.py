@@ -52,22 +52,22 @@ def load_phases(path: Path = PHASES_FILE) -> tuple[Phase, ...]:
         for spelling in table.keys():
             if not spelling.isalpha() or not spelling.islower():
                 table.fail(spelling, "a grapheme is lower-case letters")
-            graphemes[spelling] = tuple(tuple(sound.split()) for sound in table.list(spelling))
+            graphemes[spelling] = tuple(tuple(sound.split()) for sound in table.sequence(spelling))
         split_sec = sec.section("split", {})
-        split = {v: split_sec.str(v) for v in split_sec.keys()}
+        split = {v: split_sec.text(v) for v in split_sec.keys()}
         for v in split:
             if v not in VOWEL_LETTERS:
                 split_sec.fail(v, "a split digraph is a vowel letter")
         out.append(
             Phase(
                 key,
-                sec.str("name"),
+                sec.text("name"),
                 int(number),
                 graphemes,
                 split,
-                tuple(w.upper() for w in sec.list("tricky", [])),
-                sec.bool("clusters", False),
-                sec.bool("schwa", False),
+                tuple(w.upper() for w in sec.sequence("tricky", [])),
+                sec.flag("clusters", False),
+                sec.flag("schwa", False),
             )
         )
     return tuple(sorted(out, key=lambda p: (p.scheme, p.number)))

@@ -25,14 +25,14 @@ def dolch_path(config: Config) -> Path:
     """The Dolch list file: [phonics] dolch, relative to the config's folder (default data/raw/dolch.csv)."""
     sec = config.section("phonics")
     sec.allow("dolch", "phases")
-    return config.path.parent / sec.str("dolch") if sec.has("dolch") else DEFAULT_DOLCH
+    return config.path.parent / sec.text("dolch") if sec.has("dolch") else DEFAULT_DOLCH
 
 
 def phases_path(config: Config) -> Path:
     """The phonics phases file: [phonics] phases, relative to the config's folder (default configs/phonics.toml)."""
     sec = config.section("phonics")
     sec.allow("dolch", "phases")
-    return config.path.parent / sec.str("phases") if sec.has("phases") else PHASES_FILE
+    return config.path.parent / sec.text("phases") if sec.has("phases") else PHASES_FILE
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

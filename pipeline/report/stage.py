@@ -19,10 +19,10 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     sec = config.section("report")
     sec.allow("dpi", "top", "common_zipf", "bins")
     return {
-        "dpi": sec.int("dpi", 100, lo=50, hi=300),
-        "top": sec.int("top", 15, lo=1, hi=100),
-        "common_zipf": sec.float("common_zipf", 3.0, lo=0, hi=8),
-        "bins": sec.int("bins", 40, lo=5, hi=200),
+        "dpi": sec.integer("dpi", 100, lo=50, hi=300),
+        "top": sec.integer("top", 15, lo=1, hi=100),
+        "common_zipf": sec.number("common_zipf", 3.0, lo=0, hi=8),
+        "bins": sec.integer("bins", 40, lo=5, hi=200),
     }
 
 

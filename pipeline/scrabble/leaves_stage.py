@@ -25,17 +25,17 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated)."""
     sec = config.section("scrabble").section("leaves", {})
     sec.allow("variant", "games", "rounds", "seed", "prior_weight")
-    name = sec.str("variant", "scrabble")
+    name = sec.text("variant", "scrabble")
     declared = config.section("scrabble").sections("variants")
     if name not in declared:
         sec.fail("variant", f"unknown variant {name!r} (declared: {', '.join(declared)})")
     declared_variant(config, name)  # validated; only this variant's tile set is read
     return {
         "variant": name,
-        "games": sec.int("games", 300, lo=1, hi=10_000_000),
-        "rounds": sec.int("rounds", ROUNDS, lo=1, hi=20),
-        "seed": sec.int("seed", 0, lo=0),
-        "prior_weight": sec.int("prior_weight", 20, lo=0, hi=1_000_000),
+        "games": sec.integer("games", 300, lo=1, hi=10_000_000),
+        "rounds": sec.integer("rounds", ROUNDS, lo=1, hi=20),
+        "seed": sec.integer("seed", 0, lo=0),
+        "prior_weight": sec.integer("prior_weight", 20, lo=0, hi=1_000_000),
     }
 
 

@@ -28,7 +28,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
     def chosen(sub: Section) -> list[str]:
         """The variants a sub-section lists (default all), each a declared one."""
-        names = sub.list("variants", list(known))
+        names = sub.sequence("variants", list(known))
         for name in names:
             if name not in known:
                 sub.fail("variants", f"unknown variant {name!r} (declared: {', '.join(known)})")
@@ -37,12 +37,12 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     opening_sec, selfplay_sec = sec.section("openings", {}), sec.section("selfplay", {})
     opening_sec.allow("variants")
     selfplay_sec.allow("variants", "games", "seed", "strategy")
-    strategy = selfplay_sec.str("strategy", "score")
+    strategy = selfplay_sec.text("strategy", "score")
     if strategy not in STRATEGIES:
         selfplay_sec.fail("strategy", f"unknown strategy {strategy!r} (score or equity)")
     played = chosen(selfplay_sec)
     if strategy == "equity":
-        leaves_variant = sec.section("leaves", {}).str("variant", "scrabble")
+        leaves_variant = sec.section("leaves", {}).text("variant", "scrabble")
         others = [name for name in played if name != leaves_variant]
         if others:
             selfplay_sec.fail(
@@ -65,8 +65,8 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {
             "variants": played,
-            "games": selfplay_sec.int("games", 10, lo=0),
-            "seed": selfplay_sec.int("seed", 0, lo=0),
+            "games": selfplay_sec.integer("games", 10, lo=0),
+            "seed": selfplay_sec.integer("seed", 0, lo=0),
             "strategy": strategy,
         },
     }

@@ -86,8 +86,8 @@ def declared_variant(config: Config, name: str) -> Variant:
 def _variant(name: str, sec: Section, config: Config) -> Variant:
     """The variant [scrabble.variants.NAME], validated (its tile set defaults to [tiles.NAME])."""
     sec.allow("tiles", "rack_size", "bingo_bonus", "centre_doubles_word", "layout")
-    tile_set = tl_tile_set(config, sec.str("tiles", name), f"{sec.where}.tiles")
-    layout = tuple(sec.list("layout"))
+    tile_set = tl_tile_set(config, sec.text("tiles", name), f"{sec.where}.tiles")
+    layout = tuple(sec.sequence("layout"))
     if len(layout) != SIZE:
         sec.fail("layout", f"expected {SIZE} rows, got {len(layout)}")
     for i, line in enumerate(layout, 1):
@@ -102,7 +102,7 @@ def _variant(name: str, sec: Section, config: Config) -> Variant:
         name=name,
         tile_set=tile_set,
         layout=layout,
-        rack_size=sec.int("rack_size", 7, lo=1, hi=SIZE),
-        bingo_bonus=sec.int("bingo_bonus", lo=0),
-        centre_doubles_word=sec.bool("centre_doubles_word"),
+        rack_size=sec.integer("rack_size", 7, lo=1, hi=SIZE),
+        bingo_bonus=sec.integer("bingo_bonus", lo=0),
+        centre_doubles_word=sec.flag("centre_doubles_word"),
     )

@@ -58,7 +58,7 @@ def load_settings(config: Config) -> Settings:
     """The settings file named by the config's [wordlists] file (default: configs/wordlists.toml)."""
     sec = config.section("wordlists")
     sec.allow("file")
-    path = config.path.parent / sec.str("file") if sec.has("file") else SETTINGS_FILE
+    path = config.path.parent / sec.text("file") if sec.has("file") else SETTINGS_FILE
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
@@ -85,9 +85,9 @@ def load_settings(config: Config) -> Settings:
     for word in exclude.keys():
         if not re.fullmatch(r"[a-z]+", word):
             exclude.fail(word, "a word to exclude is lower-case letters a-z")
-        check_decision("exclude", exclude.str(word), f"{path}: field review.exclude.{word}")
+        check_decision("exclude", exclude.text(word), f"{path}: field review.exclude.{word}")
     gallery_sec = top.section("gallery", {})
-    gallery = tuple((title, tuple(gallery_sec.list(title))) for title in gallery_sec.keys())
+    gallery = tuple((title, tuple(gallery_sec.sequence(title))) for title in gallery_sec.keys())
     for title, names in gallery:
         for name in names:
             if name not in presets:
@@ -100,32 +100,32 @@ def load_settings(config: Config) -> Settings:
             fill.fail(letter, "fill letters are capitals A-Z")
     return Settings(
         path=path,
-        common_zipf=top.float("common_zipf", 3.0, lo=0, hi=8),
-        min_find_rate=top.float("min_find_rate", 0.01, lo=0, hi=1),
-        boggle_dice=top.str("boggle_dice", "new"),
-        paper=top.str("paper", "A4", choices=PAPERS),
+        common_zipf=top.number("common_zipf", 3.0, lo=0, hi=8),
+        min_find_rate=top.number("min_find_rate", 0.01, lo=0, hi=1),
+        boggle_dice=top.text("boggle_dice", "new"),
+        paper=top.text("paper", "A4", choices=PAPERS),
         presets=presets,
-        blocklist=path.parent / block.str("file"),
-        blocklist_sha256=block.str("sha256", None, pattern=r"[0-9a-f]{64}"),
-        allow=tuple(w.upper() for w in block.list("allow", [])),
-        add=tuple(w.upper() for w in block.list("add", [])),
+        blocklist=path.parent / block.text("file"),
+        blocklist_sha256=block.text("sha256", None, pattern=r"[0-9a-f]{64}"),
+        allow=tuple(w.upper() for w in block.sequence("allow", [])),
+        add=tuple(w.upper() for w in block.sequence("add", [])),
         slurs=tuple(w.upper() for w in _words(block, "slurs")),
         suffixes=tuple(_words(block, "suffixes")),
         roots=tuple(w.upper() for w in _words(block, "roots")),
         topics=topics,
-        review=path.parent / review.str("file") if review.has("file") else REVIEW_FILE,
-        review_sha256=review.str("sha256", None, pattern=r"[0-9a-f]{64}"),
+        review=path.parent / review.text("file") if review.has("file") else REVIEW_FILE,
+        review_sha256=review.text("sha256", None, pattern=r"[0-9a-f]{64}"),
         review_keep=tuple(_words(review, "keep")),
-        review_exclude=tuple((w, exclude.str(w)) for w in exclude.keys()),
+        review_exclude=tuple((w, exclude.text(w)) for w in exclude.keys()),
         puzzle_strings=tuple(w.upper() for w in _words(puzzles, "strings")),
-        fill=tuple((letter, fill.float(letter, lo=0, hi=1000)) for letter in fill.keys()),
+        fill=tuple((letter, fill.number(letter, lo=0, hi=1000)) for letter in fill.keys()),
         gallery=gallery,
     )
 
 
 def _words(sec: Section, key: str) -> list[str]:
     """A list field of lower-case letters-only words, or a one-line error naming the field."""
-    words = sec.list(key, [])
+    words = sec.sequence(key, [])
     for w in words:
         if not isinstance(w, str) or not re.fullmatch(r"[a-z]+", w):
             sec.fail(key, f"{w!r} is not a lower-case word (letters a-z only)")
@@ -138,7 +138,7 @@ def _preset(sec: Section) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in sec.keys():
         kind = BY_NAME[key].kind
-        value = {str: sec.str, bool: sec.bool, int: sec.int, float: sec.float}[kind](key)
+        value = {str: sec.text, bool: sec.flag, int: sec.integer, float: sec.number}[kind](key)
         try:
             check_option(key, value)
         except WordstatsError as exc:
