@@ -165,11 +165,15 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
         assert make("-q", "all", config=config, out=out).returncode == 0
         for i, module in enumerate(modules):
             expected = downstream({name for name, files in runs.items() if module in files})
-            set_time([module], start + 20 + i)
-            set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
-            question = make("-q", "all", config=config, out=out)
-            plan = planned(make("-n", "all", config=config, out=out))
-            set_time([module], start)
+            for _ in range(2):  # asked again once if it differs: a test in another process may touch a shared file
+                set_time([*outputs(out), *builds], start + 10)
+                set_time([module], start + 20 + i)
+                set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
+                question = make("-q", "all", config=config, out=out)
+                plan = planned(make("-n", "all", config=config, out=out))
+                set_time([module], start)
+                if plan == expected:
+                    break
             assert plan == expected, module
             assert question.returncode == (1 if expected or module in engine_sources else 0), module
             if module.parent.name in ("boggle", "hangman", "scrabble"):  # a game's module reruns no other game
