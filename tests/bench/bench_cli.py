@@ -64,7 +64,7 @@ def run() -> dict:
     exe = str(Path(sys.executable).with_name("wordstats"))
     baseline = [sys.executable, "-c", "import polars"]
     with tempfile.TemporaryDirectory() as tmp:
-        data = enable.build(Path(tmp) / "out", ["ingest", "indexes", "stems", "hangman", "gaddag"])
+        data = enable.build(Path(tmp) / "out", ["ingest", "indexes", "stems", "hangman", "gaddag", "dictionary"])
         common = ["--lexicon", enable.LEXICON, "--data-dir", str(data), "--config", str(enable.CONFIG)]
         argvs = {name: [exe, *args, *common] for name, args in COMMANDS.items()}
         for argv in argvs.values():  # warm the OS file cache and numba's on-disk cache
