@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import functools
 import os
+import secrets
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
+
+# Ray reads its authentication mode once, when a process first imports it, and any test may be the first
+# (under pytest-xdist a worker runs other modules' tests before the Ray ones): every test process uses Ray's
+# token authentication, with a token of its own for the instances it starts itself. Commands run against a
+# test cluster drop this token and find the cluster's own (tests/test_executor.py without_token).
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
