@@ -4,60 +4,23 @@ resumes from them. The head runs as its own process group on 127.0.0.1 and only 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, SMALL_CONFIG
-from tests.test_executor import FRESH_HOME, LOOPBACK, data, without_token  # noqa: F401  (data: a fixture)
+from tests.test_executor import LOOPBACK, data, ray_head, without_token  # noqa: F401  (data: a fixture)
 
 RAY_CORE_LOG = re.compile(r"\[\d{4}-\d\d-\d\d [\d:,]+ [DIWEF] \d+ \d+\] \S+\.cc:\d+: ")  # Ray's C++ log lines
 BOARDS, SHARD = 4_000_000, 100_000  # a job of 40 shards: long enough to be cut short on two cores
 LOST_WITHIN = 15  # seconds from the kill to the command's end (Ray alone waits 60)
-
-
-@contextlib.contextmanager
-def ray_head() -> Iterator[tuple[str, subprocess.Popen]]:
-    """A Ray head on 127.0.0.1 (2 CPUs) in a process group of its own: (its address, its process)."""
-    pytest.importorskip("ray")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    temp = tempfile.mkdtemp(prefix="raylost", dir="/tmp")
-    fresh = {**without_token(os.environ), **LOOPBACK}
-    ray_cli = str(Path(sys.executable).parent / "ray")
-    subprocess.run([ray_cli, "get-auth-token", "--generate"], env=fresh, check=True, capture_output=True)
-    args = ["start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port), "--num-cpus", "2"]
-    args += ["--include-dashboard", "false", "--disable-usage-stats", "--temp-dir", temp, "--block"]
-    head = subprocess.Popen(
-        [ray_cli, *args], env=fresh, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            assert head.poll() is None, "ray start --head ended early"
-            time.sleep(0.5)
-        else:
-            pytest.fail("the Ray head did not listen within 90 s")
-        yield f"127.0.0.1:{port}", head
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(head.pid, signal.SIGKILL)
-        head.wait()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def boggle_job(out: Path, *extra: str) -> list[str]:
@@ -80,7 +43,7 @@ def test_a_cluster_killed_mid_job_is_one_line_at_once_and_the_job_resumes(data, 
     out = tmp_path / "out"
     shutil.copytree(data, out)
     env = {**without_token(os.environ), **LOOPBACK, "WORDSTATS_QUIET": "1"}  # the head's token, in FRESH_HOME
-    with ray_head() as (address, head):
+    with ray_head("raylost") as (address, head):
         job = subprocess.Popen(
             boggle_job(out, "--ray", address),
             cwd=ROOT,

@@ -406,58 +406,51 @@ def test_a_worker_that_dies_is_retried(ray_local, boggle, tmp_path):
             )
 
 
-@pytest.fixture(scope="module")
-def ray_cluster():
-    """A Ray head on 127.0.0.1 started as its own process group (2 CPUs, temporary folder); its address."""
+@contextlib.contextmanager
+def ray_head(prefix: str = "rayc"):
+    """A Ray head on 127.0.0.1 (2 CPUs, a temporary folder, the token in FRESH_HOME) in a process group of its
+    own: (its address, its process); stopped (or found already gone) afterwards."""
     pytest.importorskip("ray")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    temp = tempfile.mkdtemp(prefix="rayc", dir="/tmp")
+    temp = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
     ray_cli = str(Path(sys.executable).parent / "ray")
     fresh = {**without_token(os.environ), **LOOPBACK}
     subprocess.run([ray_cli, "get-auth-token", "--generate"], env=fresh, check=True, capture_output=True)
     assert (Path(FRESH_HOME) / ".ray" / "auth_token").is_file()
+    args = ["start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port), "--num-cpus", "2"]
+    args += ["--include-dashboard", "false", "--disable-usage-stats", "--temp-dir", temp, "--block"]
     head = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "ray"),
-            "start",
-            "--head",
-            "--node-ip-address",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--num-cpus",
-            "2",
-            "--include-dashboard",
-            "false",
-            "--disable-usage-stats",
-            "--temp-dir",
-            temp,
-            "--block",
-        ],
-        env=fresh,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [ray_cli, *args], env=fresh, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            break
-        assert head.poll() is None, "ray start --head ended early"
-        time.sleep(0.5)
-    else:
-        os.killpg(head.pid, signal.SIGTERM)
-        pytest.fail("the Ray head did not listen within 90 s")
-    yield f"127.0.0.1:{port}", head
-    os.killpg(head.pid, signal.SIGTERM)
     try:
-        head.wait(5)
-    except subprocess.TimeoutExpired:
-        os.killpg(head.pid, signal.SIGKILL)
-        head.wait()
-    shutil.rmtree(temp, ignore_errors=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            assert head.poll() is None, "ray start --head ended early"
+            time.sleep(0.5)
+        else:
+            pytest.fail("the Ray head did not listen within 90 s")
+        yield f"127.0.0.1:{port}", head
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(head.pid, signal.SIGTERM)
+        try:
+            head.wait(5)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(head.pid, signal.SIGKILL)
+            head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A Ray head on 127.0.0.1 for the module's tests: (its address, its process)."""
+    with ray_head() as cluster:
+        yield cluster
 
 
 @pytest.mark.ray
