@@ -141,3 +141,15 @@ def pytest_collection_modifyitems(items):
         module = item.module.__name__
         group = RAY_GROUP if ray else "checkout" if module in CHECKOUT_MODULES else module
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+def special_file(path: Path, kind: str) -> Path:
+    """`path` made a file that is not a regular one: a named pipe ("fifo"), a link to /dev/zero ("device") or a
+    folder ("folder")."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return path

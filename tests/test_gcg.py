@@ -7,7 +7,6 @@ number of moves are checked as the GCG format and docs/scrabble.md say."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.scrabble.gcg import MAX_EVENTS, MAX_GCG_BYTES, MAX_POINTS
-from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, special_file
 from tests.test_players import HAND
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
@@ -192,15 +191,9 @@ def test_a_record_larger_than_any_game_is_refused_unread(data, tmp_path):
     assert_one_line(replay(data, path), path, "larger than the limit")
 
 
-@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_a_special_file_is_refused_unread(data, tmp_path, kind):
-    path = tmp_path / "game.gcg"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "dev-zero":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+    path = special_file(tmp_path / "game.gcg", kind)
     res, seconds = timed(lambda: replay(data, path))
     assert_one_line(res, path)
     assert seconds < QUICK
@@ -262,18 +255,20 @@ def mutants(count: int, seed: int) -> list:
     ]
 
 
-@pytest.mark.parametrize("game, seed, edits", mutants(40, 29))
-def test_a_mutated_record_replays_reports_or_is_one_line(data, games, tmp_path, game, seed, edits):
-    rng, text = random.Random(seed), games[game]
+def mutated(text: str, seed: int, edits: int) -> str:
+    """A record after `edits` seeded random mutations."""
+    rng = random.Random(seed)
     for _ in range(edits):
         text = mutate(text, rng)
-    check_mutant(data, tmp_path, text)
+    return text
+
+
+@pytest.mark.parametrize("game, seed, edits", mutants(40, 29))
+def test_a_mutated_record_replays_reports_or_is_one_line(data, games, tmp_path, game, seed, edits):
+    check_mutant(data, tmp_path, mutated(games[game], seed, edits))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game, seed, edits", mutants(400, 2029))
 def test_many_mutated_records_replay_report_or_are_one_line(data, games, tmp_path, game, seed, edits):
-    rng, text = random.Random(seed), games[game]
-    for _ in range(edits):
-        text = mutate(text, rng)
-    check_mutant(data, tmp_path, text)
+    check_mutant(data, tmp_path, mutated(games[game], seed, edits))

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pipeline.core.config import MAX_SOURCE_BYTES, Source
 from pipeline.ingest.sources import line_batches
-from tests.conftest import ROOT, SMALL_CONFIG
+from tests.conftest import ROOT, SMALL_CONFIG, special_file
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 HEADROOM_MIB = 128  # what a large list of repeated words may cost over the words once (the old reader: 1 GB+)
@@ -69,13 +69,7 @@ def test_a_crlf_split_between_two_blocks_ends_one_line():
 
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_a_special_file_is_refused_before_it_is_read(cli, tmp_path, kind):
-    path = tmp_path / "list.txt"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+    path = special_file(tmp_path / "list.txt", kind)
     res = cli("run", "ingest", "--source", path, "--lexicon", "t", "--data-dir", tmp_path / "out")
     assert res.exit_code == 2 and res.stderr.startswith(f"error: {path}") and len(res.stderr.splitlines()) == 1, res
     assert not (tmp_path / "out" / "t" / "words.parquet").exists()
