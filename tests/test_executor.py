@@ -260,6 +260,26 @@ def test_cluster_settings_are_checked(tmp_path):
     assert ex.cluster_address(load_config(SMALL_CONFIG), "127.0.0.1:6379") == "127.0.0.1:6379"
 
 
+def test_native_writes_to_stderr_are_dropped_while_connected_and_ours_still_show():
+    """What native code writes to descriptor 2 (Ray's C++ log lines) is dropped between silence() and restore();
+    what the command writes through sys.stderr shows all along, and descriptor 2 works again afterwards."""
+    script = (
+        "import os, sys\n"
+        "from pipeline.core.executor import NativeStderr\n"
+        "native = NativeStderr()\n"
+        "os.write(2, b'native before\\n')\n"
+        "native.silence()\n"
+        "os.write(2, b'native while\\n')\n"
+        "print('ours while', file=sys.stderr)\n"
+        "native.restore()\n"
+        "os.write(2, b'native after\\n')\n"
+        "print('ours after', file=sys.stderr)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.splitlines() == ["native before", "ours while", "native after", "ours after"]
+
+
 def test_unreachable_cluster_is_one_line_within_seconds(data):
     """A Ray address where nothing listens: exit 2, one line, in seconds (not a hang)."""
     with socket.socket() as s:

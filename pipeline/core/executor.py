@@ -347,6 +347,7 @@ class RayEngine:
         self.parallel = parallel  # at most this many shards at once (default: as many as the cluster runs)
         self.owned = False
         self.lost = False  # the cluster went away while a job ran
+        self.native_stderr = NativeStderr()
         if address is None and not _ray_running():
             raise WordstatsError("Ray is not initialised: give an address (local, auto or HOST:PORT)")
         if address not in (None, "local", "auto"):
@@ -357,6 +358,7 @@ class RayEngine:
         if not _ray_running():
             connect(self.address, self.num_cpus)
             self.owned = True
+            self.native_stderr.silence()
 
     def map(self, job: Job, shards: list[Shard], stop: Callable[[], bool]) -> Iterator[tuple[Shard, Parts]]:
         """Submit the shards as Ray tasks (a bounded number in flight) and yield each as it finishes."""
@@ -398,6 +400,49 @@ class RayEngine:
 
             ray.shutdown()
             self.owned = False
+        self.native_stderr.restore()
+
+
+class NativeStderr:
+    """While connected to Ray, what native code writes to file descriptor 2 is dropped: Ray's C++ core worker
+    logs its own lines there (as a lost head goes, say), where the command says what happened in one line and
+    Ray keeps them in its session's log files. Python's sys.stderr moves to a copy of the descriptor first, so
+    the command's own lines, progress bars and the workers' output still show."""
+
+    def __init__(self):
+        self.saved: int | None = None  # a copy of descriptor 2 as it was
+        self.python: Any = None  # sys.stderr as it was
+
+    def silence(self) -> None:
+        """Point descriptor 2 at /dev/null, and sys.stderr at a copy of the old descriptor if it wrote there."""
+        if self.saved is not None:
+            return
+        try:
+            sys.stderr.flush()
+            shares = sys.stderr.fileno() == 2
+        except (AttributeError, OSError, ValueError):  # a captured or replaced stream: it does not write to fd 2
+            shares = False
+        self.saved = os.dup(2)
+        if shares:
+            self.python = sys.stderr
+            stream = open(os.dup(self.saved), "w", encoding=sys.stderr.encoding, errors=sys.stderr.errors)
+            stream.reconfigure(line_buffering=True)
+            sys.stderr = stream
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+
+    def restore(self) -> None:
+        """Descriptor 2 and sys.stderr as they were."""
+        if self.saved is None:
+            return
+        if self.python is not None:
+            sys.stderr.flush()
+            sys.stderr.close()
+            sys.stderr, self.python = self.python, None
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.saved = None
 
 
 class ClusterLost(WordstatsError):
