@@ -27,8 +27,9 @@ from pipeline.anagrams.queries import (
     pattern,
     subanagrams,
 )
-from pipeline.core.config import LETTERS, load_config
+from pipeline.core.config import load_config
 from pipeline.core.store import Store
+from pipeline.letters.alphabet import LETTERS
 from tests.conftest import CORPORA, SMALL_CONFIG, ask, build_lexicon
 
 CONFIG = load_config(SMALL_CONFIG)

@@ -12,10 +12,13 @@ from typing import Any
 
 from pipeline.core.errors import WordstatsError, unknown
 
+# The alphabet and tile sets live in pipeline.letters; BLANK, LETTERS and upper_ascii are re-exported here for the
+# game modules that import them from the config.
+from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii  # noqa: F401
+from pipeline.letters.tilesets import TileSet, tile_set
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = Path("configs/default.toml")
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-BLANK = "?"
 MAX_WORD_LENGTH = 45  # longer entries are dropped as too_long unless a lexicon's max_length says otherwise
 MAX_WORD_LENGTH_CAP = 255  # the largest max_length a lexicon may set
 MAX_SOURCE_BYTES = 512 * 2**20  # a word list (file or package resource) larger than this is refused
@@ -39,12 +42,6 @@ TOP_LEVEL = (
     "phonics",
     "cluster",
 )
-_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
-
-
-def upper_ascii(text: str) -> str:
-    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
-    return text.translate(_UPPER_ASCII)
 
 
 class Section:
@@ -185,20 +182,6 @@ class LexiconSpec:
 
 
 @dataclass(frozen=True)
-class TileSet:
-    """A bag of tiles: how many of each letter (and blanks), and what each scores."""
-
-    name: str
-    counts: dict[str, int]
-    values: dict[str, int]
-
-    @property
-    def size(self) -> int:
-        """Tiles in the full bag, blanks included."""
-        return sum(self.counts.values())
-
-
-@dataclass(frozen=True)
 class Config:
     """The whole configuration: lexicons, tile sets and each stage's section."""
 
@@ -247,7 +230,7 @@ def load_config(path: Path | str | None = None) -> Config:
     teacher = top.text("teacher_lexicon", default)
     if teacher not in lexicons:
         top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
-    tiles = {name: _tiles(name, sec) for name, sec in top.sections("tiles").items()}
+    tiles = {name: tile_set(name, sec) for name, sec in top.sections("tiles").items()}
     return Config(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -352,22 +335,6 @@ def _source(sec: Section, base: Path) -> Source:
     if not parts or Path(resource).is_absolute() or ".." in parts or "\\" in resource:
         sec.fail("resource", f"{resource!r} must be a path inside the package (no .., not absolute)")
     return Source(label=f"{package}:{resource}", package=package, resource=resource, format=fmt, sha256=sha)
-
-
-def _tiles(name: str, sec: Section) -> TileSet:
-    """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
-    sec.allow("counts", "values")
-    counts_sec, values_sec = sec.section("counts"), sec.section("values")
-    counts = {k: counts_sec.integer(k, lo=0) for k in counts_sec.keys()}
-    values = {k: values_sec.integer(k, lo=0) for k in values_sec.keys()}
-    for table, sub in ((counts, counts_sec), (values, values_sec)):
-        for key in table:
-            if key not in LETTERS and key != BLANK:
-                sub.fail(key, "expected a letter A-Z or ? (blank)")
-        for letter in LETTERS:
-            if letter not in table:
-                sub.fail(letter, "missing")
-    return TileSet(name=name, counts=counts, values=values)
 
 
 def adhoc_lexicon(

@@ -10,9 +10,10 @@ import math
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import BLANK, LETTERS, Config, TileSet, upper_ascii
+from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError
-from pipeline.letters.alphabet import A_CODE
+from pipeline.letters.alphabet import A_CODE, BLANK, LETTERS, upper_ascii
+from pipeline.letters.tilesets import TileSet
 
 BLANK_INDEX = 26
 MAX_RACK = 20

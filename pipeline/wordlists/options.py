@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pipeline.core.config import upper_ascii
 from pipeline.core.errors import WordstatsError, pick
+from pipeline.letters.alphabet import upper_ascii
 from pipeline.wordlists.fields import BY_NAME, field_named
 
 if TYPE_CHECKING:
