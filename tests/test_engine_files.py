@@ -178,11 +178,13 @@ def test_a_whole_copy_loads(name, tmp_path):
 
 
 def venv_with_builds(tmp_path: Path) -> Path:
-    """A Python environment folder for make (VENV=...): this interpreter, installed, with copies of both
-    builds made after every source (so that make has nothing to do)."""
+    """A Python environment folder for make (VENV=...): this interpreter and the wordstats command (which
+    writes the engine rules), installed, with copies of both builds made after every source (so that make has
+    nothing to do)."""
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to(sys.executable)
+    (venv / "bin" / "wordstats").symlink_to(Path(sys.executable).parent / "wordstats")
     for name in ENGINES:
         whole_copy(name, venv / "wordstats")
     (venv / ".installed").touch()

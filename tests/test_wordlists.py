@@ -248,8 +248,7 @@ def settings_file(tmp_path: Path, body: str) -> Path:
     """A config whose [wordlists] file is a settings file with `body` (and the real block list)."""
     lst = ROOT / "data" / "raw" / "ldnoobw-en.lst"
     (tmp_path / "wl.toml").write_text(f'[blocklist]\nfile = "{lst}"\n' + body)
-    cfg = SMALL_CONFIG.read_text().replace('file = "../../configs/wordlists.toml"', 'file = "wl.toml"')
-    cfg = cfg.replace('"../../data/raw/', f'"{ROOT}/data/raw/')
+    cfg = SMALL_CONFIG.read_text().replace('"../../', f'"{ROOT}/') + '\n[wordlists]\nfile = "wl.toml"\n'
     (tmp_path / "c.toml").write_text(cfg)
     return tmp_path / "c.toml"
 

@@ -101,17 +101,25 @@ def run(
 @app.command("make-rules")
 def make_rules(
     out: Annotated[Path, typer.Option("--out", help="The makefile to write (only when its content changes).")],
+    engines: Annotated[
+        bool, typer.Option("--engines", help="Write the engine rules (the games' compiled kernels) instead.")
+    ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing file that make-rules did not write.")
     ] = False,
     config: ConfigOpt = None,
     data_dir: DataDirOpt = None,
 ):
-    """Write the Makefile's stage rules and each stage's settings fingerprint (`make` calls this)."""
+    """Write the Makefile's stage rules and each stage's settings fingerprint, or with --engines the engine
+    rules (`make` calls this)."""
     from pipeline.core.config import load_config
     from pipeline.core.makerules import make_rules as write_rules
+    from pipeline.core.makerules import write_engine_rules
     from pipeline.core.store import default_data_dir
 
+    if engines:
+        write_engine_rules(out, force)
+        return
     cfg = load_config(config)
     write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(cfg.path), out, force)
 
