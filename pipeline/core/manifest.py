@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from pipeline.core.config import Config, LexiconSpec
     from pipeline.core.fingerprint import Reads
-    from pipeline.core.stages import StageModule
+    from pipeline.core.stages import Output, StageContext
 
 Column = tuple[str, str]  # a column's type as docs/tables.md writes it (str, i32, list[str]) and what it holds
 
@@ -34,8 +36,6 @@ class Stage:
 
     def load(self) -> StageModule:
         """The stage's module."""
-        from pipeline.core.stages import StageModule
-
         module = importlib.import_module(self.module)
         if not isinstance(module, StageModule):
             raise TypeError(f"{self.module} lacks params() or build()")
@@ -59,6 +59,28 @@ class Stage:
         except WordstatsError as exc:
             return fingerprint.text({"error": str(exc)})
         return fingerprint.text(fingerprint.settings(config, spec, reads, params))
+
+
+@runtime_checkable
+class StageModule(Protocol):
+    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
+
+    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
+        """The stage's settings, validated (recorded in each output's provenance)."""
+        ...
+
+    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+        """The stage's outputs (ctx.result(...)) from its input tables."""
+        ...
+
+
+@runtime_checkable
+class SourceStage(StageModule, Protocol):
+    """A stage that reads word list files rather than tables (ingest)."""
+
+    def read_sources(self, ctx: StageContext) -> dict[str, str]:
+        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+from typing import TYPE_CHECKING
 
 from pipeline import games
-from pipeline.core.manifest import Manifest, Stage, Table
+
+if TYPE_CHECKING:
+    from pipeline.core.manifest import Manifest, Stage, Table
 
 # The config's own top-level fields and tables (every other one is a package's section).
 CORE_SECTIONS = ("default_lexicon", "teacher_lexicon", "lexicons", "tiles", "cluster")
@@ -56,6 +59,14 @@ def engines() -> dict[str, str]:
 def commands() -> tuple[str, ...]:
     """The command-line modules of every package, in the games' order."""
     return tuple(c for m in manifests() for c in m.commands)
+
+
+def producer(name: str) -> Stage | None:
+    """The stage that writes file `name` (a table's name stands for its .parquet file), or None."""
+    for s in stages():
+        if name in s.outputs or f"{name}.parquet" in s.outputs:
+            return s
+    return None
 
 
 def check(found: list[Manifest]) -> None:

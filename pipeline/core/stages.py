@@ -4,12 +4,11 @@ in dependency order."""
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Union
 
 import polars as pl
 
@@ -17,12 +16,19 @@ from pipeline import __version__
 from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
-from pipeline.core.manifest import Stage
+from pipeline.core.manifest import SourceStage, Stage, StageModule  # noqa: F401  (the stages' Protocols)
 from pipeline.core.progress import Progress
-from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
+from pipeline.core.store import (  # noqa: F401  (adhoc_sources: what info and run --source ask)
+    MANIFEST,
+    SOURCE_RECORD,
+    Store,
+    adhoc_sources,
+    fingerprint_path,
+    sha256_file,
+    write_json,
+)
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
-SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
 
 
 # Every stage of the packages pipeline/games.py lists, in dependency order: a stage appears after every stage
@@ -43,10 +49,10 @@ def stage(name: str) -> Stage:
 
 def producer(table: str) -> Stage:
     """The stage that writes table `table`."""
-    for s in STAGES:
-        if f"{table}.parquet" in s.outputs or table in s.outputs:
-            return s
-    raise WordstatsError(f"no stage writes table {table!r}")
+    maker = registry.producer(table)
+    if maker is None:
+        raise WordstatsError(f"no stage writes table {table!r}")
+    return maker
 
 
 @dataclass
@@ -76,28 +82,6 @@ def _cluster_address(config: Config) -> str:
     from pipeline.core.executor import cluster_address
 
     return cluster_address(config)
-
-
-@runtime_checkable
-class StageModule(Protocol):
-    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
-
-    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-        """The stage's settings, validated (recorded in each output's provenance)."""
-        ...
-
-    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-        """The stage's outputs (ctx.result(...)) from its input tables."""
-        ...
-
-
-@runtime_checkable
-class SourceStage(StageModule, Protocol):
-    """A stage that reads word list files rather than tables (ingest)."""
-
-    def read_sources(self, ctx: StageContext) -> dict[str, str]:
-        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
-        ...
 
 
 def with_inputs(names: set[str]) -> set[str]:
@@ -217,15 +201,6 @@ def source_record(spec: LexiconSpec) -> dict[str, Any]:
         "min_length": spec.min_length,
         "max_length": spec.max_length,
     }
-
-
-def adhoc_sources(store: Store) -> list[str] | None:
-    """The word list files a lexicon was last built from with --source (None when built from the config)."""
-    try:
-        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return [str(s) for s in sources] if isinstance(sources, list) else None
 
 
 def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -> None:

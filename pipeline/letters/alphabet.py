@@ -6,7 +6,6 @@ from __future__ import annotations
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"  # a blank tile, as racks and tile sets write it
 A_CODE = ord("A")  # the ASCII byte of letter code 0: code = byte - A_CODE
-N_LETTERS = len(LETTERS)
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 
 
