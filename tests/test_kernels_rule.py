@@ -6,6 +6,7 @@ change in the other file would leave a stale cache without a warning."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,7 @@ def foreign_globals(sources: dict[str, str]) -> list[str]:
     return sorted(set(problems))
 
 
+@functools.cache
 def package_sources() -> dict[str, str]:
     """Every module of the package by dotted name, with its source text."""
     return {module_name(p): p.read_text(encoding="utf-8") for p in sorted(PACKAGE_DIR.rglob("*.py"))}
