@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import secrets
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,13 +107,55 @@ def build(tmp_path):
 
 
 def config_with(tmp_path: Path, old: str, new: str) -> Path:
-    """The small test config with `old` (which must be in it) replaced by `new`, written to tmp_path;
-    the paths it names stay valid."""
-    text = SMALL_CONFIG.read_text()
-    assert old in text
+    """The small test config with `old` (which must be in it or in the default config it extends) replaced by
+    `new`, written to tmp_path; the paths it names stay valid."""
     path = tmp_path / "config.toml"
-    path.write_text(text.replace(old, new).replace('"../../', f'"{ROOT}/'))
+    path.write_text(SMALL_CONFIG.read_text().replace('"../../', f'"{ROOT}/'))
+    edit_config(path, old, new)
     return path
+
+
+def base_config(path: Path) -> Path | None:
+    """The config a config extends (its `extends` field), or None."""
+    import tomllib
+
+    data = tomllib.loads(path.read_text())
+    return path.parent / data["extends"] if "extends" in data else None
+
+
+def edit_config(path: Path, old: str, new: str) -> None:
+    """Replace `old` by `new` in a config file; when `old` is not in it but in a config it extends, the edited
+    lines join the file under their table's header instead (an overlay overrides its base; the base is never
+    touched)."""
+    text = path.read_text()
+    if old in text:
+        path.write_text(text.replace(old, new, 1))
+        return
+    base = base_config(path)
+    while base is not None and old not in base.read_text():
+        base = base_config(base)
+    assert base is not None, f"{old!r} is in neither {path} nor the configs it extends"
+    source = base.read_text()
+    at = source.index(old)
+    start = source.rfind("\n", 0, at) + 1
+    end = source.find("\n", at + len(old.rstrip("\n")))
+    lines = source[start : len(source) if end < 0 else end].replace(old.rstrip("\n"), new.rstrip("\n"), 1)
+    headers = re.findall(r"^\[[^\]\n]+\]$", source[:start], flags=re.M)
+    header, body = (lines.partition("\n")[0], lines.partition("\n")[2]) if lines.startswith("[") else (None, lines)
+    header = header or (headers[-1] if headers else None)
+    path.write_text(with_lines(text, header, body))
+
+
+def with_lines(text: str, header: str | None, body: str) -> str:
+    """A config's text with `body` set under the table `header` (its own top level when None)."""
+    if header is None:
+        first = re.search(r"^\[", text, flags=re.M)
+        at = first.start() if first else len(text)
+        return text[:at] + body + "\n" + text[at:]
+    found = re.search(rf"^{re.escape(header)}$", text, flags=re.M)
+    if found is None:
+        return text.rstrip("\n") + f"\n\n{header}\n{body}\n"
+    return text[: found.end()] + "\n" + body + text[found.end() :]
 
 
 @pytest.fixture
@@ -124,23 +170,95 @@ def word_file(tmp_path):
     return make
 
 
+def project_copy(dest: Path) -> Path:
+    """A copy of the project for a test that runs make or changes its modules' times (the checkout's own files
+    are never touched): the Makefile, the package (with its bytecode and numba caches), the configs (the tests'
+    too) and a link to data/raw, file times kept. Its code runs with this checkout's Python environment
+    (run_make, project_env)."""
+    dest.mkdir(parents=True)
+    for name in ("Makefile", "pyproject.toml", "requirements.lock"):
+        shutil.copy2(ROOT / name, dest / name)
+    for name in ("pipeline", "configs", "tests/configs"):
+        shutil.copytree(ROOT / name, dest / name, symlinks=True)
+    (dest / "data").mkdir()
+    (dest / "data" / "raw").symlink_to(ROOT / "data" / "raw")
+    return dest
+
+
+def project_env(project: Path) -> dict[str, str]:
+    """The environment in which `python` and `wordstats` run a project copy's package instead of the checkout's."""
+    return {**os.environ, "PYTHONPATH": str(project), "WORDSTATS_QUIET": "1"}
+
+
+def run_make(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run make in a project copy with this checkout's Python environment."""
+    command = ["make", "--no-print-directory", "-C", str(project), *args, f"VENV={sys.prefix}"]
+    return subprocess.run(command, capture_output=True, text=True, env=project_env(project))
+
+
+# Slow tests of the game modules, marked by name (their files carry no mark): end-to-end runs over ENABLE or
+# Moby, reference comparisons over whole lexicons, proofs by brute force. `make test-fast` leaves them out.
+SLOW_GAME_TESTS = (
+    "tests/test_boggle.py::test_kernel_agrees_with_reference_on_rolled_boards",
+    "tests/test_boggle.py::test_kernel_agrees_with_reference_on_random_grids",
+    "tests/test_boggle.py::test_many_boards_scored_at_once_match_one_at_a_time",
+    "tests/test_boggle.py::test_stage_",
+    "tests/test_boggle.py::test_cli_random_reproduces_the_stage_boards",
+    "tests/test_boggle.py::test_princeton_",
+    "tests/test_boggle.py::test_annealing_",
+    "tests/test_boggle_prove.py::test_proof_equals_brute_force[2-3-",
+    "tests/test_boggle_prove.py::test_proof_equals_brute_force[3-2-",
+    "tests/test_boggle_prove.py::test_cli_prove_prints_boards_and_writes_a_table",
+    "tests/test_boggle_prove.py::test_bound_is_never_below_a_board_of_the_class",
+    "tests/test_players.py::test_play_writes_the_new_board_and_prints_the_leave",
+    "tests/test_players.py::test_bad_plays_are_one_line",
+    "tests/test_players.py::test_show_text_svg_png",
+    "tests/test_players.py::test_replay_",
+    "tests/test_players.py::test_gcg_encodings",
+    "tests/test_players.py::test_gcg_wrong_encoding_is_one_line",
+    "tests/test_players.py::test_equity_engine_plays_the_reference_games",
+    "tests/test_players.py::test_leaves_",
+    "tests/test_players.py::test_leave_values_shrink_observed_means_towards_the_model",
+    "tests/test_players.py::test_best_equity_cli",
+    "tests/test_players.py::test_judge_club_style",
+    "tests/test_players.py::test_hooks_beside_anagrams",
+    "tests/test_players.py::test_study_deck_and_csv",
+    "tests/test_players.py::test_selfplay_",
+    "tests/test_scrabble_gaddag.py::test_agrees_with_the_reference_on_random_positions",
+    "tests/test_scrabble_gaddag.py::test_self_play_on_enable_plays_the_reference_games",
+    "tests/test_scrabble_gaddag.py::test_strip_checks_keep_exactly_the_strips_a_play_covers",
+    "tests/test_hangman.py::test_every_word_replays_on_a_real_lexicon",
+)
 RAY_GROUP = "ray"  # the tests that start Ray run one after another, in one worker of `make test`
-# Modules whose tests set the times of the checkout's modules or rebuild the engines: one worker, in turn
+# Modules whose tests run make against the environment's engines or build engines: one worker, in turn
 CHECKOUT_MODULES = {"tests.test_make", "tests.test_engines", "tests.test_engine_files"}
 
 
-def pytest_collection_modifyitems(items):
-    """Tests that start Ray are slow as well (make test-fast leaves them out). Under pytest-xdist
-    (`--dist loadgroup`), a module's tests run in one worker, so that its fixtures are built once; every test
-    that starts Ray runs in the same worker, so that two Ray instances never share the machine; so do the
-    modules that change the checkout's file times."""
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks added here
+def pytest_collection_modifyitems(config, items):
+    """Tests that start Ray are slow as well (make test-fast leaves them out), and so are SLOW_GAME_TESTS. Under
+    pytest-xdist (`--dist loadgroup`), a module's tests run in one worker, so that its fixtures are built once;
+    every test that starts Ray runs in the same worker, so that two Ray instances never share the machine; so do
+    the modules that run make against the environment's engines."""
     for item in items:
         ray = item.get_closest_marker("ray") is not None
-        if ray and item.get_closest_marker("slow") is None:
+        if (ray or item.nodeid.startswith(SLOW_GAME_TESTS)) and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
         module = item.module.__name__
         group = RAY_GROUP if ray else "checkout" if module in CHECKOUT_MODULES else module
         item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False):
+            in_group(item, group)
+
+
+def in_group(item: pytest.Item, group: str) -> None:
+    """Name a test's group in its node id (`id@group`), which is what pytest-xdist's loadgroup scheduling sends
+    to one worker: pytest-xdist 3.8 writes it to `item._nodeid`, which pytest 9 no longer reads, so every test
+    would go to any worker and a module's fixtures be built in each."""
+    from _pytest.nodeid import coerce_node_id
+
+    if "@" not in item.nodeid.rpartition("]")[2]:
+        item._id = coerce_node_id(f"{item.nodeid}@{group}")
 
 
 def special_file(path: Path, kind: str) -> Path:

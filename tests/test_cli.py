@@ -140,6 +140,7 @@ def test_quiet_and_progress(cli, tmp_path, word_file):
     assert quiet.stderr == ""
 
 
+@pytest.mark.slow
 def test_console_script_and_module_entry_points(tmp_path):
     for cmd in ([str(ROOT / ".venv/bin/wordstats")], [sys.executable, "-m", "pipeline"]):
         res = subprocess.run(
@@ -237,6 +238,7 @@ def test_plural_summaries_everywhere():
     assert not counted, counted  # a count beside a noun goes through plural()
 
 
+@pytest.mark.slow
 def test_the_app_for_one_command_answers_as_the_whole_app():
     from typer.testing import CliRunner
 

@@ -106,7 +106,7 @@ def test_a_stale_missing_or_damaged_build_is_not_used(name, tmp_path):
 
 
 @pytest.mark.parametrize("variant", ["scrabble", "wwf"])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 4))])
 def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
     game = variants(load_config(DEFAULT_CONFIG))[variant]
     numba = numba_kernels(scrabble_engine.ENGINE)
@@ -194,6 +194,7 @@ mISERY.........
 """
 
 
+@pytest.mark.slow
 def test_build_without_a_compiler_says_so(tmp_path):
     engine = engine_named("boggle")
     run = subprocess.run(
@@ -208,6 +209,7 @@ def test_build_without_a_compiler_says_so(tmp_path):
     assert load_build(engine, tmp_path / "x.so") is None
 
 
+@pytest.mark.slow
 def test_a_failing_compiler_leaves_numba_in_use_and_make_going(tmp_path):
     engine = engine_named("boggle")
     tools = tmp_path / "bin"
@@ -244,6 +246,7 @@ def test_compiled_functions_check_their_arguments():
         built.boggle_neighbours(2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_kernel_modules_take_nothing_from_other_modules_of_the_package(name):
     """A build is current when its sources are: a constant a kernel took from elsewhere would escape that."""
@@ -255,6 +258,7 @@ def test_kernel_modules_take_nothing_from_other_modules_of_the_package(name):
         assert not [m for m in imported if m and m.split(".")[0] == "pipeline"], module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
     from pipeline.boggle import kernels as bk
@@ -291,6 +295,7 @@ def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
         assert sum(totals) > 0
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="ABCZaz-É1 ", max_size=5), max_size=8))
 def test_trie_takes_exactly_upper_case_words(words):

@@ -146,6 +146,7 @@ def assert_same_job(a: Path, b: Path) -> None:
 # ---- the local engine against obviously-correct references --------------------------------------
 
 
+@pytest.mark.slow
 def test_shards_give_the_unsharded_answer(boggle, tmp_path, monkeypatch):
     """Any shard size gives the figures of rolling and scoring every board at once."""
     monkeypatch.setattr(ex, "MERGE_BATCH", 2)  # shards are merged two at a time, then with the merged batches
@@ -165,6 +166,7 @@ def test_shards_give_the_unsharded_answer(boggle, tmp_path, monkeypatch):
         assert (best["index"], best["score"], best["board"]) == (top, whole.scores[top], board_texts(boards)[top])
 
 
+@pytest.mark.slow
 def test_leave_rounds_are_the_same_for_any_shard_size(data, tmp_path):
     """The leaves job's rounds give the same summaries and values whatever the shard size (exact merges)."""
     from pipeline.scrabble.leaves_job import learn
@@ -201,6 +203,7 @@ def test_rerun_computes_nothing_and_params_change_the_job(boggle, tmp_path):
     assert provenance["wordstats.engine"] == "local"
 
 
+@pytest.mark.slow
 def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
     """Kill the CLI after some shards; the same command computes only the missing ones, same result."""
     args = [
@@ -280,6 +283,7 @@ def test_native_writes_to_stderr_are_dropped_while_connected_and_ours_still_show
     assert res.stderr.splitlines() == ["native before", "ours while", "native after", "ours after"]
 
 
+@pytest.mark.slow
 def test_unreachable_cluster_is_one_line_within_seconds(data):
     """A Ray address where nothing listens: exit 2, one line, in seconds (not a hang)."""
     with socket.socket() as s:
@@ -323,6 +327,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(data):
     assert not (data / "moby" / "jobs").exists()  # nothing written
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_shards(data, tmp_path):
     """Ctrl-C: one line saying how many shards are kept, exit 130, no partial file; the rerun completes."""
     out = tmp_path / "out"
@@ -615,6 +620,7 @@ def test_options_that_need_a_job_say_so(cli, data):
     assert res.exit_code == 2 and "no --gcg-dir or --compare" in res.stderr
 
 
+@pytest.mark.slow
 def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path, data):
     """Under Ray's token authentication, joining a cluster with no token anywhere is a one-line error naming
     where the token goes (checked before Ray is even imported)."""
@@ -634,6 +640,7 @@ def test_joining_a_token_cluster_without_its_token_is_one_line(tmp_path, data):
     assert "token authentication" in res.stderr and "~/.ray/auth_token" in res.stderr and "RAY_AUTH_TOKEN" in res.stderr
 
 
+@pytest.mark.slow
 def test_run_source_builds_what_a_word_list_needs(tmp_path):
     """`run --source` on a class list builds the word-list stages only (no Boggle boards, GADDAG, leaves or
     self-play) unless stages are named."""

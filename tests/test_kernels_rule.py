@@ -1,9 +1,12 @@
-"""A compiled (numba) function never calls a compiled function of another file: numba's on-disk cache keys a
-function on its own file only, so a change in a callee elsewhere would leave a stale machine-code cache."""
+"""A compiled (numba) function never calls a compiled function of another file, and never reads a global taken
+from another module of the project (a constant imported, or a module-level value computed from one): numba's
+on-disk cache keys a function on its own file only, and freezes the globals it reads into the machine code, so a
+change in the other file would leave a stale cache without a warning."""
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -90,6 +93,54 @@ def cross_file_calls(sources: dict[str, str]) -> list[str]:
     return sorted(set(problems))
 
 
+def project_module(module: str | None, level: int) -> bool:
+    """Whether an import names a module of the project (pipeline.*, or a relative import)."""
+    return level > 0 or (module or "").split(".")[0] == "pipeline"
+
+
+def imported_globals(tree: ast.Module) -> dict[str, str]:
+    """The module-level names a module binds from other modules of the project, with where each comes from:
+    `from pipeline.m import C` (C → pipeline.m.C), `import pipeline.m as m` (m → pipeline.m), and every name
+    assigned at module level from an expression that reads one of them (`_C = np.uint64(C)` → pipeline.m.C)."""
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and project_module(node.module, node.level):
+            origin = "." * node.level + (node.module or "")
+            for alias in node.names:
+                found[alias.asname or alias.name] = f"{origin}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if project_module(alias.name, 0):
+                    found[alias.asname or alias.name.split(".")[0]] = alias.name
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            sources = [found[n.id] for n in ast.walk(node.value) if isinstance(n, ast.Name) and n.id in found]
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and sources:
+                        found[name.id] = sources[0]
+    return found
+
+
+def foreign_globals(sources: dict[str, str]) -> list[str]:
+    """Every global a compiled function reads that comes from another module of the project (directly or through
+    a module-level value computed from it): "module.function reads NAME (from origin)"."""
+    problems = []
+    for name, text in sources.items():
+        tree = ast.parse(text)
+        if not uses_numba(tree):
+            continue
+        foreign = imported_globals(tree)
+        for fn_name, fn in compiled_functions(tree).items():
+            local = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}
+            local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Name) and node.id in foreign and node.id not in local:
+                    problems.append(f"{name}.{fn_name} reads {node.id} (from {foreign[node.id]})")
+    return sorted(set(problems))
+
+
+@functools.cache
 def package_sources() -> dict[str, str]:
     """Every module of the package by dotted name, with its source text."""
     return {module_name(p): p.read_text(encoding="utf-8") for p in sorted(PACKAGE_DIR.rglob("*.py"))}
@@ -102,6 +153,52 @@ def test_no_compiled_function_calls_one_of_another_file():
     assert all(uses_numba(ast.parse(sources[n])) for n in kernels)  # the rule really looks at the kernels
     assert all(compiled_functions(ast.parse(sources[n])) for n in kernels)
     assert cross_file_calls(sources) == []
+
+
+def test_no_compiled_function_reads_a_global_of_another_module():
+    assert foreign_globals(package_sources()) == []
+
+
+def test_the_proof_kernels_node_layout_agrees_with_the_solvers():
+    """The proof's kernels hold their own copy of the trie's node layout (the cache rule); it must be the same."""
+    values = {}
+    for module in ("boggle/kernels.py", "boggle/prove_kernels.py"):
+        tree = ast.parse((PACKAGE_DIR / module).read_text())
+        values[module] = {
+            t.id: ast.literal_eval(node.value)
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, ast.Name) and t.id.startswith("NODE_")
+        }
+    layout = {"NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"}
+    assert layout <= set(values["boggle/kernels.py"]) and layout <= set(values["boggle/prove_kernels.py"])
+    assert {k: values["boggle/prove_kernels.py"][k] for k in layout} == {
+        k: values["boggle/kernels.py"][k] for k in layout
+    }
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        "from numba import njit\nfrom pipeline.a import C\n@njit(cache=True)\ndef f(x):\n    return x + C\n",
+        "import numpy as np\nfrom numba import njit\nfrom pipeline.a import C\n_C = np.uint64(C)\n@njit\ndef f(x):\n"
+        "    return x >> _C\n",
+        "from numba import njit\nimport pipeline.a as a\n@njit\ndef f(x):\n    return x + a.C\n",
+        "from numba import njit\nfrom .a import C\n@njit\ndef f(x):\n    return x + C\n",
+    ],
+)
+def test_the_check_finds_a_global_read_from_another_module(kernel):
+    constants = "C = 3\n"
+    assert foreign_globals({"pipeline.a": constants, "pipeline.b": kernel}) != []
+
+
+def test_the_check_allows_own_constants_locals_and_python_callers():
+    own = "import numpy as np\nfrom numba import njit\nC = 3\n_C = np.uint64(C)\n@njit\ndef f(x):\n    return x + _C\n"
+    shadowed = "from numba import njit\nfrom pipeline.a import C\n@njit\ndef f(C):\n    return C\n"
+    python = "from numba import njit\nfrom pipeline.a import C\ndef f(x):\n    return x + C\n"
+    python += "@njit\ndef g(x):\n    return x\n"
+    assert foreign_globals({"pipeline.b": own, "pipeline.c": shadowed, "pipeline.d": python}) == []
 
 
 def test_each_game_has_its_own_kernels_module():

@@ -18,12 +18,18 @@ from pipeline.core.config import (
     load_config,
 )
 from pipeline.core.errors import WordstatsError
-from pipeline.ingest.normalise import normalise, parse_words
+from pipeline.ingest.normalise import merge_sources, normalise, read_words
 from pipeline.ingest.sources import SourceText
 from pipeline.ingest.words import word_table
 from tests.conftest import DEFAULT_CONFIG, corpus
 
 SCRABBLE = load_config(DEFAULT_CONFIG).tiles["scrabble"]
+
+
+def parse_words(texts: list[SourceText], spec: LexiconSpec) -> tuple[list[str], dict]:
+    """The lexicon's distinct words, sorted, and the report of what was dropped and why, as ingest reads them."""
+    words, report = merge_sources([read_words(t, spec) for t in texts], spec)
+    return words.to_list(), report
 
 
 def parse_bytes(data: bytes, **rules) -> tuple[list[str], dict]:
@@ -91,6 +97,7 @@ def test_length_rules():
     assert report["dropped"]["too_long"] == {"count": 1, "examples": ["antelope"]}
 
 
+@pytest.mark.slow
 def test_ten_megabyte_line(cli, tmp_path):
     long_word = b"ab" * 5_000_000
     res = ingest_cli(cli, tmp_path, b"cat\n" + long_word + b"\ndog\n", "--max-length", "20")
@@ -212,6 +219,7 @@ def test_vectorised_ingest_matches_reference(lines, fold, caps, lo, span):
     assert report["entries"] == report["kept"] + report["duplicates"] + report["dropped_total"]
 
 
+@pytest.mark.slow
 def test_default_lexicons_real_counts(tmp_path, cli):
     res = cli("run", "ingest", "--data-dir", tmp_path, "--config", DEFAULT_CONFIG)
     assert res.exit_code == 0, res
@@ -227,6 +235,7 @@ def test_default_lexicons_real_counts(tmp_path, cli):
     assert web2["dropped"]["non_letter"]["examples"] == ["Jean-Christophe", "Jean-Pierre"]
 
 
+@pytest.mark.slow
 def test_enable_counts(tmp_path, cli):
     path = corpus("enable/enable1.txt")
     res = cli("run", "ingest", "--source", path, "--lexicon", "enable1", "--data-dir", tmp_path)

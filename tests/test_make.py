@@ -1,6 +1,7 @@
 """The Makefile: `make all` builds every table, a second run does nothing; touching a module a stage runs, or
 changing a setting it reads, reruns that stage and those downstream of it and nothing else; a failing stage
-changes no file."""
+changes no file. Make runs in a copy of the project (tests/conftest.py project_copy): the checkout's files and
+their times are never touched."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ import pytest
 
 from pipeline.core.aot import ENGINES, engine_named, record_path
 from pipeline.core.config import load_config
-from pipeline.core.makerules import RUNNER, make_rules
-from pipeline.core.modules import PACKAGE_DIR, closure
+from pipeline.core.makerules import engine_rules, make_rules, stage_files
+from pipeline.core.registry import manifest_module
 from pipeline.core.stages import STAGES, producer
-from tests.conftest import ROOT, SMALL_CONFIG
+from pipeline.games import GAMES
+from tests.conftest import ROOT, SMALL_CONFIG, edit_config, project_copy, project_env, run_make
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
 
@@ -51,26 +53,26 @@ WORDS = [
 
 
 def tiny_config(tmp_path: Path) -> Path:
-    """The small test config with its lexicons replaced by one tiny list next to it."""
+    """The small test config (an overlay of the default one) with its lexicons replaced by one tiny list next to
+    it: an overlay of the project copy's small config."""
     (tmp_path / "tiny.txt").write_text("\n".join(WORDS) + "\n")
-    text = SMALL_CONFIG.read_text()
-    start = text.index("[lexicons.")
-    end = text.index("# ----", start)
-    text = text[:start] + '[lexicons.tiny]\nsources = [{ path = "tiny.txt" }]\nmin_length = 2\n\n' + text[end:]
+    small = tmp_path / "project" / SMALL_CONFIG.relative_to(ROOT)
     path = tmp_path / "tiny.toml"
-    path.write_text(text.replace('default_lexicon = "moby"', 'default_lexicon = "tiny"'))
+    path.write_text(
+        f'extends = "{small}"\nreplace = ["lexicons"]\ndefault_lexicon = "tiny"\nteacher_lexicon = "tiny"\n\n'
+        '[lexicons.tiny]\nsources = [{ path = "tiny.txt" }]\nmin_length = 2\n'
+    )
     return path
 
 
 def make(*args: str, config: Path, out: Path) -> subprocess.CompletedProcess:
-    """Run make in the project with another config and data folder."""
-    env = {**os.environ, "WORDSTATS_QUIET": "1"}
-    return subprocess.run(
-        ["make", "--no-print-directory", "-C", str(ROOT), *args, f"CONFIG={config}", f"OUT={out}"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    """Run make in the project copy that `config` sits in, with that config and data folder."""
+    return run_make(config.parent / "project", *args, f"CONFIG={config}", f"OUT={out}")
+
+
+def project_of(config: Path) -> Path:
+    """The project copy a test config sits beside."""
+    return config.parent / "project"
 
 
 def age(*paths: Path) -> None:
@@ -116,8 +118,9 @@ def set_time(paths, when: float) -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
-    """The tiny config built once with `make all`: (config, data folder)."""
+    """The tiny config built once with `make all` in a copy of the project beside it: (config, data folder)."""
     where = tmp_path_factory.mktemp("make")
+    project_copy(where / "project")
     config, out = tiny_config(where), where / "out"
     first = make("all", config=config, out=out)
     assert first.returncode == 0, first.stderr
@@ -126,8 +129,10 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture
 def copy(built, tmp_path) -> tuple[Path, Path]:
-    """A copy of the built tiny project (config, word list, outputs, times kept) that a test may change."""
+    """A copy of the built tiny project (the project, config, word list, outputs, times kept) that a test may
+    change."""
     config, out = built
+    shutil.copytree(project_of(config), tmp_path / "project", symlinks=True)
     shutil.copy2(config, tmp_path / config.name)
     shutil.copy2(config.parent / "tiny.txt", tmp_path / "tiny.txt")
     shutil.copytree(out, tmp_path / "out", symlinks=True)
@@ -135,6 +140,11 @@ def copy(built, tmp_path) -> tuple[Path, Path]:
     new_config, new_out = tmp_path / config.name, tmp_path / "out"
     assert make("all", config=new_config, out=new_out).returncode == 0
     return new_config, new_out
+
+
+def in_project(config: Path, files: list[str]) -> set[Path]:
+    """Project-relative source files as paths of the project copy beside `config`."""
+    return {project_of(config) / f for f in files}
 
 
 def test_make_all_builds_every_output_and_a_second_run_does_nothing(built):
@@ -149,13 +159,14 @@ def test_make_all_builds_every_output_and_a_second_run_does_nothing(built):
 
 def test_touching_each_module_reruns_exactly_its_stages(built):
     config, out = built
-    runs = {s.name: set(closure(s.module, RUNNER)) for s in STAGES}
-    modules = sorted(PACKAGE_DIR.rglob("*.py"))
+    project = project_of(config)
+    runs = {s.name: in_project(config, stage_files(s)) for s in STAGES}  # its imports and its manifest
+    modules = sorted((project / "pipeline").rglob("*.py"))
     assert len(modules) > 40
     engines = {engine_named(name) for name in ENGINES}  # make's other targets
     builds = [record_path(e.build_path()) for e in engines]
-    engine_sources = {p for e in engines for p in e.sources()}
-    before = {p: p.stat().st_mtime for p in [*modules, *builds]}
+    engine_sources = {project / p.relative_to(ROOT) for e in engines for p in e.sources()}
+    before = {p: p.stat().st_mtime for p in builds}
     installed = max((ROOT / f).stat().st_mtime for f in (".venv/.installed", "pyproject.toml", "requirements.lock"))
     start = max(time.time() - 400, installed + 1)  # every time below is after the install and not in the future
     time.sleep(max(0.0, start + 30 + len(modules) - time.time()))
@@ -165,41 +176,40 @@ def test_touching_each_module_reruns_exactly_its_stages(built):
         assert make("-q", "all", config=config, out=out).returncode == 0
         for i, module in enumerate(modules):
             expected = downstream({name for name, files in runs.items() if module in files})
-            for _ in range(2):  # asked again once if it differs: a test in another process may touch a shared file
-                set_time([*outputs(out), *builds], start + 10)
-                set_time([module], start + 20 + i)
-                set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
-                question = make("-q", "all", config=config, out=out)
-                plan = planned(make("-n", "all", config=config, out=out))
-                set_time([module], start)
-                if plan == expected:
-                    break
-            if plan != expected:  # stages stale without the module touched are not the module's doing
-                plan -= planned(make("-n", "all", config=config, out=out)) - expected
+            set_time([*outputs(out), *builds], start + 10)
+            set_time([module], start + 20 + i)
+            set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
+            question = make("-q", "all", config=config, out=out)
+            plan = planned(make("-n", "all", config=config, out=out))
+            set_time([module], start)
             assert plan == expected, module
             assert question.returncode == (1 if expected or module in engine_sources else 0), module
             if module.parent.name in ("boggle", "hangman", "scrabble"):  # a game's module reruns no other game
                 assert not plan & ({"boggle", "hangman", "scrabble"} - {module.parent.name}), module
     finally:
-        for p, when in before.items():
+        for p, when in before.items():  # the environment's builds: their times as they were
             os.utime(p, (when, when))
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_each_engine_rule_names_the_engine_sources(name):
     engine = engine_named(name)
-    lines = (ROOT / "Makefile").read_text().splitlines()
+    lines = engine_rules().splitlines()
     target = f"$(ENGINE_DIR)/{record_path(engine.build_path()).name}"
     rule = next(line for line in lines if line.startswith(f"{target}:"))
     assert {ROOT / w for w in rule.split()[1:] if w.endswith(".py")} == set(engine.sources())
     assert target in next(line for line in lines if line.startswith("ENGINES :="))
-    defined = next(line for line in lines if line.startswith("ENGINE_DIR :="))
+    makefile = (ROOT / "Makefile").read_text().splitlines()
+    defined = next(line for line in makefile if line.startswith("ENGINE_DIR :="))
     assert defined.split(":=")[1].strip() == f"$(VENV)/{engine.build_path().parent.relative_to(sys.prefix)}"
+    assert "-include $(ENGINES_MK)" in makefile and "wordstats_" not in "\n".join(makefile)  # generated only
 
 
 @pytest.mark.slow
 def test_every_stage_depends_on_the_modules_it_really_runs(built, tmp_path):
-    """The static import closure covers each module a stage loads when it runs (lazy imports included)."""
+    """The static import closure and its package's manifest cover each module a stage loads when it runs (lazy
+    imports included), save the other packages' manifests (and their packages): declarations the runner reads
+    (which stages exist, the schemas of their tables), none of which changes this stage's outputs."""
     config, out = built
     shutil.copytree(out, tmp_path / "out", symlinks=True)
     script = (
@@ -209,26 +219,21 @@ def test_every_stage_depends_on_the_modules_it_really_runs(built, tmp_path):
         "progress=Progress(True)); params, build = r[-1]['reads']; assert params.covers(build), 'build reads more'; "
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pipeline'))))"
     )
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    project = project_of(config)
+    env = {**project_env(project), "NUMBA_NUM_THREADS": "1"}
+    manifests = {project.joinpath(*m.split(".")) for p in GAMES for m in (p, manifest_module(p))}
     for s in STAGES:
         res = subprocess.run(
             [sys.executable, "-c", script, str(config), str(tmp_path / "out"), s.name],
             capture_output=True,
             text=True,
-            cwd=ROOT,
+            cwd=project,
             env=env,
         )
         assert res.returncode == 0, res.stderr
-        loaded = {PACKAGE_DIR.parent.joinpath(*m.split(".")) for m in json.loads(res.stdout.splitlines()[-1])}
-        files = {p.with_suffix("") if p.name != "__init__.py" else p.parent for p in closure(s.module, RUNNER)}
-        assert loaded <= files, (s.name, sorted(map(str, loaded - files)))
-
-
-def edit_config(config: Path, old: str, new: str) -> None:
-    """Replace text in a config file (which must hold `old`)."""
-    text = config.read_text()
-    assert old in text, old
-    config.write_text(text.replace(old, new, 1))
+        loaded = {project.joinpath(*m.split(".")) for m in json.loads(res.stdout.splitlines()[-1])}
+        files = {p.with_suffix("") if p.name != "__init__.py" else p.parent for p in in_project(config, stage_files(s))}
+        assert loaded - manifests <= files, (s.name, sorted(map(str, loaded - manifests - files)))
 
 
 def test_a_setting_reruns_only_the_stages_that_read_it(copy):
@@ -238,7 +243,7 @@ def test_a_setting_reruns_only_the_stages_that_read_it(copy):
     words.touch()  # the word list: every stage
     assert planned(make("-n", "all", config=config, out=out)) == set(STAGE_NAMES)
     set_time([words], was)
-    config.write_text(config.read_text().replace("[hangman]\n", "[hangman]\n# a comment only\n", 1))
+    config.write_text(config.read_text() + "\n# a comment only\n")
     assert make("-q", "all", config=config, out=out).returncode == 0  # comments are not settings
     cases = [
         ("gallows = 6 ", "gallows = 7 ", {"hangman"}),
@@ -256,7 +261,8 @@ def test_a_setting_reruns_only_the_stages_that_read_it(copy):
     held = [p.read_bytes() for p in fingerprints]
 
     def rules() -> None:
-        """What `make` runs first when the config changed (here in-process, to keep the test quick)."""
+        """What `make` runs first when the config changed (here in-process, to keep the test quick: the rules
+        name the project's files relative to it, the same in its copy)."""
         make_rules(load_config(config), str(config), out, out / ".rules.mk")
 
     for old, new, stages in cases:
@@ -302,14 +308,10 @@ def test_a_failing_stage_changes_no_file(copy):
 
 def test_make_reruns_a_touched_stage_and_those_downstream_for_real(copy):
     config, out = copy
-    module = PACKAGE_DIR / "hangman" / "solver.py"
-    was = module.stat().st_mtime
+    module = project_of(config) / "pipeline" / "hangman" / "solver.py"
     times = {p.name: p.stat().st_mtime_ns for p in (out / "tiny").iterdir() if p.is_file()}
-    try:
-        module.touch()
-        res = make("all", config=config, out=out)
-    finally:
-        os.utime(module, (was, was))
+    module.touch()
+    res = make("all", config=config, out=out)
     assert res.returncode == 0, res.stderr
     assert planned(subprocess.CompletedProcess([], 0, res.stdout, "")) == {"hangman", "report"}
     changed = {p.name for p in (out / "tiny").iterdir() if p.is_file() and p.stat().st_mtime_ns != times[p.name]}

@@ -104,6 +104,7 @@ def cluster(alignment) -> bool:
     return len(a) >= 2 and ((consonant(a[0]) and consonant(a[1])) or (consonant(a[-1]) and consonant(a[-2])))
 
 
+@pytest.mark.slow
 def test_phases_match_the_reference_on_sampled_words():
     """For 400 random CMU words of up to 7 letters (and every phase's tricky words), the stage's first
     decodable phase equals the reference's, in both schemes."""

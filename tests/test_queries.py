@@ -27,8 +27,9 @@ from pipeline.anagrams.queries import (
     pattern,
     subanagrams,
 )
-from pipeline.core.config import LETTERS, load_config
+from pipeline.core.config import load_config
 from pipeline.core.store import Store
+from pipeline.letters.alphabet import LETTERS
 from tests.conftest import CORPORA, SMALL_CONFIG, ask, build_lexicon
 
 CONFIG = load_config(SMALL_CONFIG)
@@ -137,7 +138,9 @@ def racks(draw, words_of_size: list[str], size: int, blanks: int) -> str:
 # ---- anagrams, subanagrams, plus ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("blanks", [0, 1, 2])
+@pytest.mark.parametrize(
+    "blanks", [pytest.param(0, marks=pytest.mark.slow), 1, pytest.param(2, marks=pytest.mark.slow)]
+)
 @SETTINGS
 @given(data=st.data())
 def test_anagram_matches_reference(lexicon, blanks, data):
@@ -148,6 +151,7 @@ def test_anagram_matches_reference(lexicon, blanks, data):
     assert plain == sorted(plain)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("blanks", [0, 1, 2])
 @SETTINGS
 @given(data=st.data(), size=st.integers(2, 9))
@@ -156,6 +160,7 @@ def test_anagram_other_sizes_match_reference(lexicon, blanks, data, size):
     assert result(anagram(lexicon.index, rack)) == reference_anagrams(lexicon.words, rack)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("blanks", [0, 1, 2])
 @SETTINGS
 @given(data=st.data())
@@ -168,6 +173,7 @@ def test_subanagrams_match_reference(lexicon, blanks, data):
     assert order == sorted(order)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("blanks", [0, 1, 2])
 @settings(
     max_examples=3,

@@ -87,6 +87,7 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@pytest.mark.slow
 def test_every_image_is_embedded_and_not_empty(page, built):
     html_text = (built / "r" / "report.html").read_text()
     assert (
@@ -102,6 +103,7 @@ def test_every_image_is_embedded_and_not_empty(page, built):
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", html_text) and "url(" not in html_text
 
 
+@pytest.mark.slow
 def test_every_number_shown_is_a_query_result(page):
     assert len(page.numbers) > 100
     for n in page.numbers:
@@ -130,6 +132,7 @@ def same(a, b) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 def test_every_query_reproduces_its_numbers_in_duckdb(page, built):
     checked = 0
     for section in page.data["sections"].values():
@@ -142,6 +145,7 @@ def test_every_query_reproduces_its_numbers_in_duckdb(page, built):
     assert checked >= 18
 
 
+@pytest.mark.slow
 def test_key_numbers_match_a_plain_python_count(page, built):
     t = tables(built)
     s = page.data["sections"]
@@ -203,6 +207,7 @@ def test_a_table_without_its_columns_stops_the_report_naming_its_rebuild(build, 
     assert not (data / "t" / "report.html").exists()
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical_when_rebuilt(built):
     path = built / "r" / "report.html"
     first = path.read_bytes()
@@ -213,6 +218,7 @@ def test_report_is_byte_identical_when_rebuilt(built):
     assert b"Software" not in first
 
 
+@pytest.mark.slow
 def test_report_stage_is_last_and_reads_every_table(page):
     last = STAGES[-1]
     assert last.name == "report" and last.inputs == ("words",) and last.outputs == ("report.html",)
@@ -221,6 +227,7 @@ def test_report_stage_is_last_and_reads_every_table(page):
     assert set(last.optional_inputs) == shown
 
 
+@pytest.mark.slow
 def test_make_report_target_builds_report_html_of_each_lexicon(tmp_path):
     out = subprocess.run(["make", "-n", "report", f"OUT={tmp_path}"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

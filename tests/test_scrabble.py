@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.config import LETTERS, load_config
+from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import LETTERS
 from pipeline.scrabble.board import Board, leave, parse_board, parse_rack
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import best_plays, generate, plays_table, record_tiles

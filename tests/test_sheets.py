@@ -55,6 +55,7 @@ def find_in_grid(grid: tuple[str, ...], word: str) -> list[tuple[int, int, int, 
     return hits
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     words=st.lists(st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9), min_size=1, max_size=14, unique=True),
@@ -111,7 +112,7 @@ def page_sizes(data: bytes) -> list[tuple[float, float]]:
     return [(float(w), float(h)) for w, h in re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)]
 
 
-@pytest.mark.parametrize("kind", SHEETS)
+@pytest.mark.parametrize("kind", [k if k == "list" else pytest.param(k, marks=pytest.mark.slow) for k in SHEETS])
 def test_every_sheet_kind_as_pdf_html_markdown(kind):
     """Each kind renders in the three formats; the student page has the title and a name line, and the
     teacher's note (source, seed) is printed too."""

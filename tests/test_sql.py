@@ -75,7 +75,7 @@ def test_lexicon_all_adds_a_lexicon_column(cli, data):
         ("LOAD httpfs", "LOAD statements are refused"),
         ("SET enable_external_access = true", "statements are refused"),
         ("PRAGMA enable_external_access", "statements are refused"),
-        ("SELECT list(range) FROM range(400000000)", "Out of Memory"),
+        pytest.param("SELECT list(range) FROM range(400000000)", "Out of Memory", marks=pytest.mark.slow),
         ("SELEC 1", "SQL error"),
         ("", "empty SQL query"),
     ],

@@ -12,7 +12,8 @@ from itertools import combinations_with_replacement
 import polars as pl
 import pytest
 
-from pipeline.core.config import LETTERS, load_config
+from pipeline.core.config import load_config
+from pipeline.letters.alphabet import LETTERS
 from tests.conftest import ROOT, SMALL_CONFIG, ask, build_lexicon, config_with, corpus
 
 LEXICON_LETTERS = "ADEILNRST"

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store, read_provenance, write_parquet
-from tests.conftest import SMALL_CONFIG
+from tests.conftest import DEFAULT_CONFIG, SMALL_CONFIG
 
 WORDS = ["listen", "silent", "enlist", "tinsel", "inlets", "stone", "notes", "onset"]
 
@@ -31,7 +31,8 @@ def test_provenance_in_footer(build, word_file):
     data = build(WORDS, "ingest")
     meta = read_provenance(data / "t/words.parquet")
     assert meta["stage"] == "ingest" and meta["lexicon"] == "t"
-    assert meta["config_sha256"] == hashlib.sha256(SMALL_CONFIG.read_bytes()).hexdigest()
+    layers = SMALL_CONFIG.read_bytes() + DEFAULT_CONFIG.read_bytes()  # the overlay and the config it extends
+    assert meta["config_sha256"] == hashlib.sha256(layers).hexdigest()
     source_sha = hashlib.sha256(("\n".join(WORDS) + "\n").encode()).hexdigest()
     assert meta["inputs"] == {"t.txt": source_sha}
     assert meta["params"]["min_length"] == 1 and meta["params"]["tile_values"]["Z"] == 10

@@ -88,6 +88,7 @@ def test_every_preset_and_seed_is_safe(lex, config):
     assert not seen & set(UNSAFE)
 
 
+@pytest.mark.slow
 def test_issue_examples_are_gone(lex):
     """The examples of the issue: none of these words is listed by default; all are with --allow-all."""
 
@@ -123,6 +124,7 @@ def test_dolch_words_are_never_blocked(config):
     assert [w for w in dolch(DEFAULT_DOLCH)["word"] if excl.excluded(w)] == []
 
 
+@pytest.mark.slow
 def test_dolch_preset_lists_the_level(lex, config):
     """--dolch primer lists the 52 primer words (every one is in the test lexicon)."""
     got = word_list(Store(lex, "t"), config, None, {"dolch": "primer"}).words
@@ -135,6 +137,7 @@ def phonics_rows(lex) -> pl.DataFrame:
     return Store(lex, "t").read("phonics")
 
 
+@pytest.mark.slow
 def test_grade_filter_matches_table(lex, config):
     """--grade 2-3 gives exactly the safe, reviewed-and-kept words whose grade is 2 or 3."""
     from pipeline.wordlists.settings import classroom_vocabulary, exclusions
@@ -151,6 +154,7 @@ def test_grade_filter_matches_table(lex, config):
     assert got == expected and len(got) > 100
 
 
+@pytest.mark.slow
 def test_phonics_cvc_vowel_and_sound_filters(lex, config):
     """--phonics cvc --vowel a: three letters, consonant-a-consonant, a said /AE/; --sound CH has /CH/."""
     store = Store(lex, "t")
@@ -165,6 +169,7 @@ def test_phonics_cvc_vowel_and_sound_filters(lex, config):
     assert two and set(table["syllables"].to_list()) == {2}
 
 
+@pytest.mark.slow
 def test_spelling_us_leaves_out_uk_spellings(lex, config):
     """--spelling us drops colour and theatre, keeps color; --spelling uk the reverse."""
     store = Store(lex, "t")
@@ -180,6 +185,7 @@ def test_spelling_us_leaves_out_uk_spellings(lex, config):
     )
 
 
+@pytest.mark.slow
 def test_children_hangman_bands_against_the_pool(lex, config):
     """hangman-easy words miss less than hangman-hard words, both from the children's pool."""
     store = Store(lex, "t")
@@ -190,6 +196,7 @@ def test_children_hangman_bands_against_the_pool(lex, config):
     assert grades.max() <= 4
 
 
+@pytest.mark.slow
 def test_bad_new_options_are_one_line(lex):
     """Unknown phonics, vowel, sound, grade, spelling or paper: one-line error, exit 2."""
     for args, says in (
@@ -205,6 +212,7 @@ def test_bad_new_options_are_one_line(lex):
         assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1, res
 
 
+@pytest.mark.slow
 def test_seeds_differ_and_repeat(lex, config):
     """The same seed gives the same words; another seed another pick."""
     store = Store(lex, "t")
@@ -214,6 +222,7 @@ def test_seeds_differ_and_repeat(lex, config):
     assert len(a) == 15 and random  # the preset's count
 
 
+@pytest.mark.slow
 def test_preset_spelling_k2_and_command_line_override(lex, config):
     """spelling-k2: 20 words of grade K to 2; --length 5 replaces nothing else of the preset."""
     store = Store(lex, "t")
@@ -224,6 +233,7 @@ def test_preset_spelling_k2_and_command_line_override(lex, config):
     assert len(five) == 20 and all(len(w) == 5 and grade[w.upper()] <= 2 for w in five)
 
 
+@pytest.mark.slow
 def test_every_preset_gives_a_list(lex):
     """Each preset gives words through the real CLI (and --presets lists them all)."""
     res = run_cli("wordlist", "--presets", "--config", DEFAULT_CONFIG, "--lexicon", "t", "--data-dir", lex, "--csv")
@@ -235,6 +245,7 @@ def test_every_preset_gives_a_list(lex):
         assert res.exit_code == 0 and json.loads(res.stdout), (name, res)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["spelling-k", "cvc-a", "dolch-primer", "hangman-hard", "clap-2", "word-search", "scramble", "handwriting"]
 )

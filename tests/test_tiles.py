@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.config import LETTERS, TileSet, load_config
+from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import LETTERS
 from pipeline.letters.tiles import (
     BLANK_INDEX,
     combinations,
@@ -23,6 +24,7 @@ from pipeline.letters.tiles import (
     rack_counts,
     unseen,
 )
+from pipeline.letters.tilesets import TileSet
 from tests.conftest import DEFAULT_CONFIG
 
 

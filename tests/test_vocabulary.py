@@ -374,6 +374,7 @@ def _wordstats(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_fifo_and_dev_zero_are_refused_within_seconds(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -435,15 +436,15 @@ def test_pickles_are_type_and_size_checked(tmp_path):
 
     from pipeline.core.config import Source
     from pipeline.core.errors import WordstatsError
-    from pipeline.ingest.sources import SourceText, source_lines
+    from pipeline.ingest.sources import SourceText, pickled_entries
 
     src = Source(label="pkg:x.pickle", package="pkg", resource="x.pickle", format="pickle")
     for obj, says in ((5, "holds a int"), ({"a": 1}, "not a set")):
         with pytest.raises(WordstatsError, match=says):
-            source_lines(SourceText(src, pickle.dumps(obj)))
+            pickled_entries(SourceText(src, pickle.dumps(obj)))
     shared = "a" * 1_000_000
     with pytest.raises(WordstatsError, match="more than"):
-        source_lines(SourceText(src, pickle.dumps([shared] * 1000)))
+        pickled_entries(SourceText(src, pickle.dumps([shared] * 1000)))
 
 
 def test_boggle_best_minutes_bounds_the_search(data):

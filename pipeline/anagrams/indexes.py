@@ -7,9 +7,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import combinations, draw_chance, letter_matrix, tile_set
+from pipeline.letters.tilesets import TileSet
 
 
 def within_group_rank(group: np.ndarray, order: np.ndarray) -> np.ndarray:

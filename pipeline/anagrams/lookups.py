@@ -7,9 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.core.config import LETTERS, upper_ascii
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
+from pipeline.letters.alphabet import LETTERS, upper_ascii
 
 STEM_LENGTHS = (6, 7)  # a bingo stem has 6 or 7 letters (the stems stage makes them)
 

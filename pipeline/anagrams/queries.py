@@ -18,8 +18,8 @@ from pipeline.anagrams.lookups import (  # noqa: F401  (the lookups, also import
     top_stems,
     word_facts,
 )
-from pipeline.core.config import LETTERS, upper_ascii
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import LETTERS, upper_ascii
 from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
 
 _PATTERN_TOKEN = re.compile(r"\[\^?[A-Z]+\]|[A-Z]|\?|\*")

@@ -9,7 +9,7 @@ import polars as pl
 
 from pipeline.anagrams.indexes import index_tiles, within_group_rank
 from pipeline.anagrams.lookups import STEM_LENGTHS
-from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import (
     BLANK_INDEX,
@@ -19,6 +19,7 @@ from pipeline.letters.tiles import (
     tile_set,
     unseen,
 )
+from pipeline.letters.tilesets import TileSet
 
 
 def stem_bingos(anagrams: pl.DataFrame, lengths=STEM_LENGTHS) -> pl.DataFrame:

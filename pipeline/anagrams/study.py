@@ -9,17 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.core.errors import WordstatsError
-
 INNER = "·"  # Zyzzyva's inner-hook mark: the word stays a word without its first (or last) letter
-
-
-def read_batch(text: str, what: str) -> list[str]:
-    """Racks or words given on standard input: one or more a line, white space between; '#' comments."""
-    items = [tok for line in text.splitlines() for tok in line.split("#", 1)[0].split()]
-    if not items:
-        raise WordstatsError(f"no {what} on standard input")
-    return items
 
 
 def with_hooks(store, table: pl.DataFrame, column: str = "word") -> pl.DataFrame:

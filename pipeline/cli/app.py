@@ -12,7 +12,8 @@ import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
-from pipeline.cli.options import CsvOpt, JsonListOpt, JsonObjectOpt  # noqa: F401  (shared vocabulary)
+from pipeline.cli.options import CsvOpt, JsonListOpt, JsonObjectOpt, typer_option  # noqa: F401  (shared vocabulary)
+from pipeline.core import fields as vocabulary
 from pipeline.core.errors import NotFound, WordstatsError
 
 
@@ -147,47 +148,14 @@ def _root(
     """Datasets about word games from word lists: build them (run), then query them."""
 
 
-# Options shared by many commands.
-ConfigOpt = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--config", help="Config file (default: configs/default.toml).", envvar="WORDSTATS_CONFIG", show_default=False
-    ),
-]
-DataDirOpt = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--data-dir",
-        help="Where outputs live (default: $WORDSTATS_DATA, else data/out of the config's project).",
-        show_default=False,
-    ),
-]
-LexiconOpt = Annotated[
-    Optional[str],
-    typer.Option("--lexicon", "-l", metavar="NAME", help="Lexicon name (default: the config's).", show_default=False),
-]
+# Options shared by many commands (declared once in pipeline.core.fields).
+ConfigOpt = typer_option(vocabulary.CONFIG)
+DataDirOpt = typer_option(vocabulary.DATA_DIR)
+LexiconOpt = typer_option(vocabulary.LEXICON)
 JsonOpt = JsonListOpt
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.", envvar="WORDSTATS_QUIET")]
-RayOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--ray",
-        metavar="[ADDRESS]",
-        show_default=False,
-        help="Run the job's shards on Ray: a bare --ray starts a private local instance, auto joins this machine's "
-        "cluster, HOST:PORT joins that head (default: the config's [cluster] address, else this machine).",
-    ),
-]
-ShardOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        "--shard-size",
-        min=1,
-        max=100_000_000,
-        show_default=False,
-        help="Items per shard of the job (boards, runs, games).",
-    ),
-]
+QuietOpt = typer_option(vocabulary.QUIET)
+RayOpt = typer_option(vocabulary.RAY)
+ShardOpt = typer_option(vocabulary.SHARD_SIZE)
 
 
 class Session:

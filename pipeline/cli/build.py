@@ -1,203 +1,74 @@
-"""Commands that build and inspect: run, info, sql."""
+"""Commands that build and inspect: run, make-rules, info, sql. Each parses its request (pipeline/core/api.py
+declares the options), calls the use case and prints the result."""
 
-from pathlib import Path
-from typing import Annotated, Optional
+from dataclasses import replace
 
 import typer
 
-from pipeline.cli.app import (
-    ConfigOpt,
-    DataDirOpt,
-    LexiconOpt,
-    QuietOpt,
-    Session,
-    _emit,
-    app,
+from pipeline.cli.app import app
+from pipeline.cli.options import Flags, check_out, command, limit_for, plural
+from pipeline.core import api
+from pipeline.core.fields import CONFIG, CSV, DATA_DIR, FORCE, JSON_LIST, LEXICON, LIMIT, OUT, QUIET
+
+SQL_OUT = replace(
+    OUT,
+    help="Write the result to FILE (.parquet, .csv, .json or .md) with its provenance.",
 )
-from pipeline.cli.options import CsvOpt, ForceOpt, JsonListOpt, LimitOpt, limit_for, plural
-from pipeline.core.errors import WordstatsError
 
 
-@app.command()
-def run(
-    stages: Annotated[
-        Optional[list[str]], typer.Argument(help="Stages to build (default: all).", show_default=False)
-    ] = None,
-    lexicon: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--lexicon", "-l", metavar="NAME", help="Lexicon(s) (default: all in config).", show_default=False
-        ),
-    ] = None,
-    source: Annotated[
-        Optional[list[Path]],
-        typer.Option("--source", help="Ad hoc word list file(s) for --lexicon.", show_default=False),
-    ] = None,
-    min_length: Annotated[Optional[int], typer.Option(help="Ad hoc list: shortest word kept.", min=1, max=255)] = None,
-    max_length: Annotated[
-        Optional[int], typer.Option(help="Ad hoc list: longest word kept (default 45).", min=1, max=255)
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Let --source replace a config lexicon or one built from other files.")
-    ] = False,
-    ray: Annotated[
-        Optional[str],
-        typer.Option(
-            "--ray",
-            metavar="[ADDRESS]",
-            show_default=False,
-            help="Run each lexicon's stages as a task on Ray (one core each; the data folder must be shared by "
-            "every node): a bare --ray starts a private local instance, auto joins this machine's cluster, "
-            "HOST:PORT joins that head.",
-        ),
-    ] = None,
-    config: ConfigOpt = None,
-    data_dir: DataDirOpt = None,
-    quiet: QuietOpt = False,
-):
+@command(app, api.Build, CONFIG, DATA_DIR, QUIET)
+def run(q: api.Build, flags: Flags):
     """Build stages (ingest, indexes, ...) for lexicons; only the named stages and missing inputs run."""
-    from pipeline.core.config import adhoc_lexicon, load_config
-    from pipeline.core.progress import Progress
-    from pipeline.core.stages import run as st_run
-    from pipeline.core.stages import stage as st_stage
-    from pipeline.core.store import default_data_dir
-
-    cfg = load_config(config)
-    out = default_data_dir(cfg.path) if data_dir is None else data_dir
-    for name in stages or []:
-        st_stage(name)
-    spec = None
-    if source:
-        if not lexicon or len(lexicon) != 1:
-            raise WordstatsError("--source needs exactly one --lexicon NAME for the ad hoc list")
-        spec = adhoc_lexicon(lexicon[0], source, min_length, max_length)
-    elif min_length is not None or max_length is not None:
-        raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
-    progress = Progress(quiet)
-    names = list(lexicon or cfg.lexicons)
-    if ray is not None:
-        from pipeline.core.executor import cluster_address
-        from pipeline.core.stages import run_lexicons
-
-        if spec is not None:
-            raise WordstatsError("--ray runs lexicons of the config, not an ad hoc --source list")
-        for name in names:
-            cfg.lexicon(name)  # an unknown name fails here, before the cluster starts
-        done = run_lexicons(cfg, out.resolve(), names, list(stages or []), cluster_address(cfg, ray))
-    else:
-        done = (
-            (name, st_run(cfg, out, name, list(stages or []), spec=spec, progress=progress, force=force))
-            for name in names
-        )
-    for name, results in done:
-        if not quiet:
-            for r in results:
-                files = ", ".join(
-                    f"{f} ({e['rows']:,} rows)" if e["rows"] is not None else f for f, e in r["outputs"].items()
-                )
-                typer.echo(f"{name}: {r['stage']} in {r['seconds']:.2f} s → {files}", err=True)
-
-
-@app.command("make-rules")
-def make_rules(
-    out: Annotated[Path, typer.Option("--out", help="The makefile to write (only when its content changes).")],
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace an existing file that make-rules did not write.")
-    ] = False,
-    config: ConfigOpt = None,
-    data_dir: DataDirOpt = None,
-):
-    """Write the Makefile's stage rules and each stage's settings fingerprint (`make` calls this)."""
     from pipeline.core.config import load_config
-    from pipeline.core.makerules import make_rules as write_rules
+    from pipeline.core.progress import Progress
     from pipeline.core.store import default_data_dir
 
-    cfg = load_config(config)
-    write_rules(cfg, str(config or cfg.path), data_dir or default_data_dir(cfg.path), out, force)
+    config = load_config(flags.config)
+    out = default_data_dir(config.path) if flags.data_dir is None else flags.data_dir
+    for runs in api.build(config, out, q, Progress(flags.quiet)):
+        if not flags.quiet:
+            for r in runs:
+                files = ", ".join(f"{f} ({rows:,} rows)" if rows is not None else f for f, rows in r.outputs.items())
+                typer.echo(f"{r.lexicon}: {r.stage} in {r.seconds:.2f} s → {files}", err=True)
 
 
-@app.command()
-def info(
-    lexicon: LexiconOpt = None,
-    config: ConfigOpt = None,
-    data_dir: DataDirOpt = None,
-    as_json: JsonListOpt = False,
-    as_csv: CsvOpt = False,
-):
+@command(app, api.MakeRules, CONFIG, DATA_DIR, name="make-rules")
+def make_rules(q: api.MakeRules, flags: Flags):
+    """Write the Makefile's stage rules and each stage's settings fingerprint, or with --engines the engine
+    rules (`make` calls this)."""
+    api.make_rules(flags.config, flags.data_dir, q)
+
+
+@command(app, None, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def info(_: None, flags: Flags):
     """List lexicons and their tables: rows, size, when built."""
-    from pipeline.core.info import tables_overview
+    from pipeline.core.display import emit
 
-    s = Session(config, data_dir, lexicon)
-    overview = tables_overview(s.config, s.data_dir, [s.lexicon] if lexicon is not None else None)
-    typer.echo(f"data folder: {s.data_dir.resolve()} (from {s.data_from}); config: {s.config.path}", err=True)
-    from pipeline.core.aot import ENGINES, engine_named, status
-
-    kernels = "; ".join(f"{name} {status(engine_named(name))}" for name in ENGINES)
+    fmt = flags.format
+    with flags.session() as s:
+        overview = api.info(s, s.lexicon if flags.lexicon is not None else None)
+    typer.echo(
+        f"data folder: {overview.data_dir.resolve()} (from {overview.data_from}); config: {overview.config}", err=True
+    )
+    kernels = "; ".join(f"{name} {how}" for name, how in overview.kernels.items())
     typer.echo(f"one-off commands' kernels: {kernels}", err=True)
-    _emit(overview, as_json, as_csv)
+    emit(overview.table, fmt)
 
 
-@app.command()
-def sql(
-    query: Annotated[str, typer.Argument(help='SQL over the lexicon\'s tables, e.g. "SELECT * FROM words LIMIT 5".')],
-    lexicon: Annotated[
-        Optional[str],
-        typer.Option(
-            "--lexicon",
-            "-l",
-            metavar="NAME|all",
-            help="Lexicon name, or all (adds a lexicon column; default: the config's).",
-            show_default=False,
-        ),
-    ] = None,
-    limit: LimitOpt = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Stop the query after this many seconds (at most 3600).")
-    ] = 60.0,
-    out: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--out",
-            help="Write the result to FILE (.parquet, .csv, .json or .md) with its provenance.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ] = None,
-    force: ForceOpt = False,
-    config: ConfigOpt = None,
-    data_dir: DataDirOpt = None,
-    as_json: JsonListOpt = False,
-    as_csv: CsvOpt = False,
-):
+@command(app, api.Sql, LIMIT, SQL_OUT, FORCE, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def sql(q: api.Sql, flags: Flags):
     """Run a read-only DuckDB query; each table is a view named after its file (words, anagrams, ...)."""
-    from pipeline.cli.options import check_number, check_out
-    from pipeline.core.display import choose_format
-    from pipeline.core.sql import MAX_TIMEOUT_SECONDS, run_sql
-    from pipeline.core.store import Store
+    from pipeline.core.display import emit, provenance_path, save
+    from pipeline.core.session import open_session
 
-    fmt = choose_format(as_json, as_csv)
-    check_number(timeout, "--timeout", 0.001, MAX_TIMEOUT_SECONDS)
-    every = lexicon is not None and lexicon.strip().lower() == "all"
-    s = Session(config, data_dir, None if every else lexicon)
-    check_out(out, force, (".parquet", ".csv", ".json", ".md"), s.data_dir)
-    if out is not None and out.suffix.lower() != ".parquet":
-        from pipeline.core.display import provenance_path
-
-        check_out(provenance_path(out), force, None, s.data_dir, option="--out (its provenance file)")
-    if every:
-        from pipeline.core.info import lexicon_names
-
-        stores = [Store(s.data_dir, name) for name in lexicon_names(s.config, s.data_dir)]
-        for other in stores:
-            other.read_lock()  # as the session's lexicon: no commit swaps a table while the query reads it
-        stores = [st for st in stores if st.parquet_tables()] or [s.store]
+    fmt = flags.format
+    with open_session(flags.config, flags.data_dir, None if q.every else q.lexicon) as s:
+        check_out(flags.out, flags.force, (".parquet", ".csv", ".json", ".md"), s.data_dir)
+        if flags.out is not None and flags.out.suffix.lower() != ".parquet":
+            check_out(provenance_path(flags.out), flags.force, None, s.data_dir, option="--out (its provenance file)")
+        result = api.sql(s, q)
+    if flags.out:
+        save(result.table, flags.out, result.provenance())
+        typer.echo(f"wrote {plural(result.table.height, 'row')} to {flags.out}", err=True)
     else:
-        stores = [s.store]
-    result = run_sql(stores, query, tag=every, timeout=timeout)
-    if out:
-        from pipeline.core.display import save
-
-        save(result.table, out, result.provenance())
-        typer.echo(f"wrote {plural(result.table.height, 'row')} to {out}", err=True)
-    else:
-        _emit(result.table, as_json, as_csv, limit_for(limit, fmt))
+        emit(result.table, fmt, limit=limit_for(flags.limit, fmt))

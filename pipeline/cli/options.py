@@ -1,100 +1,181 @@
-"""The CLI's one vocabulary: option types every command shares, and the helpers that check their values.
+"""The CLI's side of the vocabulary (pipeline/core/fields.py, options declared once as data): the typer option
+of each Field, the shared flags as typer types, and `command`, which registers a function whose parameters are
+a request dataclass's fields and the shared flags it takes, parses them, and calls it with the request and the
+flags (`Flags`).
 
 --limit N (listings; 0 = all), --sample N --seed S (random picks), --out PATH --force (files),
 --length 5 or 4-6, --json (help says array or object), --csv, case-insensitive names with "did you mean"."""
 
 from __future__ import annotations
 
-import math
+import functools
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
+from pipeline.core import fields as vocabulary
+from pipeline.core.display import plural  # noqa: F401  (the CLI's summaries)
 from pipeline.core.errors import WordstatsError, pick, unknown  # noqa: F401  (the CLI's name look-ups)
+from pipeline.core.fields import (  # noqa: F401  (the CLI's checks of values, declared once in core.fields)
+    MAX_LENGTH,
+    MAX_LIMIT,
+    MAX_SAMPLE,
+    MAX_SEED,
+    TERMINAL_LIMIT,
+    Field,
+    check_number,
+    choose_format,
+    fields_of,
+    limit_for,
+    parse_length,
+)
 from pipeline.core.outputs import check_out  # noqa: F401  (the guard of every file a command writes)
 
-TERMINAL_LIMIT = 50  # rows a listing prints to the terminal unless --limit says otherwise
-MAX_LIMIT = 10_000_000
-MAX_SAMPLE = 1_000_000
-MAX_SEED = 2**63 - 1
-MAX_LENGTH = 45  # the longest word a lexicon keeps (ingest drops longer entries as too_long)
 
-LimitOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        "--limit",
-        "-n",
-        help=f"At most N rows (0 = all; default {TERMINAL_LIMIT} in the terminal, all with --json/--csv/--out).",
-        min=0,
-        max=MAX_LIMIT,
-        metavar="N",
-        show_default=False,
-    ),
-]
-SampleOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        "--sample", help="Pick N at random (reproducible with --seed).", min=1, max=MAX_SAMPLE, show_default=False
-    ),
-]
-SeedOpt = Annotated[
-    Optional[int],
-    typer.Option("--seed", help="Seed of the random pick (default 0).", min=0, max=MAX_SEED, show_default=False),
-]
-OutOpt = Annotated[
-    Optional[Path],
-    typer.Option("--out", help="Write the result to FILE (refuses to overwrite without --force).", metavar="FILE"),
-]
-ForceOpt = Annotated[bool, typer.Option("--force", help="With --out, replace an existing file.")]
-LengthOpt = Annotated[
-    Optional[str],
-    typer.Option("--length", help='Word length: "5" or a range "4-6".', metavar="N|A-B", show_default=False),
-]
-JsonListOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of objects (one per row).")]
-JsonObjectOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV (one header line, then one line per row).")]
+def value_type(f: Field) -> Any:
+    """The Python type typer converts a Field's value to: its kind, a list of them, maybe None."""
+    kind: Any = list.__class_getitem__(f.kind) if f.many else f.kind
+    required = f.required or f.default is not None or (f.argument and not f.optional)
+    return kind if required else Optional.__getitem__(kind)
 
 
-def choose_format(as_json: bool, as_csv: bool) -> str:
-    """The output format from the --json / --csv flags: json, csv or table."""
-    if as_json and as_csv:
-        raise WordstatsError("choose one of --json and --csv")
-    return "json" if as_json else "csv" if as_csv else "table"
+def typer_option(f: Field) -> Any:
+    """The typer annotation of a Field: an argument, a flag (with its --no- form when negatable) or an option."""
+    extra: dict[str, Any] = {"metavar": f.metavar} if f.metavar else {}
+    if f.argument:
+        return Annotated[value_type(f), typer.Argument(help=f.help, show_default=False, **extra)]
+    names = [f.flag] + ([f.short] if f.short else [])
+    if f.envvar:
+        extra["envvar"] = f.envvar
+    if f.negatable:
+        declared = typer.Option(f"{f.flag}/--no-{f.flag[2:]}", help=f.help, show_default=f.default is not None)
+        return Annotated[value_type(f), declared]
+    if f.kind is bool:
+        extra.pop("metavar", None)
+        return Annotated[bool, typer.Option(*names, help=f.help, **extra)]
+    if f.kind is int and f.eager_range:  # a fraction's range is the Field's to check
+        extra.update({k: v for k, v in (("min", f.lo), ("max", f.hi)) if v is not None})
+    return Annotated[value_type(f), typer.Option(*names, help=f.help, show_default=f.default is not None, **extra)]
 
 
-def limit_for(limit: Optional[int], fmt: str) -> Optional[int]:
-    """The number of rows to show: --limit N (0 = all), else TERMINAL_LIMIT for a table and all otherwise."""
-    if limit is None:
-        return TERMINAL_LIMIT if fmt == "table" else None
-    return None if limit == 0 else limit
+def parameter(f: Field) -> inspect.Parameter:
+    """The keyword parameter typer reads for a Field."""
+    if (f.argument and f.default is None and not f.optional) or f.required:
+        default: Any = inspect.Parameter.empty
+    elif f.switch and f.default is None:
+        default = False
+    elif f.many:
+        default = None  # typer's "not given"
+    else:
+        default = f.default
+    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=typer_option(f))
 
 
-def parse_length(text: Optional[str], what: str = "--length") -> Optional[tuple[int, int]]:
-    """--length "5" or "4-6" as (shortest, longest); a one-line error for anything else."""
-    if text is None:
-        return None
-    parts = text.strip().split("-")
-    if len(parts) in (1, 2) and all(p.strip().isascii() and p.strip().isdigit() for p in parts):
-        lo, hi = int(parts[0]), int(parts[-1])
-        if not 1 <= lo <= hi <= MAX_LENGTH:
-            raise WordstatsError(f"{what} {text!r}: lengths run from 1 to {MAX_LENGTH}, shortest first")
-        return lo, hi
-    raise WordstatsError(f'{what} {text!r}: give a length such as "5" or a range such as "4-6"')
+@dataclass(frozen=True)
+class Flags:
+    """The shared flags a command was given (those it does not take stay at their defaults)."""
+
+    config: Optional[Path] = None
+    data_dir: Optional[Path] = None
+    lexicon: Optional[str] = None
+    as_json: bool = False
+    as_csv: bool = False
+    limit: Optional[int] = None
+    out: Optional[Path] = None
+    force: bool = False
+    quiet: bool = False
+
+    @property
+    def format(self) -> str:
+        """The output format --json / --csv choose: json, csv or table."""
+        return choose_format(self.as_json, self.as_csv)
+
+    @property
+    def rows(self) -> Optional[int]:
+        """How many rows a listing prints (--limit, or the terminal default)."""
+        return limit_for(self.limit, self.format)
+
+    def session(self, teacher: bool = False):
+        """A scoped session on the config, data folder and lexicon of the flags (the lexicon read-locked
+        inside the `with` block only)."""
+        from pipeline.core.session import open_session
+
+        return open_session(self.config, self.data_dir, self.lexicon, teacher)
 
 
-def check_number(value: Optional[float], what: str, lo: float, hi: float) -> Optional[float]:
-    """A number option within [lo, hi]; nan and infinities refused."""
-    if value is None:
-        return None
-    if not math.isfinite(value) or not lo <= value <= hi:
-        raise WordstatsError(f"{what} {value!r}: expected a number from {lo:g} to {hi:g}")
-    return value
+SHARED = {f.name for f in (vocabulary.CONFIG, vocabulary.DATA_DIR, vocabulary.LEXICON, vocabulary.LIMIT)} | {
+    "as_json",
+    "as_csv",
+    "out",
+    "force",
+    "quiet",
+}
 
 
-def plural(n: int, noun: str, plural_noun: Optional[str] = None) -> str:
-    """'1 word', '2 words', '1,000 boxes' (with `plural_noun` for irregular plurals)."""
-    if n == 1:
-        return f"1 {noun}"
-    many = plural_noun or (noun + "es" if noun.endswith(("s", "x", "ch", "sh")) else noun + "s")
-    return f"{n:,} {many}"
+def read_batch(text: str, what: str) -> list[str]:
+    """Items given on standard input: one or more a line, white space between; '#' comments."""
+    items = [tok for line in text.splitlines() for tok in line.split("#", 1)[0].split()]
+    if not items:
+        raise WordstatsError(f"no {what} on standard input")
+    return items
+
+
+def batch_value(f: Field, given: Any) -> Any:
+    """The items of a batch field: '-' reads them from standard input; a list argument may hold '-' too."""
+    if f.many:
+        return tuple(x for item in given for x in (read_batch(sys.stdin.read(), f.batch) if item == "-" else [item]))
+    return tuple(read_batch(sys.stdin.read(), f.batch)) if given == "-" else (given,)
+
+
+def command(
+    owner: typer.Typer,
+    request: type | None,
+    *shared: Field,
+    given: tuple[Field, ...] = (),
+    name: Optional[str] = None,
+):
+    """Register `fn(request, flags)` as a command of `owner`: its options are the fields of the `request`
+    dataclass, the `shared` flags and the `given` vocabulary's fields (gathered, when given, into the request's
+    `given` dict), in that order; each value is checked and parsed by its Field before the function runs."""
+    own = fields_of(request) if request is not None else ()
+    gathered = given
+    taken = own + shared + gathered
+
+    def decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """`fn` wrapped in the signature typer reads."""
+
+        @functools.wraps(fn)
+        def run(**values_given: Any) -> Any:
+            """Build the request and the flags from what typer parsed, then call the command."""
+            values: dict[str, Any] = {}
+            for f in own:
+                value = values_given[f.name]
+                if value is None:
+                    continue  # not given: the request's default
+                values[f.name] = f.value(batch_value(f, value) if f.batch else value)
+            flags = Flags(**{f.name: values_given[f.name] for f in shared if f.name in SHARED})
+            extra = {f.name: f.value(values_given[f.name]) for f in shared if f.name not in SHARED}
+            if gathered:
+                values["given"] = {f.name: values_given[f.name] for f in gathered if values_given[f.name] is not None}
+            return fn(request(**values) if request is not None else None, flags, **extra)
+
+        params = [parameter(f) for f in taken]
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        owner.command(name or fn.__name__.replace("_", "-"))(run)
+        return fn
+
+    return decorator
+
+
+LimitOpt = typer_option(vocabulary.LIMIT)
+ForceOpt = typer_option(vocabulary.FORCE)
+LengthOpt = typer_option(vocabulary.LENGTH)
+JsonListOpt = typer_option(vocabulary.JSON_LIST)
+JsonObjectOpt = typer_option(vocabulary.JSON_OBJECT)
+CsvOpt = typer_option(vocabulary.CSV)

@@ -31,8 +31,10 @@ from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
+from pipeline.core import registry
+
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-ENGINES = {"scrabble": "pipeline.scrabble.engine", "boggle": "pipeline.boggle.engine"}  # name → its module
+ENGINES = registry.engines()  # game name → the module holding its ENGINE (declared in the game's manifest)
 COMPILERS = ("cc", "gcc", "clang")  # what a build looks for (pycc links with the system's compiler)
 AHEAD_OF_TIME = "ahead of time"
 ON_FIRST_USE = "numba, on first use"

@@ -12,10 +12,13 @@ from typing import Any
 
 from pipeline.core.errors import WordstatsError, unknown
 
+# The alphabet and tile sets live in pipeline.letters; BLANK, LETTERS and upper_ascii are re-exported here for the
+# game modules that import them from the config.
+from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii  # noqa: F401
+from pipeline.letters.tilesets import TileSet, tile_set
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = Path("configs/default.toml")
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-BLANK = "?"
 MAX_WORD_LENGTH = 45  # longer entries are dropped as too_long unless a lexicon's max_length says otherwise
 MAX_WORD_LENGTH_CAP = 255  # the largest max_length a lexicon may set
 MAX_SOURCE_BYTES = 512 * 2**20  # a word list (file or package resource) larger than this is refused
@@ -23,28 +26,6 @@ MAX_CONFIG_BYTES = 2**20
 PACKAGE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")  # used with fullmatch
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # used with fullmatch: no trailing newline
 _MISSING = object()
-# The top-level fields and tables a config may have (each stage reads its own table).
-TOP_LEVEL = (
-    "default_lexicon",
-    "teacher_lexicon",
-    "lexicons",
-    "tiles",
-    "indexes",
-    "stems",
-    "boggle",
-    "hangman",
-    "scrabble",
-    "report",
-    "wordlists",
-    "phonics",
-    "cluster",
-)
-_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
-
-
-def upper_ascii(text: str) -> str:
-    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
-    return text.translate(_UPPER_ASCII)
 
 
 class Section:
@@ -185,20 +166,6 @@ class LexiconSpec:
 
 
 @dataclass(frozen=True)
-class TileSet:
-    """A bag of tiles: how many of each letter (and blanks), and what each scores."""
-
-    name: str
-    counts: dict[str, int]
-    values: dict[str, int]
-
-    @property
-    def size(self) -> int:
-        """Tiles in the full bag, blanks included."""
-        return sum(self.counts.values())
-
-
-@dataclass(frozen=True)
 class Config:
     """The whole configuration: lexicons, tile sets and each stage's section."""
 
@@ -209,6 +176,13 @@ class Config:
     tiles: dict[str, TileSet]
     raw: dict = field(repr=False, default_factory=dict)
     teacher_lexicon: str = ""  # the lexicon of teachers' lists and sheets (default_lexicon when unset)
+    layers: tuple[Path, ...] = ()  # the files it was read from: itself, then the configs it extends
+    origins: dict[tuple[str, ...], Path] = field(repr=False, default_factory=dict)  # a value's keys → its folder
+
+    def folder(self, *keys: str) -> Path:
+        """The folder a relative path in field `keys` is relative to: that of the file (of the config or of a
+        config it extends) that set the field."""
+        return folder_of(self.origins, keys, self.path)
 
     def section(self, name: str) -> Section:
         """The raw TOML table `name` (empty when absent), for stages that read their own settings."""
@@ -232,13 +206,16 @@ def default_config_path() -> Path:
 
 
 def load_config(path: Path | str | None = None) -> Config:
-    """Read and validate a config file."""
+    """Read and validate a config file (and the configs it extends)."""
     path = Path(path) if path is not None else default_config_path()
-    data = read_regular_file(path, "config file", MAX_CONFIG_BYTES)
-    raw = parse_toml(data, path, "config")
+    layers = read_layers(path)
+    raw, origins = merge_layers(layers)
     top = Section(raw, "", path)
-    top.allow(*TOP_LEVEL)
-    lexicons = {name: _lexicon(name, sec, path.parent) for name, sec in top.sections("lexicons").items()}
+    top.allow(*top_level())
+    lexicons = {
+        name: _lexicon(name, sec, folder_of(origins, ("lexicons", name, "sources"), path))
+        for name, sec in top.sections("lexicons").items()
+    }
     if not lexicons:
         top.fail("lexicons", "at least one lexicon must be declared")
     default = top.text("default_lexicon", next(iter(lexicons)))
@@ -247,16 +224,87 @@ def load_config(path: Path | str | None = None) -> Config:
     teacher = top.text("teacher_lexicon", default)
     if teacher not in lexicons:
         top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
-    tiles = {name: _tiles(name, sec) for name, sec in top.sections("tiles").items()}
+    tiles = {name: tile_set(name, sec) for name, sec in top.sections("tiles").items()}
+    digest = hashlib.sha256(layers[0][1]) if len(layers) == 1 else hashlib.sha256(b"".join(d for _, d, _ in layers))
     return Config(
         path=path,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=digest.hexdigest(),
         default_lexicon=default,
         teacher_lexicon=teacher,
         lexicons=lexicons,
         tiles=tiles,
         raw=raw,
+        layers=tuple(p for p, _, _ in layers),
+        origins=origins,
     )
+
+
+# A config may overlay another: `extends = "PATH"` (relative to it) names its base, whose values it keeps unless
+# it sets them; tables are merged key by key, except the top-level tables named in `replace = ["lexicons"]`,
+# which it declares whole. A relative path in a value is relative to the file that set it.
+EXTENDS, REPLACE = "extends", "replace"
+MAX_LAYERS = 8  # a config and the configs it extends, in all
+
+
+def read_layers(path: Path) -> list[tuple[Path, bytes, dict]]:
+    """A config file and the configs it extends, each as (path, bytes, TOML document), the config first."""
+    layers: list[tuple[Path, bytes, dict]] = []
+    while True:
+        data = read_regular_file(path, "config file", MAX_CONFIG_BYTES)
+        raw = parse_toml(data, path, "config")
+        layers.append((path, data, raw))
+        top = Section(raw, "", path)
+        if not top.has(EXTENDS):
+            return layers
+        base = path.parent / top.text(EXTENDS)
+        if base.resolve() in {p.resolve() for p, _, _ in layers} or len(layers) >= MAX_LAYERS:
+            top.fail(EXTENDS, f"configs extend each other in a circle (or more than {MAX_LAYERS} deep)")
+        path = base
+
+
+def merge_layers(layers: list[tuple[Path, bytes, dict]]) -> tuple[dict, dict[tuple[str, ...], Path]]:
+    """The configs' values merged, the base first (each overlay's values replacing its base's), and for each
+    value set, the folder of the file that set it."""
+    merged: dict = {}
+    origins: dict[tuple[str, ...], Path] = {}
+    for path, _, raw in reversed(layers):
+        top = Section(raw, "", path)
+        whole = set(top.sequence(REPLACE, []))
+        body = {k: v for k, v in raw.items() if k not in (EXTENDS, REPLACE)}
+        for key in whole:
+            if key not in body:
+                top.fail(REPLACE, f"{key!r} is not a table of this config")
+        overlay(merged, body, path.parent, origins, (), whole)
+    return merged, origins
+
+
+def overlay(into: dict, layer: dict, folder: Path, origins: dict, keys: tuple[str, ...], whole: set[str]) -> None:
+    """Set `layer`'s values into `into`: tables merged key by key (those in `whole` replaced), other values
+    replaced; each value set is noted as coming from `folder`."""
+    for key, value in layer.items():
+        here = keys + (key,)
+        if isinstance(value, dict) and isinstance(into.get(key), dict) and not (not keys and key in whole):
+            overlay(into[key], value, folder, origins, here, whole)
+            continue
+        for old in [k for k in origins if k[: len(here)] == here]:
+            del origins[old]
+        into[key] = value
+        origins[here] = folder
+
+
+def folder_of(origins: dict[tuple[str, ...], Path], keys: tuple[str, ...], path: Path) -> Path:
+    """The folder of the file that set the field `keys` (or an enclosing table), else the config's."""
+    for end in range(len(keys), 0, -1):
+        if keys[:end] in origins:
+            return origins[keys[:end]]
+    return path.parent
+
+
+def top_level() -> tuple[str, ...]:
+    """The top-level fields and tables a config may have: the core's and each package's sections."""
+    from pipeline.core.registry import sections
+
+    return sections()
 
 
 def read_regular_file(path: Path, what: str, max_bytes: int) -> bytes:
@@ -323,9 +371,9 @@ def _stage_names(sec: Section) -> tuple[str, ...] | None:
     """A lexicon's `stages` list, checked against the stage registry (None when absent: every stage)."""
     if not sec.has("stages"):
         return None
-    from pipeline.core.stages import STAGES
+    from pipeline.core.registry import stages
 
-    known = [s.name for s in STAGES]
+    known = [s.name for s in stages()]
     names = sec.sequence("stages")
     for name in names:
         if name not in known:
@@ -352,22 +400,6 @@ def _source(sec: Section, base: Path) -> Source:
     if not parts or Path(resource).is_absolute() or ".." in parts or "\\" in resource:
         sec.fail("resource", f"{resource!r} must be a path inside the package (no .., not absolute)")
     return Source(label=f"{package}:{resource}", package=package, resource=resource, format=fmt, sha256=sha)
-
-
-def _tiles(name: str, sec: Section) -> TileSet:
-    """The tile set [tiles.NAME]: a count and a value for every letter (and the blank)."""
-    sec.allow("counts", "values")
-    counts_sec, values_sec = sec.section("counts"), sec.section("values")
-    counts = {k: counts_sec.integer(k, lo=0) for k in counts_sec.keys()}
-    values = {k: values_sec.integer(k, lo=0) for k in values_sec.keys()}
-    for table, sub in ((counts, counts_sec), (values, values_sec)):
-        for key in table:
-            if key not in LETTERS and key != BLANK:
-                sub.fail(key, "expected a letter A-Z or ? (blank)")
-        for letter in LETTERS:
-            if letter not in table:
-                sub.fail(letter, "missing")
-    return TileSet(name=name, counts=counts, values=values)
 
 
 def adhoc_lexicon(

@@ -11,14 +11,8 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.errors import WordstatsError
-
-
-def choose_format(as_json: bool, as_csv: bool) -> str:
-    """The output format from the --json / --csv flags."""
-    if as_json and as_csv:
-        raise WordstatsError("choose one of --json and --csv")
-    return "json" if as_json else "csv" if as_csv else "table"
+from pipeline.core.errors import WordstatsError, note  # noqa: F401  (note: the listings' notes)
+from pipeline.core.fields import choose_format  # noqa: F401  (the output format is the flags', declared there)
 
 
 def _cell(value: Any) -> str:
@@ -241,11 +235,6 @@ def emit(df: pl.DataFrame, fmt: str = "table", out=None, limit: int | None = Non
         note(f"showing {shown.height:,} of {df.height:,} rows (--limit 0 for all)")
 
 
-def note(text: str) -> None:
-    """A short note for people on stderr (never mixed into the data on stdout)."""
-    sys.stderr.write(f"note: {text}\n")
-
-
 def emit_json(obj: Any, out=None) -> None:
     """Print any JSON-able object."""
     (out or sys.stdout).write(to_json(obj) + "\n")
@@ -284,3 +273,11 @@ def markdown(df: pl.DataFrame) -> str:
     rule = "|" + "|".join("---:" if d.is_numeric() else "---" for d in df.dtypes) + "|"
     body = ["| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |" for row in df.rows()]
     return "\n".join([head, rule, *body]) + "\n"
+
+
+def plural(n: int, noun: str, plural_noun: str | None = None) -> str:
+    """'1 word', '2 words', '1,000 boxes' (with `plural_noun` for irregular plurals)."""
+    if n == 1:
+        return f"1 {noun}"
+    many = plural_noun or (noun + "es" if noun.endswith(("s", "x", "ch", "sh")) else noun + "s")
+    return f"{n:,} {many}"

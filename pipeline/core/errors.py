@@ -1,7 +1,14 @@
-"""The one user-facing error type: the CLI prints it on one line and exits with its code."""
+"""The one user-facing error type: the CLI prints it on one line and exits with its code; and notes, the lines
+for people on standard error that are not errors."""
 
 import difflib
+import sys
 from collections.abc import Iterable
+
+
+def note(text: str) -> None:
+    """A short note for people on stderr (never mixed into the data on stdout)."""
+    sys.stderr.write(f"note: {text}\n")
 
 
 class WordstatsError(Exception):

@@ -1,4 +1,4 @@
-"""What has been built (lexicons, tables, row counts) and SQL over a lexicon's tables."""
+"""What has been built: lexicons, their tables, row counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.core.config import Config
-from pipeline.core.errors import WordstatsError, first_line
 from pipeline.core.stages import adhoc_sources, current_manifest
 from pipeline.core.store import Store
 
@@ -73,15 +72,3 @@ def tables_overview(config: Config, data_dir: Path, only: list[str] | None = Non
             "built_at": pl.String,
         },
     )
-
-
-def run_sql(store: Store, query: str) -> pl.DataFrame:
-    """Run a polars SQL query with every Parquet table of the lexicon registered under its stem."""
-    tables = store.parquet_tables()
-    if not tables:
-        store.require("words")  # raises with a hint on how to build
-    ctx = pl.SQLContext({name: pl.scan_parquet(path) for name, path in tables.items()})
-    try:
-        return ctx.execute(query, eager=True)
-    except Exception as exc:  # polars raises several SQL error types; all mean a bad query
-        raise WordstatsError(f"SQL error: {first_line(exc)} (tables: {', '.join(tables)})") from None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.config import Config, load_config
-from pipeline.core.store import Store, resolve_data_dir
+from pipeline.core.store import Store, resolve_data_dir, unreadable
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class Session:
     config: Config
     data_dir: Path
     store: Store
+    data_from: str = ""  # where the data folder came from: --data-dir, WORDSTATS_DATA or the config's project
 
     @property
     def lexicon(self) -> str:
@@ -43,10 +44,16 @@ def session_store(config: Config, data_dir: Path, lexicon: str | None, teacher: 
 def open_session(
     config: Config | Path | str | None, data_dir: Path | None, lexicon: str | None, teacher: bool = False
 ) -> Iterator[Session]:
-    """A session whose lexicon is read-locked for the block only (a build's commit waits for it, not longer)."""
+    """A session whose lexicon is read-locked for the block only (a build's commit waits for it, not longer); a
+    read that fails inside polars is the one-line error naming the damaged table."""
     if not isinstance(config, Config):
         config = load_config(config)
-    folder, _ = resolve_data_dir(data_dir, config.path)
+    folder, data_from = resolve_data_dir(data_dir, config.path)
     store = session_store(config, folder, lexicon, teacher)
     with store.reading():
-        yield Session(config, folder, store)
+        try:
+            yield Session(config, folder, store, data_from)
+        except Exception as exc:
+            if not type(exc).__module__.startswith("polars"):
+                raise
+            raise unreadable(exc, [store]) from None  # a table damaged in place: one line naming it

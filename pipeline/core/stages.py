@@ -1,149 +1,42 @@
-"""The stage registry (name → inputs, outputs, function) and `run` in dependency order."""
+"""The stages of every package (declared in each one's manifest, gathered by pipeline.core.registry) and `run`
+in dependency order."""
 
 from __future__ import annotations
 
 import contextlib
-import importlib
-import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Union
 
 import polars as pl
 
 from pipeline import __version__
-from pipeline.core import fingerprint
+from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
+from pipeline.core.manifest import SourceStage, Stage, StageModule  # noqa: F401  (the stages' Protocols)
 from pipeline.core.progress import Progress
-from pipeline.core.store import MANIFEST, Store, fingerprint_path, sha256_file, write_json
+from pipeline.core.store import (  # noqa: F401  (adhoc_sources: what info and run --source ask)
+    MANIFEST,
+    SOURCE_RECORD,
+    Store,
+    adhoc_sources,
+    fingerprint_path,
+    sha256_file,
+    write_json,
+)
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
-SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
+
+
+# Every stage of the packages pipeline/games.py lists, in dependency order: a stage appears after every stage
+# whose outputs it reads (each package declares its stages in its manifest).
+STAGES: tuple[Stage, ...] = registry.stages()
 # What `run --source` builds unless stages are named: what a plain word list needs (word facts, anagram indexes,
 # Hangman, phonics, the report); the game stages (Boggle boards, the GADDAG, leaves, self-play) opt in.
-WORD_LIST_STAGES = ("ingest", "indexes", "hangman", "phonics", "report")
-
-
-@dataclass(frozen=True)
-class Stage:
-    """A pure function from input tables to output files, and what it needs."""
-
-    name: str
-    module: str  # the module holding `build(inputs, ctx)` and `params(config, spec)`
-    inputs: tuple[str, ...]  # tables it reads (by name: "words" → words.parquet)
-    outputs: tuple[str, ...]  # files it writes
-    optional_inputs: tuple[str, ...] = ()  # tables read when they exist
-    description: str = ""
-
-    def load(self) -> StageModule:
-        """The stage's module."""
-        module = importlib.import_module(self.module)
-        if not isinstance(module, StageModule):
-            raise TypeError(f"{self.module} lacks params() or build()")
-        return module
-
-    def settings(self, config: Config, spec: LexiconSpec | None) -> tuple[dict[str, Any], fingerprint.Reads]:
-        """The stage's parameters (recorded in provenance), and what they read from the config."""
-        reads = fingerprint.Reads()
-        watched, watched_spec = fingerprint.tracked(config, spec, reads)
-        return self.load().params(watched, watched_spec), reads
-
-    def fingerprint(self, config: Config, spec: LexiconSpec | None) -> str:
-        """The settings this stage depends on for one lexicon, as text (a config error becomes part of it)."""
-        try:
-            params, reads = self.settings(config, spec)
-        except WordstatsError as exc:
-            return fingerprint.text({"error": str(exc)})
-        return fingerprint.text(fingerprint.settings(config, spec, reads, params))
-
-
-# In dependency order: a stage appears after every stage whose outputs it reads.
-STAGES: tuple[Stage, ...] = (
-    Stage(
-        "ingest",
-        "pipeline.ingest.stage",
-        (),
-        ("words.parquet", "ingest_report.json"),
-        description="read and normalise the word list",
-    ),
-    # -- anagram indexes and bingo stems
-    Stage(
-        "indexes",
-        "pipeline.anagrams.indexes",
-        ("words",),
-        ("anagrams.parquet", "prefixes.parquet", "hooks.parquet"),
-        description="anagram families with probabilities, prefixes, hooks",
-    ),
-    Stage(
-        "stems", "pipeline.anagrams.stems", ("anagrams",), ("stems.parquet",), description="6- and 7-letter bingo stems"
-    ),
-    # -- boggle
-    Stage(
-        "boggle",
-        "pipeline.boggle.stage",
-        ("words",),
-        ("boggle_boards.parquet", "boggle_words.parquet", "boggle_summary.json", "boggle_best.parquet"),
-        description="random Boggle boards per dice set, per-word findability, best-board search",
-    ),
-    Stage(
-        "dictionary",
-        "pipeline.boggle.dictionary_stage",
-        ("words",),
-        ("boggle_dictionary.parquet",),
-        description="each Boggle variant's compiled dictionary, read by boggle solve and boggle score",
-    ),
-    # -- hangman
-    Stage(
-        "hangman",
-        "pipeline.hangman.stage",
-        ("words",),
-        ("hangman.parquet", "hangman_summary.json"),
-        description="Hangman difficulty of every word (two solvers)",
-    ),
-    # -- scrabble
-    Stage(
-        "gaddag",
-        "pipeline.scrabble.gaddag_stage",
-        ("words",),
-        ("gaddag.parquet",),
-        description="the GADDAG for Scrabble move generation",
-    ),
-    Stage(
-        "leaves",
-        "pipeline.scrabble.leaves_stage",
-        ("words", "gaddag"),
-        ("leaves.parquet", "leaves_games.zip"),
-        description="leave values from rounds of greedy and equity self-play (and games as GCG)",
-    ),
-    Stage(
-        "scrabble",
-        "pipeline.scrabble.stage",
-        ("words", "gaddag"),
-        ("openings.parquet", "selfplay.parquet", "selfplay_summary.json"),
-        optional_inputs=("leaves",),
-        description="best opening scores, self-play games (greedy or by equity)",
-    ),
-    # -- phonics: sounds, syllables, phonics features and grade levels for teachers' lists
-    Stage(
-        "phonics",
-        "pipeline.phonics.stage",
-        ("words",),
-        ("phonics.parquet",),
-        description="pronunciations (CMU), syllables, phonics features, Dolch and grade levels",
-    ),
-    # -- report: last, it reads every table that exists
-    Stage(
-        "report",
-        "pipeline.report.stage",
-        ("words",),
-        ("report.html",),
-        optional_inputs=("anagrams", "stems", "boggle_boards", "boggle_words", "hangman", "openings"),
-        description="the HTML report of every table that exists",
-    ),
-)
+WORD_LIST_STAGES = tuple(s.name for s in STAGES if s.word_list)
 
 
 def stage(name: str) -> Stage:
@@ -156,10 +49,10 @@ def stage(name: str) -> Stage:
 
 def producer(table: str) -> Stage:
     """The stage that writes table `table`."""
-    for s in STAGES:
-        if f"{table}.parquet" in s.outputs or table in s.outputs:
-            return s
-    raise WordstatsError(f"no stage writes table {table!r}")
+    maker = registry.producer(table)
+    if maker is None:
+        raise WordstatsError(f"no stage writes table {table!r}")
+    return maker
 
 
 @dataclass
@@ -189,28 +82,6 @@ def _cluster_address(config: Config) -> str:
     from pipeline.core.executor import cluster_address
 
     return cluster_address(config)
-
-
-@runtime_checkable
-class StageModule(Protocol):
-    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
-
-    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-        """The stage's settings, validated (recorded in each output's provenance)."""
-        ...
-
-    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-        """The stage's outputs (ctx.result(...)) from its input tables."""
-        ...
-
-
-@runtime_checkable
-class SourceStage(StageModule, Protocol):
-    """A stage that reads word list files rather than tables (ingest)."""
-
-    def read_sources(self, ctx: StageContext) -> dict[str, str]:
-        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
-        ...
 
 
 def with_inputs(names: set[str]) -> set[str]:
@@ -330,15 +201,6 @@ def source_record(spec: LexiconSpec) -> dict[str, Any]:
         "min_length": spec.min_length,
         "max_length": spec.max_length,
     }
-
-
-def adhoc_sources(store: Store) -> list[str] | None:
-    """The word list files a lexicon was last built from with --source (None when built from the config)."""
-    try:
-        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return [str(s) for s in sources] if isinstance(sources, list) else None
 
 
 def check_source(config: Config, store: Store, spec: LexiconSpec, force: bool) -> None:

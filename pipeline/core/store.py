@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.errors import WordstatsError, first_line, note
 from pipeline.core.locks import hold_read_lock, lock_fd, locked
 
 DEFAULT_DATA_DIR = Path("data/out")
@@ -28,6 +28,7 @@ WRITER_LOCK = ".lock"  # held by the one process building a lexicon
 COMMIT_LOCK = ".commit.lock"  # held exclusively while a stage's outputs are renamed, shared by readers
 TMP_SUFFIX = ".tmp"
 FINGERPRINTS = ".make"  # each stage's settings fingerprint, per lexicon: <lexicon>/.make/<stage>.settings
+SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
 READERS: list[Store] = []  # the lexicons this command reads (read_lock), to find a damaged table when a read fails
 MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
 
@@ -250,11 +251,11 @@ class Store:
     def rebuild_command(self, name: str) -> str:
         """The command that builds table `name` again: its stage, for this lexicon (with the word list files an
         ad hoc lexicon was built from, when the stage reads word lists)."""
-        from pipeline.core.stages import SourceStage, adhoc_sources, producer
+        from pipeline.core.manifest import SourceStage
+        from pipeline.core.registry import producer
 
-        try:
-            stage = producer(name if "." in name else f"{name}.parquet")
-        except WordstatsError:
+        stage = producer(name if "." in name else f"{name}.parquet")
+        if stage is None:
             return f"wordstats run --lexicon {self.lexicon}"
         sources = adhoc_sources(self) if isinstance(stage.load(), SourceStage) else None
         given = "".join(f" --source {shlex.quote(source)}" for source in sources or [])
@@ -394,8 +395,6 @@ class Store:
         for fingerprint in (self.root / FINGERPRINTS).glob("*.settings"):
             with contextlib.suppress(FileNotFoundError):
                 fingerprint.unlink()
-        from pipeline.core.display import note
-
         note(
             f"{journal}: damaged commit journal set aside as {aside}; the commit it described cannot be "
             f"finished, so the tables of lexicon {self.lexicon!r} may come from two builds: rebuild them with "
@@ -522,8 +521,6 @@ class Store:
                 f"the tables of lexicon {self.lexicon!r} may be half replaced; make the folder writable, or "
                 f"rebuild them with `wordstats run --lexicon {self.lexicon}`"
             )
-        from pipeline.core.display import note
-
         note(f"{journal}: damaged commit journal, left in place ({why}); no commit is unfinished")
 
     def damaged_table(self) -> Path | None:
@@ -589,6 +586,15 @@ class Store:
                 entry["built_at"] = old[name].get("built_at", entry["built_at"])
             tables[name] = entry
         return {"lexicon": self.lexicon, "tables": tables}
+
+
+def adhoc_sources(store: Store) -> list[str] | None:
+    """The word list files a lexicon was last built from with --source (None when built from the config)."""
+    try:
+        sources = json.loads((store.root / SOURCE_RECORD).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
 
 
 def _write_output(path: Path, name: str, obj: Any, provenance: dict[str, Any]) -> int | None:
@@ -662,14 +668,16 @@ def damaged_among(stores: Iterable[Store], exc: BaseException) -> WordstatsError
     return None
 
 
-def unreadable(exc: BaseException) -> WordstatsError:
-    """The one-line error for a read of the tables that failed inside polars (a page damaged in place): the
-    table whose bytes differ from its manifest's sha256, else the lexicons read."""
-    found = damaged_among(READERS, exc)
+def unreadable(exc: BaseException, stores: Iterable[Store] | None = None) -> WordstatsError:
+    """The one-line error for a read of the tables of `stores` (by default those this command read-locked) that
+    failed inside polars (a page damaged in place): the table whose bytes differ from its manifest's sha256,
+    else the lexicons read."""
+    stores = list(READERS if stores is None else stores)
+    found = damaged_among(stores, exc)
     if found is not None:
         return found
     why = first_line(exc)
-    lexicons = ", ".join(dict.fromkeys(s.lexicon for s in READERS)) or "?"
+    lexicons = ", ".join(dict.fromkeys(s.lexicon for s in stores)) or "?"
     return WordstatsError(
         f"cannot read the tables of lexicon {lexicons} ({why}): rebuild them with `wordstats run --lexicon {lexicons}`"
     )

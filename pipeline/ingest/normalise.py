@@ -215,9 +215,3 @@ def merge_sources(sources: list[SourceWords], spec: LexiconSpec) -> tuple[pl.Ser
             f"(most dropped as {top}: {dropped[top]['count']:,}); check the lexicon rules"
         )
     return words, report
-
-
-def parse_words(texts: list[SourceText | SourceFile], spec: LexiconSpec) -> tuple[list[str], dict]:
-    """The lexicon's distinct words, sorted, and the report of what was dropped and why."""
-    words, report = merge_sources([read_words(t, spec) for t in texts], spec)
-    return words.to_list(), report

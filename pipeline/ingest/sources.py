@@ -179,11 +179,6 @@ def looks_binary(data: bytes) -> bool:
     return odd > BINARY_MIN_ODD and odd / len(sample) > BINARY_SHARE
 
 
-def source_lines(text: SourceText) -> list[bytes]:
-    """The raw lines of a source held in memory (a pickled set gives one line per entry, sorted)."""
-    return [line for batch in line_batches(text) for line in batch]
-
-
 def line_batches(text: SourceText | SourceFile) -> Iterator[list[bytes]]:
     """The raw lines of a source, a block's worth at a time (a pickled set gives one line per entry, sorted):
     a binary file is refused from its first block, a UTF-8 byte order mark dropped, and CR, LF and CRLF all end

@@ -6,12 +6,13 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import Config, LexiconSpec, TileSet
+from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
 from pipeline.ingest.normalise import merge_sources, read_words
 from pipeline.ingest.sources import read_source
 from pipeline.ingest.words import word_table
+from pipeline.letters.tilesets import TileSet
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

@@ -8,10 +8,12 @@ import math
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import LETTERS, LexiconSpec, TileSet
+from pipeline.core.config import LexiconSpec
 from pipeline.ingest.normalise import merge_sources, read_words
 from pipeline.ingest.sources import VOWELS, SourceFile, SourceText
+from pipeline.letters.alphabet import LETTERS
 from pipeline.letters.tiles import letter_matrix, letter_values
+from pipeline.letters.tilesets import TileSet
 
 
 def zipf_table() -> pl.DataFrame:

@@ -1,13 +1,19 @@
-"""Letter codes: A = 0 ... Z = 25, the index every letter array and kernel uses."""
+"""The alphabet: the letters A-Z, the blank, letter codes (A = 0 ... Z = 25, the index every letter array and
+kernel uses), and text in capitals."""
 
 from __future__ import annotations
 
-from pipeline.core.config import LETTERS
-
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANK = "?"  # a blank tile, as racks and tile sets write it
 A_CODE = ord("A")  # the ASCII byte of letter code 0: code = byte - A_CODE
-N_LETTERS = len(LETTERS)
+_UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 
 
 def code(letter: str) -> int:
     """The code of an upper-case letter A–Z (A = 0)."""
     return ord(letter) - A_CODE
+
+
+def upper_ascii(text: str) -> str:
+    """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
+    return text.translate(_UPPER_ASCII)

@@ -6,13 +6,17 @@ Counts are numpy arrays indexed by letter (A = 0 ... Z = 25); a bag or a rack ad
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import BLANK, LETTERS, Config, TileSet, upper_ascii
 from pipeline.core.errors import WordstatsError
-from pipeline.letters.alphabet import A_CODE
+from pipeline.letters.alphabet import A_CODE, BLANK, LETTERS, upper_ascii
+from pipeline.letters.tilesets import TileSet
+
+if TYPE_CHECKING:
+    from pipeline.core.config import Config
 
 BLANK_INDEX = 26
 MAX_RACK = 20

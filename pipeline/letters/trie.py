@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.config import LETTERS
-from pipeline.letters.alphabet import A_CODE, code
+from pipeline.letters.alphabet import A_CODE, LETTERS, code
 
 
 @dataclass(frozen=True)

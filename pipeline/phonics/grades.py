@@ -14,7 +14,6 @@ DOLCH_LEVELS = ("pre-primer", "primer", "grade-1", "grade-2", "grade-3", "nouns"
 DOLCH_GRADE = {"pre-primer": 0, "primer": 0, "grade-1": 1, "grade-2": 2, "grade-3": 3, "nouns": 1}
 DALE_CHALL_PACKAGE = "textstat"
 DALE_CHALL_RESOURCE = "resources/en/easy_words.txt"
-GRADE_NAMES = {0: "K", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6+"}
 RARE_ZIPF = 4.0  # a familiar word used less often than this in adult text is one grade later...
 VERY_RARE_ZIPF = 3.0  # ...and less often than this, two grades later
 UNSEEN_ZIPF = 2.5  # a familiar word rarer than this is beyond primary (6)

@@ -22,17 +22,17 @@ LIST_COLUMNS = ("blends", "digraphs", "vowel_teams", "r_controlled")
 
 
 def dolch_path(config: Config) -> Path:
-    """The Dolch list file: [phonics] dolch, relative to the config's folder (default data/raw/dolch.csv)."""
+    """The Dolch list file: [phonics] dolch, relative to the config that sets it (default data/raw/dolch.csv)."""
     sec = config.section("phonics")
     sec.allow("dolch", "phases")
-    return config.path.parent / sec.text("dolch") if sec.has("dolch") else DEFAULT_DOLCH
+    return config.folder("phonics", "dolch") / sec.text("dolch") if sec.has("dolch") else DEFAULT_DOLCH
 
 
 def phases_path(config: Config) -> Path:
-    """The phonics phases file: [phonics] phases, relative to the config's folder (default configs/phonics.toml)."""
+    """The phonics phases file: [phonics] phases, relative to the config that sets it (default configs/phonics.toml)."""
     sec = config.section("phonics")
     sec.allow("dolch", "phases")
-    return config.path.parent / sec.text("phases") if sec.has("phases") else PHASES_FILE
+    return config.folder("phonics", "phases") / sec.text("phases") if sec.has("phases") else PHASES_FILE
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.errors import NotFound
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists.fields import FIELDS, Field
@@ -180,8 +179,3 @@ def _phonics(session: Session, word: str) -> dict[str, Any] | None:
     ]
     rows = session.store.scan("phonics", columns).filter(pl.col("word") == word).collect().to_dicts()
     return rows[0] if rows else None
-
-
-def not_found_sentence(exc: NotFound) -> str:
-    """An empty result in words for the page."""
-    return str(exc)

@@ -1,14 +1,15 @@
 """The word-list vocabulary, declared once: every option of a list (a preset field, a command-line option, a
-field of the teacher's page) with its type, help, plain-words label, choices or range, and its check."""
+field of the teacher's page) with its type, help, plain-words label, choices or range, and its check (each a
+pipeline.core.fields.Field)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import Field, parse_length, parse_range
+from pipeline.letters.alphabet import upper_ascii
 
 BANDS = ("easy", "medium", "hard")
 SORTS = ("alpha", "frequency", "difficulty")
@@ -36,79 +37,54 @@ SOUNDS = tuple(
 SHEETS = ("list", "spelling-test", "word-search", "scramble", "hangman", "handwriting", "flashcards")
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}  # --paper letter|a4, as fpdf names them
 FONTS = ("dejavu", "atkinson")
-GRADES = ("K", "1", "2", "3", "4", "5")
 PHASES = ("uk-2", "uk-3", "uk-4", "uk-5", "us-1", "us-2", "us-3", "us-4", "us-5", "us-6", "us-7")
 VOWELS = ("a", "e", "i", "o", "u")
+MAX_GRADE = 5  # the highest grade a children's list reaches: the classroom review covers grades K to 5
 MAX_COUNT = 1_000_000
 MAX_SEED = 2**63 - 1
 
 
-@dataclass(frozen=True)
-class Field:
-    """One word-list option: the preset field `name`, its type, what it does (help), its words on the teacher's
-    page (label, group, and each choice's words), its choices or range, and any further check of its value."""
-
-    name: str
-    kind: type
-    help: str
-    label: str
-    group: str  # where a form puts it: words, school, phonics, puzzle, pick, sheet
-    metavar: str = ""
-    choices: tuple[str, ...] = ()
-    choice_words: dict[str, str] = field(default_factory=dict)  # plain words for a choice, on the page
-    lo: float | None = None
-    hi: float | None = None
-    option: str = ""  # the command-line option when it is not --name (count → --sample)
-    check: Callable[[Any], Any] | None = None  # raises a one-line WordstatsError for a bad value
-    children: bool = False  # the option makes a list a children's list (only reviewed words)
-    negatable: bool = False  # a flag with a --no- form (--blanks/--no-blanks)
-    suggest: tuple[str, ...] = ()  # values a form offers for a free-text field (its check allows others too)
-
-    @property
-    def flag(self) -> str:
-        """The command-line option: --min-zipf for min_zipf, or its own name."""
-        return self.option or "--" + self.name.replace("_", "-")
-
-    @property
-    def switch(self) -> bool:
-        """Whether it is an on/off flag given bare (--common): absent means "as the preset says"."""
-        return self.kind is bool and not self.negatable
-
-    def validate(self, value: Any) -> Any:
-        """The value, checked: its type, one of its choices, within its range, and its own check."""
-        if self.kind is bool:
-            if not isinstance(value, bool):
-                raise WordstatsError(f"{self.flag}: expected true or false, got {value!r}")
-            return value
-        if self.kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise WordstatsError(f"{self.flag} {value!r}: expected a number")
-        if self.kind is int and not float(value).is_integer():
-            raise WordstatsError(f"{self.flag} {value!r}: expected a whole number")
-        if self.choices and str(value).lower() not in {c.lower() for c in self.choices}:
-            raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
-        if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
-            raise WordstatsError(f"{self.flag} {value}: {self.range_words()}")
-        if self.check is not None:
-            self.check(value)
-        return value
-
-    def range_words(self) -> str:
-        """The allowed range in words."""
-        if self.lo is not None and self.hi is not None:
-            return f"must be between {self.lo:g} and {self.hi:g}"
-        return f"must be at least {self.lo:g}" if self.lo is not None else f"must be at most {self.hi:g}"
-
-
-def either(choices: tuple[str, ...]) -> str:
-    """Choices in words: "easy, medium or hard"."""
-    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
-
-
 def _length(text: str) -> None:
     """A length option's check (the parser raises)."""
-    from pipeline.wordlists.options import parse_length
-
     parse_length(text)
+
+
+def parse_grade(text: str) -> tuple[int, int]:
+    """A grade option, "K", "1", "2-3" or "K-2", as (lowest, highest) with kindergarten 0."""
+    cleaned = re.sub(r"\b[kK]\b", "0", str(text))
+    try:
+        lo, hi = parse_range(cleaned, "--grade", 0)
+    except WordstatsError:
+        raise WordstatsError(f"--grade {text!r}: give a grade K to 5 (K, 1, 2-3, K-2)") from None
+    if hi > MAX_GRADE:
+        raise WordstatsError(
+            f"--grade {text!r}: grades run from K to 5 (the reviewed classroom words; for older readers use --common)"
+        )
+    return lo, hi
+
+
+def letters(text: str, option: str) -> str:
+    """Upper-case letters of an option such as --contains, or an error naming the bad character."""
+    word = upper_ascii(text.strip())
+    if not word:
+        raise WordstatsError(f"{option}: give at least one letter")
+    for ch in word:
+        if not ("A" <= ch <= "Z"):
+            raise WordstatsError(f"{option} {text!r}: letters only (bad character {ch!r})")
+    return word
+
+
+def pattern_for_list(pattern: str) -> str:
+    """The anchored regex of a word-list pattern (the pattern query's syntax; it must name a letter)."""
+    from pipeline.anagrams.queries import pattern_regex
+
+    regex = pattern_regex(pattern)
+    if not re.search(r"[A-Za-z]", pattern):
+        raise WordstatsError(
+            f"--pattern {pattern!r} has no letters: a word-list pattern needs at least one letter "
+            f"(*IGHT, ?A?E); for a word length use --length"
+        )
+    return regex
 
 
 def _letters(option: str) -> Callable[[str], None]:
@@ -116,8 +92,6 @@ def _letters(option: str) -> Callable[[str], None]:
 
     def check(text: str) -> None:
         """Letters A-Z only."""
-        from pipeline.wordlists.options import letters
-
         letters(text, option)
 
     return check
@@ -125,23 +99,17 @@ def _letters(option: str) -> Callable[[str], None]:
 
 def _pattern(text: str) -> None:
     """A pattern option's check."""
-    from pipeline.wordlists.options import pattern_for_list
-
     pattern_for_list(text)
 
 
 def _grade(text: str) -> None:
     """A grade option's check."""
-    from pipeline.wordlists.options import parse_grade
-
     parse_grade(text)
 
 
 def _syllables(text: str) -> None:
     """A syllables option's check."""
-    from pipeline.wordlists.options import parse_range
-
-    parse_range(text, "--syllables")
+    parse_range(text, "--syllables", what="syllables")
 
 
 def _phase(text: str) -> None:
@@ -318,7 +286,6 @@ FIELDS: tuple[Field, ...] = (
         "Only words a primary-school child knows (Dolch, Dale-Chall; grade K-4).",
         "Words a child knows",
         "school",
-        children=True,
     ),
     Field(
         "grade",
@@ -328,7 +295,6 @@ FIELDS: tuple[Field, ...] = (
         "school",
         "GRADE",
         check=_grade,
-        children=True,
         suggest=("K", "1", "2", "3", "4", "5", "K-1", "K-2", "1-2", "1-3", "2-3", "3-4", "3-5", "K-5"),
         choice_words={"K": "kindergarten", **{g: f"grade {g}" for g in "12345"}},
     ),
@@ -340,7 +306,6 @@ FIELDS: tuple[Field, ...] = (
         "school",
         "LIST",
         choices=DOLCH,
-        children=True,
     ),
     Field(
         "phonics",
@@ -351,7 +316,6 @@ FIELDS: tuple[Field, ...] = (
         "FEATURE",
         choices=PHONICS,
         choice_words=PHONICS_WORDS,
-        children=True,
     ),
     Field(
         "vowel",
@@ -362,7 +326,6 @@ FIELDS: tuple[Field, ...] = (
         "LETTER",
         choices=VOWELS,
         check=_vowel,
-        children=True,
     ),
     Field(
         "syllables",
@@ -391,7 +354,6 @@ FIELDS: tuple[Field, ...] = (
         "PHASE",
         choice_words=PHASE_WORDS,
         check=_phase,
-        children=True,
         suggest=PHASES,
     ),
     Field(
@@ -461,7 +423,7 @@ FIELDS: tuple[Field, ...] = (
     ),
 )
 BY_NAME = {f.name: f for f in FIELDS}
-CHILDREN_FIELDS = tuple(f.name for f in FIELDS if f.children)  # any of them makes a list a children's list
+CHILDREN_FIELDS = ("children", "grade", "dolch", "phonics", "vowel", "phase")  # any makes a list a children's list
 
 
 def field_named(name: str) -> Field:

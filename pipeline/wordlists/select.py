@@ -11,17 +11,10 @@ import polars as pl
 
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.fields import parse_length, parse_range
 from pipeline.core.store import MAX_ROWS, Store
-from pipeline.wordlists.fields import CHILDREN_FIELDS, LONG_PHONICS, PAPER_NAMES
-from pipeline.wordlists.options import (
-    flag,
-    letters,
-    merge,
-    parse_grade,
-    parse_length,
-    parse_range,
-    pattern_for_list,
-)
+from pipeline.wordlists.fields import CHILDREN_FIELDS, LONG_PHONICS, PAPER_NAMES, letters, parse_grade, pattern_for_list
+from pipeline.wordlists.options import flag, merge
 from pipeline.wordlists.puzzles import NO_BANNED, Banned, misleading, other_answers, scramble
 from pipeline.wordlists.settings import (
     Settings,
@@ -322,7 +315,7 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
         kind = "long" if column == "long_vowels" else "short"
         add("--vowel", f"with a {kind} {v} sound", pl.col(column).list.contains(v))
     if "syllables" in options:
-        lo, hi = parse_range(options["syllables"], "--syllables")
+        lo, hi = parse_range(options["syllables"], "--syllables", what="syllables")
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
         words += " (counted in the CMU Pronouncing Dictionary)"
         add("--syllables", words, pl.col("in_cmu") & pl.col("syllables").is_between(lo, hi))

@@ -58,7 +58,7 @@ def load_settings(config: Config) -> Settings:
     """The settings file named by the config's [wordlists] file (default: configs/wordlists.toml)."""
     sec = config.section("wordlists")
     sec.allow("file")
-    path = config.path.parent / sec.text("file") if sec.has("file") else SETTINGS_FILE
+    path = config.folder("wordlists", "file") / sec.text("file") if sec.has("file") else SETTINGS_FILE
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     top = Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)

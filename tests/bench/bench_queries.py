@@ -27,7 +27,8 @@ SEED = 20240603
 
 def racks(blanks: int, n: int, seed: int = SEED) -> list[str]:
     """n racks of 7 tiles drawn from the Scrabble bag without replacement, `blanks` of them blanks."""
-    from pipeline.core.config import LETTERS, load_config
+    from pipeline.core.config import load_config
+    from pipeline.letters.alphabet import LETTERS
 
     tiles = load_config(enable.CONFIG).tiles["scrabble"]
     bag = [c for c in LETTERS for _ in range(tiles.counts[c])]

@@ -1,0 +1,384 @@
+"""The word-finding and study use cases: a typed request (a frozen dataclass whose fields declare their options,
+pipeline/core/fields.py) on a session → a frozen result with its provenance. The command line (pipeline/cli/
+anagrams.py, study.py) only parses, calls these and renders (pipeline/anagrams/render.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import LENGTH, Field, option, parse_range
+from pipeline.core.results import Listing, Provenance, provenance
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.core.session import Session
+
+WORD_HELP = "A word (letters A-Z, any case)."
+HOOKS = Field("hooks", bool, "Show front and back hooks, inner hooks (·) and probability order.")
+STEM_ORDERS = ("letters", "bingos", "usefulness")
+DECK_LENGTHS = (2, 15)  # alphagrams a study deck may hold
+MAX_ORDER = 10**8
+
+
+# ---- checks of what was typed (before any table is read) ----------------------------------------------------
+
+
+def racks(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Racks as typed, each checked (letters, ? for a blank, at most 20 tiles and 4 blanks)."""
+    from pipeline.letters.tiles import rack_text
+
+    for rack in values:
+        rack_text(rack)
+    return values
+
+
+def hand(text: str) -> str:
+    """A hand as typed, checked as a rack."""
+    from pipeline.letters.tiles import rack_text
+
+    rack_text(text, "hand")
+    return text
+
+
+def letters_of(what: str):
+    """A check that a value is letters A-Z (any case), naming the value as `what`."""
+
+    def check(text: str) -> str:
+        """The letters as typed, checked."""
+        from pipeline.anagrams.lookups import parse_letters
+
+        parse_letters(text, what)
+        return text
+
+    return check
+
+
+def patterns(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Patterns as typed (a regex is checked when it runs)."""
+    return values
+
+
+def stem_length(text: str) -> int | None:
+    """--length of stems: 6, 7, or 6-7 (both: None)."""
+    lo, hi = parse_range(text, "--length", 6, 7, "stem lengths")
+    return lo if lo == hi else None
+
+
+def deck_length(text: str) -> int:
+    """--length of a study deck: one length from 2 to 15."""
+    lo, hi = parse_range(text, "--length", *DECK_LENGTHS, "lengths")
+    if lo != hi:
+        raise WordstatsError(f"--length {text!r}: give one length from {DECK_LENGTHS[0]} to {DECK_LENGTHS[1]}")
+    return lo
+
+
+# ---- requests ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Anagram:
+    """Words that use every tile of a rack; with `plus`, every tile and one board letter."""
+
+    racks: tuple[str, ...] = option(
+        kind=str,
+        argument=True,
+        metavar="RACK",
+        batch="racks",
+        parse=racks,
+        help="Tiles: letters, ? for a blank (any case, at most 20 tiles, 4 blanks).",
+    )
+    plus: bool = option(
+        kind=bool,
+        default=False,
+        help="Also use one board letter: for each A-Z, the words of the rack plus that letter.",
+    )
+    through: str | None = option(
+        kind=str,
+        metavar="LETTERS",
+        parse=letters_of("--through letters"),
+        help="With --plus, only these board letters (implies --plus).",
+    )
+    hooks: bool = option(HOOKS, default=False)
+
+
+@dataclass(frozen=True)
+class Words:
+    """Words made from some of the tiles of a hand (subanagrams)."""
+
+    hand: str = option(kind=str, argument=True, parse=hand, help="Tiles in hand: letters, ? for a blank.")
+    length: tuple[int, int] | None = option(LENGTH)
+
+
+@dataclass(frozen=True)
+class Hunt:
+    """Words spelled only with some letters, each usable any number of times."""
+
+    letters: str = option(
+        kind=str,
+        argument=True,
+        parse=letters_of("letters"),
+        help="The letters; each may be used any number of times.",
+    )
+    center: str | None = option(
+        kind=str, metavar="LETTER", help="A letter every word must use (the Spelling Bee form)."
+    )
+    length: tuple[int, int] | None = option(LENGTH)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Words matching patterns (or regular expressions)."""
+
+    patterns: tuple[str, ...] = option(
+        kind=str,
+        argument=True,
+        metavar="PATTERN",
+        batch="patterns",
+        parse=patterns,
+        help="? one letter, * any run, [ABC] one of, [^ABC] none of; or a regex with --regex.",
+    )
+    regex: bool = option(
+        kind=bool, default=False, help="PATTERN is a regular expression matched against the whole word, ignoring case."
+    )
+    hooks: bool = option(HOOKS, default=False)
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """A word's hooks."""
+
+    word: str = option(kind=str, argument=True, parse=letters_of("word"), help=WORD_HELP)
+
+
+@dataclass(frozen=True)
+class Word:
+    """Everything the lexicon's tables know about a word."""
+
+    word: str = option(kind=str, argument=True, metavar="WORD", parse=letters_of("word"), help=WORD_HELP)
+
+
+@dataclass(frozen=True)
+class Stems:
+    """The best bingo stems."""
+
+    length: int | None = option(
+        kind=str, metavar="6|7|6-7", parse=stem_length, help="Only stems of 6 or 7 letters (6-7: both)."
+    )
+    order: str = option(
+        kind=str, default="usefulness", metavar="ORDER", help="Rank by: letters, bingos or usefulness (any case)."
+    )
+    min_letters: int = option(
+        kind=int, default=1, lo=1, hi=26, metavar="K", help="Only stems with at least K combining letters."
+    )
+
+
+@dataclass(frozen=True)
+class Stem:
+    """For each letter that makes a stem a bingo, the bingos."""
+
+    stems: tuple[str, ...] = option(
+        kind=str, argument=True, metavar="STEM", batch="stems", help="6 or 7 letters, in any order."
+    )
+    hooks: bool = option(HOOKS, default=False)
+
+
+@dataclass(frozen=True)
+class Judge:
+    """Whether each word is valid in the lexicon."""
+
+    words: tuple[str, ...] = option(
+        kind=str, argument=True, many=True, batch="words", help="Words to judge; - reads them from standard input."
+    )
+
+
+@dataclass(frozen=True)
+class Study:
+    """Flashcards of alphagrams by length and probability range, with hook cards."""
+
+    length: int = option(
+        kind=str, default="7", metavar="N", parse=deck_length, help="Alphagrams of this many letters (2 to 15)."
+    )
+    first: int = option(
+        kind=int, default=1, lo=1, hi=MAX_ORDER, option="--from", help="First probability order (1 = likeliest)."
+    )
+    last: int = option(kind=int, default=100, lo=1, hi=MAX_ORDER, option="--to", help="Last probability order.")
+    hook_cards: bool = option(kind=bool, default=True, negatable=True, help="Also a hook card for each answer word.")
+
+
+# ---- results -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordFacts:
+    """Every row about a word in every table of the lexicon that has one, by table (words first)."""
+
+    word: str
+    tables: dict[str, pl.DataFrame]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """Each word judged valid or not, and whether the play is acceptable (every word valid)."""
+
+    table: pl.DataFrame
+    provenance: Provenance
+
+    @property
+    def acceptable(self) -> bool:
+        """Whether every word is valid."""
+        return bool(self.table["valid"].all())
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A study deck: its alphagram cards and hook cards, and its title."""
+
+    alphagrams: pl.DataFrame
+    hooks: pl.DataFrame
+    title: str
+    provenance: Provenance
+
+
+# ---- use cases -----------------------------------------------------------------------------------------------
+
+
+def batch(queries: tuple[str, ...], column: str, run) -> pl.DataFrame:
+    """One query's table, or several queries' tables stacked with the query in `column` first."""
+    import polars as pl
+
+    if len(queries) == 1:
+        return run(queries[0])
+    return pl.concat([run(q).select(pl.lit(q).alias(column), pl.all()) for q in queries], how="vertical_relaxed")
+
+
+def hooked(s: Session, table: pl.DataFrame, wanted: bool) -> pl.DataFrame:
+    """The table with each word's hooks beside it, when wanted."""
+    from pipeline.anagrams.study import with_hooks
+
+    return with_hooks(s.store, table) if wanted else table
+
+
+HOOK_TABLES = ("hooks", "anagrams")
+
+
+def anagram(s: Session, q: Anagram) -> Listing:
+    """Words that use every tile of each rack (blank-played letters in lower case), or with `plus` (or
+    `through`) every tile and one board letter."""
+    from pipeline.anagrams import queries
+
+    index = queries.open_index(s.store, s.config)
+    if q.plus or q.through is not None:
+        found = batch(q.racks, "rack", lambda r: queries.anagram_plus(index, r, q.through))
+    else:
+        found = batch(q.racks, "rack", lambda r: queries.anagram(index, r))
+    tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ())
+    return Listing(hooked(s, found, q.hooks), provenance(s.store, "anagram", q, tables))
+
+
+def words(s: Session, q: Words) -> Listing:
+    """Words made from some of the hand's tiles, longest then highest-scoring first."""
+    from pipeline.anagrams import queries
+
+    lo, hi = q.length or (1, None)
+    found = queries.subanagrams(queries.open_index(s.store, s.config), q.hand, lo, hi)
+    return Listing(found, provenance(s.store, "words", q, ("anagrams",)))
+
+
+def hunt(s: Session, q: Hunt) -> Listing:
+    """Words spelled only with the letters, reusing them; pangrams first."""
+    from pipeline.anagrams import queries
+
+    lo, hi = q.length or (1, None)
+    found = queries.hunt(queries.open_index(s.store, s.config), q.letters, q.center, lo)
+    if hi is not None and "length" in found.columns:
+        found = found.filter(found["length"] <= hi)
+    return Listing(found, provenance(s.store, "hunt", q, ("anagrams",)))
+
+
+def pattern(s: Session, q: Pattern) -> Listing:
+    """Words matching each pattern (or regular expression)."""
+    from pipeline.anagrams import queries
+
+    if not q.regex:
+        for one in q.patterns:
+            queries.pattern_regex(one)
+    index = queries.open_index(s.store, s.config)
+    found = batch(q.patterns, "pattern", lambda p: queries.pattern(index, p, q.regex))
+    tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ())
+    return Listing(hooked(s, found, q.hooks), provenance(s.store, "pattern", q, tables))
+
+
+def hooks(s: Session, q: Hooks) -> Listing:
+    """The letters that make a word in front of and behind the word, and its inner hooks."""
+    from pipeline.anagrams.lookups import hooks as word_hooks
+
+    return Listing(word_hooks(s.store, q.word), provenance(s.store, "hooks", q, ("hooks",)))
+
+
+def word(s: Session, q: Word) -> WordFacts:
+    """Every row about the word in every table of the lexicon."""
+    from pipeline.anagrams.lookups import parse_letters, word_facts
+
+    facts = word_facts(s.store, q.word)
+    return WordFacts(parse_letters(q.word, "word"), facts, provenance(s.store, "word", q, tuple(facts)))
+
+
+def stems(s: Session, q: Stems, top: int | None) -> Listing:
+    """The `top` best stems by the order asked (all when None), numbered from 1, with their bingos."""
+    from pipeline.anagrams.lookups import top_stems
+
+    found = top_stems(s.store, q.length, q.order, top, q.min_letters)
+    return Listing(found, provenance(s.store, "stems", q, ("stems",)))
+
+
+def stem(s: Session, q: Stem) -> Listing:
+    """For each stem, the letters that make it a bingo and their bingos (with hooks: one bingo a row)."""
+    from pipeline.anagrams.lookups import stem as stem_bingos
+    from pipeline.anagrams.study import with_hooks
+
+    found = batch(q.stems, "stem", lambda one: stem_bingos(s.store, one))
+    if q.hooks:
+        found = with_hooks(s.store, found.explode("words").rename({"words": "word"}).drop("n_words"))
+    tables = ("stems",) + (HOOK_TABLES if q.hooks else ())
+    return Listing(found, provenance(s.store, "stem", q, tables))
+
+
+def judge(s: Session, q: Judge) -> Verdicts:
+    """Each word VALID or NOT VALID in the lexicon."""
+    from pipeline.anagrams.study import judge as judged
+
+    if any(not w.strip() for w in q.words):
+        raise WordstatsError("empty word: give words of letters A-Z to judge")
+    return Verdicts(judged(s.store, list(q.words)), provenance(s.store, "judge", q, ("words",)))
+
+
+def study(s: Session, q: Study) -> Deck:
+    """The deck's cards: the alphagrams of the length in the probability range, and their words' hook cards."""
+    from pipeline.anagrams.study import alphagram_cards, hook_cards
+
+    if q.last < q.first:
+        raise WordstatsError(f"--to {q.last} is before --from {q.first}")
+    alphas = alphagram_cards(s.store, q.length, q.first, q.last)
+    if alphas.is_empty():
+        raise WordstatsError(
+            f"no {q.length}-letter alphagrams with probability order {q.first}-{q.last} in {s.lexicon}"
+        )
+    hooks = hook_cards(s.store, alphas["words"].explode().to_list() if q.hook_cards else [])
+    title = f"wordstats {s.lexicon} {q.length}s {q.first}-{q.last}"
+    return Deck(alphas, hooks, title, provenance(s.store, "study", q, ("anagrams", "hooks")))
+
+
+def write_deck(deck: Deck, out: Path) -> None:
+    """Write the deck: an Anki package (.apkg) or CSV (.csv), atomically."""
+    from pipeline.anagrams.study import anki_package, cards_csv
+    from pipeline.core.store import write_text
+
+    if out.suffix.lower() == ".csv":
+        write_text(out, cards_csv(deck.alphagrams, deck.hooks))
+    else:
+        anki_package(deck.alphagrams, deck.hooks, deck.title, out)

@@ -1,0 +1,109 @@
+"""What a package declares to the shared core, once, in its manifest (`pipeline/<package>/manifest.py`): its
+config sections, its stages, the schema of every table they write, its engine (kernels compiled ahead of time)
+and its command-line modules. The core gathers the manifests of the packages `pipeline/games.py` lists
+(`pipeline.core.registry`); nothing in the core names a game.
+
+This module imports nothing heavy: the config loader reads the manifests at every start."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.core.config import Config, LexiconSpec
+    from pipeline.core.fingerprint import Reads
+    from pipeline.core.stages import Output, StageContext
+
+Column = tuple[str, str]  # a column's type as docs/tables.md writes it (str, i32, list[str]) and what it holds
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A pure function from input tables to output files, and what it needs."""
+
+    name: str
+    module: str  # the module holding `build(inputs, ctx)` and `params(config, spec)`
+    inputs: tuple[str, ...]  # tables it reads (by name: "words" → words.parquet)
+    outputs: tuple[str, ...]  # files it writes
+    optional_inputs: tuple[str, ...] = ()  # tables read when they exist
+    description: str = ""
+    word_list: bool = False  # built for a plain word list by `run --source` (the game stages opt in)
+    manifest: str = ""  # the manifest that declares it (filled in by the registry)
+
+    def load(self) -> StageModule:
+        """The stage's module."""
+        module = importlib.import_module(self.module)
+        if not isinstance(module, StageModule):
+            raise TypeError(f"{self.module} lacks params() or build()")
+        return module
+
+    def settings(self, config: Config, spec: LexiconSpec | None) -> tuple[dict[str, Any], Reads]:
+        """The stage's parameters (recorded in provenance), and what they read from the config."""
+        from pipeline.core import fingerprint
+
+        reads = fingerprint.Reads()
+        watched, watched_spec = fingerprint.tracked(config, spec, reads)
+        return self.load().params(watched, watched_spec), reads
+
+    def fingerprint(self, config: Config, spec: LexiconSpec | None) -> str:
+        """The settings this stage depends on for one lexicon, as text (a config error becomes part of it)."""
+        from pipeline.core import fingerprint
+        from pipeline.core.errors import WordstatsError
+
+        try:
+            params, reads = self.settings(config, spec)
+        except WordstatsError as exc:
+            return fingerprint.text({"error": str(exc)})
+        return fingerprint.text(fingerprint.settings(config, spec, reads, params))
+
+
+@runtime_checkable
+class StageModule(Protocol):
+    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
+
+    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
+        """The stage's settings, validated (recorded in each output's provenance)."""
+        ...
+
+    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+        """The stage's outputs (ctx.result(...)) from its input tables."""
+        ...
+
+
+@runtime_checkable
+class SourceStage(StageModule, Protocol):
+    """A stage that reads word list files rather than tables (ingest)."""
+
+    def read_sources(self, ctx: StageContext) -> dict[str, str]:
+        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Table:
+    """A Parquet table's declared schema: each column's type and description, the columns named per variant of
+    the config (by the end of their name: `_score` → V_score for each variant V), the sort order its rows keep,
+    and rows per row group when a reader filters it a row at a time."""
+
+    name: str
+    columns: dict[str, Column]
+    variant_columns: dict[str, str] = field(default_factory=dict)
+    sorted_by: tuple[str, ...] = ()
+    row_group_rows: int | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A package's declarations: its name, the top-level config sections it reads, its stages (in dependency
+    order), its tables, its engine's module (holding ENGINE, an `aot.Engine`) and its command-line modules."""
+
+    name: str
+    sections: tuple[str, ...] = ()
+    stages: tuple[Stage, ...] = ()
+    tables: tuple[Table, ...] = ()
+    engine: str | None = None
+    commands: tuple[str, ...] = ()

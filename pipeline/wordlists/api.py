@@ -1,0 +1,51 @@
+"""The word-list use case: a request (a preset, the vocabulary's fields given, and how to print) on a session of
+the teacher lexicon → a WordList (pipeline/wordlists/select.py), the same for the command line and the
+teacher's page; and the presets as a listing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pipeline.core.fields import option
+from pipeline.core.results import Listing, provenance
+
+if TYPE_CHECKING:
+    from pipeline.core.session import Session
+    from pipeline.wordlists.select import WordList
+
+PRINTED = (".pdf", ".html", ".htm", ".md")  # files that print a sheet (a children's list: reviewed words only)
+FORMATS = (".csv", ".md", ".html", ".pdf")
+
+
+@dataclass(frozen=True)
+class WordListRequest:
+    """A teacher's list: a preset, the vocabulary's fields given (by name, pipeline/wordlists/fields.py), and
+    whether to leave no word out, print capitals, or list the presets instead."""
+
+    preset: str | None = option(
+        kind=str,
+        short="-p",
+        metavar="NAME",
+        help="A named filter set (spelling-k2, spelling-35, hangman-easy, hangman-hard; see --presets).",
+    )
+    allow_all: bool = option(
+        kind=bool, default=False, help="Do not leave out offensive words and topics not for the classroom."
+    )
+    upper: bool = option(kind=bool, default=False, help="Words in capitals (default: lower case).")
+    presets: bool = option(kind=bool, default=False, help="List the presets and their filters.")
+    given: dict[str, Any] = field(default_factory=dict)
+
+
+def word_list(s: Session, q: WordListRequest, printed: bool = False) -> WordList:
+    """The list the request asks of the session's lexicon (a printed sheet holds reviewed words only)."""
+    from pipeline.wordlists.select import word_list as select
+
+    return select(s.store, s.config, q.preset, q.given, allow_all=q.allow_all, upper=q.upper, printed=printed)
+
+
+def presets(s: Session) -> Listing:
+    """One row per preset of the word-list settings: its name, title and filters as command-line options."""
+    from pipeline.wordlists.select import presets_table
+
+    return Listing(presets_table(s.config), provenance(s.store, "presets", None, ()))
