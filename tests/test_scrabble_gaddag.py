@@ -27,10 +27,11 @@ from pipeline.scrabble.gaddag import (
     gaddag_table,
 )
 from pipeline.scrabble.lexicon import Lexicon, load_lexicon
-from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
-from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
+from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log
 from pipeline.scrabble.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
+from tests.reference.scrabble import generate_reference, self_play_reference
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -1,5 +1,5 @@
-"""The Scrabble lexicon: words as a set for judging, a GADDAG for move generation (stored by the scrabble stage
-as gaddag.parquet), and a trie for the reference generator."""
+"""The Scrabble lexicon: words as a set for judging, and a GADDAG for move generation (stored by the gaddag stage
+as gaddag.parquet)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pipeline.scrabble.variant import SIZE
 
 class Lexicon:
     """The playable words (2 to SIZE letters): a set for checking, a GADDAG (loaded or built on demand) for
-    generating, a trie (built on demand) for the reference generator."""
+    generating."""
 
     def __init__(self, words: Iterable[str]):
         self.words = frozenset(w for w in words if 2 <= len(w) <= SIZE)
@@ -19,13 +19,6 @@ class Lexicon:
     def __contains__(self, word: str) -> bool:
         """Whether `word` (any case) is a playable word."""
         return word.upper() in self.words
-
-    @cached_property
-    def trie(self):
-        """The flat-array trie of the words (numba-built)."""
-        from pipeline.letters.trie import build_trie
-
-        return build_trie(sorted(self.words))
 
     @cached_property
     def gaddag(self):

@@ -16,8 +16,9 @@ from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
     """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
     first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
-    generate_reference. With them the number of legal plays (keep = 0), or of the plays scored before the
-    search could stop (keep > 0: the strips of squares whose score bound cannot reach the best are skipped)."""
+    the reference generator (tests/reference). With them the number of legal plays (keep = 0), or of the plays
+    scored before the search could stop (keep > 0: the strips of squares whose score bound cannot reach the best
+    are skipped)."""
     from pipeline.scrabble.engine import kernels
     from pipeline.scrabble.gaddag import generation_order, variant_tables
 
@@ -59,32 +60,6 @@ def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray,
         tab.bingo_slots,
     )
     return records[:n_out], int(total)
-
-
-def generate_reference(
-    board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0
-) -> tuple[np.ndarray, int]:
-    """generate by the trie generator (Appel and Jacobson's left parts and right extensions), the
-    reference the GADDAG generator must agree with."""
-    from pipeline.scrabble.kernels import scrabble_plays
-
-    trie = lexicon.trie
-    records, total = scrabble_plays(
-        board.tiles,
-        board.blanks,
-        rack_counts(rack).astype(np.int32),
-        trie.children,
-        trie.word_at,
-        variant.letter_values,
-        variant.letter_mult,
-        variant.word_mult,
-        variant.centre[0],
-        variant.centre[1],
-        variant.bingo_bonus,
-        variant.rack_size,
-        keep,
-    )
-    return records, int(total)
 
 
 def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:

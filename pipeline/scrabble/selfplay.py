@@ -9,9 +9,9 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS
-from pipeline.scrabble.board import Board, leave
+from pipeline.scrabble.board import Board
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import generate_reference, record_tiles
+from pipeline.scrabble.movegen import record_tiles
 from pipeline.scrabble.rules import Play, evaluate
 from pipeline.scrabble.variant import SIZE, Variant
 
@@ -92,8 +92,10 @@ def empty_position(g, tab) -> tuple[np.ndarray, ...]:
 def self_play_log(
     variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
 ) -> GameLog:
-    """A greedy self-play game (the rules of self_play_reference, the same game for the same random stream)
-    played in one numba kernel over the GADDAG; it stops only for the bag shuffles of exchanges."""
+    """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack (when the
+    bag holds a full rack) or passes; it ends when a player goes out with the bag empty (they gain the others'
+    rack values, which the others lose) or after `max_scoreless` scoreless turns in a row (each loses their rack
+    value). Played in one numba kernel over the GADDAG; it stops only for the bag shuffles of exchanges."""
     from pipeline.scrabble import gaddag_kernels as gk
     from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
 
@@ -174,64 +176,9 @@ def game_of(log: GameLog, variant: Variant, lexicon: Lexicon) -> Game:
 def self_play(
     variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
 ) -> Game:
-    """A game between greedy players (see self_play_reference), played by the GADDAG engine; its turns
+    """A game between greedy players (see self_play_log), played by the GADDAG engine; its turns
     are then checked and scored by the rules."""
     return game_of(self_play_log(variant, lexicon, rng, players, max_scoreless), variant, lexicon)
-
-
-def self_play_reference(
-    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
-) -> Game:
-    """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack
-    (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
-    (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
-    in a row (each player loses their rack value). Played with the reference generator and rules."""
-    bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
-    rng.shuffle(bag)
-    racks = [""] * players
-
-    def draw(rack: str) -> str:
-        """The rack refilled from the bag, sorted."""
-        while len(rack) < variant.rack_size and bag:
-            rack += bag.pop()
-        return "".join(sorted(rack))
-
-    racks = [draw(r) for r in racks]
-    board, scores, turns, scoreless, player = Board(), [0] * players, [], 0, 0
-    while True:
-        records, _ = generate_reference(board, racks[player], variant, lexicon, keep=1)
-        turn = Turn(player, board.copy(), racks[player], "pass")
-        if len(records):
-            tiles, direction = record_tiles(records[0])
-            turn.play = evaluate(board, tiles, variant, lexicon, direction)
-            if turn.play.score != records[0][0]:
-                raise RuntimeError(f"move generator scored {turn.play} {records[0][0]}, rules say {turn.play.score}")
-            turn.action = "play"
-            board.put(tiles)
-            scores[player] += turn.play.score
-            racks[player] = draw(leave(racks[player], tiles))
-            scoreless = 0
-        else:
-            if len(bag) >= variant.rack_size:
-                turn.action = "exchange"
-                old = racks[player]
-                racks[player] = draw("")
-                bag.extend(old)
-                rng.shuffle(bag)
-            scoreless += 1
-        turns.append(turn)
-        if not racks[player] and not bag:
-            for other in range(players):
-                if other != player:
-                    left = rack_value(racks[other], variant)
-                    scores[other] -= left
-                    scores[player] += left
-            return Game(variant.name, turns, scores, player)
-        if scoreless >= max_scoreless:
-            for p in range(players):
-                scores[p] -= rack_value(racks[p], variant)
-            return Game(variant.name, turns, scores, None)
-        player = (player + 1) % players
 
 
 def game_rng(seed: int, variant: str, game: int) -> np.random.Generator:

@@ -72,8 +72,8 @@ def run() -> dict:
     variant = sc_variant(load_config(CONFIG), "scrabble")
     started = time.perf_counter()
     lexicon = Lexicon(ENABLE.read_text().upper().split())
-    trie = lexicon.trie
-    trie_seconds = time.perf_counter() - started
+    gaddag = lexicon.gaddag
+    gaddag_seconds = time.perf_counter() - started
     generate(Board(), "AEINST?", variant, lexicon)  # compile (or load) the kernels
     started = time.perf_counter()
     games = positions(variant, lexicon)
@@ -82,7 +82,7 @@ def run() -> dict:
     times = [t for (t, _), _ in measured]
     plays = sum(n for (_, n), _ in measured)
     result = {
-        "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters, {trie.n_nodes:,} trie nodes)",
+        "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters, {gaddag.n_nodes:,} GADDAG nodes)",
         "variant": "scrabble",
         "position_source": f"{POSITIONS} positions: turns {FIRST_TURN + 1}-{LAST_TURN + 1} of greedy self-play games, "
         f"seed {SEED}",
@@ -92,7 +92,7 @@ def run() -> dict:
         **summary(times, plays),
         "with_blank": summary(*_part(measured, True)),
         "without_blank": summary(*_part(measured, False)),
-        "trie_build_seconds": round(trie_seconds, 3),
+        "gaddag_build_seconds": round(gaddag_seconds, 3),
         "selfplay_seconds_for_positions": round(selfplay_seconds, 3),
     }
     result["median_over_target"] = round(result["median_ms"] / TARGET_MS, 3)

@@ -1,4 +1,5 @@
-"""Compiled (numba) kernels of Scrabble move generation: cross-checks, anchors, plays."""
+"""The reference move generator's kernels (numba): Appel and Jacobson's left parts and right extensions over a
+trie, cross-checks and anchors; the slow, plain generator the GADDAG engine is checked against."""
 
 from __future__ import annotations
 
