@@ -34,7 +34,7 @@ from pipeline.scrabble import engine as scrabble_engine
 from pipeline.scrabble import gaddag_kernels as gk
 from pipeline.scrabble.gaddag import LETTER_HASH, tables
 from pipeline.scrabble.movegen import board_plays
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.rules.variant import variants
 from tests.bench.timing import imported_modules
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
 from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack

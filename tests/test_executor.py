@@ -38,7 +38,7 @@ from pipeline.scrabble.jobs import selfplay_job
 from pipeline.scrabble.leaves import leave_table
 from pipeline.scrabble.leaves_job import round_job
 from pipeline.scrabble.lexicon import load_lexicon
-from pipeline.scrabble.variant import variant
+from pipeline.scrabble.rules.variant import variant
 from tests.conftest import ROOT, SMALL_CONFIG
 
 # A fresh home for every Ray process the tests start: the cluster's token is made there by the documented

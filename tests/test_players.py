@@ -14,7 +14,6 @@ import pytest
 
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import Board, leave, parse_board
 from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves, unseen_bag
 from pipeline.scrabble.equity_play import strategy_play_log, uses_leaves
 from pipeline.scrabble.gcg import (
@@ -51,9 +50,11 @@ from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.match import EQUITY, SCORE, Player, play_game
 from pipeline.scrabble.movegen import generate, record_tiles
 from pipeline.scrabble.render import board_png, board_svg, board_text
-from pipeline.scrabble.rules import check_bag, parse_play, score_play
+from pipeline.scrabble.rules.board import Board, leave, parse_board
+from pipeline.scrabble.rules.notation import parse_play
+from pipeline.scrabble.rules.scoring import check_bag, score_play
+from pipeline.scrabble.rules.variant import variants
 from pipeline.scrabble.selfplay import game_of, game_rng, log_row, self_play, self_play_log
-from pipeline.scrabble.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, config_with, run_cli
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"

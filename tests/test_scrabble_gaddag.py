@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble import gaddag_kernels as gk
-from pipeline.scrabble.board import Board
 from pipeline.scrabble.gaddag import (
     CHILD_MASK,
     END,
@@ -28,8 +27,9 @@ from pipeline.scrabble.gaddag import (
 )
 from pipeline.scrabble.lexicon import Lexicon, load_lexicon
 from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.variant import variants
 from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log
-from pipeline.scrabble.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
 from tests.reference.scrabble import generate_reference, self_play_reference
 

@@ -49,14 +49,14 @@ EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty boa
 
 def _rack(text: str, game):
     """A rack as typed (case-insensitive, ? = blank), at most the variant's rack size and blanks."""
-    from pipeline.scrabble.board import parse_rack
+    from pipeline.scrabble.rules.board import parse_rack
 
     return parse_rack(text, game.rack_size, game.tile_set.counts.get("?", 0))
 
 
 def _scrabble_board(board: Optional[Path], empty: bool):
     """The board of --board FILE, or the empty board of --empty (exactly one of them)."""
-    from pipeline.scrabble.board import read_board
+    from pipeline.scrabble.rules.board import read_board
 
     if board is None and not empty:
         raise WordstatsError("give --board FILE, or --empty for an opening move")
@@ -94,8 +94,8 @@ def scrabble_best(
     from pipeline.core.display import choose_format
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.movegen import best_plays, plays_table
-    from pipeline.scrabble.rules import check_bag
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.scoring import check_bag
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
@@ -156,8 +156,9 @@ def scrabble_score(
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.core.display import choose_format
     from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.notation import IllegalPlay
+    from pipeline.scrabble.rules.scoring import breakdown, score_play
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
@@ -190,9 +191,9 @@ def scrabble_show(
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
     from pipeline.core.store import resolve_data_dir, write_bytes, write_text
-    from pipeline.scrabble.board import read_board
     from pipeline.scrabble.render import picture, print_board
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.board import read_board
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     cfg = load_config(config)
     check_out(out, force, (".svg", ".png"), resolve_data_dir(None, cfg.path)[0])
@@ -244,11 +245,12 @@ def scrabble_play(
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
     from pipeline.core.store import write_text
-    from pipeline.scrabble.board import leave
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.render import board_text, print_board
-    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.board import leave
+    from pipeline.scrabble.rules.notation import IllegalPlay
+    from pipeline.scrabble.rules.scoring import breakdown, score_play
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     s = Session(config, data_dir, lexicon)
     game = sc_variant(s.config, variant)
@@ -311,7 +313,7 @@ def scrabble_replay(
     from pipeline.scrabble.gcg import read_gcg
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.replay import replay_table
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     fmt = choose_format(as_json, as_csv)
     s = Session(config, data_dir, lexicon)
@@ -395,7 +397,7 @@ def scrabble_leaves(
     from pipeline.scrabble.leaves_job import LEAVES_SHARD, learn
     from pipeline.scrabble.leaves_stage import local_processes
     from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     _check_games_memory(games, f"--games {games:,}", shard_size or LEAVES_SHARD, kept=False)
     s = Session(config, data_dir, lexicon)
@@ -479,8 +481,8 @@ def scrabble_selfplay(
     from pipeline.scrabble.gcg import game_gcg
     from pipeline.scrabble.lexicon import load_lexicon
     from pipeline.scrabble.match import EQUITY, STRATEGIES, compare_strategies, comparison_summary
+    from pipeline.scrabble.rules.variant import variant as sc_variant
     from pipeline.scrabble.selfplay import game_of, game_rng
-    from pipeline.scrabble.variant import variant as sc_variant
 
     choose_format(as_json, as_csv)
     for name, value in (("--first", first), ("--second", second)):

@@ -9,12 +9,12 @@ import polars as pl
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.board import Board
 from pipeline.scrabble.leaves import TILES, leave_key, rack_leaves
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import generate, record_tiles
-from pipeline.scrabble.rules import Play, evaluate
-from pipeline.scrabble.variant import Variant
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.scoring import Play, evaluate
+from pipeline.scrabble.rules.variant import Variant
 
 
 @dataclass(frozen=True)

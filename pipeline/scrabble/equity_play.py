@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import GameLog, deal, empty_position
-from pipeline.scrabble.variant import Variant
 
 MAX_LEAVE = 6  # leaves of more tiles are worth 0 (a leave of 7 is a pass)
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import Board
-from pipeline.scrabble.rules import IllegalPlay, Play, check_rack, evaluate, parse_play
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.notation import IllegalPlay, parse_play
+from pipeline.scrabble.rules.scoring import Play, check_rack, evaluate
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import Game, rack_value
-from pipeline.scrabble.variant import Variant
 
 PLAY, EXCHANGE, PASS, WITHDRAWN, CHALLENGE, TIME, END_POINTS, END_PENALTY = (
     "play",
@@ -286,7 +287,7 @@ def replay(game: GcgGame, variant: Variant, lexicon, where: str = "game") -> lis
         if ev.kind == PLAY:
             try:
                 tiles, direction = parse_play(_fill_dots(ev.move, board), board)
-                play = evaluate(board, tiles, variant, _AnyWord(), direction)  # type: ignore[arg-type]
+                play = evaluate(board, tiles, variant, _AnyWord(), direction)
             except WordstatsError as exc:
                 raise WordstatsError(f"{where}: line {ev.line}: {ev.move}: {exc}") from None
             if ev.rack:
@@ -370,7 +371,7 @@ def _fill_dots(move: str, board: Board) -> str:
 
 def _tile(ch: str):
     """A pseudo-tile for rack checks of an exchange (a ? is a blank)."""
-    from pipeline.scrabble.rules import Tile
+    from pipeline.scrabble.rules.board import Tile
 
     return Tile(0, 0, "a" if ch == BLANK else ch)
 

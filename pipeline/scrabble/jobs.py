@@ -14,8 +14,8 @@ import polars as pl
 from pipeline.core.executor import Job, Parts, Shard, words_digest
 from pipeline.scrabble.equity_play import LeaveTable
 from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, GameLog, game_rng, log_row, self_play_log
-from pipeline.scrabble.variant import Variant
 
 SELFPLAY_SHARD = 10  # games per shard (a few seconds on one core)
 PROCESS_GAMES = 200  # from this many games, the local engine plays in one worker process per core

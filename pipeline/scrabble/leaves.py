@@ -26,8 +26,8 @@ import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.scrabble.equity_play import MAX_LEAVE, LeaveTable, uses_leaves
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import GameLog
-from pipeline.scrabble.variant import Variant
 
 TILES = LETTERS + BLANK  # leave order: letters, then blanks
 Z95 = 1.959963984540054

@@ -18,8 +18,8 @@ from pipeline.core.executor import Job, Parts, Shard, words_digest
 from pipeline.scrabble.equity_play import LeaveTable, strategy_play_log
 from pipeline.scrabble.leaves import leave_table, leave_values, log_observations, rounds_rng, summarise
 from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import GameLog, self_play_log
-from pipeline.scrabble.variant import Variant
 
 LEAVES_SHARD = 25  # games per shard (a few seconds on one core)
 ROUNDS = 3  # a greedy round, then equity rounds with the previous round's values

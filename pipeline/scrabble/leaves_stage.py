@@ -14,8 +14,8 @@ from pipeline.scrabble.gcg import game_gcg
 from pipeline.scrabble.leaves import leave_table
 from pipeline.scrabble.leaves_job import ROUNDS, Learning, learn, round_game
 from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.rules.variant import Variant, declared_variant
 from pipeline.scrabble.selfplay import game_of
-from pipeline.scrabble.variant import Variant, declared_variant
 
 GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games of the last round)
 PROCESS_GAMES = 200  # from this many games a round, the local engine plays in one worker process per core

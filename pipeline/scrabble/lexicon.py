@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 
-from pipeline.scrabble.variant import SIZE
+from pipeline.scrabble.rules.variant import SIZE
 
 
 class Lexicon:

@@ -8,14 +8,14 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS
-from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.equity import LeaveValues, best_move
 from pipeline.scrabble.equity_play import LeaveTable, strategy_play_log, uses_leaves
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import generate, record_tiles
-from pipeline.scrabble.rules import evaluate
+from pipeline.scrabble.rules.board import Board, leave
+from pipeline.scrabble.rules.scoring import evaluate
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import Game, Turn, game_rng, rack_value
-from pipeline.scrabble.variant import Variant
 
 SCORE, EQUITY = "score", "equity"
 STRATEGIES = (SCORE, EQUITY)

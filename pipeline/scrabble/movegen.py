@@ -7,10 +7,11 @@ import polars as pl
 
 from pipeline.core.config import LETTERS
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.rules import Play, Tile, _step, evaluate
-from pipeline.scrabble.variant import ACROSS, KEEP_MAX, Variant
+from pipeline.scrabble.rules.board import Board, Tile, leave
+from pipeline.scrabble.rules.notation import step
+from pipeline.scrabble.rules.scoring import Play, evaluate
+from pipeline.scrabble.rules.variant import ACROSS, KEEP_MAX, Variant
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
@@ -69,7 +70,7 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
     k = kernels()
     row, col, direction = int(record[k.PLAY_ROW]), int(record[k.PLAY_COL]), int(record[k.PLAY_DIR])
     blanks, placed = int(record[k.PLAY_BLANKS]), int(record[k.PLAY_PLACED])
-    dr, dc = _step(direction)
+    dr, dc = step(direction)
     tiles = []
     for i in range(int(record[k.PLAY_LEN])):
         if placed >> i & 1:

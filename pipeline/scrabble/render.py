@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import Board
-from pipeline.scrabble.variant import COLUMNS, SIZE, Variant
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.variant import COLUMNS, SIZE, Variant
 
 # Premium squares in text (Quackle's symbols, so that lower-case letters stay free for blanks).
 SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'", (1, 1): "."}

@@ -5,13 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import leave
 from pipeline.scrabble.equity import LeaveValues, load_leaves, ranked_moves, unseen_bag
 from pipeline.scrabble.equity_play import uses_leaves
 from pipeline.scrabble.gcg import EXCHANGE, PASS, PLAY, GcgGame, Step, replay
 from pipeline.scrabble.leaves import leave_key
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.variant import Variant
+from pipeline.scrabble.rules.board import leave
+from pipeline.scrabble.rules.variant import Variant
 
 REPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "move": pl.UInt32,

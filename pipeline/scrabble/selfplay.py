@@ -9,11 +9,11 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.config import BLANK, LETTERS
-from pipeline.scrabble.board import Board
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import record_tiles
-from pipeline.scrabble.rules import Play, evaluate
-from pipeline.scrabble.variant import SIZE, Variant
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.scoring import Play, evaluate
+from pipeline.scrabble.rules.variant import SIZE, Variant
 
 
 @dataclass
@@ -211,7 +211,7 @@ def game_row(game: Game, number: int) -> dict:
 def log_row(log: GameLog, number: int, variant: Variant) -> dict:
     """One game log as a selfplay.parquet row (the row game_row makes of the same game)."""
     from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.rules import position
+    from pipeline.scrabble.rules.notation import position
 
     tiles = np.full((SIZE, SIZE), -1, dtype=np.int64)
     blanks = np.zeros((SIZE, SIZE), dtype=np.bool_)

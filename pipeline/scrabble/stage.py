@@ -14,9 +14,9 @@ from pipeline.scrabble.equity_play import LeaveTable
 from pipeline.scrabble.gaddag import from_table
 from pipeline.scrabble.leaves import leave_table
 from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.openings import openings
+from pipeline.scrabble.rules.openings import openings
+from pipeline.scrabble.rules.variant import Variant, variants
 from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
-from pipeline.scrabble.variant import Variant, variants
 
 STRATEGIES = ("score", "equity")
 

@@ -47,7 +47,7 @@ def _lexicon():
     """ENABLE as a Lexicon, and the variant."""
     from pipeline.core.config import load_config
     from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.variant import variant
+    from pipeline.scrabble.rules.variant import variant
 
     return Lexicon(ENABLE.read_text().upper().split()), variant(load_config(CONFIG), "scrabble")
 
@@ -120,9 +120,9 @@ def run() -> dict:
     if missing():
         return missing()
     from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.board import Board
     from pipeline.scrabble.gaddag import build_gaddag, from_table, gaddag_table
     from pipeline.scrabble.movegen import generate
+    from pipeline.scrabble.rules.board import Board
     from pipeline.scrabble.selfplay import game_rng
     from tests.reference.scrabble import generate_reference, self_play_reference, trie_of
 

@@ -44,7 +44,7 @@ def run() -> dict:
     from pipeline.scrabble.leaves import leave_table, leave_values
     from pipeline.scrabble.leaves_job import leaves_work, round_job
     from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.variant import variants
+    from pipeline.scrabble.rules.variant import variants
     from tests.bench.enable import build
 
     with tempfile.TemporaryDirectory() as tmp:

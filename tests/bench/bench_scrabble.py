@@ -35,7 +35,7 @@ def positions(variant, lexicon, count: int = POSITIONS) -> list:
 def query_seconds(board, rack, variant, lexicon) -> tuple[float, int]:
     """The median time of one best-play query over REPEATS runs, and the number of legal plays."""
     from pipeline.scrabble.movegen import generate, record_tiles
-    from pipeline.scrabble.rules import evaluate
+    from pipeline.scrabble.rules.scoring import evaluate
 
     times = []
     for _ in range(REPEATS):
@@ -62,10 +62,10 @@ def summary(times: list[float], plays: int) -> dict:
 def run() -> dict:
     """Best-play timings on mid-game positions, overall and with / without blanks."""
     from pipeline.core.config import load_config
-    from pipeline.scrabble.board import Board
     from pipeline.scrabble.lexicon import Lexicon
     from pipeline.scrabble.movegen import generate
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.rules.board import Board
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     if missing():
         return missing()

@@ -7,12 +7,12 @@ import numpy as np
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.board import Board, leave
 from pipeline.scrabble.lexicon import Lexicon
 from pipeline.scrabble.movegen import record_tiles
-from pipeline.scrabble.rules import evaluate
+from pipeline.scrabble.rules.board import Board, leave
+from pipeline.scrabble.rules.scoring import evaluate
+from pipeline.scrabble.rules.variant import Variant
 from pipeline.scrabble.selfplay import Game, Turn, rack_value
-from pipeline.scrabble.variant import Variant
 
 _TRIES: dict[int, tuple[Lexicon, object]] = {}
 

@@ -1,34 +1,25 @@
-"""Scrabble plays: notation, legality, and scores with their breakdown."""
+"""Scrabble plays: legality, and scores with their breakdown."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 import polars as pl
 
 from pipeline.core.config import BLANK
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import Board
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.variant import ACROSS, COLUMNS, DOWN, SIZE, Variant
+from pipeline.scrabble.rules.board import Board, Tile
+from pipeline.scrabble.rules.notation import IllegalPlay, parse_play, position, step
+from pipeline.scrabble.rules.variant import ACROSS, DOWN, SIZE, Variant
 
 
-class IllegalPlay(WordstatsError):
-    """A play the rules forbid; the message says why."""
+class Words(Protocol):
+    """What the rules ask of a lexicon: whether a word (upper case) is playable."""
 
-    exit_code = 1
-
-
-@dataclass(frozen=True)
-class Tile:
-    """A tile placed by a play: its square and letter (lower case for a blank)."""
-
-    row: int
-    col: int
-    letter: str
+    def __contains__(self, word: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -75,19 +66,9 @@ class Play:
         return f"{self.position} {self.display}"
 
 
-def position(row: int, col: int, direction: int) -> str:
-    """A square in standard notation for a play in `direction`."""
-    return f"{row + 1}{COLUMNS[col]}" if direction == ACROSS else f"{COLUMNS[col]}{row + 1}"
-
-
-def _step(direction: int) -> tuple[int, int]:
-    """The (row, column) step of one square in `direction`."""
-    return (0, 1) if direction == ACROSS else (1, 0)
-
-
 def _run(board: Board, new: dict, row: int, col: int, direction: int) -> list[tuple[int, int]]:
     """The squares of the maximal line of tiles (board and new) through (row, col) in `direction`."""
-    dr, dc = _step(direction)
+    dr, dc = step(direction)
 
     def filled(r, c):
         """Whether the square is on the board and holds a tile (old or new)."""
@@ -134,7 +115,7 @@ def _display(board: Board, new: dict, squares: list) -> str:
 
 
 def evaluate(
-    board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Lexicon, direction: int | None = None
+    board: Board, tiles: Iterable[Tile], variant: Variant, lexicon: Words, direction: int | None = None
 ) -> Play:
     """The play of `tiles` on `board`, scored, or IllegalPlay saying which rule it breaks.
 
@@ -198,62 +179,6 @@ def evaluate(
     )
 
 
-_POSITION = re.compile(r"^(?:(\d{1,2})([A-Oa-o])|([A-Oa-o])(\d{1,2}))$")
-_WORD = re.compile(r"^(?:[A-Za-z]|\([A-Za-z]+\))+$")
-
-
-def parse_play(text: str, board: Board) -> tuple[list[Tile], int]:
-    """The tiles and direction of a play in notation ("8H QU(I)Z", "H8 word"): letters on taken squares
-    must match the board (parentheses optional), lower-case letters on empty squares are blanks."""
-    parts = text.split()
-    if len(parts) != 2:
-        raise WordstatsError(f'play {text!r}: expected a position and a word, e.g. "8H WORD" or "H8 WORD"')
-    where, word = parts
-    match = _POSITION.match(where)
-    if not match:
-        raise WordstatsError(
-            f"play {text!r}: bad position {where!r} (across: row then column, 8H; down: column then row, H8)"
-        )
-    if match.group(1):
-        direction, row, col = ACROSS, int(match.group(1)) - 1, COLUMNS.index(match.group(2).upper())
-    else:
-        direction, row, col = DOWN, int(match.group(4)) - 1, COLUMNS.index(match.group(3).upper())
-    if not 0 <= row < SIZE:
-        raise WordstatsError(f"play {text!r}: row {row + 1} is off the board (rows 1-{SIZE})")
-    if not _WORD.match(word):
-        raise WordstatsError(
-            f"play {text!r}: the word may hold only letters, with board tiles optionally in parentheses"
-        )
-    dr, dc = _step(direction)
-    tiles, bracketed, r, c = [], False, row, col
-    if len(word) == 1 and row < SIZE and not board.occupied(row, col):  # one tile: either direction
-        return [Tile(row, col, word)], direction
-    if 0 <= r - dr and 0 <= c - dc and board.occupied(r - dr, c - dc):
-        raise IllegalPlay(
-            f"the word continues into the tile at {position(r - dr, c - dc, ACROSS)}; start the play there"
-        )
-    for ch in word:
-        if ch in "()":
-            bracketed = ch == "("
-            continue
-        if not (r < SIZE and c < SIZE):
-            raise IllegalPlay("the word runs off the board")
-        square = position(r, c, ACROSS)
-        if board.occupied(r, c):
-            if board.letter(r, c).upper() != ch.upper():
-                raise IllegalPlay(f"square {square} holds {board.letter(r, c)}, not {ch}")
-        elif bracketed:
-            raise IllegalPlay(f"square {square} is empty, but {ch} is in parentheses (a board tile)")
-        else:
-            tiles.append(Tile(r, c, ch))
-        r, c = r + dr, c + dc
-    if r < SIZE and c < SIZE and board.occupied(r, c):
-        raise IllegalPlay(f"the word continues into the tile at {position(r, c, ACROSS)}; include it")
-    if not tiles:
-        raise IllegalPlay(f"every square of {where} {word} already holds its tile: the play places none")
-    return tiles, direction
-
-
 def check_rack(tiles: Iterable[Tile], rack: str) -> None:
     """Raise IllegalPlay when the rack lacks a tile the play needs."""
     left = Counter(rack)
@@ -283,7 +208,7 @@ def check_bag(board: Board, rack: str | None, tiles: Iterable[Tile], variant: Va
             )
 
 
-def score_play(board: Board, text: str, variant: Variant, lexicon: Lexicon, rack: str | None = None) -> Play:
+def score_play(board: Board, text: str, variant: Variant, lexicon: Words, rack: str | None = None) -> Play:
     """Validate and score a play written in notation."""
     tiles, direction = parse_play(text, board)
     check_bag(board, rack, tiles, variant)

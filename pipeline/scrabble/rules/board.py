@@ -1,4 +1,4 @@
-"""Scrabble boards and racks: parsing, reading board files, leaves."""
+"""Scrabble boards, racks and the tiles a play places: parsing, reading board files, leaves."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,10 +13,16 @@ from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import code
 from pipeline.letters.tiles import rack_text
-from pipeline.scrabble.variant import EMPTY, SIZE
+from pipeline.scrabble.rules.variant import EMPTY, SIZE
 
-if TYPE_CHECKING:
-    from pipeline.scrabble.rules import Tile
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile placed by a play: its square and letter (lower case for a blank)."""
+
+    row: int
+    col: int
+    letter: str
 
 
 @dataclass

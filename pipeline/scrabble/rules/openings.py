@@ -10,8 +10,8 @@ import polars as pl
 
 from pipeline.core.config import BLANK
 from pipeline.letters.trie import letter_codes
-from pipeline.scrabble.rules import _step, position
-from pipeline.scrabble.variant import ACROSS, DOWN, SIZE, Variant
+from pipeline.scrabble.rules.notation import position, step
+from pipeline.scrabble.rules.variant import ACROSS, DOWN, SIZE, Variant
 
 
 def opening_placements(variant: Variant, length: int) -> list[tuple[int, int, int]]:
@@ -33,7 +33,7 @@ def blanks_needed(word: str, variant: Variant) -> dict[str, int]:
 def opening_score(word: str, row: int, col: int, direction: int, variant: Variant) -> tuple[int, int]:
     """The score of `word` as a first play from (row, col), and the blanks it needs; the blanks go on
     the squares with the smallest letter premium."""
-    dr, dc = _step(direction)
+    dr, dc = step(direction)
     squares = [(row + i * dr, col + i * dc) for i in range(len(word))]
     blank_at: set[int] = set()
     for ch, extra in blanks_needed(word, variant).items():
