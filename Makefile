@@ -42,7 +42,7 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba. The target is the
 # build's record (pipeline/core/aot.py), written even when nothing could be built: commands then use numba.
-$(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py pipeline/scrabble/gaddag_kernels.py pipeline/core/aot.py $(INSTALLED)
+$(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py $(wildcard pipeline/scrabble/movegen/kernels/*.py) pipeline/scrabble/movegen/tables.py pipeline/scrabble/lexicon/kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot scrabble $@
 $(ENGINE_DIR)/wordstats_boggle_aot.json: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot boggle $@

@@ -92,8 +92,8 @@ def scrabble_best(
 ):
     """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.movegen import best_plays, plays_table
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.movegen.generate import best_plays, plays_table
     from pipeline.scrabble.rules.scoring import check_bag
     from pipeline.scrabble.rules.variant import variant as sc_variant
 
@@ -105,7 +105,8 @@ def scrabble_best(
     check_bag(position, tiles, (), game)
     words = load_lexicon(s.store)
     if equity:
-        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves, unseen_bag
+        from pipeline.scrabble.equity.moves import equity_table, ranked_moves, unseen_bag
+        from pipeline.scrabble.equity.values import load_leaves
 
         bag = unseen_bag(position, tiles, game)
         moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT, bag=bag)
@@ -120,7 +121,7 @@ def scrabble_best(
         table = plays_table(plays, tiles)
     _emit(table, as_json, as_csv)
     if show and fmt == "table" and plays:
-        from pipeline.scrabble.render import print_board
+        from pipeline.scrabble.records.render import print_board
 
         after = position.copy()
         after.put(plays[0].tiles)
@@ -155,7 +156,7 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.rules.notation import IllegalPlay
     from pipeline.scrabble.rules.scoring import breakdown, score_play
     from pipeline.scrabble.rules.variant import variant as sc_variant
@@ -191,7 +192,7 @@ def scrabble_show(
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
     from pipeline.core.store import resolve_data_dir, write_bytes, write_text
-    from pipeline.scrabble.render import picture, print_board
+    from pipeline.scrabble.records.render import picture, print_board
     from pipeline.scrabble.rules.board import read_board
     from pipeline.scrabble.rules.variant import variant as sc_variant
 
@@ -245,8 +246,8 @@ def scrabble_play(
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
     from pipeline.core.store import write_text
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.render import board_text, print_board
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.records.render import board_text, print_board
     from pipeline.scrabble.rules.board import leave
     from pipeline.scrabble.rules.notation import IllegalPlay
     from pipeline.scrabble.rules.scoring import breakdown, score_play
@@ -310,9 +311,9 @@ def scrabble_replay(
     """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
     and give each move's best play by equity (when leaves.parquet is built, else by score)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.gcg import read_gcg
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.replay import replay_table
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.records.gcg import read_gcg
+    from pipeline.scrabble.records.replay import replay_table
     from pipeline.scrabble.rules.variant import variant as sc_variant
 
     fmt = choose_format(as_json, as_csv)
@@ -323,7 +324,7 @@ def scrabble_replay(
     if move is not None:
         if move > len(steps):
             raise WordstatsError(f"--move {move}: the game has {len(steps)} moves")
-        from pipeline.scrabble.render import print_board
+        from pipeline.scrabble.records.render import print_board
 
         step = steps[move - 1]
         new = [(t.row, t.col) for t in step.play.tiles] if step.play is not None else []
@@ -394,9 +395,9 @@ def scrabble_leaves(
     from pipeline.core import executor
     from pipeline.core.progress import Progress
     from pipeline.core.store import sha256_file, write_parquet
-    from pipeline.scrabble.leaves_job import LEAVES_SHARD, learn
-    from pipeline.scrabble.leaves_stage import local_processes
-    from pipeline.scrabble.lexicon import load_lexicon
+    from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
+    from pipeline.scrabble.equity.stage import local_processes
+    from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.rules.variant import variant as sc_variant
 
     _check_games_memory(games, f"--games {games:,}", shard_size or LEAVES_SHARD, kept=False)
@@ -477,18 +478,20 @@ def scrabble_selfplay(
     from pipeline.core.display import choose_format
     from pipeline.core.progress import Progress
     from pipeline.core.store import write_text
-    from pipeline.scrabble.equity_play import strategy_play_log
-    from pipeline.scrabble.gcg import game_gcg
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.match import EQUITY, STRATEGIES, compare_strategies, comparison_summary
+    from pipeline.scrabble.equity.compare import compare_strategies, comparison_summary
+    from pipeline.scrabble.equity.strategy import Equity
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.game import play_game
+    from pipeline.scrabble.play.strategy import GREEDY
+    from pipeline.scrabble.play.turns import game_of, game_rng
+    from pipeline.scrabble.records.gcg import game_gcg
     from pipeline.scrabble.rules.variant import variant as sc_variant
-    from pipeline.scrabble.selfplay import game_of, game_rng
 
     choose_format(as_json, as_csv)
     for name, value in (("--first", first), ("--second", second)):
-        if value not in STRATEGIES:
+        if value not in ("score", "equity"):
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
-    from pipeline.scrabble.jobs import SELFPLAY_SHARD
+    from pipeline.scrabble.play.jobs import SELFPLAY_SHARD
 
     _check_games_memory(games, f"--games {games:,}", shard_size or SELFPLAY_SHARD, kept=True)
     if (ray is not None or shard_size is not None) and (compare or gcg_dir is not None):
@@ -497,17 +500,17 @@ def scrabble_selfplay(
     _check_gcg_dir(gcg_dir, games, force, s.data_dir)
     game = sc_variant(s.config, variant)
     table = None
-    if compare or EQUITY in (first, second):
-        import polars as pl
+    if compare or "equity" in (first, second):
+        from pipeline.scrabble.equity.values import load_leaves
 
-        from pipeline.scrabble.equity import load_leaves
-        from pipeline.scrabble.leaves import leave_table
-
-        table = leave_table(pl.read_parquet(load_leaves(s.store, game).path, columns=["leave", "value"]))
-    leaves = (table if first == EQUITY else None, table if second == EQUITY else None)
+        table = load_leaves(s.store, game)
+        table.table()  # read whole: every game's moves look leaves up
+    leaves = tuple(Equity(table) if table is not None and name == "equity" else GREEDY for name in (first, second))
     if ray is not None or shard_size is not None:
         _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet, leaves)
         return
+    import polars as pl
+
     words = load_lexicon(s.store)
     if compare and table is not None:
         with Progress(quiet).task("equity against score-only games", total=games) as task:
@@ -516,15 +519,13 @@ def scrabble_selfplay(
         return
     rows = []
     for number in range(1, games + 1):
-        log = strategy_play_log(game, words, game_rng(seed, game.name, number), leaves)
+        log = play_game(game, words, game_rng(seed, game.name, number), leaves)
         if gcg_dir is not None:
             played = game_of(log, game, words)
             write_text(gcg_path(gcg_dir, number), game_gcg(played, game, (first + "1", second + "2"), s.lexicon))
         rows.append(
             {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
         )
-    import polars as pl
-
     _emit(pl.DataFrame(rows), as_json, as_csv)
 
 
@@ -554,9 +555,9 @@ def _selfplay_job(
     averages and the job's facts."""
     import polars as pl
 
-    from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.selfplay import selfplay_summary
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
+    from pipeline.scrabble.play.summary import selfplay_summary
 
     job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD, leaves)
     result = _run_job(s, job, ray, quiet, processes=local_processes(games))

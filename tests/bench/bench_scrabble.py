@@ -22,7 +22,7 @@ TARGET_MS = 20.0
 
 def positions(variant, lexicon, count: int = POSITIONS) -> list:
     """Board and rack of the turns FIRST_TURN..LAST_TURN of seeded greedy self-play games."""
-    from pipeline.scrabble.selfplay import game_rng, self_play
+    from pipeline.scrabble.play.turns import game_rng, self_play
 
     found, game = [], 0
     while len(found) < count:
@@ -34,7 +34,7 @@ def positions(variant, lexicon, count: int = POSITIONS) -> list:
 
 def query_seconds(board, rack, variant, lexicon) -> tuple[float, int]:
     """The median time of one best-play query over REPEATS runs, and the number of legal plays."""
-    from pipeline.scrabble.movegen import generate, record_tiles
+    from pipeline.scrabble.movegen.generate import generate, record_tiles
     from pipeline.scrabble.rules.scoring import evaluate
 
     times = []
@@ -62,8 +62,8 @@ def summary(times: list[float], plays: int) -> dict:
 def run() -> dict:
     """Best-play timings on mid-game positions, overall and with / without blanks."""
     from pipeline.core.config import load_config
-    from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.movegen import generate
+    from pipeline.scrabble.lexicon.words import Lexicon
+    from pipeline.scrabble.movegen.generate import generate
     from pipeline.scrabble.rules.board import Board
     from pipeline.scrabble.rules.variant import variant as sc_variant
 

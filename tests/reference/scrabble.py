@@ -1,5 +1,6 @@
-"""The Scrabble references: the trie move generator and greedy self-play on it, written plainly, for the tests and
-benchmarks to check the GADDAG engine against (every play, score and order; every game of a seed)."""
+"""The Scrabble references: the trie move generator, and games between strategies played with it and the rules,
+written plainly, for the tests and benchmarks to check the GADDAG engine against (every play, score and order;
+every game of a seed)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import numpy as np
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import record_tiles
+from pipeline.scrabble.equity.moves import best_move
+from pipeline.scrabble.equity.strategy import Equity, uses_leaves
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.movegen.generate import record_tiles
+from pipeline.scrabble.play.strategy import GREEDY, Strategy
+from pipeline.scrabble.play.turns import Game, Turn, rack_value
 from pipeline.scrabble.rules.board import Board, leave
 from pipeline.scrabble.rules.scoring import evaluate
 from pipeline.scrabble.rules.variant import Variant
-from pipeline.scrabble.selfplay import Game, Turn, rack_value
 
 _TRIES: dict[int, tuple[Lexicon, object]] = {}
 
@@ -54,16 +58,35 @@ def generate_reference(
     return records, int(total)
 
 
-def self_play_reference(
-    variant: Variant, lexicon: Lexicon, rng: np.random.Generator, players: int = 2, max_scoreless: int = 6
+def reference_move(strategy: Strategy, board: Board, rack: str, bag: int, variant: Variant, lexicon: Lexicon):
+    """A player's move by its strategy, found plainly: (tiles, direction) of its play, or the tiles it exchanges,
+    or neither (a pass). Greedy: the reference generator's best play, else the whole rack when the bag holds a
+    full rack. By equity while the bag holds a full rack: the move of highest equity among every play and
+    exchange (equity.moves.ranked_moves); with fewer tiles in the bag, greedy."""
+    if isinstance(strategy, Equity) and uses_leaves(bag, variant.rack_size):
+        move = best_move(board, rack, variant, lexicon, strategy.leaves, True)
+        if move is not None and move.play is not None:
+            return (list(move.play.tiles), move.play.direction), ""
+        return None, move.exchange if move is not None else ""
+    records, _ = generate_reference(board, rack, variant, lexicon, keep=1)
+    if len(records):
+        return record_tiles(records[0]), ""
+    return None, rack if bag >= variant.rack_size else ""
+
+
+def reference_game(
+    variant: Variant,
+    lexicon: Lexicon,
+    rng: np.random.Generator,
+    strategies: tuple[Strategy, ...] = (GREEDY, GREEDY),
+    max_scoreless: int = 6,
 ) -> Game:
-    """A game between greedy players: each plays its highest-scoring move, else exchanges its whole rack
-    (when the bag holds a full rack) or passes. It ends when a player goes out with the bag empty
-    (they gain the others' rack values, which the others lose) or after `max_scoreless` scoreless turns
-    in a row (each player loses their rack value). Played with the reference generator and rules."""
+    """A game between players of these strategies (reference_move), played with the reference generator and the
+    rules: what the game kernel (play.game.play_game) must play, turn for turn. It ends when a player goes out
+    with the bag empty (they gain the others' rack values, which the others lose) or after `max_scoreless`
+    scoreless turns in a row (each player loses their rack value)."""
     bag = [ch for ch in LETTERS + BLANK for _ in range(variant.tile_set.counts.get(ch, 0))]
     rng.shuffle(bag)
-    racks = [""] * players
 
     def draw(rack: str) -> str:
         """The rack refilled from the bag, sorted."""
@@ -71,39 +94,39 @@ def self_play_reference(
             rack += bag.pop()
         return "".join(sorted(rack))
 
-    racks = [draw(r) for r in racks]
-    board, scores, turns, scoreless, player = Board(), [0] * players, [], 0, 0
+    racks = [draw("") for _ in strategies]
+    board, scores, turns, scoreless, player = Board(), [0] * len(strategies), [], 0, 0
     while True:
-        records, _ = generate_reference(board, racks[player], variant, lexicon, keep=1)
         turn = Turn(player, board.copy(), racks[player], "pass")
-        if len(records):
-            tiles, direction = record_tiles(records[0])
+        placed, exchanged = reference_move(strategies[player], board, racks[player], len(bag), variant, lexicon)
+        if placed is not None:
+            tiles, direction = placed
             turn.play = evaluate(board, tiles, variant, lexicon, direction)
-            if turn.play.score != records[0][0]:
-                raise RuntimeError(f"move generator scored {turn.play} {records[0][0]}, rules say {turn.play.score}")
             turn.action = "play"
             board.put(tiles)
             scores[player] += turn.play.score
             racks[player] = draw(leave(racks[player], tiles))
             scoreless = 0
         else:
-            if len(bag) >= variant.rack_size:
-                turn.action = "exchange"
-                old = racks[player]
-                racks[player] = draw("")
-                bag.extend(old)
+            if exchanged:
+                turn.action, turn.exchanged = "exchange", exchanged
+                kept = list(racks[player])
+                for ch in exchanged:
+                    kept.remove(ch)
+                racks[player] = draw("".join(kept))
+                bag.extend(sorted(exchanged))  # back in sorted order, as the kernel returns them
                 rng.shuffle(bag)
             scoreless += 1
         turns.append(turn)
         if not racks[player] and not bag:
-            for other in range(players):
+            for other in range(len(strategies)):
                 if other != player:
                     left = rack_value(racks[other], variant)
                     scores[other] -= left
                     scores[player] += left
             return Game(variant.name, turns, scores, player)
         if scoreless >= max_scoreless:
-            for p in range(players):
+            for p in range(len(strategies)):
                 scores[p] -= rack_value(racks[p], variant)
-            return Game(variant.name, turns, scores, None)
-        player = (player + 1) % players
+            return Game(variant.name, turns, scores, None, list(racks))
+        player = (player + 1) % len(strategies)

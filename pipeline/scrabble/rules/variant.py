@@ -58,6 +58,19 @@ class Variant:
         return 0 if letter.islower() else self.tile_set.values[letter]
 
 
+def variant_params(v: Variant) -> dict:
+    """A variant's rules as the parameters of a stage or job (what their outputs depend on)."""
+    return {
+        "name": v.name,
+        "layout": list(v.layout),
+        "rack_size": v.rack_size,
+        "bingo_bonus": v.bingo_bonus,
+        "centre_doubles_word": v.centre_doubles_word,
+        "values": v.tile_set.values,
+        "counts": v.tile_set.counts,
+    }
+
+
 def variants(config: Config) -> dict[str, Variant]:
     """Every variant declared under [scrabble.variants], validated."""
     sec = config.section("scrabble")

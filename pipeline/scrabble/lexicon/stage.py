@@ -9,8 +9,8 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
-from pipeline.scrabble.gaddag import build_gaddag, gaddag_table
-from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.lexicon.gaddag import build_gaddag, gaddag_table
+from pipeline.scrabble.lexicon.words import Lexicon
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
+from pipeline.scrabble.play.turns import Game, rack_value
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.notation import IllegalPlay, parse_play
 from pipeline.scrabble.rules.scoring import Play, check_rack, evaluate
 from pipeline.scrabble.rules.variant import Variant
-from pipeline.scrabble.selfplay import Game, rack_value
 
 PLAY, EXCHANGE, PASS, WITHDRAWN, CHALLENGE, TIME, END_POINTS, END_PENALTY = (
     "play",

@@ -23,7 +23,7 @@ class Lexicon:
     @cached_property
     def gaddag(self):
         """The GADDAG of the words (built here unless load_lexicon found it stored)."""
-        from pipeline.scrabble.gaddag import build_gaddag
+        from pipeline.scrabble.lexicon.gaddag import build_gaddag
 
         return build_gaddag(self.words)
 
@@ -51,7 +51,7 @@ def load_lexicon(store) -> Lexicon:
     """The lexicon of a built words.parquet, with the GADDAG of gaddag.parquet when the scrabble stage
     has stored it."""
     if store.exists("gaddag"):
-        from pipeline.scrabble.gaddag import from_table
+        from pipeline.scrabble.lexicon.gaddag import from_table
 
         return StoredLexicon(store, from_table(store.read("gaddag"), str(store.path("gaddag"))))
     return Lexicon(store.read("words", columns=["word"])["word"].to_list())

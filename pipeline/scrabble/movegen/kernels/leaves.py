@@ -1,22 +1,26 @@
-"""Numba kernels of equity play: leave keys, leave-value look-ups, and the move of highest equity among a
-rack's plays (gaddag_kernels' play records) and exchanges.
-
-A leave is 27 tile counts (A-Z, then blanks). Its key is the number whose base-RADIX digits are its tile
-codes + 1 in ascending order, the first tile the lowest digit (leaves.py computes the same keys in numpy);
-leave values are held as a sorted key array and a value array beside it.
-"""
+"""Equity in the kernels: leave keys, leave-value look-ups, and the move of highest equity (score plus the value of
+the tiles kept) among a rack's plays and exchanges. Leave values are held as a sorted key array and a value
+array beside it (the equity wing's LeaveValues)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-RADIX = 28  # 27 tile codes + 1 (a digit 0 ends the key)
-BLANK_SLOT = 26
-# The play record's fields (as gaddag_kernels defines them; numba freezes constants, so they are named here).
-PLAY_SCORE, PLAY_ROW, PLAY_COL, PLAY_DIR, PLAY_LEN, PLAY_BLANKS, PLAY_PLACED, PLAY_LETTERS = range(8)
-N = 15  # letters of a record's main word
-NO_PLAY = -1  # best_move's answer when an exchange (or nothing) beats every play
+from pipeline.scrabble.movegen.kernels.layout import (
+    BLANK_SLOT,
+    NO_PLAY,
+    PLAY_BLANKS,
+    PLAY_COL,
+    PLAY_DIR,
+    PLAY_LEN,
+    PLAY_LETTERS,
+    PLAY_PLACED,
+    PLAY_ROW,
+    PLAY_SCORE,
+    RADIX,
+    N,
+)
 
 
 @njit(cache=True)
@@ -47,20 +51,26 @@ def leave_value(keys, values, counts, most):
 
 
 @njit(cache=True)
-def play_leave(record, rack, left):
-    """The tiles a play record leaves on `rack`, written into `left` (27 counts)."""
-    left[:] = rack
+def take_tiles(record, rack):
+    """Take the tiles a play record places off `rack` (27 counts, in place)."""
     for k in range(record[PLAY_LEN]):
         if (record[PLAY_PLACED] >> k) & 1:
             if (record[PLAY_BLANKS] >> k) & 1:
-                left[BLANK_SLOT] -= 1
+                rack[BLANK_SLOT] -= 1
             else:
-                left[record[PLAY_LETTERS + k]] -= 1
+                rack[record[PLAY_LETTERS + k]] -= 1
 
 
 @njit(cache=True)
-def _earlier(a, b):
-    """Whether record a comes before record b in the reference generator's order (gaddag.generation_order:
+def play_leave(record, rack, left):
+    """The tiles a play record leaves on `rack`, written into `left` (27 counts)."""
+    left[:] = rack
+    take_tiles(record, left)
+
+
+@njit(cache=True)
+def earlier(a, b):
+    """Whether record a comes before record b in the reference generator's order (movegen.tables.generation_order:
     across first, then by line, start square, and letter by letter, a letter before its blank and a word
     before its extensions)."""
     if a[PLAY_DIR] != b[PLAY_DIR]:
@@ -81,7 +91,7 @@ def _earlier(a, b):
 
 
 @njit(cache=True)
-def _text_char(counts, at):
+def text_char(counts, at):
     """The character code of position `at` of a leave's text (letters sorted, then ? for blanks), -1 past
     its end."""
     for code in range(26):
@@ -92,10 +102,10 @@ def _text_char(counts, at):
 
 
 @njit(cache=True)
-def _text_before(x, y):
+def text_before(x, y):
     """Whether leave x's text sorts before leave y's (as Python compares strings)."""
     for at in range(8):
-        cx, cy = _text_char(x, at), _text_char(y, at)
+        cx, cy = text_char(x, at), text_char(y, at)
         if cx != cy:
             return cx < cy
     return False
@@ -118,7 +128,7 @@ def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
         if (
             equity > best_equity
             or (equity == best_equity and score > best_score)
-            or (equity == best_equity and score == best_score and _earlier(records[i], records[best]))
+            or (equity == best_equity and score == best_score and earlier(records[i], records[best]))
         ):
             best, best_equity, best_score = i, equity, score
     kept[:] = 0
@@ -135,7 +145,7 @@ def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
             size += trial[code]
         if size < held:
             equity = weight * leave_value(keys, values, trial, most)
-            if equity > best_equity or (equity == best_equity and best == NO_PLAY and _text_before(trial, kept)):
+            if equity > best_equity or (equity == best_equity and best == NO_PLAY and text_before(trial, kept)):
                 best, best_equity = NO_PLAY, equity
                 kept[:] = trial
         code = 0

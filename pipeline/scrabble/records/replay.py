@@ -5,11 +5,11 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.equity import LeaveValues, load_leaves, ranked_moves, unseen_bag
-from pipeline.scrabble.equity_play import uses_leaves
-from pipeline.scrabble.gcg import EXCHANGE, PASS, PLAY, GcgGame, Step, replay
-from pipeline.scrabble.leaves import leave_key
-from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.equity.moves import ranked_moves, unseen_bag
+from pipeline.scrabble.equity.strategy import uses_leaves
+from pipeline.scrabble.equity.values import LeaveValues, leave_key, load_leaves
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.records.gcg import EXCHANGE, PASS, PLAY, GcgGame, Step, replay
 from pipeline.scrabble.rules.board import leave
 from pipeline.scrabble.rules.variant import Variant
 
@@ -89,12 +89,12 @@ def replay_table(
                 mine: float | None
                 if ev.kind == PLAY and step.play is not None:
                     kept = leave(ev.rack, step.play.tiles)
-                    mine = step.play.score + values.values([kept])[kept]
+                    mine = step.play.score + values.lookup([kept])[kept]
                 elif ev.kind == EXCHANGE and not ev.move.isdigit():
                     kept_or_none = _minus(ev.rack, ev.move)
-                    mine = values.values([kept_or_none])[kept_or_none] if kept_or_none is not None else None
+                    mine = values.lookup([kept_or_none])[kept_or_none] if kept_or_none is not None else None
                 else:
-                    mine = values.values([leave_key(ev.rack)])[leave_key(ev.rack)] if counting else 0.0
+                    mine = values.lookup([leave_key(ev.rack)])[leave_key(ev.rack)] if counting else 0.0
                 if mine is not None:
                     row["equity"] = round(mine, 2)
                     row["equity_lost"] = round(max(top.equity - mine, 0.0), 2)

@@ -7,7 +7,7 @@ import polars as pl
 
 from pipeline.core.config import LETTERS
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.rules.board import Board, Tile, leave
 from pipeline.scrabble.rules.notation import step
 from pipeline.scrabble.rules.scoring import Play, evaluate
@@ -21,7 +21,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
     scored before the search could stop (keep > 0: the strips of squares whose score bound cannot reach the best
     are skipped)."""
     from pipeline.scrabble.engine import kernels
-    from pipeline.scrabble.gaddag import generation_order, variant_tables
+    from pipeline.scrabble.movegen.tables import generation_order, variant_tables
 
     records, total = board_plays(kernels(), variant_tables(lexicon, variant), board, rack, keep)
     if keep == 0:
@@ -31,35 +31,14 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
 def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
     """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
-    the count that goes with them (see generate). Every argument is built here or by gaddag.tables with the
+    the count that goes with them (see generate). Every argument is built here or by movegen.tables with the
     kernel's types, so the kernel is called unchecked (see pipeline.core.aot)."""
-    from pipeline.scrabble.gaddag import LETTER_HASH
-
     tiles = np.ascontiguousarray(board.tiles, dtype=np.int8)
     blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
     if tiles.shape != (k.N, k.N) or blanks.shape != (k.N, k.N):
         raise ValueError(f"a board is {k.N}x{k.N} squares, not {tiles.shape} and {blanks.shape}")
     out = np.zeros((keep if keep > 0 else 256, k.RECORD), dtype=np.int32)
-    records, n_out, total = k.unchecked.board_plays(
-        tab.gaddag.arcs,
-        tab.gaddag.tilesets,
-        tiles,
-        blanks,
-        rack_counts(rack),
-        tab.values,
-        tab.lmul,
-        tab.wmul,
-        tab.centre[0],
-        tab.centre[1],
-        tab.bingo,
-        tab.rack_size,
-        keep,
-        out,
-        tab.bingos,
-        LETTER_HASH,
-        tab.bingo_words,
-        tab.bingo_slots,
-    )
+    records, n_out, total = k.unchecked.board_plays(tab, tiles, blanks, rack_counts(rack), keep, out)
     return records[:n_out], int(total)
 
 

@@ -1,5 +1,5 @@
 """The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles, learnt in rounds of seeded
-self-play: leaves.py) and the GCG records of the first games of its last round (leaves_games.zip)."""
+self-play: equity/fit.py) and the GCG records of the first games of its last round (leaves_games.zip)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import zipfile
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
-from pipeline.scrabble.gaddag import from_table
-from pipeline.scrabble.gcg import game_gcg
-from pipeline.scrabble.leaves import leave_table
-from pipeline.scrabble.leaves_job import ROUNDS, Learning, learn, round_game
-from pipeline.scrabble.lexicon import Lexicon
+from pipeline.scrabble.equity.job import ROUNDS, Learning, learn, round_game
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.gaddag import from_table
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.turns import game_of
+from pipeline.scrabble.records.gcg import game_gcg
 from pipeline.scrabble.rules.variant import Variant, declared_variant
-from pipeline.scrabble.selfplay import game_of
 
 GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games of the last round)
 PROCESS_GAMES = 200  # from this many games a round, the local engine plays in one worker process per core
@@ -55,7 +55,7 @@ def last_round_records(
 ) -> list[tuple[str, str]]:
     """The GCG records of the first `games` games of the last round (replayed: every game is a pure
     function of its seed, round and number), played with the values the last round read."""
-    learning = Learning(variant, lexicon, seed, rounds, leave_table(values) if values is not None else None)
+    learning = Learning(variant, lexicon, seed, rounds, LeaveValues(values) if values is not None else None)
     return [
         (f"game-{n:06d}.gcg", game_gcg(game_of(round_game(learning, n), variant, lexicon), variant, lexicon=""))
         for n in range(1, games + 1)

@@ -8,18 +8,18 @@ integer sums sorted by leave key, so the table is the same for any shard size, e
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-import numpy as np
 import polars as pl
 
 from pipeline.core.executor import Job, Parts, Shard, words_digest
-from pipeline.scrabble.equity_play import LeaveTable, strategy_play_log
-from pipeline.scrabble.leaves import leave_table, leave_values, log_observations, rounds_rng, summarise
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.rules.variant import Variant
-from pipeline.scrabble.selfplay import GameLog, self_play_log
+from pipeline.scrabble.equity.fit import leave_values, log_observations, merge_summaries, rounds_rng, summarise
+from pipeline.scrabble.equity.strategy import Equity
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.game import GameLog, play_game
+from pipeline.scrabble.play.strategy import GREEDY
+from pipeline.scrabble.rules.variant import Variant, variant_params
 
 LEAVES_SHARD = 25  # games per shard (a few seconds on one core)
 ROUNDS = 3  # a greedy round, then equity rounds with the previous round's values
@@ -34,15 +34,14 @@ class Learning:
     lexicon: Lexicon
     seed: int
     round: int
-    table: LeaveTable | None
+    table: LeaveValues | None
 
 
 def round_game(p: Learning, number: int) -> GameLog:
     """Game `number` of a round: greedy in the first round, equity (both players) after it."""
     rng = rounds_rng(p.seed, p.variant.name, p.round, number)
-    if p.table is None:
-        return self_play_log(p.variant, p.lexicon, rng)
-    return strategy_play_log(p.variant, p.lexicon, rng, (p.table, p.table))
+    player = GREEDY if p.table is None else Equity(p.table)
+    return play_game(p.variant, p.lexicon, rng, (player, player))
 
 
 def leaves_work(shard: Shard, p: Learning) -> Parts:
@@ -58,18 +57,7 @@ def leaves_work(shard: Shard, p: Learning) -> Parts:
 
 def merge_summary(part: str, frames: pl.DataFrame) -> pl.DataFrame:
     """Shards' summaries as one: sums per leave key (integers, so any order gives the same table)."""
-    from pipeline.scrabble.leaves import merge_summaries
-
     return merge_summaries([frames])
-
-
-def table_digest(table: LeaveTable | None) -> str:
-    """A hash of a round's leave values (the next round's input)."""
-    if table is None:
-        return ""
-    digest = hashlib.sha256(np.ascontiguousarray(table.keys).tobytes())
-    digest.update(np.ascontiguousarray(table.values).tobytes())
-    return digest.hexdigest()
 
 
 def round_job(
@@ -78,19 +66,17 @@ def round_job(
     seed: int,
     games: int,
     round_: int,
-    table: LeaveTable | None,
+    table: LeaveValues | None,
     shard_size: int = LEAVES_SHARD,
 ) -> Job:
     """One round of the leaves job: `games` seeded games played with `table` (greedy when None)."""
-    from pipeline.scrabble.jobs import variant_params
-
     _ = lexicon.gaddag  # loaded once here, shipped with the lexicon to every worker
     params = {
         "variant": variant_params(variant),
         "seed": seed,
         "games": games,
         "round": round_,
-        "values": table_digest(table),
+        "values": "" if table is None else table.digest(),
         "words": words_digest(sorted(lexicon.words)),
     }
     return Job(
@@ -125,12 +111,12 @@ def learn(
     when None); with each round's job result."""
     from pipeline.core import executor
 
-    table: LeaveTable | None = None
+    table: LeaveValues | None = None
     frames, results = [], []
     for round_ in range(1, rounds + 1):
         job = round_job(variant, lexicon, seed, games, round_, table, shard_size)
         result = executor.run(job, data_dir, lexicon_name, engine, progress)
         results.append(result)
         frames.append(leave_values(result.tables["summary"], variant.tile_set.counts, prior_weight))
-        table = leave_table(frames[-1])
+        table = LeaveValues(frames[-1])
     return frames, results

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from pipeline.core.errors import WordstatsError
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.leaves import TILES, leave_key, rack_leaves
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import generate, record_tiles
+from pipeline.scrabble.equity.strategy import uses_leaves
+from pipeline.scrabble.equity.values import TILES, LeaveValues, leave_key, rack_leaves
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.movegen.generate import generate, record_tiles
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
@@ -36,38 +36,6 @@ class Move:
     def notation(self) -> str:
         """The move as GCG writes it: "8H WORD", or "-TILES" for an exchange."""
         return str(self.play) if self.play is not None else f"-{self.exchange}"
-
-
-def load_leaves(store, variant: Variant) -> LeaveValues:
-    """The leave values of a built leaves.parquet, for `variant`'s tile set."""
-    path = store.require("leaves", ["leave", "value"])
-    from pipeline.core.store import read_provenance
-
-    made_for = (read_provenance(path).get("params") or {}).get("variant")
-    if made_for not in (None, variant.name):
-        raise WordstatsError(f"{path} holds leave values for variant {made_for!r}, not {variant.name!r}")
-    return LeaveValues(path)
-
-
-class LeaveValues:
-    """Leave values read from leaves.parquet: only the leaves asked for (a rack has at most 128)."""
-
-    def __init__(self, path, table: dict[str, float] | None = None):
-        self.path, self.known = path, dict(table or {})
-        self.known.setdefault("", 0.0)
-
-    @classmethod
-    def of(cls, table: dict[str, float]) -> LeaveValues:
-        """Leave values held in memory (self-play)."""
-        return cls(None, table)
-
-    def values(self, keys: list[str]) -> dict[str, float]:
-        """{leave: value} for `keys` (a leave of 7 or more tiles, or one not in the table, is worth 0)."""
-        missing = [k for k in keys if k not in self.known]
-        if missing and self.path is not None:
-            found = pl.scan_parquet(self.path).filter(pl.col("leave").is_in(missing)).select("leave", "value").collect()
-            self.known.update(zip(found["leave"].to_list(), found["value"].to_list()))
-        return {k: self.known.get(k, 0.0) for k in keys}
 
 
 def record_leaves(records: np.ndarray, rack: str) -> list[str]:
@@ -111,15 +79,14 @@ def ranked_moves(
 ) -> list[Move]:
     """The `top` moves by equity (score + leave value), plays and (when `exchanges`) every exchange;
     ties keep the higher score, then the generator's order. With `bag` (tiles in the bag) short of a full
-    rack, leave values are not counted and nothing is exchanged (equity_play.uses_leaves): score alone."""
+    rack, leave values are not counted and nothing is exchanged (equity.strategy.uses_leaves): score alone."""
     from pipeline.scrabble.engine import kernels
-    from pipeline.scrabble.equity_play import uses_leaves
 
     if bag is not None and not uses_leaves(bag, variant.rack_size):
         leaves, exchanges = LeaveValues.of({}), False
     records, _ = generate(board, rack, variant, lexicon)
     kept = record_leaves(records, rack)
-    worth = leaves.values(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
+    worth = leaves.lookup(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
     scores = records[:, kernels().PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
     equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
     order = np.lexsort((-scores, -equity))[:top] if len(records) else np.zeros(0, dtype=np.int64)

@@ -1,4 +1,4 @@
-"""Leave values: what keeping a set of tiles is worth, learnt from seeded self-play in rounds.
+"""Leave values learnt from seeded self-play in rounds: the observations of a game, and the values fitted to them.
 
 A leave is the tiles a player keeps after a play or an exchange (before drawing), written with letters
 sorted and blanks (?) last; its value is in points, relative to keeping nothing. Round 1 plays greedy games
@@ -24,12 +24,11 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import BLANK, LETTERS
-from pipeline.scrabble.equity_play import MAX_LEAVE, LeaveTable, uses_leaves
+from pipeline.scrabble.equity.strategy import uses_leaves
+from pipeline.scrabble.equity.values import MAX_LEAVE, RADIX, TILES, LeaveValues, keys_of, texts_of_codes
+from pipeline.scrabble.play.game import GameLog
 from pipeline.scrabble.rules.variant import Variant
-from pipeline.scrabble.selfplay import GameLog
 
-TILES = LETTERS + BLANK  # leave order: letters, then blanks
 Z95 = 1.959963984540054
 SCALE = 256  # targets are summed as integers in 1/SCALE points: merged sums are exact in any order
 RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like this many observations
@@ -46,11 +45,6 @@ LEAVES_SCHEMA = {
     "ci_high": pl.Float64,
     "prior": pl.Float64,
 }
-
-
-def leave_key(tiles: Iterable[str]) -> str:
-    """A leave as stored: letters sorted, blanks last ('?' for a blank)."""
-    return "".join(sorted(tiles, key=lambda ch: (ch == BLANK, ch)))
 
 
 def every_leave(counts: dict[str, int], most: int = MAX_LEAVE) -> Iterator[str]:
@@ -76,13 +70,13 @@ def rounds_rng(seed: int, variant: str, round_: int, game: int) -> np.random.Gen
     return np.random.default_rng([seed, zlib.crc32(variant.encode()), round_, game])
 
 
-def log_observations(log: GameLog, variant: Variant, table: LeaveTable | None) -> tuple[list[int], list[int]]:
+def log_observations(log: GameLog, variant: Variant, table: LeaveValues | None) -> tuple[list[int], list[int]]:
     """The (leave key, target in 1/SCALE points) pairs of a game: for each play or exchange made while its
-    player counted leave values (equity_play.uses_leaves) and after which that player moved again, the
+    player counted leave values (equity.strategy.uses_leaves) and after which that player moved again, the
     leave kept and the target: the player's next move's score plus the value (by `table`, if any) of the
     leave that move kept, when it too was made while leave values counted."""
-    from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble import leave_kernels as lk
+    from pipeline.scrabble.movegen.kernels import layout as gk
+    from pipeline.scrabble.movegen.kernels import leaves as lk
 
     players = len(log.scores)
     bag = variant.tile_set.size - variant.rack_size * players
@@ -95,7 +89,7 @@ def log_observations(log: GameLog, variant: Variant, table: LeaveTable | None) -
             counts = np.zeros(27, dtype=np.int64)
             lk.play_leave(row[gk.TURN_RECORD :], log.racks[k], counts)
         elif action == gk.EXCHANGE:
-            counts = log.racks[k] - log.exchanged[k] if log.exchanged is not None else np.zeros(27, dtype=np.int64)
+            counts = log.racks[k] - log.exchanged[k]
         if counts is not None and not (uses_leaves(bag, variant.rack_size) and counts.sum() <= MAX_LEAVE):
             counts = None
         kept.append(counts)
@@ -115,7 +109,7 @@ def log_observations(log: GameLog, variant: Variant, table: LeaveTable | None) -
 
 def _placed(row: np.ndarray) -> int:
     """The number of tiles a log row's play placed."""
-    from pipeline.scrabble import gaddag_kernels as gk
+    from pipeline.scrabble.movegen.kernels import layout as gk
 
     return int(row[gk.TURN_RECORD + gk.PLAY_PLACED]).bit_count()
 
@@ -243,24 +237,6 @@ def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: fl
     return pl.concat(parts).cast(LEAVES_SCHEMA).sort("length", "leave")  # type: ignore[arg-type]
 
 
-def leave_table(table: pl.DataFrame) -> LeaveTable:
-    """A leaves table (leave, value) as the kernels read it."""
-    keys = keys_of_texts(table["leave"].to_list())
-    order = np.argsort(keys, kind="stable")
-    return LeaveTable(np.ascontiguousarray(keys[order]), np.ascontiguousarray(table["value"].to_numpy()[order]))
-
-
-def keys_of_texts(leaves: list[str]) -> np.ndarray:
-    """The keys of leaves written as text (letters sorted, blanks last), vectorised."""
-    if not leaves:
-        return np.zeros(0, dtype=np.int64)
-    raw = np.array(leaves, dtype=f"S{MAX_LEAVE + 1}").view(np.uint8).reshape(len(leaves), MAX_LEAVE + 1)
-    lookup = np.full(256, -1, dtype=np.int64)
-    for code, ch in enumerate(TILES):
-        lookup[ord(ch)] = code
-    return _keys_of(lookup[raw])
-
-
 def _counts_of_codes(codes: np.ndarray) -> np.ndarray:
     """Rows of tile codes (-1 padding) as rows of 27 counts."""
     out = np.zeros((len(codes), len(TILES) + 1), dtype=np.int64)  # the last column counts the padding
@@ -276,24 +252,6 @@ def _counts_of_keys(keys: np.ndarray) -> np.ndarray:
     return _counts_of_codes(digits - 1)
 
 
-RADIX = len(TILES) + 1  # a leave's key: its tile codes + 1, sorted, as digits of a number in this base
-
-
-def _codes(leaves: list[str]) -> np.ndarray:
-    """Leaves as rows of sorted tile codes (A = 0, ? = 26), padded with -1 to MAX_LEAVE + 1 columns."""
-    out = np.full((len(leaves), MAX_LEAVE + 1), -1, dtype=np.int64)
-    for i, leave in enumerate(leaves):
-        row = sorted(TILES.index(ch) for ch in leave[: MAX_LEAVE + 1])
-        out[i, : len(row)] = row
-    return out
-
-
-def _keys_of(codes: np.ndarray) -> np.ndarray:
-    """The key of each row of sorted codes: sum of (code + 1) * RADIX**position."""
-    weights = RADIX ** np.arange(codes.shape[1], dtype=np.int64)
-    return ((codes + 1) * weights[None, :]).sum(axis=1)
-
-
 @functools.lru_cache(maxsize=2)
 def _all_leaves(limits: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
     """For each leave length 1..MAX_LEAVE, every leave a bag with these tile counts allows: its rows of
@@ -301,7 +259,7 @@ def _all_leaves(limits: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray, l
     out = []
     for size in range(1, MAX_LEAVE + 1):
         codes = _multisets(size, np.array(limits, dtype=np.int64))
-        out.append((codes, _keys_of(codes), _texts(codes)))
+        out.append((codes, keys_of(codes), texts_of_codes(codes)))
     return out
 
 
@@ -311,31 +269,3 @@ def _multisets(size: int, limits: np.ndarray) -> np.ndarray:
 
     rows = np.array(list(combinations_with_replacement(range(len(TILES)), size)), dtype=np.int64)
     return rows[(_counts_of_codes(rows) <= limits[None, :]).all(axis=1)]
-
-
-def _texts(codes: np.ndarray) -> list[str]:
-    """Rows of sorted tile codes as leave text (letters, then ? for blanks)."""
-    letters = np.frombuffer(TILES.encode(), dtype=np.uint8)
-    chars = letters[codes].astype(np.uint8)
-    return [s.decode() for s in np.ascontiguousarray(chars).view(f"S{codes.shape[1]}").ravel()]
-
-
-def leaves_for(table: pl.DataFrame) -> dict[str, float]:
-    """A leaves table as {leave: value} (the empty leave is worth 0)."""
-    out = dict(zip(table["leave"].to_list(), table["value"].to_list()))
-    out[""] = 0.0
-    return out
-
-
-def rack_leaves(rack: str) -> list[str]:
-    """Every leave a rack can keep (sub-multisets, the empty one and the whole rack included)."""
-    kinds = [(ch, rack.count(ch)) for ch in dict.fromkeys(leave_key(rack))]
-    out = [""]
-    for ch, have in kinds:
-        out = [k + ch * n for k in out for n in range(have + 1)]
-    return sorted({leave_key(k) for k in out})
-
-
-def bag_counts_array(variant: Variant) -> np.ndarray:
-    """The tile set's 27 counts (A-Z, then blanks)."""
-    return np.array([variant.tile_set.counts.get(ch, 0) for ch in TILES], dtype=np.int64)
