@@ -42,7 +42,7 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba. The target is the
 # build's record (pipeline/core/aot.py), written even when nothing could be built: commands then use numba.
-$(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py $(wildcard pipeline/scrabble/movegen/kernels/*.py) pipeline/scrabble/movegen/tables.py pipeline/scrabble/lexicon/kernels.py pipeline/core/aot.py $(INSTALLED)
+$(ENGINE_DIR)/wordstats_scrabble_aot.json: pipeline/scrabble/engine.py pipeline/scrabble/lexicon/kernels.py pipeline/scrabble/movegen/kernels/__init__.py pipeline/scrabble/movegen/kernels/bits.py pipeline/scrabble/movegen/kernels/bounds.py pipeline/scrabble/movegen/kernels/game.py pipeline/scrabble/movegen/kernels/hashed.py pipeline/scrabble/movegen/kernels/layout.py pipeline/scrabble/movegen/kernels/leaves.py pipeline/scrabble/movegen/kernels/position.py pipeline/scrabble/movegen/kernels/search.py pipeline/scrabble/movegen/kernels/walk.py pipeline/scrabble/movegen/tables.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot scrabble $@
 $(ENGINE_DIR)/wordstats_boggle_aot.json: pipeline/boggle/engine.py pipeline/boggle/kernels.py pipeline/letters/kernels.py pipeline/core/aot.py $(INSTALLED)
 	$(PY) -m pipeline.core.aot boggle $@
@@ -54,7 +54,7 @@ $(STALE_ENGINES): FORCE
 
 # Written again when the config, a module or the install changes; the fingerprints it writes change only
 # with the settings they hold.
-$(RULES_MK): $(CONFIG) $(wildcard pipeline/*.py pipeline/*/*.py) $(INSTALLED)
+$(RULES_MK): $(CONFIG) $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py) $(INSTALLED)
 	@$(MAKE_RULES)
 
 ifeq ($(filter $(NO_RULES_GOALS),$(MAKECMDGOALS)),)

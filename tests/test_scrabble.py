@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from pipeline.core.config import LETTERS, load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.movegen.generate import best_plays, generate, plays_table, record_tiles
+from pipeline.scrabble.movegen.generate import best_plays, generate, record_tiles
 from pipeline.scrabble.play.summary import game_row
 from pipeline.scrabble.play.turns import game_rng, self_play
+from pipeline.scrabble.records.render import plays_table
 from pipeline.scrabble.rules.board import Board, Tile, leave, parse_board, parse_rack
 from pipeline.scrabble.rules.notation import IllegalPlay
 from pipeline.scrabble.rules.openings import blanks_needed

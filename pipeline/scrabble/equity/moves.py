@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import polars as pl
 
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.strategy import uses_leaves
@@ -118,23 +117,3 @@ def _minus(rack: str, keep: str) -> str:
     for ch in keep:
         left.remove(ch)
     return "".join(left)
-
-
-def equity_table(moves: list[Move]) -> pl.DataFrame:
-    """Moves as rows: move, score, leave, leave value, equity."""
-    return pl.DataFrame(
-        {
-            "move": [m.notation for m in moves],
-            "score": [m.score for m in moves],
-            "leave": [m.leave for m in moves],
-            "leave_value": [round(m.leave_value, 2) for m in moves],
-            "equity": [round(m.equity, 2) for m in moves],
-        },
-        schema={
-            "move": pl.String,
-            "score": pl.Int32,
-            "leave": pl.String,
-            "leave_value": pl.Float64,
-            "equity": pl.Float64,
-        },
-    )

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 
 from pipeline.core.config import LETTERS
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.rules.board import Board, Tile, leave
+from pipeline.scrabble.rules.board import Board, Tile
 from pipeline.scrabble.rules.notation import step
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import ACROSS, KEEP_MAX, Variant
@@ -80,27 +79,3 @@ def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top:
         tiles, direction = record_tiles(record)
         plays.append(evaluate(board, tiles, variant, lexicon, direction))
     return plays
-
-
-def plays_table(plays: list[Play], rack: str) -> pl.DataFrame:
-    """Plays as rows: position, word, score, tiles played, cross-words, leave."""
-    return pl.DataFrame(
-        {
-            "position": [p.position for p in plays],
-            "word": [p.display for p in plays],
-            "score": [p.score for p in plays],
-            "tiles": [len(p.tiles) for p in plays],
-            "bingo": [p.bingo > 0 for p in plays],
-            "cross_words": [[w.word for w in p.cross] for p in plays],
-            "leave": [leave(rack, p.tiles) for p in plays],
-        },
-        schema={
-            "position": pl.String,
-            "word": pl.String,
-            "score": pl.Int32,
-            "tiles": pl.UInt8,
-            "bingo": pl.Boolean,
-            "cross_words": pl.List(pl.String),
-            "leave": pl.String,
-        },
-    )

@@ -1,13 +1,22 @@
-"""Scrabble boards for people: plain text, rich colours on a terminal, SVG and PNG pictures."""
+"""Scrabble for people: boards as plain text, in rich colours on a terminal, as SVG and PNG pictures; plays,
+scores and moves as the tables the commands print."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.board import Board, leave
+from pipeline.scrabble.rules.scoring import Play
 from pipeline.scrabble.rules.variant import COLUMNS, SIZE, Variant
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.scrabble.api import BestPlays, ScoredPlay
+    from pipeline.scrabble.equity.moves import Move
 
 # Premium squares in text (Quackle's symbols, so that lower-case letters stay free for blanks).
 SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'", (1, 1): "."}
@@ -180,3 +189,116 @@ def picture(board: Board, variant: Variant, path: Path, new: Iterable[tuple[int,
     if suffix == ".png":
         return board_png(board, variant, new)
     raise WordstatsError(f"{path}: unknown picture format {path.suffix or '(none)'!r} (use .svg or .png)")
+
+
+# ---- results as tables -------------------------------------------------------------------------------
+
+
+def plays_table(plays: Sequence[Play], rack: str) -> pl.DataFrame:
+    """Plays as rows: position, word, score, tiles played, cross-words, leave."""
+    import polars as pl
+
+    return pl.DataFrame(
+        {
+            "position": [p.position for p in plays],
+            "word": [p.display for p in plays],
+            "score": [p.score for p in plays],
+            "tiles": [len(p.tiles) for p in plays],
+            "bingo": [p.bingo > 0 for p in plays],
+            "cross_words": [[w.word for w in p.cross] for p in plays],
+            "leave": [leave(rack, p.tiles) for p in plays],
+        },
+        schema={
+            "position": pl.String,
+            "word": pl.String,
+            "score": pl.Int32,
+            "tiles": pl.UInt8,
+            "bingo": pl.Boolean,
+            "cross_words": pl.List(pl.String),
+            "leave": pl.String,
+        },
+    )
+
+
+def equity_table(moves: Sequence[Move]) -> pl.DataFrame:
+    """Moves as rows: move, score, leave, leave value, equity."""
+    import polars as pl
+
+    return pl.DataFrame(
+        {
+            "move": [m.notation for m in moves],
+            "score": [m.score for m in moves],
+            "leave": [m.leave for m in moves],
+            "leave_value": [round(m.leave_value, 2) for m in moves],
+            "equity": [round(m.equity, 2) for m in moves],
+        },
+        schema={
+            "move": pl.String,
+            "score": pl.Int32,
+            "leave": pl.String,
+            "leave_value": pl.Float64,
+            "equity": pl.Float64,
+        },
+    )
+
+
+def best_table(result: BestPlays) -> pl.DataFrame:
+    """The best plays as `scrabble best` lists them: by equity, or by score."""
+    return equity_table(result.moves) if result.moves is not None else plays_table(result.plays, result.rack)
+
+
+def breakdown(play: Play) -> pl.DataFrame:
+    """A play's score, word by word: main word, cross-words, bingo bonus, total."""
+    import polars as pl
+
+    rows = [("main", play.main), *(("cross", w) for w in play.cross)]
+    table = {
+        "part": [k for k, _ in rows] + (["bingo"] if play.bingo else []) + ["total"],
+        "word": [w.word for _, w in rows] + ([""] if play.bingo else []) + [str(play)],
+        "letters": [w.letters for _, w in rows] + ([""] if play.bingo else []) + [""],
+        "letter_sum": [w.letter_sum for _, w in rows] + ([None] if play.bingo else []) + [None],
+        "word_mult": [w.word_mult for _, w in rows] + ([None] if play.bingo else []) + [None],
+        "score": [w.score for _, w in rows] + ([play.bingo] if play.bingo else []) + [play.score],
+    }
+    return pl.DataFrame(
+        table,
+        schema={
+            "part": pl.String,
+            "word": pl.String,
+            "letters": pl.String,
+            "letter_sum": pl.Int32,
+            "word_mult": pl.Int32,
+            "score": pl.Int32,
+        },
+    )
+
+
+def illegal_table(play: str, exc: Exception) -> pl.DataFrame:
+    """An illegal play as a row: the play, not legal, and why."""
+    import polars as pl
+
+    return pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]})
+
+
+def play_json(result: ScoredPlay) -> dict:
+    """A play made, as `scrabble play --json` prints it: the play, its score and breakdown, the leave and the
+    new board's lines."""
+    return {
+        "play": str(result.play),
+        "score": result.play.score,
+        "breakdown": breakdown(result.play).to_dicts(),
+        "leave": result.leave,
+        "board": board_text(result.after, result.variant).splitlines(),
+    }
+
+
+def with_play(board: Board, play: Play) -> Board:
+    """A copy of the board with the play's tiles on it."""
+    after = board.copy()
+    after.put(play.tiles)
+    return after
+
+
+def new_squares(play: Play | None) -> list[tuple[int, int]]:
+    """The squares a play puts tiles on (none for no play)."""
+    return [(t.row, t.col) for t in play.tiles] if play is not None else []

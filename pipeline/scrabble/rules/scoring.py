@@ -7,8 +7,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-import polars as pl
-
 from pipeline.core.config import BLANK
 from pipeline.core.errors import WordstatsError
 from pipeline.scrabble.rules.board import Board, Tile
@@ -215,27 +213,3 @@ def score_play(board: Board, text: str, variant: Variant, lexicon: Words, rack: 
     if rack is not None:
         check_rack(tiles, rack)
     return evaluate(board, tiles, variant, lexicon, direction)
-
-
-def breakdown(play: Play) -> pl.DataFrame:
-    """A play's score, word by word: main word, cross-words, bingo bonus, total."""
-    rows = [("main", play.main), *(("cross", w) for w in play.cross)]
-    table = {
-        "part": [k for k, _ in rows] + (["bingo"] if play.bingo else []) + ["total"],
-        "word": [w.word for _, w in rows] + ([""] if play.bingo else []) + [str(play)],
-        "letters": [w.letters for _, w in rows] + ([""] if play.bingo else []) + [""],
-        "letter_sum": [w.letter_sum for _, w in rows] + ([None] if play.bingo else []) + [None],
-        "word_mult": [w.word_mult for _, w in rows] + ([None] if play.bingo else []) + [None],
-        "score": [w.score for _, w in rows] + ([play.bingo] if play.bingo else []) + [play.score],
-    }
-    return pl.DataFrame(
-        table,
-        schema={
-            "part": pl.String,
-            "word": pl.String,
-            "letters": pl.String,
-            "letter_sum": pl.Int32,
-            "word_mult": pl.Int32,
-            "score": pl.Int32,
-        },
-    )
