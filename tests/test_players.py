@@ -727,6 +727,32 @@ def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     assert again.exit_code == 2 and "file exists" in again.stderr
 
 
+def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
+    """Without --out, the table goes into the lexicon's store as a commit: the manifest lists the new file, no
+    journal or temporary file is left behind."""
+    import shutil
+
+    from pipeline.core.store import JOURNAL, MANIFEST, read_provenance
+
+    shutil.copytree(data, tmp_path / "out")
+    folder = tmp_path / "out" / "t"
+    before = json.loads((folder / MANIFEST).read_text())["tables"]["leaves.parquet"]
+    res = cli_in(cli, tmp_path / "out", "scrabble", "leaves", "--games", "2", "--rounds", "1")
+    assert res.exit_code == 0, res
+    entry = json.loads((folder / MANIFEST).read_text())["tables"]["leaves.parquet"]
+    path = folder / "leaves.parquet"
+    assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest() != before["sha256"]
+    assert entry["stage"] == "leaves" and entry["rows"] == 914_624
+    assert read_provenance(path)["params"] == {
+        "variant": "scrabble",
+        "games": 2,
+        "rounds": 1,
+        "seed": 14,
+        "prior_weight": 20,
+    }
+    assert not (folder / JOURNAL).exists() and not list(folder.glob(".*.tmp"))
+
+
 SELFPLAY_SECTION = '[scrabble.selfplay]\nvariants = ["scrabble", "wwf"]'
 
 

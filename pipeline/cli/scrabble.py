@@ -85,7 +85,7 @@ def scrabble_best(
     with session(config, data_dir, lexicon) as s:
         request = api.BestRequest(rack, api.Position(board, empty, variant), limit or MAX_LIMIT, equity)
         result = api.best(s, request)
-        _emit(render.best_table(result), as_json, as_csv)
+        _emit(render.best_table(result.plays, result.moves, result.rack), as_json, as_csv)
         if show and fmt == "table" and result.plays:
             top = result.plays[0]
             typer.echo(f"\n{top} {top.score}")
@@ -205,7 +205,7 @@ def scrabble_play(
         if as_json:
             from pipeline.core.display import emit_json
 
-            emit_json(render.play_json(result))
+            emit_json(render.play_json(result.play, result.leave, result.after, result.variant))
         else:
             _emit(render.breakdown(result.play), False, False)
             typer.echo("")

@@ -272,9 +272,9 @@ class Replay:
 def replay(s: Session, request: ReplayRequest) -> Replay:
     """Replay a GCG game: every score and total checked with our scorer, phonies flagged, and (with `best`)
     each move's best move by equity (by score when leaves.parquet is not built)."""
+    from pipeline.scrabble.equity.review import replay_table
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.records.gcg import read_gcg
-    from pipeline.scrabble.records.replay import replay_table
 
     variant = variant_of(s.config, request.variant)
     record = read_gcg(request.game)

@@ -15,9 +15,6 @@ from pipeline.scrabble.rules.variant import COLUMNS, SIZE, Variant
 if TYPE_CHECKING:
     import polars as pl
 
-    from pipeline.scrabble.api import BestPlays, ScoredPlay
-    from pipeline.scrabble.equity.moves import Move
-
 # Premium squares in text (Quackle's symbols, so that lower-case letters stay free for blanks).
 SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'", (1, 1): "."}
 CENTRE_SYMBOL = "*"
@@ -220,8 +217,8 @@ def plays_table(plays: Sequence[Play], rack: str) -> pl.DataFrame:
     )
 
 
-def equity_table(moves: Sequence[Move]) -> pl.DataFrame:
-    """Moves as rows: move, score, leave, leave value, equity."""
+def equity_table(moves: Sequence) -> pl.DataFrame:
+    """Moves (equity.moves.Move) as rows: move, score, leave, leave value, equity."""
     import polars as pl
 
     return pl.DataFrame(
@@ -242,9 +239,9 @@ def equity_table(moves: Sequence[Move]) -> pl.DataFrame:
     )
 
 
-def best_table(result: BestPlays) -> pl.DataFrame:
-    """The best plays as `scrabble best` lists them: by equity, or by score."""
-    return equity_table(result.moves) if result.moves is not None else plays_table(result.plays, result.rack)
+def best_table(plays: Sequence[Play], moves: Sequence | None, rack: str) -> pl.DataFrame:
+    """The best plays as `scrabble best` lists them: the moves by equity, or the plays by score."""
+    return equity_table(moves) if moves is not None else plays_table(plays, rack)
 
 
 def breakdown(play: Play) -> pl.DataFrame:
@@ -280,15 +277,15 @@ def illegal_table(play: str, exc: Exception) -> pl.DataFrame:
     return pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]})
 
 
-def play_json(result: ScoredPlay) -> dict:
+def play_json(play: Play, leave: str | None, after: Board, variant: Variant) -> dict:
     """A play made, as `scrabble play --json` prints it: the play, its score and breakdown, the leave and the
     new board's lines."""
     return {
-        "play": str(result.play),
-        "score": result.play.score,
-        "breakdown": breakdown(result.play).to_dicts(),
-        "leave": result.leave,
-        "board": board_text(result.after, result.variant).splitlines(),
+        "play": str(play),
+        "score": play.score,
+        "breakdown": breakdown(play).to_dicts(),
+        "leave": leave,
+        "board": board_text(after, variant).splitlines(),
     }
 
 

@@ -1,4 +1,5 @@
-"""A GCG game replayed for a player: each move checked, with the best move and the equity it lost."""
+"""A GCG game reviewed by equity: each move replayed and checked (records/gcg.py), with the best move and the equity
+it lost."""
 
 from __future__ import annotations
 
