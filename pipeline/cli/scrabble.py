@@ -83,7 +83,7 @@ def scrabble_best(
 
     fmt = choose_format(as_json, as_csv)
     with session(config, data_dir, lexicon) as s:
-        request = api.BestRequest(rack, api.Position(board, empty, variant), limit or MAX_LIMIT, equity)
+        request = api.BestRequest(rack, api.Where(board, empty, variant), limit or MAX_LIMIT, equity)
         result = api.best(s, request)
         _emit(render.best_table(result.plays, result.moves, result.rack), as_json, as_csv)
         if show and fmt == "table" and result.plays:
@@ -126,7 +126,7 @@ def scrabble_score(
     choose_format(as_json, as_csv)
     with session(config, data_dir, lexicon) as s:
         try:
-            result = api.play(s, api.PlayRequest(play, api.Position(board, empty, variant), rack))
+            result = api.play(s, api.PlayRequest(play, api.Where(board, empty, variant), rack))
         except IllegalPlay as exc:
             if as_json or as_csv:
                 _emit(render.illegal_table(play, exc), as_json, as_csv)
@@ -198,7 +198,7 @@ def scrabble_play(
 
     with session(config, data_dir, lexicon) as s:
         try:
-            result = api.play(s, api.PlayRequest(play, api.Position(board, empty, variant), rack, out, force))
+            result = api.play(s, api.PlayRequest(play, api.Where(board, empty, variant), rack, out, force))
         except IllegalPlay as exc:
             typer.echo(f"illegal: {play}: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None

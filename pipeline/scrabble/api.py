@@ -27,11 +27,11 @@ STRATEGIES = ("score", "equity")
 GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
 
 
-# ---- positions ---------------------------------------------------------------------------------------
+# ---- where a request plays ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Position:
+class Where:
     """Where a request plays: a board file or the empty board (exactly one), and the variant's name."""
 
     board: Path | None = None
@@ -43,8 +43,12 @@ def provenance(s: Session, command: str, params: dict[str, Any], tables: tuple[s
     """Where a result comes from: the command and its parameters, the lexicon, the config's digest, the digest
     of each table read (as the lexicon's manifest records it) and the version."""
     from pipeline import __version__
+    from pipeline.core.errors import WordstatsError
 
-    listed = s.store.manifest().get("tables", {}) if tables else {}
+    try:
+        listed = s.store.manifest().get("tables", {}) if tables else {}
+    except WordstatsError:  # a damaged manifest: the command itself reads the tables, not their record
+        listed = {}
     return {
         "command": command,
         "lexicon": s.lexicon,
@@ -62,7 +66,7 @@ def rack_of(text: str, variant: Variant) -> str:
     return parse_rack(text, variant.rack_size, variant.tile_set.counts.get("?", 0))
 
 
-def board_of(where: Position) -> Board:
+def board_of(where: Where) -> Board:
     """The board of a board file, or the empty board (exactly one of them)."""
     from pipeline.core.errors import WordstatsError
     from pipeline.scrabble.rules.board import read_board
@@ -89,7 +93,7 @@ class BestRequest:
     """The best plays for a rack on a board: by score, or by equity (score + leave value; exchanges too)."""
 
     rack: str
-    where: Position = Position()
+    where: Where = Where()
     limit: int = 10  # at most this many (MAX_LIMIT for all)
     equity: bool = False
 
@@ -144,7 +148,7 @@ class PlayRequest:
     """One play in notation on a board, optionally from a rack; with `out`, the new board is written there."""
 
     play: str
-    where: Position = Position()
+    where: Where = Where()
     rack: str | None = None
     out: Path | None = None
     force: bool = False
