@@ -1,16 +1,16 @@
-"""Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the
-command line and any other client. Each takes a Session (pipeline.core.session: the config, the data folder and
-a lexicon's store); the records wing renders the results (records/render.py), the CLI only parses, calls and
-renders. The one write to the data folder, `leaves`, goes through the Store; files a person asked for (a board,
-a picture, GCG games, a leaves table elsewhere) are written atomically after the output checks.
+"""Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the command
+line and any other client (requests and results are named tuples: a one-off command pays less to define them than
+frozen dataclasses). Each takes a Session (pipeline.core.session: the config, the data folder and a lexicon's
+store); the records wing renders the results (records/render.py), the CLI only parses, calls and renders. The
+one write to the data folder, `leaves`, goes through the Store; files a person asked for (a board, a picture, GCG
+games, a leaves table elsewhere) are written atomically after the output checks.
 
 This module imports only what every request needs, so that one-off commands start quickly."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import polars as pl
@@ -30,8 +30,7 @@ GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, th
 # ---- where a request plays ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """Where a request plays: a board file or the empty board (exactly one), and the variant's name."""
 
     board: Path | None = None
@@ -39,24 +38,39 @@ class Where:
     variant: str = "scrabble"
 
 
-def provenance(s: Session, command: str, params: dict[str, Any], tables: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Where a result comes from: the command and its parameters, the lexicon, the config's digest, the digest
-    of each table read (as the lexicon's manifest records it) and the version."""
-    from pipeline import __version__
+class Provenance(NamedTuple):
+    """Where a result comes from: the command and its parameters, the lexicon, the config's digest and the digest
+    of each table read (as the lexicon's manifest records it); the version is read when asked for (it costs a
+    look-up of the installed package's metadata, more than a one-off command should pay unasked)."""
+
+    command: str
+    params: dict[str, Any]
+    lexicon: str = ""
+    config_sha256: str = ""
+    inputs: dict[str, str | None] | None = None
+
+    @property
+    def version(self) -> str:
+        """The installed wordstats version."""
+        from pipeline import __version__
+
+        return __version__
+
+    def as_dict(self) -> dict[str, Any]:
+        """The provenance as a Parquet footer or a JSON object holds it."""
+        return {**self._asdict(), "version": self.version}
+
+
+def provenance(s: Session, command: str, params: dict[str, Any], tables: tuple[str, ...] = ()) -> Provenance:
+    """The provenance of a result computed in a session from these tables."""
     from pipeline.core.errors import WordstatsError
 
     try:
         listed = s.store.manifest().get("tables", {}) if tables else {}
     except WordstatsError:  # a damaged manifest: the command itself reads the tables, not their record
         listed = {}
-    return {
-        "command": command,
-        "lexicon": s.lexicon,
-        "config_sha256": s.config.sha256,
-        "inputs": {name: (listed.get(f"{name}.parquet") or {}).get("sha256") for name in tables},
-        "params": params,
-        "version": __version__,
-    }
+    inputs = {name: (listed.get(f"{name}.parquet") or {}).get("sha256") for name in tables}
+    return Provenance(command, params, s.lexicon, s.config.sha256, inputs)
 
 
 def rack_of(text: str, variant: Variant) -> str:
@@ -88,8 +102,7 @@ def variant_of(config: Config, name: str) -> Variant:
 # ---- best plays --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BestRequest:
+class BestRequest(NamedTuple):
     """The best plays for a rack on a board: by score, or by equity (score + leave value; exchanges too)."""
 
     rack: str
@@ -98,8 +111,7 @@ class BestRequest:
     equity: bool = False
 
 
-@dataclass(frozen=True)
-class BestPlays:
+class BestPlays(NamedTuple):
     """The best plays (or moves by equity) of a position, best first."""
 
     variant: Variant
@@ -107,7 +119,7 @@ class BestPlays:
     rack: str
     plays: tuple[Play, ...]  # by score; by equity, the plays among the moves
     moves: tuple[Move, ...] | None  # by equity: every move listed, exchanges included
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def best(s: Session, request: BestRequest) -> BestPlays:
@@ -143,8 +155,7 @@ def best(s: Session, request: BestRequest) -> BestPlays:
 # ---- a play ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlayRequest:
+class PlayRequest(NamedTuple):
     """One play in notation on a board, optionally from a rack; with `out`, the new board is written there."""
 
     play: str
@@ -154,8 +165,7 @@ class PlayRequest:
     force: bool = False
 
 
-@dataclass(frozen=True)
-class ScoredPlay:
+class ScoredPlay(NamedTuple):
     """A legal play, scored word by word, with the board after it and the leave (when the rack is known)."""
 
     variant: Variant
@@ -164,7 +174,7 @@ class ScoredPlay:
     after: Board
     leave: str | None
     wrote: Path | None = None
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def play(s: Session, request: PlayRequest) -> ScoredPlay:
@@ -196,8 +206,7 @@ def play(s: Session, request: PlayRequest) -> ScoredPlay:
 # ---- a board shown -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ShowRequest:
+class ShowRequest(NamedTuple):
     """A board file, shown as text or drawn into `out` (FILE.svg or FILE.png)."""
 
     board: Path
@@ -206,14 +215,13 @@ class ShowRequest:
     force: bool = False
 
 
-@dataclass(frozen=True)
-class ShownBoard:
+class ShownBoard(NamedTuple):
     """A board and its variant, and the picture written (if any)."""
 
     variant: Variant
     board: Board
     wrote: Path | None = None
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def show(config: Config, request: ShowRequest) -> ShownBoard:
@@ -232,15 +240,14 @@ def show(config: Config, request: ShowRequest) -> ShownBoard:
             write_text(request.out, data)
         else:
             write_bytes(request.out, data)
-    origin = {"command": "show", "config_sha256": config.sha256, "params": {"board": str(request.board)}}
+    origin = Provenance("show", {"board": str(request.board), "variant": variant.name}, config_sha256=config.sha256)
     return ShownBoard(variant, board, request.out, origin)
 
 
 # ---- a GCG game replayed -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ReplayRequest:
+class ReplayRequest(NamedTuple):
     """A GCG game record to replay; `best` adds each move's best move and the equity it lost."""
 
     game: Path
@@ -249,15 +256,14 @@ class ReplayRequest:
     move: int | None = None  # the board after this move is asked for (1 = the first)
 
 
-@dataclass(frozen=True)
-class Replay:
+class Replay(NamedTuple):
     """A replayed game: one row per event (REPLAY_SCHEMA), its steps, and the record."""
 
     variant: Variant
     record: GcgGame
     table: pl.DataFrame
     steps: tuple[Step, ...]
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
     @property
     def problems(self) -> int:
@@ -295,8 +301,7 @@ def replay(s: Session, request: ReplayRequest) -> Replay:
 # ---- self-play ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SelfPlayRequest:
+class SelfPlayRequest(NamedTuple):
     """Seeded games between two strategies (score or equity): listed one row a game (optionally written as GCG
     into `gcg_dir`), compared (equity against score-only), or run as a sharded job (`ray` or `shard_size`)."""
 
@@ -312,14 +317,13 @@ class SelfPlayRequest:
     shard_size: int | None = None
 
 
-@dataclass(frozen=True)
-class SelfPlayGames:
+class SelfPlayGames(NamedTuple):
     """Self-play's answer: one row a game, the comparison's one row, or the job's one row of averages."""
 
     table: pl.DataFrame
     gcg_dir: Path | None = None
     job: Any = None  # the job's result, when the games ran as a sharded job
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def check_games_memory(games: int, what: str, shard_size: int, kept: bool) -> None:
@@ -387,7 +391,7 @@ def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGam
     strategies = tuple(
         equity_player(leaves) if name == "equity" else GREEDY for name in (request.first, request.second)
     )
-    params = {k: v for k, v in vars(request).items() if k not in ("gcg_dir", "force")}
+    params = {k: v for k, v in request._asdict().items() if k not in ("gcg_dir", "force")}
     tables = ("gaddag", "leaves") if leaves is not None else ("gaddag",)
     origin = provenance(s, "selfplay", {**params, "variant": variant.name}, tables)
     if request.ray is not None or request.shard_size is not None:
@@ -480,8 +484,7 @@ def job_facts(result) -> dict:
 # ---- leave values ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LeaveRun:
+class LeaveRun(NamedTuple):
     """Leave values learnt from rounds of seeded self-play games, written to the lexicon's leaves.parquet (or
     to `out`): a sharded job that resumes, on this machine or a Ray cluster."""
 
@@ -496,8 +499,7 @@ class LeaveRun:
     shard_size: int | None = None
 
 
-@dataclass(frozen=True)
-class LeaveResult:
+class LeaveResult(NamedTuple):
     """The leave values of a run's last round, where they were written, and what the run did."""
 
     table: pl.DataFrame
@@ -507,7 +509,7 @@ class LeaveResult:
     computed: int  # shards computed
     reused: int  # shards reused from an earlier run
     engine: str
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any]  # the table's, as its Parquet footer holds it
 
 
 def learn_leaves(
