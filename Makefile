@@ -25,12 +25,13 @@ RULES_MK := $(OUT)/.rules.mk
 MAKE_RULES := $(VENV)/bin/wordstats make-rules --config $(CONFIG) --data-dir $(OUT) --out $(RULES_MK)
 NO_RULES_GOALS := clean help install test test-fast lint bench serve
 NO_ENGINE_GOALS := clean help lint
+MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
 .PHONY: all test test-fast lint bench clean help install serve
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
 # engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
-$(ENGINES_MK): $(wildcard pipeline/*.py pipeline/*/*.py) $(INSTALLED)
+$(ENGINES_MK): $(MODULES) $(INSTALLED)
 	@$(VENV)/bin/wordstats make-rules --engines --out $@
 ifeq ($(filter $(NO_ENGINE_GOALS),$(MAKECMDGOALS)),)
 -include $(ENGINES_MK)
@@ -58,7 +59,7 @@ $(STALE_ENGINES): FORCE
 
 # Written again when the config, a module or the install changes; the fingerprints it writes change only
 # with the settings they hold.
-$(RULES_MK): $(CONFIG) $(wildcard pipeline/*.py pipeline/*/*.py) $(INSTALLED)
+$(RULES_MK): $(CONFIG) $(MODULES) $(INSTALLED)
 	@$(MAKE_RULES)
 
 ifeq ($(filter $(NO_RULES_GOALS),$(MAKECMDGOALS)),)

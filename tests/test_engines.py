@@ -31,10 +31,11 @@ from pipeline.core.aot import (
 )
 from pipeline.core.config import load_config
 from pipeline.scrabble import engine as scrabble_engine
-from pipeline.scrabble import gaddag_kernels as gk
-from pipeline.scrabble.gaddag import LETTER_HASH, tables
-from pipeline.scrabble.movegen import board_plays
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.lexicon import kernels as lk
+from pipeline.scrabble.lexicon.gaddag import LETTER_HASH
+from pipeline.scrabble.movegen.generate import board_plays
+from pipeline.scrabble.movegen.tables import tables
+from pipeline.scrabble.rules.variant import variants
 from tests.bench.timing import imported_modules
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
 from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack
@@ -113,8 +114,8 @@ def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, 
     rng = random.Random(seed)
     tab = tables(small.gaddag, game)
     arcs = small.gaddag.arcs
-    assert (built.arc_tilesets(arcs) == gk.arc_tilesets(arcs)).all()
-    for ours, theirs in zip(built.long_words(arcs, 7, LETTER_HASH), gk.long_words(arcs, 7, LETTER_HASH), strict=True):
+    assert (built.arc_tilesets(arcs) == lk.arc_tilesets(arcs)).all()
+    for ours, theirs in zip(built.long_words(arcs, 7, LETTER_HASH), lk.long_words(arcs, 7, LETTER_HASH), strict=True):
         assert (ours == theirs).all()
     compared = 0
     for plays in (0, 3, 8):
@@ -131,7 +132,7 @@ def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, 
     probes = words[::97] + [w[::-1] for w in words[::89]] + [w + "Q" for w in words[::83]]
     for word in probes:
         codes = np.frombuffer(word.encode(), dtype=np.uint8).astype(np.int64) - 65
-        assert built.gaddag_contains(arcs, codes) == gk.gaddag_contains(arcs, codes) == (word in small.words)
+        assert built.gaddag_contains(arcs, codes) == lk.gaddag_contains(arcs, codes) == (word in small.words)
 
 
 @pytest.fixture(scope="module")
@@ -249,13 +250,19 @@ def test_compiled_functions_check_their_arguments():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_kernel_modules_take_nothing_from_other_modules_of_the_package(name):
-    """A build is current when its sources are: a constant a kernel took from elsewhere would escape that."""
+    """A build is current when its sources are: a constant a kernel took from elsewhere would escape that. (A
+    kernel module may take from its own cache unit, every file of which is a source of the build.)"""
     engine = engine_named(name)
-    for module in {m for _, m, _ in engine.exports} | {m for _, m in engine.constants}:
-        tree = ast.parse(module_path(module).read_text())
+    sources = set(engine.sources())
+    kernels = {module_path(m) for _, m, _ in engine.exports} | {module_path(m) for _, m in engine.constants}
+    kernels |= {p for unit in engine.units for p in module_path(f"{unit}.__init__").parent.glob("*.py")}
+    for path in kernels:
+        tree = ast.parse(path.read_text())
         imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-        assert not [m for m in imported if m and m.split(".")[0] == "pipeline"], module
+        outside = [m for m in imported if m and m.split(".")[0] == "pipeline" and module_path(m) not in sources]
+        assert not outside, (path, outside)
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level], path  # no relative
 
 
 @pytest.mark.slow

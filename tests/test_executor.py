@@ -34,11 +34,11 @@ from pipeline.core import executor as ex
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
-from pipeline.scrabble.jobs import selfplay_job
-from pipeline.scrabble.leaves import leave_table
-from pipeline.scrabble.leaves_job import round_job
-from pipeline.scrabble.lexicon import load_lexicon
-from pipeline.scrabble.variant import variant
+from pipeline.scrabble.equity.job import round_job
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.words import load_lexicon
+from pipeline.scrabble.play.jobs import selfplay_job
+from pipeline.scrabble.rules.variant import variant
 from tests.conftest import ROOT, SMALL_CONFIG
 
 # A fresh home for every Ray process the tests start: the cluster's token is made there by the documented
@@ -46,7 +46,7 @@ from tests.conftest import ROOT, SMALL_CONFIG
 FRESH_HOME = tempfile.mkdtemp(prefix="rayhome")
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token", "HOME": FRESH_HOME}
 BOARDS, SHARD = 6000, 1000  # small jobs: every test stays quick on a shared machine
-EQUITY_TABLE = leave_table(pl.DataFrame({"leave": ["?", "S", "Q", "V"], "value": [25.0, 8.0, -7.0, -5.0]}))
+EQUITY_TABLE = LeaveValues.of({"?": 25.0, "S": 8.0, "Q": -7.0, "V": -5.0})
 LEAVES = ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--shard-size", "1", "--seed", "8")
 
 
@@ -169,7 +169,7 @@ def test_shards_give_the_unsharded_answer(boggle, tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_leave_rounds_are_the_same_for_any_shard_size(data, tmp_path):
     """The leaves job's rounds give the same summaries and values whatever the shard size (exact merges)."""
-    from pipeline.scrabble.leaves_job import learn
+    from pipeline.scrabble.equity.job import learn
 
     game, words = variant(load_config(SMALL_CONFIG), "scrabble"), load_lexicon(Store(data, "moby"))
     one, runs_one = learn(game, words, 3, 8, 20, 2, shard_size=1)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.scrabble.gcg import MAX_EVENTS, MAX_GCG_BYTES, MAX_POINTS
+from pipeline.scrabble.records.gcg import MAX_EVENTS, MAX_GCG_BYTES, MAX_POINTS
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, special_file
 from tests.test_players import HAND
 
@@ -139,7 +139,7 @@ def test_players_are_declared_once_each_with_their_own_nickname(data, tmp_path, 
 
 
 def test_players_are_numbered_by_their_pragma_not_their_order(data, tmp_path):
-    from pipeline.scrabble.gcg import parse_gcg
+    from pipeline.scrabble.records.gcg import parse_gcg
 
     swapped = HAND.replace("#player1 ann Ann Example\n#player2 bob Bob Example", "#player2 bob Bob\n#player1 ann Ann")
     assert parse_gcg(swapped).players == [("ann", "Ann"), ("bob", "Bob")]

@@ -1,7 +1,9 @@
-"""A compiled (numba) function never calls a compiled function of another file, and never reads a global taken
-from another module of the project (a constant imported, or a module-level value computed from one): numba's
+"""A compiled (numba) function never calls a compiled function of another cache unit, and never reads a global
+taken from another module of the project (a constant imported, or a module-level value computed from one): numba's
 on-disk cache keys a function on its own file only, and freezes the globals it reads into the machine code, so a
-change in the other file would leave a stale cache without a warning."""
+change in the other file would leave a stale cache without a warning. A cache unit is a file, or a package whose
+__init__.py declares one (UNIT: the package's functions are cached under a stamp of all of its files,
+pipeline/scrabble/movegen/kernels)."""
 
 from __future__ import annotations
 
@@ -69,11 +71,26 @@ def imported_names(tree: ast.Module) -> tuple[dict[str, tuple[str, str]], dict[s
     return names, modules
 
 
-def cross_file_calls(sources: dict[str, str]) -> list[str]:
-    """Every use, inside a compiled function, of a compiled function defined in another module.
+def declares_unit(tree: ast.Module) -> bool:
+    """Whether a package's __init__ declares the package one cache unit (a module-level UNIT)."""
+    return any(
+        isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "UNIT" for t in node.targets)
+        for node in tree.body
+    )
 
-    `sources` maps module names to their source text; the result reads "module.function uses other.callee"."""
+
+def cache_unit(module: str, units: set[str]) -> str:
+    """The cache unit of a module: the cache-unit package it lies in, else the module itself."""
+    return next((u for u in units if module.startswith(u + ".")), module)
+
+
+def cross_file_calls(sources: dict[str, str], packages: frozenset[str] = frozenset()) -> list[str]:
+    """Every use, inside a compiled function, of a compiled function defined in another cache unit.
+
+    `sources` maps module names to their source text, `packages` names the packages among them (whose text is
+    their __init__.py); the result reads "module.function uses other.callee"."""
     trees = {name: ast.parse(text) for name, text in sources.items()}
+    units = {name for name in packages if name in trees and declares_unit(trees[name])}
     compiled = {name: set(compiled_functions(tree)) for name, tree in trees.items()}
     problems = []
     for name, tree in trees.items():
@@ -88,7 +105,8 @@ def cross_file_calls(sources: dict[str, str]) -> list[str]:
                 elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                     owner = modules.get(node.value.id)
                     target = (owner, node.attr) if owner else None
-                if target and target[0] != name and target[1] in compiled.get(target[0], set()):
+                elsewhere = target and cache_unit(target[0], units) != cache_unit(name, units)
+                if target and elsewhere and target[1] in compiled.get(target[0], set()):
                     problems.append(f"{name}.{fn_name} uses {target[0]}.{target[1]}")
     return sorted(set(problems))
 
@@ -146,13 +164,19 @@ def package_sources() -> dict[str, str]:
     return {module_name(p): p.read_text(encoding="utf-8") for p in sorted(PACKAGE_DIR.rglob("*.py"))}
 
 
+def packages() -> frozenset[str]:
+    """The dotted names of the package's packages."""
+    return frozenset(module_name(p) for p in PACKAGE_DIR.rglob("__init__.py"))
+
+
 def test_no_compiled_function_calls_one_of_another_file():
     sources = package_sources()
-    kernels = [n for n in sources if n.rpartition(".")[2].startswith("kernels")]
-    assert {"pipeline.boggle.kernels", "pipeline.hangman.kernels", "pipeline.scrabble.kernels"} <= set(kernels)
+    inits = packages()
+    named = [n for n in sources if n not in inits and (n.rpartition(".")[2].endswith("kernels") or ".kernels." in n)]
+    kernels = [n for n in named if compiled_functions(ast.parse(sources[n]))]  # (a unit's layout holds constants)
+    assert {"boggle", "hangman", "scrabble"} <= {n.split(".")[1] for n in kernels}
     assert all(uses_numba(ast.parse(sources[n])) for n in kernels)  # the rule really looks at the kernels
-    assert all(compiled_functions(ast.parse(sources[n])) for n in kernels)
-    assert cross_file_calls(sources) == []
+    assert cross_file_calls(sources, inits) == []
 
 
 def test_no_compiled_function_reads_a_global_of_another_module():
@@ -204,10 +228,10 @@ def test_the_check_allows_own_constants_locals_and_python_callers():
 def test_each_game_has_its_own_kernels_module():
     games = ["boggle", "hangman", "scrabble"]
     for game in games:
-        assert (PACKAGE_DIR / game / "kernels.py").is_file()
-        text = (PACKAGE_DIR / game / "kernels.py").read_text()
+        files = sorted((PACKAGE_DIR / game).rglob("*kernels.py")) + sorted((PACKAGE_DIR / game).rglob("kernels/*.py"))
+        assert files, game
         others = [g for g in games if g != game]
-        assert not any(f"pipeline.{other}" in text for other in others)
+        assert not any(f"pipeline.{other}" in path.read_text() for path in files for other in others)
 
 
 @pytest.mark.parametrize(
@@ -229,6 +253,19 @@ def test_the_check_allows_python_code_calling_another_file_kernel():
     caller = "import numba\nfrom pipeline.a import helper\ndef f(x):\n    return helper(x)\n"
     same_file = callee + "@njit\ndef g(x):\n    return helper(x)\n"
     assert cross_file_calls({"pipeline.a": same_file, "pipeline.b": caller}) == []
+
+
+def test_the_check_takes_a_declared_cache_unit_as_one_file():
+    callee = "from numba import njit\n@njit(cache=True)\ndef helper(x):\n    return x * 2\n"
+    caller = (
+        "from numba import njit\nfrom pipeline.u.a import helper\n@njit(cache=True)\ndef f(x):\n    return helper(x)\n"
+    )
+    unit = "from pathlib import Path\nUNIT = Path(__file__).parent\n"
+    inside = {"pipeline.u": unit, "pipeline.u.a": callee, "pipeline.u.b": caller}
+    assert cross_file_calls(inside, frozenset({"pipeline.u"})) == []
+    assert cross_file_calls({**inside, "pipeline.u": ""}, frozenset({"pipeline.u"})) != []  # not declared
+    outside = {**inside, "pipeline.v": caller}
+    assert cross_file_calls(outside, frozenset({"pipeline.u"})) == ["pipeline.v.f uses pipeline.u.a.helper"]
 
 
 def test_module_paths_are_named_like_imports():

@@ -14,10 +14,27 @@ import pytest
 
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble.board import Board, leave, parse_board
-from pipeline.scrabble.equity import LeaveValues, ranked_moves, record_leaves, unseen_bag
-from pipeline.scrabble.equity_play import strategy_play_log, uses_leaves
-from pipeline.scrabble.gcg import (
+from pipeline.scrabble.equity.fit import (
+    SCALE,
+    additive_values,
+    every_leave,
+    features,
+    fit_additive,
+    leave_values,
+    log_observations,
+    merge_summaries,
+    summarise,
+)
+from pipeline.scrabble.equity.moves import ranked_moves, record_leaves, unseen_bag
+from pipeline.scrabble.equity.strategy import Equity, uses_leaves
+from pipeline.scrabble.equity.values import MAX_LEAVE, LeaveValues, keys_of_texts
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.movegen.generate import generate, record_tiles
+from pipeline.scrabble.play.game import play_game
+from pipeline.scrabble.play.strategy import GREEDY
+from pipeline.scrabble.play.summary import log_row
+from pipeline.scrabble.play.turns import game_of, game_rng, self_play
+from pipeline.scrabble.records.gcg import (
     CHALLENGE,
     END_PENALTY,
     END_POINTS,
@@ -32,29 +49,13 @@ from pipeline.scrabble.gcg import (
     read_gcg,
     replay,
 )
-from pipeline.scrabble.leaves import (
-    MAX_LEAVE,
-    SCALE,
-    additive_values,
-    every_leave,
-    features,
-    fit_additive,
-    keys_of_texts,
-    leave_table,
-    leave_values,
-    leaves_for,
-    log_observations,
-    merge_summaries,
-    summarise,
-)
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.match import EQUITY, SCORE, Player, play_game
-from pipeline.scrabble.movegen import generate, record_tiles
-from pipeline.scrabble.render import board_png, board_svg, board_text
-from pipeline.scrabble.rules import check_bag, parse_play, score_play
-from pipeline.scrabble.selfplay import game_of, game_rng, log_row, self_play, self_play_log
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.records.render import board_png, board_svg, board_text
+from pipeline.scrabble.rules.board import Board, leave, parse_board
+from pipeline.scrabble.rules.notation import parse_play
+from pipeline.scrabble.rules.scoring import check_bag, score_play
+from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, config_with, run_cli
+from tests.reference.scrabble import reference_game
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
@@ -503,10 +504,10 @@ def test_summaries_merge_exactly_in_any_order():
 
 
 def test_observations_follow_the_players_next_turns(scrabble, lexicon):
-    table = leave_table(pl.DataFrame({"leave": ["?", "S", "Q"], "value": [25.0, 8.0, -7.0]}))
+    table = LeaveValues.of({"?": 25.0, "S": 8.0, "Q": -7.0})
     for log in (
-        self_play_log(scrabble, lexicon, game_rng(3, "scrabble", 1)),
-        strategy_play_log(scrabble, lexicon, game_rng(3, "scrabble", 2), (table, table)),
+        play_game(scrabble, lexicon, game_rng(3, "scrabble", 1)),
+        play_game(scrabble, lexicon, game_rng(3, "scrabble", 2), (Equity(table), Equity(table))),
     ):
         game = game_of(log, scrabble, lexicon)
         keys, targets = log_observations(log, scrabble, table)
@@ -518,7 +519,7 @@ def test_observations_follow_the_players_next_turns(scrabble, lexicon):
                 kept = leave(t.rack, t.play.tiles)
             elif t.action == "exchange":
                 kept = leave(t.rack, [])
-                for ch in getattr(t, "exchanged", t.rack):
+                for ch in t.exchanged or t.rack:
                     kept = kept.replace(ch, "", 1)
             if kept is not None and (not uses_leaves(bag, 7) or len(kept) > MAX_LEAVE):
                 kept = None
@@ -535,28 +536,23 @@ def test_observations_follow_the_players_next_turns(scrabble, lexicon):
 
 
 def test_equity_engine_plays_the_reference_games(scrabble, lexicon, data):
-    frame = pl.read_parquet(data / "t" / "leaves.parquet")
-    table, values = leave_table(frame), LeaveValues.of(leaves_for(frame))
+    """The game kernel plays the reference's games turn for turn, for equity players (both, or against a greedy
+    one) with the leave values of the leaves stage, exchanges included."""
+    values = LeaveValues(pl.read_parquet(data / "t" / "leaves.parquet"))
     exchanges = 0
-    for number in range(1, 4):
-        pair = (Player(EQUITY, values), Player(EQUITY if number % 2 else SCORE, values))
-        ref = play_game(scrabble, lexicon, game_rng(5, "scrabble", number), pair)
-        log = strategy_play_log(
-            scrabble, lexicon, game_rng(5, "scrabble", number), (table, table if number % 2 else None)
-        )
+    for number in range(1, 7):
+        pair = (Equity(values), Equity(values) if number % 2 else GREEDY)
+        ref = reference_game(scrabble, lexicon, game_rng(5, "scrabble", number), pair)
+        log = play_game(scrabble, lexicon, game_rng(5, "scrabble", number), pair)
         fast = game_of(log, scrabble, lexicon)
-        assert [(t.action, str(t.play)) for t in fast.turns] == [(t.action, str(t.play)) for t in ref.turns]
+        assert [(t.action, str(t.play), t.exchanged) for t in fast.turns] == [
+            (t.action, str(t.play), t.exchanged and "".join(sorted(t.exchanged))) for t in ref.turns
+        ]
         assert [int(x) for x in log.scores] == ref.scores
         exchanges += sum(t.action == "exchange" for t in ref.turns)
         steps = replay(parse_gcg(game_gcg(fast, scrabble)), scrabble, lexicon)
         assert not any(s.problems for s in steps)
-
-
-def test_greedy_players_of_the_equity_engine_play_greedy_self_play(scrabble, lexicon):
-    for number in (1, 2):
-        a = self_play_log(scrabble, lexicon, game_rng(7, "scrabble", number))
-        b = strategy_play_log(scrabble, lexicon, game_rng(7, "scrabble", number), (None, None))
-        assert np.array_equal(a.turns, b.turns) and np.array_equal(a.scores, b.scores)
+    assert exchanges > 0
 
 
 def test_leaves_stage_table(data):
@@ -616,17 +612,17 @@ def test_equity_prefers_keeping_good_tiles_and_exchanges(scrabble, lexicon):
     assert top.play is None and top.exchange == "QUUVVW" and top.leave == "?"
 
 
-def test_score_strategy_games_equal_greedy_self_play(scrabble, lexicon):
+def test_score_strategy_games_equal_the_reference(scrabble, lexicon):
     for number in (1, 2):
-        greedy = self_play(scrabble, lexicon, game_rng(11, "scrabble", number))
-        ours = play_game(scrabble, lexicon, game_rng(11, "scrabble", number), (Player(SCORE), Player(SCORE)))
-        assert ours.scores == greedy.scores
-        assert [str(t.play) for t in ours.turns] == [str(t.play) for t in greedy.turns]
+        reference = reference_game(scrabble, lexicon, game_rng(11, "scrabble", number), (GREEDY, GREEDY))
+        ours = self_play(scrabble, lexicon, game_rng(11, "scrabble", number))
+        assert ours.scores == reference.scores
+        assert [str(t.play) for t in ours.turns] == [str(t.play) for t in reference.turns]
 
 
 def test_equity_games_round_trip_as_gcg(scrabble, lexicon):
     leaves = LeaveValues.of({"?": 25.0, "S": 8.0, "Q": -7.0, "V": -5.0})
-    game = play_game(scrabble, lexicon, game_rng(2, "scrabble", 1), (Player(EQUITY, leaves), Player(SCORE)))
+    game = reference_game(scrabble, lexicon, game_rng(2, "scrabble", 1), (Equity(leaves), GREEDY))
     steps = replay(parse_gcg(game_gcg(game, scrabble)), scrabble, lexicon)
     assert not any(s.problems for s in steps)
     finals = {s.event.player: s.our_total for s in steps}
@@ -731,6 +727,32 @@ def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     assert again.exit_code == 2 and "file exists" in again.stderr
 
 
+def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
+    """Without --out, the table goes into the lexicon's store as a commit: the manifest lists the new file, no
+    journal or temporary file is left behind."""
+    import shutil
+
+    from pipeline.core.store import JOURNAL, MANIFEST, read_provenance
+
+    shutil.copytree(data, tmp_path / "out")
+    folder = tmp_path / "out" / "t"
+    before = json.loads((folder / MANIFEST).read_text())["tables"]["leaves.parquet"]
+    res = cli_in(cli, tmp_path / "out", "scrabble", "leaves", "--games", "2", "--rounds", "1")
+    assert res.exit_code == 0, res
+    entry = json.loads((folder / MANIFEST).read_text())["tables"]["leaves.parquet"]
+    path = folder / "leaves.parquet"
+    assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest() != before["sha256"]
+    assert entry["stage"] == "leaves" and entry["rows"] == 914_624
+    assert read_provenance(path)["params"] == {
+        "variant": "scrabble",
+        "games": 2,
+        "rounds": 1,
+        "seed": 14,
+        "prior_weight": 20,
+    }
+    assert not (folder / JOURNAL).exists() and not list(folder.glob(".*.tmp"))
+
+
 SELFPLAY_SECTION = '[scrabble.selfplay]\nvariants = ["scrabble", "wwf"]'
 
 
@@ -742,9 +764,9 @@ def test_selfplay_stage_plays_by_equity_when_the_config_says_so(enable_words, sc
     data = build_lexicon(tmp_path / "out", words, "ingest", "gaddag", "leaves", "scrabble", config=config)
     games = pl.read_parquet(data / "t" / "selfplay.parquet")
     lexicon = Lexicon([w.upper() for w in words])
-    table = leave_table(pl.read_parquet(data / "t" / "leaves.parquet"))
+    player = Equity(LeaveValues(pl.read_parquet(data / "t" / "leaves.parquet")))
     for row in games.iter_rows(named=True):
-        log = strategy_play_log(scrabble, lexicon, game_rng(8, "scrabble", row["game"]), (table, table))
+        log = play_game(scrabble, lexicon, game_rng(8, "scrabble", row["game"]), (player, player))
         assert log_row(log, row["game"], scrabble) == row
     assert games.height == 2 and games["variant"].to_list() == ["scrabble", "scrabble"]
     mixed = config_with(tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["wwf"]')

@@ -17,14 +17,17 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import LETTERS
-from pipeline.scrabble.board import Board, leave, parse_board, parse_rack
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.movegen import best_plays, generate, plays_table, record_tiles
-from pipeline.scrabble.openings import blanks_needed
-from pipeline.scrabble.openings import openings as sc_openings
-from pipeline.scrabble.rules import IllegalPlay, Tile, evaluate, score_play
-from pipeline.scrabble.selfplay import game_rng, game_row, self_play
-from pipeline.scrabble.variant import KEEP_MAX, Variant, variants
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.movegen.generate import best_plays, generate, record_tiles
+from pipeline.scrabble.play.summary import game_row
+from pipeline.scrabble.play.turns import game_rng, self_play
+from pipeline.scrabble.records.render import plays_table
+from pipeline.scrabble.rules.board import Board, Tile, leave, parse_board, parse_rack
+from pipeline.scrabble.rules.notation import IllegalPlay
+from pipeline.scrabble.rules.openings import blanks_needed
+from pipeline.scrabble.rules.openings import openings as sc_openings
+from pipeline.scrabble.rules.scoring import evaluate, score_play
+from pipeline.scrabble.rules.variant import KEEP_MAX, Variant, variants
 from tests.conftest import (
     DEFAULT_CONFIG,
     ROOT,

@@ -14,23 +14,18 @@ from hypothesis import strategies as st
 
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
-from pipeline.scrabble import gaddag_kernels as gk
-from pipeline.scrabble.board import Board
-from pipeline.scrabble.gaddag import (
-    CHILD_MASK,
-    END,
-    NODE_SHIFT,
-    TILE_SHIFT,
-    build_gaddag,
-    check_arcs,
-    from_table,
-    gaddag_table,
-)
-from pipeline.scrabble.lexicon import Lexicon, load_lexicon
-from pipeline.scrabble.movegen import generate, generate_reference, record_tiles
-from pipeline.scrabble.selfplay import game_of, game_rng, game_row, log_row, self_play_log, self_play_reference
-from pipeline.scrabble.variant import variants
+from pipeline.scrabble.lexicon import kernels as lk
+from pipeline.scrabble.lexicon.gaddag import build_gaddag, check_arcs, from_table, gaddag_table
+from pipeline.scrabble.lexicon.words import Lexicon, load_lexicon
+from pipeline.scrabble.movegen.generate import generate, record_tiles
+from pipeline.scrabble.movegen.kernels import layout as gk
+from pipeline.scrabble.play.game import play_game
+from pipeline.scrabble.play.summary import game_row, log_row
+from pipeline.scrabble.play.turns import game_of, game_rng
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
+from tests.reference.scrabble import generate_reference, reference_game
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -113,7 +108,8 @@ def test_gaddag_of_a_few_words():
     ]
     # CAT's strings C^AT, AC^T, TAC share nodes with CATS's and ACT's: minimal, far fewer arcs than letters
     assert check_arcs(g.arcs) == g.n_nodes
-    assert (CHILD_MASK, END, TILE_SHIFT, NODE_SHIFT) == (gk.CHILD_MASK, gk.END, gk.TILE_SHIFT, gk.NODE_SHIFT)
+    layout = ("CHILD_MASK", "END", "ACCEPTS", "TILE_SHIFT", "SEP", "NODE_SHIFT")  # each cache unit names it once
+    assert [getattr(lk, name) for name in layout] == [getattr(gk, name) for name in layout]
 
 
 @settings(max_examples=40, deadline=None)
@@ -135,7 +131,7 @@ def test_gaddag_table_round_trip_and_damage(small):
     back = from_table(table)
     assert (back.arcs == g.arcs).all() and back.n_nodes == g.n_nodes
     bad = g.arcs.copy()
-    bad[5] = (bad[5] & ~np.uint32(CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
+    bad[5] = (bad[5] & ~np.uint32(lk.CHILD_MASK)) | np.uint32(len(bad) + 3)  # a child past the end
     with pytest.raises(WordstatsError, match="damaged GADDAG"):
         from_table(pl.DataFrame({"arc": bad.astype(np.uint32).view(np.int32)}, schema={"arc": pl.Int32}))
     with pytest.raises(WordstatsError, match="not a GADDAG table"):
@@ -171,7 +167,7 @@ def test_agrees_on_selfplay_positions_of_enable(enable, games):
     plays = 0
     for variant in ("scrabble", "wwf"):
         game = games[variant]
-        log = self_play_log(game, enable, game_rng(11, variant, 1))
+        log = play_game(game, enable, game_rng(11, variant, 1))
         for turn in game_of(log, game, enable).turns[::2]:
             plays += assert_agree(turn.board, turn.rack, game, enable)
             plays += assert_agree(turn.board, random_rack(rng, rng.randrange(3)), game, enable)
@@ -222,22 +218,19 @@ def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant
     """The letter-hash check of a strip of many empty squares (racks without blanks) says yes exactly when
     some legal play covers the strip: it never drops a play, and drops every strip no word fits."""
     from pipeline.letters.tiles import rack_counts
-    from pipeline.scrabble.gaddag import LETTER_HASH, variant_tables
+    from pipeline.scrabble.movegen.kernels.bounds import square_caps, strip_bounds
+    from pipeline.scrabble.movegen.kernels.hashed import may_fill, rack_subsets
+    from pipeline.scrabble.movegen.kernels.position import position_tables
+    from pipeline.scrabble.movegen.tables import variant_tables
 
     game = games[variant]
     board = random_board(small, game, seed, plays)
     rack = random_rack(random.Random(seed + 2), 0)
     tab, counts = variant_tables(small, game), rack_counts(rack)
-    tt, bb, masks, crossed, sums, anchors = gk.position_tables(
-        small.gaddag.arcs, board.tiles, board.blanks, tab.values, *tab.centre
-    )
-    caps = gk.square_caps(tt, masks, tab.values, counts)
-    strips = gk.strip_bounds(
-        tt, bb, masks, crossed, sums, anchors, tab.lmul, tab.wmul, tab.values, counts, tab.bingo, tab.rack_size,
-        caps, tab.bingos, LETTER_HASH, tab.bingo_slots,
-    )  # fmt: skip
+    pos = position_tables(tab, board.tiles, board.blanks)
+    strips = strip_bounds(tab, pos, counts, square_caps(tab, pos, counts))
     covered = strips_with_a_play(generate(board, rack, game, small)[0])
-    sub_keys, sub_first = gk._rack_subsets(counts, LETTER_HASH)
+    sub_keys, sub_first = rack_subsets(counts, tab.letter_hash)
     for strip in strips[strips[:, gk.STRIP_EMPTY] >= gk.CHECKED_TILES]:
         o, line, s, e, m = (
             int(strip[k]) for k in (gk.STRIP_DIR, gk.STRIP_LINE, gk.STRIP_START, gk.STRIP_END, gk.STRIP_EMPTY)
@@ -247,23 +240,22 @@ def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant
             np.zeros((gk.MEMO_ROWS + 1, 3), np.int64),
             np.zeros(1024, np.int64),
         )
-        fits = gk._may_fill(
-            tt[o, line], masks[o, line], s, e, m, sub_keys, sub_first, tab.bingos, tab.bingo_words, LETTER_HASH,
-            tab.bingo_slots, memo_keys, memo, hits,
-        )  # fmt: skip
+        fits = may_fill(
+            tab, pos.tiles[o, line], pos.masks[o, line], s, e, m, sub_keys, sub_first, memo_keys, memo, hits
+        )
         assert fits == ((o, line, s, e) in covered), (board.text(), rack, o, line, s, e)
 
 
 def test_long_words_are_read_off_the_gaddag(small):
     """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
-    from pipeline.scrabble.gaddag import LETTER_HASH
+    from pipeline.scrabble.lexicon.gaddag import LETTER_HASH
 
-    hashes, words, slots = gk.long_words(small.gaddag.arcs, 7, LETTER_HASH)
+    hashes, words, slots = lk.long_words(small.gaddag.arcs, 7, LETTER_HASH)
     text = ["".join(ALPHABET[c] for c in row if c >= 0) for row in words]
     assert sorted(text) == sorted(w for w in small.words if len(w) >= 7)
     assert (np.diff(hashes.astype(np.float64)) >= 0).all()
     firsts = [i for i in range(len(hashes)) if i == 0 or hashes[i] != hashes[i - 1]]
-    table = slots[: len(slots) * 64 // (64 + gk.FILTER_BITS)]  # the filter's words follow the slots
+    table = slots[: len(slots) * 64 // (64 + lk.FILTER_BITS)]  # the filter's words follow the slots
     assert sorted(table[table > 0] - 1) == firsts  # every distinct hash once, at its first word
     assert all(h == sum(int(LETTER_HASH[ALPHABET.index(ch)]) for ch in w) % 2**64 for h, w in zip(hashes, text))
 
@@ -284,8 +276,8 @@ def test_ties_keep_the_reference_order(small, games):
 def test_self_play_plays_the_reference_games(variant, small, games):
     game = games[variant]
     for number in range(1, 6):
-        expected = self_play_reference(game, small, game_rng(4, variant, number))
-        log = self_play_log(game, small, game_rng(4, variant, number))
+        expected = reference_game(game, small, game_rng(4, variant, number))
+        log = play_game(game, small, game_rng(4, variant, number))
         assert log_row(log, number, game) == game_row(expected, number)
         replayed = game_of(log, game, small)
         assert [t.rack for t in replayed.turns] == [t.rack for t in expected.turns]
@@ -295,8 +287,8 @@ def test_self_play_plays_the_reference_games(variant, small, games):
 def test_self_play_on_enable_plays_the_reference_games(enable, games):
     game = games["scrabble"]
     for number in (1, 2, 3):
-        expected = game_row(self_play_reference(game, enable, game_rng(0, "scrabble", number)), number)
-        assert log_row(self_play_log(game, enable, game_rng(0, "scrabble", number)), number, game) == expected
+        expected = game_row(reference_game(game, enable, game_rng(0, "scrabble", number)), number)
+        assert log_row(play_game(game, enable, game_rng(0, "scrabble", number)), number, game) == expected
 
 
 def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
@@ -320,3 +312,37 @@ def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
     res = cli("scrabble", "best", *common)
     assert res.exit_code == 2 and "damaged GADDAG" in res.stderr, res
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+# ---- the move generator's cache unit ------------------------------------------------------------------
+
+
+UNIT_INIT = """from pathlib import Path
+from pipeline.scrabble.movegen.kernels import declare_unit
+UNIT = declare_unit(Path(__file__).parent)
+"""
+CALLEE = "from numba import njit\n@njit(cache=True)\ndef g(x):\n    return x + {}\n"
+CALLER = "from numba import njit\nfrom {0}.b import g\n@njit(cache=True)\ndef f(x):\n    return g(x) * 10\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("declared", [True, False])
+def test_an_edit_anywhere_in_a_cache_unit_recompiles_its_kernels(tmp_path, declared):
+    """In a declared cache unit, a kernel calling a kernel of another of its files sees that file's edit (numba
+    alone would keep the caller's stale machine code, as the undeclared package shows)."""
+    import subprocess
+    import sys
+
+    package = tmp_path / ("unit" if declared else "plain")
+    package.mkdir()
+    (package / "__init__.py").write_text(UNIT_INIT if declared else "")
+    (package / "a.py").write_text(CALLER.format(package.name))
+    run = [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]; "
+           f"from {package.name}.a import f; print(f(1))"]  # fmt: skip
+    answers = []
+    for step in (1, 2):
+        (package / "b.py").write_text(CALLEE.format(step))
+        done = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers.append(int(done.stdout))
+    assert answers == ([20, 30] if declared else [20, 20])

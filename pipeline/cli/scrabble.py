@@ -1,4 +1,6 @@
-"""Scrabble commands: best, score, show, play, replay, leaves, selfplay."""
+"""Scrabble commands: best, score, show, play, replay, leaves, selfplay. Each parses its options into a request,
+calls its use case (pipeline/scrabble/api.py) in a scoped session, and renders the result
+(pipeline/scrabble/records/render.py)."""
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -14,16 +16,11 @@ from pipeline.cli.app import (
     LexiconOpt,
     QuietOpt,
     RayOpt,
-    Session,
     ShardOpt,
     _emit,
-    _job_facts,
-    _run_job,
     app,
 )
-from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, JsonObjectOpt, check_out, plural
-from pipeline.core.errors import NotFound, WordstatsError
-from pipeline.core.outputs import check_out_folder
+from pipeline.cli.options import MAX_LIMIT, MAX_SEED, ForceOpt, JsonObjectOpt, plural
 
 scrabble_app = App(
     name="scrabble",
@@ -47,22 +44,11 @@ ScrabbleVariantOpt = Annotated[
 EmptyOpt = Annotated[bool, typer.Option("--empty", help="Start from an empty board (an opening move).")]
 
 
-def _rack(text: str, game):
-    """A rack as typed (case-insensitive, ? = blank), at most the variant's rack size and blanks."""
-    from pipeline.scrabble.board import parse_rack
+def session(config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str]):
+    """The command's scoped session: the config, the data folder and the lexicon's store, read-locked inside."""
+    from pipeline.core.session import open_session
 
-    return parse_rack(text, game.rack_size, game.tile_set.counts.get("?", 0))
-
-
-def _scrabble_board(board: Optional[Path], empty: bool):
-    """The board of --board FILE, or the empty board of --empty (exactly one of them)."""
-    from pipeline.scrabble.board import read_board
-
-    if board is None and not empty:
-        raise WordstatsError("give --board FILE, or --empty for an opening move")
-    if board is not None and empty:
-        raise WordstatsError("give either --board FILE or --empty, not both")
-    return read_board(board)
+    return open_session(config, data_dir, lexicon)
 
 
 @scrabble_app.command("best")
@@ -92,40 +78,18 @@ def scrabble_best(
 ):
     """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.movegen import best_plays, plays_table
-    from pipeline.scrabble.rules import check_bag
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
+    from pipeline.scrabble.records import render
 
     fmt = choose_format(as_json, as_csv)
-    s = Session(config, data_dir, lexicon)
-    game = sc_variant(s.config, variant)
-    tiles = _rack(rack, game)
-    position = _scrabble_board(board, empty)
-    check_bag(position, tiles, (), game)
-    words = load_lexicon(s.store)
-    if equity:
-        from pipeline.scrabble.equity import equity_table, load_leaves, ranked_moves, unseen_bag
-
-        bag = unseen_bag(position, tiles, game)
-        moves = ranked_moves(position, tiles, game, words, load_leaves(s.store, game), limit or MAX_LIMIT, bag=bag)
-        if not moves:
-            raise NotFound(f"no legal play or exchange for rack {tiles} on this board")
-        table = equity_table(moves)
-        plays = [m.play for m in moves if m.play is not None][:1]
-    else:
-        plays = best_plays(position, tiles, game, words, limit or MAX_LIMIT)
-        if not plays:
-            raise NotFound(f"no legal play for rack {tiles} on this board")
-        table = plays_table(plays, tiles)
-    _emit(table, as_json, as_csv)
-    if show and fmt == "table" and plays:
-        from pipeline.scrabble.render import print_board
-
-        after = position.copy()
-        after.put(plays[0].tiles)
-        typer.echo(f"\n{plays[0]} {plays[0].score}")
-        print_board(after, game, [(t.row, t.col) for t in plays[0].tiles])
+    with session(config, data_dir, lexicon) as s:
+        request = api.BestRequest(rack, api.Where(board, empty, variant), limit or MAX_LIMIT, equity)
+        result = api.best(s, request)
+        _emit(render.best_table(result.plays, result.moves, result.rack), as_json, as_csv)
+        if show and fmt == "table" and result.plays:
+            top = result.plays[0]
+            typer.echo(f"\n{top} {top.score}")
+            render.print_board(render.with_play(result.board, top), result.variant, render.new_squares(top))
 
 
 @scrabble_app.command("score")
@@ -155,26 +119,21 @@ def scrabble_score(
 ):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
+    from pipeline.scrabble.records import render
+    from pipeline.scrabble.rules.notation import IllegalPlay
 
     choose_format(as_json, as_csv)
-    s = Session(config, data_dir, lexicon)
-    game = sc_variant(s.config, variant)
-    tiles = _rack(rack, game) if rack is not None else None
-    position = _scrabble_board(board, empty)
-    try:
-        result = score_play(position, play, game, load_lexicon(s.store), tiles)
-    except IllegalPlay as exc:
-        if as_json or as_csv:
-            import polars as pl
-
-            _emit(pl.DataFrame({"play": [play], "legal": [False], "reason": [str(exc)]}), as_json, as_csv)
-        else:
-            typer.echo(f"illegal: {play}: {exc}")
-        raise typer.Exit(exc.exit_code) from None
-    _emit(breakdown(result), as_json, as_csv)
+    with session(config, data_dir, lexicon) as s:
+        try:
+            result = api.play(s, api.PlayRequest(play, api.Where(board, empty, variant), rack))
+        except IllegalPlay as exc:
+            if as_json or as_csv:
+                _emit(render.illegal_table(play, exc), as_json, as_csv)
+            else:
+                typer.echo(f"illegal: {play}: {exc}")
+            raise typer.Exit(exc.exit_code) from None
+        _emit(render.breakdown(result.play), as_json, as_csv)
 
 
 @scrabble_app.command("show")
@@ -189,24 +148,14 @@ def scrabble_show(
 ):
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
-    from pipeline.core.store import resolve_data_dir, write_bytes, write_text
-    from pipeline.scrabble.board import read_board
-    from pipeline.scrabble.render import picture, print_board
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
+    from pipeline.scrabble.records import render
 
-    cfg = load_config(config)
-    check_out(out, force, (".svg", ".png"), resolve_data_dir(None, cfg.path)[0])
-    game = sc_variant(cfg, variant)
-    position = read_board(board_file)
-    if out is None:
-        print_board(position, game)
-        return
-    data = picture(position, game, out)
-    if isinstance(data, str):
-        write_text(out, data)
+    result = api.show(load_config(config), api.ShowRequest(board_file, variant, out, force))
+    if result.wrote is None:
+        render.print_board(result.board, result.variant)
     else:
-        write_bytes(out, data)
-    typer.echo(f"wrote {out}", err=True)
+        typer.echo(f"wrote {result.wrote}", err=True)
 
 
 @scrabble_app.command("play")
@@ -243,49 +192,28 @@ def scrabble_play(
 ):
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
-    from pipeline.core.store import write_text
-    from pipeline.scrabble.board import leave
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.render import board_text, print_board
-    from pipeline.scrabble.rules import IllegalPlay, breakdown, score_play
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
+    from pipeline.scrabble.records import render
+    from pipeline.scrabble.rules.notation import IllegalPlay
 
-    s = Session(config, data_dir, lexicon)
-    game = sc_variant(s.config, variant)
-    tiles = _rack(rack, game) if rack is not None else None
-    position = _scrabble_board(board, empty)
-    same_file = out is not None and board is not None and out.resolve() == board.resolve()
-    check_out(out, force or same_file, None, s.data_dir)
-    try:
-        result = score_play(position, play, game, load_lexicon(s.store), tiles)
-    except IllegalPlay as exc:
-        typer.echo(f"illegal: {play}: {exc}", err=True)
-        raise typer.Exit(exc.exit_code) from None
-    after = position.copy()
-    after.put(result.tiles)
-    kept = leave(tiles, result.tiles) if tiles is not None else None
-    if out is not None:
-        write_text(out, after.text())
-    if as_json:
-        from pipeline.core.display import emit_json
+    with session(config, data_dir, lexicon) as s:
+        try:
+            result = api.play(s, api.PlayRequest(play, api.Where(board, empty, variant), rack, out, force))
+        except IllegalPlay as exc:
+            typer.echo(f"illegal: {play}: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        if as_json:
+            from pipeline.core.display import emit_json
 
-        emit_json(
-            {
-                "play": str(result),
-                "score": result.score,
-                "breakdown": breakdown(result).to_dicts(),
-                "leave": kept,
-                "board": board_text(after, game).splitlines(),
-            }
-        )
-    else:
-        _emit(breakdown(result), False, False)
-        typer.echo("")
-        print_board(after, game, [(t.row, t.col) for t in result.tiles])
-        if kept is not None:
-            typer.echo(f"leave: {kept or '(none)'}")
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
+            emit_json(render.play_json(result.play, result.leave, result.after, result.variant))
+        else:
+            _emit(render.breakdown(result.play), False, False)
+            typer.echo("")
+            render.print_board(result.after, result.variant, render.new_squares(result.play))
+            if result.leave is not None:
+                typer.echo(f"leave: {result.leave or '(none)'}")
+        if result.wrote is not None:
+            typer.echo(f"wrote {result.wrote}", err=True)
 
 
 @scrabble_app.command("replay")
@@ -308,54 +236,24 @@ def scrabble_replay(
     """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
     and give each move's best play by equity (when leaves.parquet is built, else by score)."""
     from pipeline.core.display import choose_format
-    from pipeline.scrabble.gcg import read_gcg
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.replay import replay_table
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
+    from pipeline.scrabble.records import render
 
     fmt = choose_format(as_json, as_csv)
-    s = Session(config, data_dir, lexicon)
-    game = sc_variant(s.config, variant)
-    record = read_gcg(game_file)
-    table, steps = replay_table(record, game, load_lexicon(s.store), s.store, best, str(game_file))
-    if move is not None:
-        if move > len(steps):
-            raise WordstatsError(f"--move {move}: the game has {len(steps)} moves")
-        from pipeline.scrabble.render import print_board
-
-        step = steps[move - 1]
-        new = [(t.row, t.col) for t in step.play.tiles] if step.play is not None else []
-        table = table.slice(move - 1, 1)
-        _emit(table, as_json, as_csv)
+    with session(config, data_dir, lexicon) as s:
+        result = api.replay(s, api.ReplayRequest(game_file, best, variant, move))
+        if move is not None:
+            step = result.steps[move - 1]
+            _emit(result.table.slice(move - 1, 1), as_json, as_csv)
+            if fmt == "table":
+                typer.echo("")
+                render.print_board(step.board, result.variant, render.new_squares(step.play))
+            return
+        _emit(result.table, as_json, as_csv)
         if fmt == "table":
-            typer.echo("")
-            print_board(step.board, game, new)
-    else:
-        _emit(table, as_json, as_csv)
-    problems = int(table["problems"].list.len().gt(0).sum()) if move is None else 0
-    if move is None and fmt == "table":
-        ours, theirs = {}, {}
-        for step in steps:
-            nick = record.players[step.event.player][0]
-            ours[nick], theirs[nick] = step.our_total, step.event.total
-        final = ", ".join(f"{nick} {total}" for nick, total in ours.items())
-        if theirs != ours:
-            final += f" (the record: {', '.join(f'{nick} {total}' for nick, total in theirs.items())})"
-        typer.echo(f"\n{plural(len(steps), 'move')}; final: {final}; {problems} with a discrepancy")
-    if problems:
-        raise typer.Exit(1)
-
-
-GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
-
-
-def _check_games_memory(games: int, what: str, shard_size: int, kept: bool) -> None:
-    """Refuse a number of games (and shards) that would not fit in memory: a shard's games, and every game's
-    row when `kept`."""
-    from pipeline.core.memory import check_memory, job_bytes
-
-    needed = job_bytes(games, shard_size, shard_item_bytes=GAME_BYTES, kept_item_bytes=GAME_BYTES if kept else 0)
-    check_memory(needed, what)
+            typer.echo(f"\n{replay_summary(result)}")
+        if result.problems:
+            raise typer.Exit(1)
 
 
 @scrabble_app.command("leaves")
@@ -386,59 +284,11 @@ def scrabble_leaves(
     """Learn leave values from rounds of N seeded self-play games and write leaves.parquet (the file
     `scrabble best --equity` reads): sharded jobs that resume, on this machine or a Ray cluster; prints
     games per second."""
-    import time
-
-    from pipeline import __version__
-    from pipeline.core import executor
     from pipeline.core.progress import Progress
-    from pipeline.core.store import sha256_file, write_parquet
-    from pipeline.scrabble.leaves_job import LEAVES_SHARD, learn
-    from pipeline.scrabble.leaves_stage import local_processes
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
 
-    _check_games_memory(games, f"--games {games:,}", shard_size or LEAVES_SHARD, kept=False)
-    s = Session(config, data_dir, lexicon)
-    game = sc_variant(s.config, variant)
-    target = out or s.store.path("leaves")
-    check_out(out, force, (".parquet",), s.data_dir)
-    words = load_lexicon(s.store)
-    started = time.perf_counter()
-    address = executor.cluster_address(s.config, ray)
-    with executor.engine_session(address, local_processes(games)) as engine:
-        frames, results = learn(
-            game,
-            words,
-            games,
-            seed,
-            prior_weight,
-            rounds,
-            engine,
-            s.data_dir,
-            s.lexicon,
-            Progress(quiet),
-            shard_size or LEAVES_SHARD,
-        )
-    seconds = time.perf_counter() - started
-    table = frames[-1]
-    provenance = {
-        "stage": "leaves",
-        "lexicon": s.lexicon,
-        "config_sha256": s.config.sha256,
-        "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)},
-        "params": {"variant": game.name, "games": games, "rounds": rounds, "seed": seed, "prior_weight": prior_weight},
-        "jobs": [r.job.job_id for r in results],
-        "version": __version__,
-    }
-    write_parquet(target, table, provenance)
-    played = sum(r.items_computed for r in results)
-    computed = sum(r.computed for r in results)
-    reused = sum(r.reused for r in results)
-    rate = f" ({played / seconds:.1f} games/s)" if played else ""
-    typer.echo(
-        f"wrote {target}: {plural(table.height, 'leave')} from {plural(rounds, 'round')} of {plural(games, 'game')} "
-        f"in {seconds:.1f} s{rate}; {plural(computed, 'shard')} computed, {reused:,} reused on {engine.name}"
-    )
+    run = api.LeaveRun(games, rounds, seed, prior_weight, variant, out, force, ray, shard_size)
+    typer.echo(leaves_line(api.learn_leaves(config, data_dir, lexicon, run, Progress(quiet))))
 
 
 @scrabble_app.command("selfplay")
@@ -474,97 +324,35 @@ def scrabble_selfplay(
     games run as a sharded job that resumes, on this machine or a Ray cluster: one row of averages."""
     from pipeline.core.display import choose_format
     from pipeline.core.progress import Progress
-    from pipeline.core.store import write_text
-    from pipeline.scrabble.equity_play import strategy_play_log
-    from pipeline.scrabble.gcg import game_gcg
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.match import EQUITY, STRATEGIES, compare_strategies, comparison_summary
-    from pipeline.scrabble.selfplay import game_of, game_rng
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble import api
 
     choose_format(as_json, as_csv)
-    for name, value in (("--first", first), ("--second", second)):
-        if value not in STRATEGIES:
-            raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
-    from pipeline.scrabble.jobs import SELFPLAY_SHARD
-
-    _check_games_memory(games, f"--games {games:,}", shard_size or SELFPLAY_SHARD, kept=True)
-    if (ray is not None or shard_size is not None) and (compare or gcg_dir is not None):
-        raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
-    s = Session(config, data_dir, lexicon)
-    _check_gcg_dir(gcg_dir, games, force, s.data_dir)
-    game = sc_variant(s.config, variant)
-    table = None
-    if compare or EQUITY in (first, second):
-        import polars as pl
-
-        from pipeline.scrabble.equity import load_leaves
-        from pipeline.scrabble.leaves import leave_table
-
-        table = leave_table(pl.read_parquet(load_leaves(s.store, game).path, columns=["leave", "value"]))
-    leaves = (table if first == EQUITY else None, table if second == EQUITY else None)
-    if ray is not None or shard_size is not None:
-        _selfplay_job(s, game, variant, seed, games, ray, shard_size, as_json, as_csv, quiet, leaves)
-        return
-    words = load_lexicon(s.store)
-    if compare and table is not None:
-        with Progress(quiet).task("equity against score-only games", total=games) as task:
-            summary = comparison_summary(compare_strategies(game, words, table, games, seed, task))
-        _emit(pl.DataFrame([summary]), as_json, as_csv)  # one row, as every listing
-        return
-    rows = []
-    for number in range(1, games + 1):
-        log = strategy_play_log(game, words, game_rng(seed, game.name, number), leaves)
-        if gcg_dir is not None:
-            played = game_of(log, game, words)
-            write_text(gcg_path(gcg_dir, number), game_gcg(played, game, (first + "1", second + "2"), s.lexicon))
-        rows.append(
-            {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
-        )
-    import polars as pl
-
-    _emit(pl.DataFrame(rows), as_json, as_csv)
+    request = api.SelfPlayRequest(games, seed, first, second, gcg_dir, force, compare, variant, ray, shard_size)
+    api.check_selfplay(request)
+    with session(config, data_dir, lexicon) as s:
+        result = api.selfplay(s, request, Progress(quiet))
+        if result.job is not None and not quiet:
+            job, engine = result.job
+            typer.echo(f"{job.summary()} on {engine}", err=True)
+        _emit(result.table, as_json, as_csv)
 
 
-def gcg_path(folder: Path, number: int) -> Path:
-    """The GCG file of self-play game `number` in --gcg-dir."""
-    return folder / f"game-{number:06d}.gcg"
+def replay_summary(result) -> str:
+    """The line after a replayed game: its moves, the final totals (the record's beside ours when they
+    differ) and how many moves have a discrepancy."""
+    ours, theirs = result.totals()
+    final = ", ".join(f"{nick} {total}" for nick, total in ours.items())
+    if theirs != ours:
+        final += f" (the record: {', '.join(f'{nick} {total}' for nick, total in theirs.items())})"
+    return f"{plural(len(result.steps), 'move')}; final: {final}; {result.problems} with a discrepancy"
 
 
-def _check_gcg_dir(folder: Optional[Path], games: int, force: bool, data_dir: Path) -> None:
-    """Refuse a --gcg-dir that is no folder or lies in the data folder, or whose game files exist (without
-    --force), before any game is played."""
-    if folder is None:
-        if force:
-            raise WordstatsError("--force applies to --gcg-dir DIR")
-        return
-    check_out_folder(folder, data_dir, option="--gcg-dir")
-    names = {gcg_path(folder, number).name for number in range(1, games + 1)}
-    for path in sorted(folder.glob("game-*.gcg")) if folder.is_dir() else []:
-        if path.name in names:
-            check_out(path, force, None, data_dir, option="--gcg-dir")
-
-
-def _selfplay_job(
-    s, game, variant: str, seed: int, games: int, ray, shard_size, as_json, as_csv, quiet, leaves=(None, None)
-) -> None:
-    """Self-play games (greedy, or by equity for a player with leave values) as a sharded job: one row of
-    averages and the job's facts."""
-    import polars as pl
-
-    from pipeline.scrabble.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
-    from pipeline.scrabble.lexicon import load_lexicon
-    from pipeline.scrabble.selfplay import selfplay_summary
-
-    job = selfplay_job(game, load_lexicon(s.store), seed, games, shard_size or SELFPLAY_SHARD, leaves)
-    result = _run_job(s, job, ray, quiet, processes=local_processes(games))
-    rate = result.items_per_second
-    facts = {
-        "variant": variant,
-        "seed": seed,
-        **selfplay_summary(result.tables["games"])[variant],
-        "seconds": round(result.seconds, 2),
-        "games_per_second": round(rate, 3) if rate else None,
-        **_job_facts(result),
-    }
-    _emit(pl.DataFrame([facts]), as_json, as_csv)
+def leaves_line(result) -> str:
+    """What `scrabble leaves` wrote, from how many games, how fast, and the shards it computed or reused."""
+    params = result.provenance["params"]
+    rate = f" ({result.played / result.seconds:.1f} games/s)" if result.played else ""
+    return (
+        f"wrote {result.path}: {plural(result.table.height, 'leave')} from {plural(params['rounds'], 'round')} of "
+        f"{plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; {plural(result.computed, 'shard')} "
+        f"computed, {result.reused:,} reused on {result.engine}"
+    )

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from pipeline.core import registry
 
@@ -40,18 +41,36 @@ AHEAD_OF_TIME = "ahead of time"
 ON_FIRST_USE = "numba, on first use"
 MAX_BUILD_BYTES = 64 << 20  # a build is about 1 MB; anything far larger is not one
 ELF_MAGIC = b"\x7fELF"
-Argument = tuple[str, int]  # a numpy dtype name and a number of dimensions (0: a scalar)
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """An argument that is a named tuple of arguments (a kernel's tables bundled into one): its class, by module
+    and name, and its fields' arguments in order."""
+
+    module: str
+    name: str
+    fields: tuple[Argument, ...]
+
+    def kind(self) -> Any:
+        """The named tuple class."""
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+Argument = tuple[str, int] | Bundle  # a numpy dtype name and a number of dimensions (0: a scalar), or a bundle
 
 
 @dataclass(frozen=True)
 class Engine:
     """A game's kernels for one-off commands: (function, kernel module, its arguments) triples, (constant,
-    kernel module) pairs, and the engine's own module."""
+    kernel module) pairs, the engine's own module, and the packages that are one numba cache unit (their
+    kernels call each other's: every file of such a package is a source of the build)."""
 
     name: str
     exports: tuple[tuple[str, str, tuple[Argument, ...]], ...]
     constants: tuple[tuple[str, str], ...]
     module: str
+    units: tuple[str, ...] = ()
 
     @property
     def module_name(self) -> str:
@@ -60,8 +79,11 @@ class Engine:
 
     def sources(self) -> list[Path]:
         """The files the build is made from: the kernel modules, the engine's module and this one."""
-        modules = sorted({m for _, m, _ in self.exports} | {m for _, m in self.constants} | {self.module})
-        return [module_path(m) for m in modules] + [Path(__file__).resolve()]
+        bundles = {a.module for _, _, args in self.exports for a in args if not isinstance(a, tuple)}
+        modules = {m for _, m, _ in self.exports} | {m for _, m in self.constants} | {self.module} | bundles
+        files = {module_path(m) for m in modules}
+        files |= {p for unit in self.units for p in module_path(f"{unit}.__init__").parent.glob("*.py")}
+        return sorted(files) + [Path(__file__).resolve()]
 
     def build_path(self) -> Path:
         """Where `make install` puts the build: inside the Python environment."""
@@ -248,25 +270,40 @@ def _import_from(name: str, path: Path):
 def checked(function, name: str, arguments: tuple[Argument, ...]):
     """`function` (compiled ahead of time: it reads whatever memory it is given) behind a check of its
     arguments' dtypes, dimensions and order, raising TypeError as numba's dispatcher would."""
-    import numpy as np
-
-    wanted = [(np.dtype(dtype), ndim) for dtype, ndim in arguments]
 
     def call(*args):
-        if len(args) != len(wanted):
-            raise TypeError(f"{name}() takes {len(wanted)} arguments, not {len(args)}")
-        for i, (a, (dtype, ndim)) in enumerate(zip(args, wanted)):
-            if ndim == 0:
-                ok = isinstance(a, (int, np.integer, bool, np.bool_)) if dtype.kind in "biu" else False
-            else:
-                ok = type(a) is np.ndarray and a.dtype == dtype and a.ndim == ndim and a.flags.c_contiguous
-            if not ok:
-                raise TypeError(f"{name}(): argument {i} must be {describe(dtype, ndim)}, not {describe_value(a)}")
+        if len(args) != len(arguments):
+            raise TypeError(f"{name}() takes {len(arguments)} arguments, not {len(args)}")
+        for i, (a, argument) in enumerate(zip(args, arguments)):
+            problem = mismatch(a, argument)
+            if problem is not None:
+                raise TypeError(f"{name}(): argument {i}{problem}")
         return function(*args)
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = function.__doc__
     return call
+
+
+def mismatch(value: Any, argument: Argument) -> str | None:
+    """Why a value cannot be passed as `argument` (" must be ..., not ..."), or None when it can."""
+    import numpy as np
+
+    if not isinstance(argument, tuple):  # a Bundle (of this module, or of __main__ when run as a script)
+        kind = argument.kind()
+        if not isinstance(value, kind):
+            return f" must be a {kind.__name__}, not {describe_value(value)}"
+        for field, item, wanted in zip(kind._fields, value, argument.fields, strict=True):
+            problem = mismatch(item, wanted)
+            if problem is not None:
+                return f" {field}{problem}"
+        return None
+    dtype, ndim = np.dtype(argument[0]), argument[1]
+    if ndim == 0:
+        ok = isinstance(value, (int, np.integer, bool, np.bool_)) if dtype.kind in "biu" else False
+    else:
+        ok = type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim and value.flags.c_contiguous
+    return None if ok else f" must be {describe(dtype, ndim)}, not {describe_value(value)}"
 
 
 def describe(dtype, ndim: int) -> str:
@@ -302,14 +339,18 @@ def kernels(engine: Engine) -> SimpleNamespace:
 
 
 def numba_types(arguments: tuple[Argument, ...]) -> tuple:
-    """The numba types of arguments (C-ordered arrays)."""
+    """The numba types of arguments (C-ordered arrays; a bundle a named tuple of its fields' types)."""
     import numpy as np
     from numba import from_dtype, types
 
-    return tuple(
-        from_dtype(np.dtype(dtype)) if ndim == 0 else types.Array(from_dtype(np.dtype(dtype)), ndim, "C")
-        for dtype, ndim in arguments
-    )
+    out = []
+    for argument in arguments:
+        if not isinstance(argument, tuple):  # a Bundle
+            out.append(types.NamedTuple(numba_types(argument.fields), argument.kind()))
+        else:
+            dtype, ndim = np.dtype(argument[0]), argument[1]
+            out.append(from_dtype(dtype) if ndim == 0 else types.Array(from_dtype(dtype), ndim, "C"))
+    return tuple(out)
 
 
 def compile_engine(engine: Engine, path: Path) -> None:

@@ -8,14 +8,14 @@ MANIFEST = Manifest(
     stages=(
         Stage(
             "gaddag",
-            "pipeline.scrabble.gaddag_stage",
+            "pipeline.scrabble.lexicon.stage",
             ("words",),
             ("gaddag.parquet",),
             description="the GADDAG for Scrabble move generation",
         ),
         Stage(
             "leaves",
-            "pipeline.scrabble.leaves_stage",
+            "pipeline.scrabble.equity.stage",
             ("words", "gaddag"),
             ("leaves.parquet", "leaves_games.zip"),
             description="leave values from rounds of greedy and equity self-play (and games as GCG)",

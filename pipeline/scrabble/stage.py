@@ -10,13 +10,14 @@ import polars as pl
 from pipeline.core.config import Config, LexiconSpec, Section
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
-from pipeline.scrabble.equity_play import LeaveTable
-from pipeline.scrabble.gaddag import from_table
-from pipeline.scrabble.leaves import leave_table
-from pipeline.scrabble.lexicon import Lexicon
-from pipeline.scrabble.openings import openings
-from pipeline.scrabble.selfplay import SELFPLAY_SCHEMA, selfplay_summary
-from pipeline.scrabble.variant import Variant, variants
+from pipeline.scrabble.equity.strategy import Equity
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.gaddag import from_table
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.strategy import GREEDY, Strategy
+from pipeline.scrabble.play.summary import SELFPLAY_SCHEMA, selfplay_summary
+from pipeline.scrabble.rules.openings import openings
+from pipeline.scrabble.rules.variant import Variant, variant_params, variants
 
 STRATEGIES = ("score", "equity")
 
@@ -51,17 +52,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
                 f"set variants = [{leaves_variant!r}] (now also {', '.join(others)})",
             )
     return {
-        "variants": {
-            name: {
-                "layout": list(v.layout),
-                "rack_size": v.rack_size,
-                "bingo_bonus": v.bingo_bonus,
-                "centre_doubles_word": v.centre_doubles_word,
-                "values": v.tile_set.values,
-                "counts": v.tile_set.counts,
-            }
-            for name, v in known.items()
-        },
+        "variants": {name: {k: x for k, x in variant_params(v).items() if k != "name"} for name, v in known.items()},
         "openings": {"variants": chosen(opening_sec)},
         "selfplay": {
             "variants": played,
@@ -79,11 +70,11 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
     lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
-    leaves = None
+    player: Strategy = GREEDY
     if ctx.params["selfplay"]["strategy"] == "equity":
         if "leaves" not in inputs:
             raise WordstatsError("[scrabble.selfplay] strategy = 'equity' needs leaves.parquet: run the leaves stage")
-        leaves = leave_table(inputs["leaves"])
+        player = Equity(LeaveValues(inputs["leaves"]))
     table = None
     for name in ctx.params["openings"]["variants"]:
         part = openings(lexicon.words, known[name])
@@ -94,17 +85,17 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     table = table.sort("word").with_columns(pl.col("word").str.len_chars().cast(pl.UInt8).alias("length"))
     table = table.select("word", "length", pl.exclude("word", "length"))
     sp = ctx.params["selfplay"]
-    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx, leaves)
+    games = selfplay_games([known[name] for name in sp["variants"]], lexicon, sp["seed"], sp["games"], ctx, player)
     return ctx.result(openings=table, selfplay=games, selfplay_summary=selfplay_summary(games))
 
 
 def selfplay_games(
-    chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext, leaves: LeaveTable | None = None
+    chosen: list[Variant], lexicon: Lexicon, seed: int, games: int, ctx: StageContext, player: Strategy = GREEDY
 ) -> pl.DataFrame:
-    """Games 1..`games` of each variant (both players by equity with `leaves`, else greedy), sharded on the
-    engine of the config's [cluster] address."""
+    """Games 1..`games` of each variant (both players of the one strategy), sharded on the engine of the
+    config's [cluster] address."""
     from pipeline.core import executor
-    from pipeline.scrabble.jobs import local_processes, selfplay_job
+    from pipeline.scrabble.play.jobs import local_processes, selfplay_job
 
     frames = [pl.DataFrame(schema=SELFPLAY_SCHEMA)]
     if games == 0 or not chosen:
@@ -112,7 +103,7 @@ def selfplay_games(
     with executor.engine_session(ctx.cluster, local_processes(games)) as engine:
         for v in chosen:
             job = executor.run(
-                selfplay_job(v, lexicon, seed, games, leaves=(leaves, leaves)),
+                selfplay_job(v, lexicon, seed, games, strategies=(player, player)),
                 ctx.data_dir,
                 ctx.lexicon,
                 engine,

@@ -121,9 +121,9 @@ def run() -> dict:
 
 def selfplay_rates(config, words: list[str], ray2: ex.Engine) -> dict:
     """Self-play games per second: local (one process; two processes) against Ray with 2 workers."""
-    from pipeline.scrabble.jobs import selfplay_job
-    from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.variant import variant
+    from pipeline.scrabble.lexicon.words import Lexicon
+    from pipeline.scrabble.play.jobs import selfplay_job
+    from pipeline.scrabble.rules.variant import variant
 
     job = selfplay_job(variant(config, "scrabble"), Lexicon(words), 8, GAMES, GAME_SHARD)
     warm = selfplay_job(variant(config, "scrabble"), Lexicon(words), 8, 2, 1)

@@ -46,8 +46,8 @@ TARGET_MS = {"without_blank": 0.1, "two_blanks": 1.0}
 def _lexicon():
     """ENABLE as a Lexicon, and the variant."""
     from pipeline.core.config import load_config
-    from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.variant import variant
+    from pipeline.scrabble.lexicon.words import Lexicon
+    from pipeline.scrabble.rules.variant import variant
 
     return Lexicon(ENABLE.read_text().upper().split()), variant(load_config(CONFIG), "scrabble")
 
@@ -81,12 +81,13 @@ def _two_blanks(rack: str) -> str:
 
 def _selfplay_rate(games: int, first: int = 1) -> float:
     """Greedy GADDAG self-play games per second in this process (the kernels already compiled)."""
-    from pipeline.scrabble.selfplay import game_rng, self_play_log
+    from pipeline.scrabble.play.game import play_game
+    from pipeline.scrabble.play.turns import game_rng
 
     lexicon, variant = _LOADED
     start = time.perf_counter()
     for number in range(first, first + games):
-        self_play_log(variant, lexicon, game_rng(SEED, variant.name, number))
+        play_game(variant, lexicon, game_rng(SEED, variant.name, number))
     return games / (time.perf_counter() - start)
 
 
@@ -119,11 +120,12 @@ def run() -> dict:
     global _LOADED
     if missing():
         return missing()
-    from pipeline.scrabble import gaddag_kernels as gk
-    from pipeline.scrabble.board import Board
-    from pipeline.scrabble.gaddag import build_gaddag, from_table, gaddag_table
-    from pipeline.scrabble.movegen import generate, generate_reference
-    from pipeline.scrabble.selfplay import game_rng, self_play_reference
+    from pipeline.scrabble.lexicon.gaddag import build_gaddag, from_table, gaddag_table
+    from pipeline.scrabble.movegen.generate import generate
+    from pipeline.scrabble.movegen.kernels import layout as gk
+    from pipeline.scrabble.play.turns import game_rng
+    from pipeline.scrabble.rules.board import Board
+    from tests.reference.scrabble import generate_reference, reference_game, trie_of
 
     lexicon, variant = _lexicon()
     build_gaddag(["AB"])  # compile (or load) the build kernels
@@ -139,7 +141,7 @@ def run() -> dict:
     _ = loaded.tilesets
     load_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    trie = lexicon.trie
+    trie = trie_of(lexicon)
     trie_seconds = time.perf_counter() - started
 
     for gen in (generate, generate_reference):  # compile (or load) the kernels
@@ -181,7 +183,7 @@ def run() -> dict:
             theirs.append(rate)
     started = time.perf_counter()
     for number in range(1, REFERENCE_GAMES + 1):
-        self_play_reference(variant, lexicon, game_rng(SEED, variant.name, number))
+        reference_game(variant, lexicon, game_rng(SEED, variant.name, number))
     reference = REFERENCE_GAMES / (time.perf_counter() - started)
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         rates = pool.map(_worker, [(SELFPLAY_GAMES, 1), (SELFPLAY_GAMES, SELFPLAY_GAMES + 1)])
@@ -255,8 +257,8 @@ def _cold(board, rack: str) -> dict:
             "numba_first_cached_call": [
                 sys.executable,
                 "-c",
-                "import numpy as np; from pipeline.scrabble import gaddag_kernels as gk; "
-                "gk.draw(np.zeros(27, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, 7)",
+                "import numpy as np; from pipeline.scrabble.movegen.kernels import game; "
+                "game.draw(np.zeros(27, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, 7)",
             ],
         }
         for argv in kinds.values():  # compile (or load) every kernel the commands use
@@ -275,11 +277,12 @@ def _cold(board, rack: str) -> dict:
 
 def _mean_score(lexicon, variant, games: int = 100) -> float:
     """The mean final score per player over the first games of the run (wolges reports about 390)."""
-    from pipeline.scrabble.selfplay import game_rng, self_play_log
+    from pipeline.scrabble.play.game import play_game
+    from pipeline.scrabble.play.turns import game_rng
 
     scores = [
         s
         for n in range(1, games + 1)
-        for s in self_play_log(variant, lexicon, game_rng(SEED, variant.name, n)).scores.tolist()
+        for s in play_game(variant, lexicon, game_rng(SEED, variant.name, n)).scores.tolist()
     ]
     return round(float(np.mean(scores)), 1)

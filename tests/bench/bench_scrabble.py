@@ -22,7 +22,7 @@ TARGET_MS = 20.0
 
 def positions(variant, lexicon, count: int = POSITIONS) -> list:
     """Board and rack of the turns FIRST_TURN..LAST_TURN of seeded greedy self-play games."""
-    from pipeline.scrabble.selfplay import game_rng, self_play
+    from pipeline.scrabble.play.turns import game_rng, self_play
 
     found, game = [], 0
     while len(found) < count:
@@ -34,8 +34,8 @@ def positions(variant, lexicon, count: int = POSITIONS) -> list:
 
 def query_seconds(board, rack, variant, lexicon) -> tuple[float, int]:
     """The median time of one best-play query over REPEATS runs, and the number of legal plays."""
-    from pipeline.scrabble.movegen import generate, record_tiles
-    from pipeline.scrabble.rules import evaluate
+    from pipeline.scrabble.movegen.generate import generate, record_tiles
+    from pipeline.scrabble.rules.scoring import evaluate
 
     times = []
     for _ in range(REPEATS):
@@ -62,18 +62,18 @@ def summary(times: list[float], plays: int) -> dict:
 def run() -> dict:
     """Best-play timings on mid-game positions, overall and with / without blanks."""
     from pipeline.core.config import load_config
-    from pipeline.scrabble.board import Board
-    from pipeline.scrabble.lexicon import Lexicon
-    from pipeline.scrabble.movegen import generate
-    from pipeline.scrabble.variant import variant as sc_variant
+    from pipeline.scrabble.lexicon.words import Lexicon
+    from pipeline.scrabble.movegen.generate import generate
+    from pipeline.scrabble.rules.board import Board
+    from pipeline.scrabble.rules.variant import variant as sc_variant
 
     if missing():
         return missing()
     variant = sc_variant(load_config(CONFIG), "scrabble")
     started = time.perf_counter()
     lexicon = Lexicon(ENABLE.read_text().upper().split())
-    trie = lexicon.trie
-    trie_seconds = time.perf_counter() - started
+    gaddag = lexicon.gaddag
+    gaddag_seconds = time.perf_counter() - started
     generate(Board(), "AEINST?", variant, lexicon)  # compile (or load) the kernels
     started = time.perf_counter()
     games = positions(variant, lexicon)
@@ -82,7 +82,7 @@ def run() -> dict:
     times = [t for (t, _), _ in measured]
     plays = sum(n for (_, n), _ in measured)
     result = {
-        "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters, {trie.n_nodes:,} trie nodes)",
+        "lexicon": f"ENABLE ({len(lexicon.words):,} words of 2-15 letters, {gaddag.n_nodes:,} GADDAG nodes)",
         "variant": "scrabble",
         "position_source": f"{POSITIONS} positions: turns {FIRST_TURN + 1}-{LAST_TURN + 1} of greedy self-play games, "
         f"seed {SEED}",
@@ -92,7 +92,7 @@ def run() -> dict:
         **summary(times, plays),
         "with_blank": summary(*_part(measured, True)),
         "without_blank": summary(*_part(measured, False)),
-        "trie_build_seconds": round(trie_seconds, 3),
+        "gaddag_build_seconds": round(gaddag_seconds, 3),
         "selfplay_seconds_for_positions": round(selfplay_seconds, 3),
     }
     result["median_over_target"] = round(result["median_ms"] / TARGET_MS, 3)

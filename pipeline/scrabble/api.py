@@ -1,0 +1,565 @@
+"""Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the command
+line and any other client (requests and results are named tuples: a one-off command pays less to define them than
+frozen dataclasses). Each takes a Session (pipeline.core.session: the config, the data folder and a lexicon's
+store); the records wing renders the results (records/render.py), the CLI only parses, calls and renders. The
+one write to the data folder, `leaves`, goes through the Store; files a person asked for (a board, a picture, GCG
+games, a leaves table elsewhere) are written atomically after the output checks.
+
+This module imports only what every request needs, so that one-off commands start quickly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.core.config import Config
+    from pipeline.core.session import Session
+    from pipeline.scrabble.equity.moves import Move
+    from pipeline.scrabble.records.gcg import GcgGame, Step
+    from pipeline.scrabble.rules.board import Board
+    from pipeline.scrabble.rules.scoring import Play
+    from pipeline.scrabble.rules.variant import Variant
+
+STRATEGIES = ("score", "equity")
+GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
+
+
+# ---- where a request plays ---------------------------------------------------------------------------------------
+
+
+class Where(NamedTuple):
+    """Where a request plays: a board file or the empty board (exactly one), and the variant's name."""
+
+    board: Path | None = None
+    empty: bool = False
+    variant: str = "scrabble"
+
+
+class Provenance(NamedTuple):
+    """Where a result comes from: the command and its parameters, the lexicon, the config's digest and the digest
+    of each table read (as the lexicon's manifest records it); the version is read when asked for (it costs a
+    look-up of the installed package's metadata, more than a one-off command should pay unasked)."""
+
+    command: str
+    params: dict[str, Any]
+    lexicon: str = ""
+    config_sha256: str = ""
+    inputs: dict[str, str | None] | None = None
+
+    @property
+    def version(self) -> str:
+        """The installed wordstats version."""
+        from pipeline import __version__
+
+        return __version__
+
+    def as_dict(self) -> dict[str, Any]:
+        """The provenance as a Parquet footer or a JSON object holds it."""
+        return {**self._asdict(), "version": self.version}
+
+
+def provenance(s: Session, command: str, params: dict[str, Any], tables: tuple[str, ...] = ()) -> Provenance:
+    """The provenance of a result computed in a session from these tables."""
+    from pipeline.core.errors import WordstatsError
+
+    try:
+        listed = s.store.manifest().get("tables", {}) if tables else {}
+    except WordstatsError:  # a damaged manifest: the command itself reads the tables, not their record
+        listed = {}
+    inputs = {name: (listed.get(f"{name}.parquet") or {}).get("sha256") for name in tables}
+    return Provenance(command, params, s.lexicon, s.config.sha256, inputs)
+
+
+def rack_of(text: str, variant: Variant) -> str:
+    """A rack as typed (any case, ? a blank), at most the variant's rack size and blanks."""
+    from pipeline.scrabble.rules.board import parse_rack
+
+    return parse_rack(text, variant.rack_size, variant.tile_set.counts.get("?", 0))
+
+
+def board_of(where: Where) -> Board:
+    """The board of a board file, or the empty board (exactly one of them)."""
+    from pipeline.core.errors import WordstatsError
+    from pipeline.scrabble.rules.board import read_board
+
+    if where.board is None and not where.empty:
+        raise WordstatsError("give --board FILE, or --empty for an opening move")
+    if where.board is not None and where.empty:
+        raise WordstatsError("give either --board FILE or --empty, not both")
+    return read_board(where.board)
+
+
+def variant_of(config: Config, name: str) -> Variant:
+    """The variant `name` of the config (any case), or an error naming the known ones."""
+    from pipeline.scrabble.rules.variant import variant
+
+    return variant(config, name)
+
+
+# ---- best plays --------------------------------------------------------------------------------------
+
+
+class BestRequest(NamedTuple):
+    """The best plays for a rack on a board: by score, or by equity (score + leave value; exchanges too)."""
+
+    rack: str
+    where: Where = Where()
+    limit: int = 10  # at most this many (MAX_LIMIT for all)
+    equity: bool = False
+
+
+class BestPlays(NamedTuple):
+    """The best plays (or moves by equity) of a position, best first."""
+
+    variant: Variant
+    board: Board
+    rack: str
+    plays: tuple[Play, ...]  # by score; by equity, the plays among the moves
+    moves: tuple[Move, ...] | None  # by equity: every move listed, exchanges included
+    provenance: Provenance | None = None
+
+
+def best(s: Session, request: BestRequest) -> BestPlays:
+    """The highest-scoring plays, or the moves of highest equity, for a rack on a board; NotFound when there
+    is none."""
+    from pipeline.core.errors import NotFound
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.movegen.generate import best_plays
+    from pipeline.scrabble.rules.scoring import check_bag
+
+    variant = variant_of(s.config, request.where.variant)
+    rack = rack_of(request.rack, variant)
+    board = board_of(request.where)
+    check_bag(board, rack, (), variant)
+    words = load_lexicon(s.store)
+    params = {"rack": rack, "variant": variant.name, "limit": request.limit, "equity": request.equity}
+    if request.equity:
+        from pipeline.scrabble.equity.moves import ranked_moves, unseen_bag
+        from pipeline.scrabble.equity.values import load_leaves
+
+        bag = unseen_bag(board, rack, variant)
+        moves = ranked_moves(board, rack, variant, words, load_leaves(s.store, variant), request.limit, bag=bag)
+        if not moves:
+            raise NotFound(f"no legal play or exchange for rack {rack} on this board")
+        plays = tuple(m.play for m in moves if m.play is not None)
+        return BestPlays(variant, board, rack, plays, tuple(moves), provenance(s, "best", params, ("gaddag", "leaves")))
+    found = best_plays(board, rack, variant, words, request.limit)
+    if not found:
+        raise NotFound(f"no legal play for rack {rack} on this board")
+    return BestPlays(variant, board, rack, tuple(found), None, provenance(s, "best", params, ("gaddag",)))
+
+
+# ---- a play ------------------------------------------------------------------------------------------
+
+
+class PlayRequest(NamedTuple):
+    """One play in notation on a board, optionally from a rack; with `out`, the new board is written there."""
+
+    play: str
+    where: Where = Where()
+    rack: str | None = None
+    out: Path | None = None
+    force: bool = False
+
+
+class ScoredPlay(NamedTuple):
+    """A legal play, scored word by word, with the board after it and the leave (when the rack is known)."""
+
+    variant: Variant
+    play: Play
+    before: Board
+    after: Board
+    leave: str | None
+    wrote: Path | None = None
+    provenance: Provenance | None = None
+
+
+def play(s: Session, request: PlayRequest) -> ScoredPlay:
+    """Check a play (legal, valid words, tiles in the rack and the bag) and score it; IllegalPlay (exit code 1)
+    says why it is not legal. With `out`, write the new board file (an existing one needs `force`, except
+    the request's own board file)."""
+    from pipeline.core.outputs import check_out
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.rules.board import leave
+    from pipeline.scrabble.rules.scoring import score_play
+
+    variant = variant_of(s.config, request.where.variant)
+    rack = rack_of(request.rack, variant) if request.rack is not None else None
+    board = board_of(request.where)
+    out, own = request.out, request.where.board
+    same_file = out is not None and own is not None and out.resolve() == own.resolve()
+    check_out(out, request.force or same_file, None, s.data_dir)
+    scored = score_play(board, request.play, variant, load_lexicon(s.store), rack)
+    after = board.copy()
+    after.put(scored.tiles)
+    if out is not None:
+        write_text(out, after.text())
+    params = {"play": request.play, "rack": rack, "variant": variant.name}
+    kept = leave(rack, scored.tiles) if rack is not None else None
+    return ScoredPlay(variant, scored, board, after, kept, out, provenance(s, "play", params, ("gaddag",)))
+
+
+# ---- a board shown -----------------------------------------------------------------------------------
+
+
+class ShowRequest(NamedTuple):
+    """A board file, shown as text or drawn into `out` (FILE.svg or FILE.png)."""
+
+    board: Path
+    variant: str = "scrabble"
+    out: Path | None = None
+    force: bool = False
+
+
+class ShownBoard(NamedTuple):
+    """A board and its variant, and the picture written (if any)."""
+
+    variant: Variant
+    board: Board
+    wrote: Path | None = None
+    provenance: Provenance | None = None
+
+
+def show(config: Config, request: ShowRequest) -> ShownBoard:
+    """Read a board file; with `out`, draw it there (a board needs no lexicon: no session)."""
+    from pipeline.core.outputs import check_out
+    from pipeline.core.store import resolve_data_dir, write_bytes, write_text
+    from pipeline.scrabble.records.render import picture
+    from pipeline.scrabble.rules.board import read_board
+
+    check_out(request.out, request.force, (".svg", ".png"), resolve_data_dir(None, config.path)[0])
+    variant = variant_of(config, request.variant)
+    board = read_board(request.board)
+    if request.out is not None:
+        data = picture(board, variant, request.out)
+        if isinstance(data, str):
+            write_text(request.out, data)
+        else:
+            write_bytes(request.out, data)
+    origin = Provenance("show", {"board": str(request.board), "variant": variant.name}, config_sha256=config.sha256)
+    return ShownBoard(variant, board, request.out, origin)
+
+
+# ---- a GCG game replayed -----------------------------------------------------------------------------
+
+
+class ReplayRequest(NamedTuple):
+    """A GCG game record to replay; `best` adds each move's best move and the equity it lost."""
+
+    game: Path
+    best: bool = True
+    variant: str = "scrabble"
+    move: int | None = None  # the board after this move is asked for (1 = the first)
+
+
+class Replay(NamedTuple):
+    """A replayed game: one row per event (REPLAY_SCHEMA), its steps, and the record."""
+
+    variant: Variant
+    record: GcgGame
+    table: pl.DataFrame
+    steps: tuple[Step, ...]
+    provenance: Provenance | None = None
+
+    @property
+    def problems(self) -> int:
+        """How many events have a discrepancy."""
+        return int(self.table["problems"].list.len().gt(0).sum())
+
+    def totals(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each player's final total by our scores, and by the record."""
+        ours, theirs = {}, {}
+        for step in self.steps:
+            nick = self.record.players[step.event.player][0]
+            ours[nick], theirs[nick] = step.our_total, step.event.total
+        return ours, theirs
+
+
+def replay(s: Session, request: ReplayRequest) -> Replay:
+    """Replay a GCG game: every score and total checked with our scorer, phonies flagged, and (with `best`)
+    each move's best move by equity (by score when leaves.parquet is not built)."""
+    from pipeline.scrabble.equity.review import replay_table
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.records.gcg import read_gcg
+
+    variant = variant_of(s.config, request.variant)
+    record = read_gcg(request.game)
+    words = load_lexicon(s.store)
+    table, steps = replay_table(record, variant, words, s.store, request.best, str(request.game))
+    if request.move is not None and request.move > len(steps):
+        from pipeline.core.errors import WordstatsError
+
+        raise WordstatsError(f"--move {request.move}: the game has {len(steps)} moves")
+    params = {"game": str(request.game), "best": request.best, "variant": variant.name}
+    return Replay(variant, record, table, tuple(steps), provenance(s, "replay", params, ("gaddag", "leaves")))
+
+
+# ---- self-play ---------------------------------------------------------------------------------------
+
+
+class SelfPlayRequest(NamedTuple):
+    """Seeded games between two strategies (score or equity): listed one row a game (optionally written as GCG
+    into `gcg_dir`), compared (equity against score-only), or run as a sharded job (`ray` or `shard_size`)."""
+
+    games: int = 10
+    seed: int = 1
+    first: str = "score"
+    second: str = "score"
+    gcg_dir: Path | None = None
+    force: bool = False
+    compare: bool = False
+    variant: str = "scrabble"
+    ray: str | None = None
+    shard_size: int | None = None
+
+
+class SelfPlayGames(NamedTuple):
+    """Self-play's answer: one row a game, the comparison's one row, or the job's one row of averages."""
+
+    table: pl.DataFrame
+    gcg_dir: Path | None = None
+    job: Any = None  # the job's result, when the games ran as a sharded job
+    provenance: Provenance | None = None
+
+
+def check_games_memory(games: int, what: str, shard_size: int, kept: bool) -> None:
+    """Refuse a number of games (and shards) that would not fit in memory: a shard's games, and every game's
+    row when `kept`."""
+    from pipeline.core.memory import check_memory, job_bytes
+
+    needed = job_bytes(games, shard_size, shard_item_bytes=GAME_BYTES, kept_item_bytes=GAME_BYTES if kept else 0)
+    check_memory(needed, what)
+
+
+def gcg_path(folder: Path, number: int) -> Path:
+    """The GCG file of self-play game `number` in a folder."""
+    return folder / f"game-{number:06d}.gcg"
+
+
+def check_gcg_dir(folder: Path | None, games: int, force: bool, data_dir: Path) -> None:
+    """Refuse a GCG folder that is no folder or lies in the data folder, or whose game files exist (without
+    `force`), before any game is played."""
+    from pipeline.core.errors import WordstatsError
+    from pipeline.core.outputs import check_out, check_out_folder
+
+    if folder is None:
+        if force:
+            raise WordstatsError("--force applies to --gcg-dir DIR")
+        return
+    check_out_folder(folder, data_dir, option="--gcg-dir")
+    names = {gcg_path(folder, number).name for number in range(1, games + 1)}
+    for path in sorted(folder.glob("game-*.gcg")) if folder.is_dir() else []:
+        if path.name in names:
+            check_out(path, force, None, data_dir, option="--gcg-dir")
+
+
+def check_selfplay(request: SelfPlayRequest) -> None:
+    """Refuse a self-play request before anything is read: an unknown strategy, more games than memory holds, a
+    sharded job asked for GCG or a comparison."""
+    from pipeline.core.errors import WordstatsError
+    from pipeline.scrabble.play.jobs import SELFPLAY_SHARD
+
+    for name, value in (("--first", request.first), ("--second", request.second)):
+        if value not in STRATEGIES:
+            raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
+    check_games_memory(request.games, f"--games {request.games:,}", request.shard_size or SELFPLAY_SHARD, kept=True)
+    if (request.ray is not None or request.shard_size is not None) and (request.compare or request.gcg_dir):
+        raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
+
+
+def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGames:
+    """Play seeded games between the request's strategies (see SelfPlayRequest); `progress` (a Progress) shows
+    the comparison's or the job's advance."""
+    import polars as pl
+
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.strategy import GREEDY
+
+    check_selfplay(request)
+    check_gcg_dir(request.gcg_dir, request.games, request.force, s.data_dir)
+    variant = variant_of(s.config, request.variant)
+    leaves = None
+    if request.compare or "equity" in (request.first, request.second):
+        from pipeline.scrabble.equity.values import load_leaves
+
+        leaves = load_leaves(s.store, variant)
+        leaves.table()  # read whole: every game's moves look leaves up
+    strategies = tuple(
+        equity_player(leaves) if name == "equity" else GREEDY for name in (request.first, request.second)
+    )
+    params = {k: v for k, v in request._asdict().items() if k not in ("gcg_dir", "force")}
+    tables = ("gaddag", "leaves") if leaves is not None else ("gaddag",)
+    origin = provenance(s, "selfplay", {**params, "variant": variant.name}, tables)
+    if request.ray is not None or request.shard_size is not None:
+        table, job = selfplay_job_row(s, request, variant, strategies, progress)
+        return SelfPlayGames(table, job=job, provenance=origin)
+    words = load_lexicon(s.store)
+    if request.compare and leaves is not None:
+        summary = compared(variant, words, leaves, request, progress)
+        return SelfPlayGames(pl.DataFrame([summary]), provenance=origin)  # one row, as every listing
+    return SelfPlayGames(played_games(s, request, variant, words, strategies), request.gcg_dir, provenance=origin)
+
+
+def equity_player(leaves):
+    """The equity strategy with these leave values."""
+    from pipeline.scrabble.equity.strategy import Equity
+
+    return Equity(leaves)
+
+
+def compared(variant: Variant, words, leaves, request: SelfPlayRequest, progress) -> dict:
+    """Equity against score-only play over the request's games: mean scores and the equity player's win rate."""
+    from pipeline.scrabble.equity.compare import compare_strategies, comparison_summary
+
+    if progress is None:
+        return comparison_summary(compare_strategies(variant, words, leaves, request.games, request.seed))
+    with progress.task("equity against score-only games", total=request.games) as task:
+        return comparison_summary(compare_strategies(variant, words, leaves, request.games, request.seed, task))
+
+
+def played_games(s: Session, request: SelfPlayRequest, variant: Variant, words, strategies) -> pl.DataFrame:
+    """The request's games one after another, a row each (game, final scores, turns), each written as GCG
+    into the request's folder when it names one."""
+    import polars as pl
+
+    from pipeline.core.store import write_text
+    from pipeline.scrabble.play.game import play_game
+    from pipeline.scrabble.play.turns import game_of, game_rng
+    from pipeline.scrabble.records.gcg import game_gcg
+
+    rows = []
+    names = (request.first + "1", request.second + "2")
+    for number in range(1, request.games + 1):
+        log = play_game(variant, words, game_rng(request.seed, variant.name, number), strategies)
+        if request.gcg_dir is not None:
+            text = game_gcg(game_of(log, variant, words), variant, names, s.lexicon)
+            write_text(gcg_path(request.gcg_dir, number), text)
+        rows.append(
+            {"game": number, "score_1": int(log.scores[0]), "score_2": int(log.scores[1]), "turns": len(log.turns)}
+        )
+    return pl.DataFrame(rows)
+
+
+def selfplay_job_row(s: Session, request: SelfPlayRequest, variant: Variant, strategies, progress):
+    """The request's games as a sharded job: one row of averages and the job's facts, and the job's result."""
+    import polars as pl
+
+    from pipeline.core import executor
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import SELFPLAY_SHARD, local_processes, selfplay_job
+    from pipeline.scrabble.play.summary import selfplay_summary
+
+    shard = request.shard_size or SELFPLAY_SHARD
+    job = selfplay_job(variant, load_lexicon(s.store), request.seed, request.games, shard, strategies)
+    address = executor.cluster_address(s.config, request.ray)
+    with executor.engine_session(address, local_processes(request.games)) as engine:
+        result = executor.run(job, s.data_dir, s.lexicon, engine, progress)
+    rate = result.items_per_second
+    facts = {
+        "variant": request.variant,
+        "seed": request.seed,
+        **selfplay_summary(result.tables["games"])[request.variant],
+        "seconds": round(result.seconds, 2),
+        "games_per_second": round(rate, 3) if rate else None,
+        **job_facts(result),
+    }
+    return pl.DataFrame([facts]), (result, engine.name)
+
+
+def job_facts(result) -> dict:
+    """What a command's output says about the job that computed it."""
+    return {
+        "job": result.job.job_id,
+        "shards": result.computed + result.reused,
+        "shards_computed": result.computed,
+        "shards_reused": result.reused,
+        "job_folder": str(result.folder),
+    }
+
+
+# ---- leave values ------------------------------------------------------------------------------------
+
+
+class LeaveRun(NamedTuple):
+    """Leave values learnt from rounds of seeded self-play games, written to the lexicon's leaves.parquet (or
+    to `out`): a sharded job that resumes, on this machine or a Ray cluster."""
+
+    games: int = 1000
+    rounds: int = 3
+    seed: int = 14
+    prior_weight: int = 20
+    variant: str = "scrabble"
+    out: Path | None = None
+    force: bool = False
+    ray: str | None = None
+    shard_size: int | None = None
+
+
+class LeaveResult(NamedTuple):
+    """The leave values of a run's last round, where they were written, and what the run did."""
+
+    table: pl.DataFrame
+    path: Path
+    seconds: float
+    played: int  # games played (those of shards reused are not counted)
+    computed: int  # shards computed
+    reused: int  # shards reused from an earlier run
+    engine: str
+    provenance: dict[str, Any]  # the table's, as its Parquet footer holds it
+
+
+def learn_leaves(
+    config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: LeaveRun, progress=None
+) -> LeaveResult:
+    """Learn leave values (equity/job.py) and write them: into the lexicon's store through Store.write (its
+    manifest and journal; the lexicon's read lock is let go first, so that the commit waits for no reader of
+    this process), or to `run.out`."""
+    import time
+
+    from pipeline import __version__
+    from pipeline.core import executor
+    from pipeline.core.outputs import check_out
+    from pipeline.core.session import open_session
+    from pipeline.core.store import sha256_file, write_parquet
+    from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
+    from pipeline.scrabble.equity.stage import local_processes
+    from pipeline.scrabble.lexicon.words import load_lexicon
+
+    shard = run.shard_size or LEAVES_SHARD
+    check_games_memory(run.games, f"--games {run.games:,}", shard, kept=False)
+    with open_session(config, data_dir, lexicon) as s:
+        variant = variant_of(s.config, run.variant)
+        check_out(run.out, run.force, (".parquet",), s.data_dir)
+        words = load_lexicon(s.store)
+        started = time.perf_counter()
+        address = executor.cluster_address(s.config, run.ray)
+        with executor.engine_session(address, local_processes(run.games)) as engine:
+            frames, results = learn(
+                variant, words, run.games, run.seed, run.prior_weight, run.rounds, engine, s.data_dir, s.lexicon,
+                progress, shard,
+            )  # fmt: skip
+        seconds = time.perf_counter() - started
+        params = {"variant": variant.name, "games": run.games, "rounds": run.rounds, "seed": run.seed}
+        origin = {
+            "stage": "leaves",
+            "lexicon": s.lexicon,
+            "config_sha256": s.config.sha256,
+            "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)},
+            "params": {**params, "prior_weight": run.prior_weight},
+            "jobs": [r.job.job_id for r in results],
+            "version": __version__,
+        }
+        store, engine_name = s.store, engine.name
+    table = frames[-1]
+    if run.out is not None:
+        write_parquet(run.out, table, origin)
+    else:
+        store.write({"leaves": table}, origin)
+    played = sum(r.items_computed for r in results)
+    computed, reused = sum(r.computed for r in results), sum(r.reused for r in results)
+    path = run.out if run.out is not None else store.path("leaves")
+    return LeaveResult(table, path, seconds, played, computed, reused, engine_name, origin)

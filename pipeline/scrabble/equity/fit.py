@@ -1,0 +1,271 @@
+"""Leave values learnt from seeded self-play in rounds: the observations of a game, and the values fitted to them.
+
+A leave is the tiles a player keeps after a play or an exchange (before drawing), written with letters
+sorted and blanks (?) last; its value is in points, relative to keeping nothing. Round 1 plays greedy games
+(highest score); each later round plays equity games with the previous round's values (both players),
+which keep and exchange the way the values say, so good leaves are seen often. In every round each leave
+kept while the bag holds a full rack gives an observation whose target is the player's next move's score
+plus the value (previous round's) of the leave that move keeps: a bootstrapped target, so that a leave's
+worth over several turns, not one, accumulates over the rounds.
+
+The values of a round: an additive model (an intercept, a value per tile, per extra copy of a tile and per
+pair of distinct tiles) is fitted to the observations by ridge-penalised least squares; its intercept is
+the target of the empty leave. A leave's observed value is its mean target minus that intercept; its prior
+is the model's value; its value is (count * observed + K * prior) / (count + K), K the prior weight, so
+rare leaves take the model's value and often-seen ones their own mean.
+"""
+
+from __future__ import annotations
+
+import functools
+import zlib
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+import polars as pl
+
+from pipeline.scrabble.equity.strategy import uses_leaves
+from pipeline.scrabble.equity.values import MAX_LEAVE, RADIX, TILES, LeaveValues, keys_of, texts_of_codes
+from pipeline.scrabble.play.game import GameLog
+from pipeline.scrabble.rules.variant import Variant
+
+Z95 = 1.959963984540054
+SCALE = 256  # targets are summed as integers in 1/SCALE points: merged sums are exact in any order
+RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like this many observations
+FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
+
+SUMMARY_SCHEMA = {"key": pl.Int64, "count": pl.Int64, "total": pl.Int64, "squares": pl.Int64}
+LEAVES_SCHEMA = {
+    "leave": pl.String,
+    "length": pl.Int32,
+    "value": pl.Float64,
+    "count": pl.Int32,
+    "observed": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "prior": pl.Float64,
+}
+
+
+def every_leave(counts: dict[str, int], most: int = MAX_LEAVE) -> Iterator[str]:
+    """Every leave of 1 to `most` tiles a bag with these tile counts can give, shortest first."""
+    kinds = [(ch, counts.get(ch, 0)) for ch in TILES if counts.get(ch, 0) > 0]
+    for size in range(1, most + 1):
+        yield from _leaves_of(kinds, 0, size, "")
+
+
+def _leaves_of(kinds: list[tuple[str, int]], start: int, size: int, prefix: str) -> Iterator[str]:
+    """The leaves of exactly `size` more tiles from kinds[start:], after `prefix` (in leave order)."""
+    if size == 0:
+        yield prefix
+        return
+    for i in range(start, len(kinds)):
+        ch, have = kinds[i]
+        for n in range(min(have, size), 0, -1):
+            yield from _leaves_of(kinds, i + 1, size - n, prefix + ch * n)
+
+
+def rounds_rng(seed: int, variant: str, round_: int, game: int) -> np.random.Generator:
+    """The random stream of one game of one round of the leaves job."""
+    return np.random.default_rng([seed, zlib.crc32(variant.encode()), round_, game])
+
+
+def log_observations(log: GameLog, variant: Variant, table: LeaveValues | None) -> tuple[list[int], list[int]]:
+    """The (leave key, target in 1/SCALE points) pairs of a game: for each play or exchange made while its
+    player counted leave values (equity.strategy.uses_leaves) and after which that player moved again, the
+    leave kept and the target: the player's next move's score plus the value (by `table`, if any) of the
+    leave that move kept, when it too was made while leave values counted."""
+    from pipeline.scrabble.movegen.kernels import layout as gk
+    from pipeline.scrabble.movegen.kernels import leaves as lk
+
+    players = len(log.scores)
+    bag = variant.tile_set.size - variant.rack_size * players
+    kept: list[np.ndarray | None] = []
+    scores: list[int] = []
+    for k, row in enumerate(log.turns):
+        action = row[gk.TURN_ACTION]
+        counts: np.ndarray | None = None
+        if action == gk.PLAY:
+            counts = np.zeros(27, dtype=np.int64)
+            lk.play_leave(row[gk.TURN_RECORD :], log.racks[k], counts)
+        elif action == gk.EXCHANGE:
+            counts = log.racks[k] - log.exchanged[k]
+        if counts is not None and not (uses_leaves(bag, variant.rack_size) and counts.sum() <= MAX_LEAVE):
+            counts = None
+        kept.append(counts)
+        scores.append(int(row[gk.TURN_RECORD + gk.PLAY_SCORE]) if action == gk.PLAY else 0)
+        if action == gk.PLAY:
+            bag -= min(bag, _placed(row))
+    keys, targets = [], []
+    for k, counts in enumerate(kept):
+        if counts is None or k + players >= len(kept):
+            continue
+        after = kept[k + players]
+        future = table.value(after) if table is not None and after is not None else 0.0
+        keys.append(int(lk.leave_key(counts)))
+        targets.append(int(round((scores[k + players] + future) * SCALE)))
+    return keys, targets
+
+
+def _placed(row: np.ndarray) -> int:
+    """The number of tiles a log row's play placed."""
+    from pipeline.scrabble.movegen.kernels import layout as gk
+
+    return int(row[gk.TURN_RECORD + gk.PLAY_PLACED]).bit_count()
+
+
+def summarise(keys: list[int], targets: list[int]) -> pl.DataFrame:
+    """Per leave key: the number of observations and the sum and sum of squares of their targets (integers
+    in 1/SCALE points, so that summaries merge exactly, in any order)."""
+    obs = pl.DataFrame({"key": keys, "target": targets}, schema={"key": pl.Int64, "target": pl.Int64})
+    return merge_summaries(
+        [
+            obs.group_by("key").agg(
+                pl.len().cast(pl.Int64).alias("count"),
+                pl.col("target").sum().alias("total"),
+                (pl.col("target") * pl.col("target")).sum().alias("squares"),
+            )
+        ]
+    )
+
+
+def merge_summaries(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """Several blocks' summaries as one, the same whatever their order (sorted by key)."""
+    parts = [p for p in parts if p.height]
+    if not parts:
+        return pl.DataFrame(schema=SUMMARY_SCHEMA)
+    return (
+        pl.concat(parts)
+        .group_by("key")
+        .agg(pl.col("count").sum(), pl.col("total").sum(), pl.col("squares").sum())
+        .sort("key")
+        .cast(SUMMARY_SCHEMA)  # type: ignore[arg-type]
+    )
+
+
+PAIRS = np.triu_indices(len(TILES), 1)  # the pairs of distinct tiles, for the synergy terms
+N_FEATURES = 1 + 2 * len(TILES) + len(PAIRS[0])  # intercept, tiles, extra copies, pairs
+
+
+def features(counts: np.ndarray) -> np.ndarray:
+    """The additive model's features of leaves given as rows of 27 tile counts: 1 (the empty leave), the
+    count of each tile, its copies beyond the first, and whether each pair of distinct tiles is kept."""
+    present = counts > 0
+    return np.hstack(
+        [
+            np.ones((len(counts), 1)),
+            counts,
+            np.maximum(counts - 1, 0),
+            present[:, PAIRS[0]] & present[:, PAIRS[1]],
+        ]
+    ).astype(np.float64)
+
+
+def fit_additive(summary: pl.DataFrame, ridge: float = RIDGE) -> np.ndarray:
+    """The coefficients of the additive model (features) fitted to the observations by least squares,
+    ridge-penalised (all but the intercept) so that tiles and pairs seldom seen stay near 0."""
+    gram = np.zeros((N_FEATURES, N_FEATURES))
+    rhs = np.zeros(N_FEATURES)
+    keys = summary["key"].to_numpy()
+    n = summary["count"].to_numpy().astype(np.float64)
+    total = summary["total"].to_numpy().astype(np.float64) / SCALE
+    for first in range(0, len(keys), FIT_CHUNK):
+        x = features(_counts_of_keys(keys[first : first + FIT_CHUNK]))
+        gram += (x * n[first : first + FIT_CHUNK, None]).T @ x
+        rhs += x.T @ total[first : first + FIT_CHUNK]
+    penalty = np.full(N_FEATURES, ridge)
+    penalty[0] = 0.0
+    return np.linalg.lstsq(gram + np.diag(penalty), rhs, rcond=None)[0]  # unseen features (no ridge): 0
+
+
+def additive_values(codes: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    """The additive model's value of leaves given as rows of sorted tile codes (-1 padding), relative to the
+    empty leave."""
+    k = len(TILES)
+    tile, extra = np.append(beta[1 : 1 + k], 0.0), np.append(beta[1 + k : 1 + 2 * k], 0.0)  # code -1: nothing
+    synergy = np.zeros((k + 1, k + 1))
+    synergy[PAIRS] = beta[1 + 2 * k :]
+    first = np.ones(codes.shape, dtype=bool)  # the first copy of its tile in the row
+    first[:, 1:] = codes[:, 1:] != codes[:, :-1]
+    out = np.zeros(len(codes))
+    for i in range(codes.shape[1]):
+        out += np.where(first[:, i], tile[codes[:, i]], tile[codes[:, i]] + extra[codes[:, i]])
+        for j in range(i + 1, codes.shape[1]):
+            out += np.where(first[:, i] & first[:, j], synergy[codes[:, i], codes[:, j]], 0.0)
+    return out
+
+
+def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float) -> pl.DataFrame:
+    """The value of every leave of 1 to 6 tiles (see the module docstring): its observed mean target minus
+    the empty leave's (the additive model's intercept), with a 95% confidence interval, shrunk towards the
+    additive model's value (`prior`) with weight `prior_weight`."""
+    beta = fit_additive(summary)
+    empty = beta[0]
+    seen_keys = summary["key"].to_numpy()
+    seen_n = summary["count"].to_numpy().astype(np.float64)
+    seen_total = summary["total"].to_numpy().astype(np.float64) / SCALE
+    seen_squares = summary["squares"].to_numpy().astype(np.float64) / SCALE**2
+    limits = tuple(counts.get(ch, 0) for ch in TILES)
+    parts = []
+    for size, (codes, keys, texts) in enumerate(_all_leaves(limits), start=1):
+        at = np.minimum(np.searchsorted(seen_keys, keys), max(len(seen_keys) - 1, 0))
+        hit = seen_keys[at] == keys if len(seen_keys) else np.zeros(len(keys), dtype=bool)
+        n = np.where(hit, seen_n[at] if len(seen_keys) else 0.0, 0.0)
+        total = np.where(hit, seen_total[at] if len(seen_keys) else 0.0, 0.0)
+        squares = np.where(hit, seen_squares[at] if len(seen_keys) else 0.0, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / n
+            observed = np.where(n > 0, mean - empty, np.nan)
+            var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
+            half = np.where(n >= 2, Z95 * np.sqrt(var / n), np.nan)
+        prior = additive_values(codes, beta)
+        value = np.where(n > 0, (n * np.nan_to_num(observed) + prior_weight * prior) / (n + prior_weight), prior)
+        parts.append(
+            pl.DataFrame(
+                {
+                    "leave": texts,
+                    "length": np.full(len(keys), size, dtype=np.int64),
+                    "value": value,
+                    "count": n.astype(np.int64),
+                    "observed": observed,
+                    "ci_low": observed - half,
+                    "ci_high": observed + half,
+                    "prior": prior,
+                }
+            ).with_columns(pl.col("observed", "ci_low", "ci_high").fill_nan(None))
+        )
+    return pl.concat(parts).cast(LEAVES_SCHEMA).sort("length", "leave")  # type: ignore[arg-type]
+
+
+def _counts_of_codes(codes: np.ndarray) -> np.ndarray:
+    """Rows of tile codes (-1 padding) as rows of 27 counts."""
+    out = np.zeros((len(codes), len(TILES) + 1), dtype=np.int64)  # the last column counts the padding
+    rows = np.arange(len(codes))
+    for j in range(codes.shape[1]):
+        out[rows, codes[:, j]] += 1  # one index per row in a column: no repeated (row, tile) pair
+    return out[:, : len(TILES)]
+
+
+def _counts_of_keys(keys: np.ndarray) -> np.ndarray:
+    """Leave keys as rows of 27 counts."""
+    digits = (keys[:, None] // RADIX ** np.arange(MAX_LEAVE + 1, dtype=np.int64)[None, :]) % RADIX
+    return _counts_of_codes(digits - 1)
+
+
+@functools.lru_cache(maxsize=2)
+def _all_leaves(limits: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
+    """For each leave length 1..MAX_LEAVE, every leave a bag with these tile counts allows: its rows of
+    sorted tile codes, keys and texts (made once for all rounds)."""
+    out = []
+    for size in range(1, MAX_LEAVE + 1):
+        codes = _multisets(size, np.array(limits, dtype=np.int64))
+        out.append((codes, keys_of(codes), texts_of_codes(codes)))
+    return out
+
+
+def _multisets(size: int, limits: np.ndarray) -> np.ndarray:
+    """Every sorted row of `size` tile codes that the bag's counts allow."""
+    from itertools import combinations_with_replacement
+
+    rows = np.array(list(combinations_with_replacement(range(len(TILES)), size)), dtype=np.int64)
+    return rows[(_counts_of_codes(rows) <= limits[None, :]).all(axis=1)]

@@ -1,0 +1,95 @@
+"""The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles, learnt in rounds of seeded
+self-play: equity/fit.py) and the GCG records of the first games of its last round (leaves_games.zip)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import polars as pl
+
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.scrabble.equity.job import ROUNDS, Learning, learn, round_game
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.gaddag import from_table
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.turns import game_of
+from pipeline.scrabble.records.gcg import game_gcg
+from pipeline.scrabble.rules.variant import Variant, declared_variant
+
+GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games of the last round)
+PROCESS_GAMES = 200  # from this many games a round, the local engine plays in one worker process per core
+
+
+def params(config: Config, spec: LexiconSpec | None) -> dict:
+    """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated)."""
+    sec = config.section("scrabble").section("leaves", {})
+    sec.allow("variant", "games", "rounds", "seed", "prior_weight")
+    name = sec.text("variant", "scrabble")
+    declared = config.section("scrabble").sections("variants")
+    if name not in declared:
+        sec.fail("variant", f"unknown variant {name!r} (declared: {', '.join(declared)})")
+    declared_variant(config, name)  # validated; only this variant's tile set is read
+    return {
+        "variant": name,
+        "games": sec.integer("games", 300, lo=1, hi=10_000_000),
+        "rounds": sec.integer("rounds", ROUNDS, lo=1, hi=20),
+        "seed": sec.integer("seed", 0, lo=0),
+        "prior_weight": sec.integer("prior_weight", 20, lo=0, hi=1_000_000),
+    }
+
+
+def gcg_zip(records: list[tuple[str, str]]) -> bytes:
+    """GCG records as a zip (fixed timestamps, so the same games give the same bytes)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in records:
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, text)
+    return buffer.getvalue()
+
+
+def last_round_records(
+    variant: Variant, lexicon: Lexicon, seed: int, rounds: int, values: pl.DataFrame | None, games: int
+) -> list[tuple[str, str]]:
+    """The GCG records of the first `games` games of the last round (replayed: every game is a pure
+    function of its seed, round and number), played with the values the last round read."""
+    learning = Learning(variant, lexicon, seed, rounds, LeaveValues(values) if values is not None else None)
+    return [
+        (f"game-{n:06d}.gcg", game_gcg(game_of(round_game(learning, n), variant, lexicon), variant, lexicon=""))
+        for n in range(1, games + 1)
+    ]
+
+
+def local_processes(games: int) -> int | None:
+    """Worker processes for the local engine: one per core for long rounds (starting them costs seconds)."""
+    import os
+
+    return os.cpu_count() if games >= PROCESS_GAMES else None
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
+    """Leave values from rounds of seeded self-play, and the GCG records of the last round's first games."""
+    from pipeline.core import executor
+
+    p = ctx.params
+    variant = declared_variant(ctx.config, p["variant"])
+    lexicon = Lexicon(inputs["words"]["word"].to_list())
+    lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
+    with executor.engine_session(ctx.cluster, local_processes(p["games"])) as engine:
+        frames, _ = learn(
+            variant,
+            lexicon,
+            p["games"],
+            p["seed"],
+            p["prior_weight"],
+            p["rounds"],
+            engine,
+            ctx.data_dir,
+            ctx.lexicon,
+            ctx.progress,
+        )
+    read = frames[-2] if len(frames) > 1 else None
+    records = last_round_records(variant, lexicon, p["seed"], p["rounds"], read, min(GCG_KEPT, p["games"]))
+    return {"leaves.parquet": frames[-1], "leaves_games.zip": gcg_zip(records)}

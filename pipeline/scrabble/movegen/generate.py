@@ -1,0 +1,81 @@
+"""Move generation: every legal play of a rack on a board, and the best ones."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.config import LETTERS
+from pipeline.letters.tiles import rack_counts
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.rules.board import Board, Tile
+from pipeline.scrabble.rules.notation import step
+from pipeline.scrabble.rules.scoring import Play, evaluate
+from pipeline.scrabble.rules.variant import ACROSS, KEEP_MAX, Variant
+
+
+def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
+    """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
+    first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
+    the reference generator (tests/reference). With them the number of legal plays (keep = 0), or of the plays
+    scored before the search could stop (keep > 0: the strips of squares whose score bound cannot reach the best
+    are skipped)."""
+    from pipeline.scrabble.engine import kernels
+    from pipeline.scrabble.movegen.tables import generation_order, variant_tables
+
+    records, total = board_plays(kernels(), variant_tables(lexicon, variant), board, rack, keep)
+    if keep == 0:
+        records = records[generation_order(records)]
+    return records, total
+
+
+def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
+    """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
+    the count that goes with them (see generate). Every argument is built here or by movegen.tables with the
+    kernel's types, so the kernel is called unchecked (see pipeline.core.aot)."""
+    tiles = np.ascontiguousarray(board.tiles, dtype=np.int8)
+    blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
+    if tiles.shape != (k.N, k.N) or blanks.shape != (k.N, k.N):
+        raise ValueError(f"a board is {k.N}x{k.N} squares, not {tiles.shape} and {blanks.shape}")
+    out = np.zeros((keep if keep > 0 else 256, k.RECORD), dtype=np.int32)
+    records, n_out, total = k.unchecked.board_plays(tab, tiles, blanks, rack_counts(rack), keep, out)
+    return records[:n_out], int(total)
+
+
+def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
+    """The tiles a play record places, and its direction."""
+    from pipeline.scrabble.engine import kernels
+
+    k = kernels()
+    row, col, direction = int(record[k.PLAY_ROW]), int(record[k.PLAY_COL]), int(record[k.PLAY_DIR])
+    blanks, placed = int(record[k.PLAY_BLANKS]), int(record[k.PLAY_PLACED])
+    dr, dc = step(direction)
+    tiles = []
+    for i in range(int(record[k.PLAY_LEN])):
+        if placed >> i & 1:
+            letter = LETTERS[record[k.PLAY_LETTERS + i]]
+            tiles.append(Tile(row + i * dr, col + i * dc, letter.lower() if blanks >> i & 1 else letter))
+    return tiles, direction
+
+
+def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
+    """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
+    (its down play mirrors an across play of the same score)."""
+    from pipeline.scrabble.engine import kernels
+
+    k = kernels()
+    if board.is_empty and all(
+        line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
+    ):
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[records[:, k.PLAY_DIR] == ACROSS]
+        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
+    elif top <= KEEP_MAX:
+        records, _ = generate(board, rack, variant, lexicon, keep=top)
+    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
+        records, _ = generate(board, rack, variant, lexicon)
+        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
+    plays = []
+    for record in records:
+        tiles, direction = record_tiles(record)
+        plays.append(evaluate(board, tiles, variant, lexicon, direction))
+    return plays

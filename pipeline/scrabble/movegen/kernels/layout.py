@@ -1,0 +1,76 @@
+"""Every layout the move generator's kernels read, named once for the cache unit: the board, the GADDAG's packed
+arc, the long-word table, the play record, the strips of the best-first search, a game's log and state, the
+players' strategies and leave keys; and the position's tables.
+
+Boards come in both orientations, index 0 as is and index 1 transposed, so that down plays are across plays of
+the transposed board and every line is a contiguous row."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+N = 15  # board size
+BLANK_SLOT = 26  # rack counts: 26 letters, then blanks
+ALL_LETTERS = (1 << 26) - 1
+
+# The packed arc of the GADDAG (as the lexicon's kernels build it): the child node, whether it ends its node,
+# whether a string ends with it, its tile.
+CHILD_MASK = (1 << 22) - 1  # bits 0-21: the child node (the index of its first arc; 0 = none)
+END = 1 << 22  # the last arc of its node
+ACCEPTS = 1 << 23  # a string of the GADDAG ends with this arc
+TILE_SHIFT = 24  # bits 24-31: the tile, SEP or 1 + letter code
+SEP = 0
+# The walk reads Tables.tilesets: per arc index the arc in the low 32 bits and, at the first arc of a node, the
+# node's tiles as bits from NODE_SHIFT on (bit NODE_SHIFT the separator, NODE_SHIFT + 1 + l letter l), so that
+# a node's tiles and its arcs share a cache line.
+ARC_MASK = (1 << 32) - 1
+NODE_SHIFT = 32
+FILTER_BITS = 8  # the long words' hash table: filter bits per slot (see the lexicon's long_words)
+
+# A play record (one row of int32): score, row, column, direction (0 across, 1 down), length of the main
+# word, blank mask and placed mask (bit k = the word's k-th square holds a new blank / new tile), then the
+# main word's letter codes (A = 0), -1 past its end.
+PLAY_SCORE, PLAY_ROW, PLAY_COL, PLAY_DIR, PLAY_LEN, PLAY_BLANKS, PLAY_PLACED, PLAY_LETTERS = range(8)
+RECORD = PLAY_LETTERS + N
+
+# A strip of strip_bounds: its score bound, orientation, line, first and last square, leftmost anchor, number
+# of empty squares, and whether its board letters and the rack may make a long word (only tested when the
+# strip takes a full rack).
+STRIP_BOUND, STRIP_DIR, STRIP_LINE, STRIP_START, STRIP_END, STRIP_ANCHOR, STRIP_EMPTY, STRIP_WORD = range(8)
+STRIP = 8
+CHECKED_TILES = 4  # strips of this many empty squares or more are checked by letter hash before a walk
+MEMO_ROWS = 64  # the board letters and tile counts whose words may_fill remembers
+
+# A game: the kernel stops for the caller to shuffle the bag (after an exchange) or at the end of the game.
+GAME_OVER, SHUFFLE = 0, 1
+# A turn of the move log: player, action, then the play record (zero unless a play).
+TURN_PLAYER, TURN_ACTION, TURN_RECORD = 0, 1, 2
+TURN = TURN_RECORD + RECORD
+PLAY, EXCHANGE, PASS = 0, 1, 2
+# A game's state between kernel calls.
+S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
+STATE = 6
+# How a player chooses its move (the game's strategies): the highest score, or the highest equity (score plus
+# the value of the leave) while the bag holds a full rack.
+GREEDY, EQUITY = 0, 1
+
+# A leave is 27 tile counts (A-Z, then blanks); its key is the number whose base-RADIX digits are its tile
+# codes + 1 in ascending order, the first tile the lowest digit (the equity wing computes the same keys).
+RADIX = 28  # 27 tile codes + 1 (a digit 0 ends the key)
+MAX_LEAVE = 6  # leaves of more tiles are worth 0 (a leave of 7 is a pass)
+NO_PLAY = -1  # best_move's answer when an exchange (or nothing) beats every play
+
+
+class Position(NamedTuple):
+    """A board in both orientations with what move generation reads of it: per square the tile (letter code,
+    -1 empty), whether it is a blank, the cross-check (the letters that make a word with the tiles above and
+    below), whether there are such tiles, their value, and whether the square is an anchor."""
+
+    tiles: np.ndarray  # int8 (2, N, N)
+    blanks: np.ndarray  # bool (2, N, N)
+    masks: np.ndarray  # int32 (2, N, N)
+    crossed: np.ndarray  # bool (2, N, N)
+    sums: np.ndarray  # int32 (2, N, N)
+    anchors: np.ndarray  # bool (2, N, N)

@@ -1,0 +1,1 @@
+"""Slow, obviously correct references that the tests and the benchmarks check the engines against."""
