@@ -22,7 +22,8 @@ WORDS = (
     "RETAINS STAINER NASTIER RETINAS ANESTRI SATIRE STARE TEARS RATES ASTER CAT ACT TILES ISLET STONE NOTES "
     "ONSET TONES QUA QI ZA OD DO IT TI AT TA ON NO EN NE OR RE AR ER ES IN IS SI ST ARISTAE ASTERIA ATRESIA"
 ).split()
-WAIT = 20  # seconds before a command that blocks (on a pipe, say) fails its test instead of hanging the suite
+WAIT = 180  # seconds before a command that blocks (on a pipe, say) fails its test instead of hanging the suite
+# (long enough for a first self-play to compile its kernels on a busy machine)
 LEXICON = "t"
 
 
