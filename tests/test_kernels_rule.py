@@ -140,15 +140,31 @@ def imported_globals(tree: ast.Module) -> dict[str, str]:
     return found
 
 
-def foreign_globals(sources: dict[str, str]) -> list[str]:
-    """Every global a compiled function reads that comes from another module of the project (directly or through
-    a module-level value computed from it): "module.function reads NAME (from origin)"."""
+def absolute(origin: str, module: str, package: bool) -> str:
+    """The absolute module of an origin as imported_globals writes it (`.layout.END` from within a package)."""
+    level = len(origin) - len(origin.lstrip("."))
+    if not level:
+        return origin.rpartition(".")[0]
+    parts = module.split(".") if package else module.split(".")[:-1]
+    base = ".".join(parts[: len(parts) - level + 1])
+    return f"{base}.{origin[level:]}".rpartition(".")[0]
+
+
+def foreign_globals(sources: dict[str, str], packages: frozenset[str] = frozenset()) -> list[str]:
+    """Every global a compiled function reads that comes from a module of the project in another cache unit
+    (directly or through a module-level value computed from it): "module.function reads NAME (from origin)"."""
+    trees = {name: ast.parse(text) for name, text in sources.items()}
+    units = {name for name in packages if name in trees and declares_unit(trees[name])}
     problems = []
-    for name, text in sources.items():
-        tree = ast.parse(text)
+    for name, tree in trees.items():
         if not uses_numba(tree):
             continue
-        foreign = imported_globals(tree)
+        unit = cache_unit(name, units)
+        foreign = {
+            k: origin
+            for k, origin in imported_globals(tree).items()
+            if cache_unit(absolute(origin, name, name in packages), units) != unit
+        }
         for fn_name, fn in compiled_functions(tree).items():
             local = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}
             local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -180,7 +196,7 @@ def test_no_compiled_function_calls_one_of_another_file():
 
 
 def test_no_compiled_function_reads_a_global_of_another_module():
-    assert foreign_globals(package_sources()) == []
+    assert foreign_globals(package_sources(), packages()) == []
 
 
 def test_the_proof_kernels_node_layout_agrees_with_the_solvers():
@@ -272,3 +288,11 @@ def test_module_paths_are_named_like_imports():
     assert module_name(PACKAGE_DIR / "boggle" / "kernels.py") == "pipeline.boggle.kernels"
     assert module_name(PACKAGE_DIR / "core" / "__init__.py") == "pipeline.core"
     assert Path(PACKAGE_DIR).name == "pipeline"
+
+
+def test_the_check_allows_a_constant_of_the_same_cache_unit():
+    """Inside a package declared one cache unit, a kernel may read its layout module's constants; outside, not."""
+    kernel = "from numba import njit\nfrom .layout import C\n@njit\ndef f(x):\n    return x + C\n"
+    sources = {"pipeline.u": "UNIT = True\n", "pipeline.u.layout": "C = 3\n", "pipeline.u.walk": kernel}
+    assert foreign_globals(sources, frozenset({"pipeline.u"})) == []
+    assert foreign_globals({**sources, "pipeline.u": ""}, frozenset({"pipeline.u"})) != []
