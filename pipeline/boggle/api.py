@@ -377,6 +377,7 @@ class ProveRequest:
     variant: Optional[str] = None
     ray: Optional[str] = None
     shard_size: Optional[int] = None
+    one_class: Optional[str] = None  # prove one class: its id or a board it holds
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,15 @@ class Proof:
 def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     """Prove which boards score at least the floor (a sharded job that resumes); the boards are written to
     `req.out` as Parquet, with the summary and provenance in its footer, when asked."""
-    from pipeline.boggle.prove import Problem, default_partition, default_workers, parse_partition, proof_of, prove_job
+    from pipeline.boggle.prove import (
+        Problem,
+        chosen_class,
+        default_partition,
+        default_workers,
+        parse_partition,
+        proof_of,
+        prove_job,
+    )
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import parse_size
     from pipeline.core import executor
@@ -414,15 +423,18 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
         raise WordstatsError("--workers sets local worker processes; on Ray the cluster's CPUs run the shards")
     dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
     problem = Problem(rows, cols, dictionary, partition, req.floor)
-    job = prove_job(problem, req.shard_size)
+    only = None if req.one_class is None else [chosen_class(problem, req.one_class)]
+    job = prove_job(problem, req.shard_size, only)
     params = {"size": f"{rows}x{cols}", "floor": req.floor, "partition": partition.text}
+    if only is not None:
+        params["class"] = only[0]
     origin = provenance(place, "boggle prove", params, stage="boggle prove")
     origin["inputs"] = {"words": sha256_file(place.store.require("words"))}
     started_cpu = time.process_time()
     with executor.engine_session(address, req.workers or default_workers()) as engine:
         result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
         proof = proof_of(problem, result, engine, time.process_time() - started_cpu)
-    summary = {"lexicon": place.lexicon, **proof.summary}
+    summary = {"lexicon": place.lexicon, **proof.summary, **({"class": only[0]} if only else {})}
     if req.out is not None:
         from pipeline.core.store import write_parquet
 

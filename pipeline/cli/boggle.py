@@ -249,6 +249,15 @@ def boggle_prove(
             show_default=False,
         ),
     ] = None,
+    one_class: Annotated[
+        Optional[str],
+        typer.Option(
+            "--class",
+            metavar="ID|BOARD",
+            help="Prove one top-level class: its id, or a board it holds (its canonical class is proven).",
+            show_default=False,
+        ),
+    ] = None,
     out: Annotated[
         Optional[Path],
         typer.Option(
@@ -294,7 +303,7 @@ def boggle_prove(
     from pipeline.boggle.api import ProveRequest, prove_boards
     from pipeline.core.progress import Progress
 
-    request = ProveRequest(floor, size, classes, out, force, workers, min_length, variant, ray, shard_size)
+    request = ProveRequest(floor, size, classes, out, force, workers, min_length, variant, ray, shard_size, one_class)
     proof = prove_boards(Session(config, data_dir, lexicon), request, Progress(quiet or as_json or as_csv))
     if as_json:
         from pipeline.core.display import emit_json
