@@ -171,8 +171,7 @@ class Prover:
         self.keys = np.empty(1 << 16, dtype=np.uint64)
         self.wcs = np.empty(1 << 16, dtype=np.uint32)
         self.firsts = np.empty(1 << 16, dtype=np.uint8)
-        self.seen = np.zeros(d.nodes.shape[0], dtype=np.int32)
-        self.stamp = 0
+        self.seen = np.zeros((d.nodes.shape[0] + 63) // 64, dtype=np.uint64)  # a bit per trie node
         self.arena, self.base = pk.new_arena(ARENA_SLOTS)
         self.images = symmetries(problem.rows, problem.cols)
 
@@ -185,10 +184,9 @@ class Prover:
         p = self.problem
         n, order, floor = p.n_cells, p.order, p.floor
         lay = class_layout(p.space.letters(class_id), order)
-        self.stamp += 1
         t0 = time.process_time()
         self.keys, self.wcs, self.firsts, n_paths, union = pk.word_paths(
-            self.lexicon, lay, self.keys, self.wcs, self.firsts, self.seen, self.stamp
+            self.lexicon, lay, self.keys, self.wcs, self.firsts, self.seen
         )
         row: dict[str, Any] = {"class": class_id, "tree_bound": None, "sum_union": int(union), "best": None}
         row.update(word_paths=0, tree_slots=0, forced=0, force_dropped=0, searched=0, boards_scored=0)

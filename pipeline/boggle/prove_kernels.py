@@ -43,7 +43,7 @@ POINTS, BOUND, COUNT, KIDS = 0, 1, 2, 3  # a sum node's fields
 POS, MASK = 0, 2  # a choice node's position and letter mask (its bound is at BOUND, children from KIDS)
 INTERNED = 128  # leaf sum nodes of 0..127 points live at offsets 0, 3, ...
 WC_SHIFT = 6  # wc = trie node << WC_SHIFT | points class
-RADIX_BITS = 11  # bits of a key sorted per pass: 2,048 counters per pass stay in the L1 cache
+RADIX_BITS = 8  # bits of a key sorted per pass: 256 places to write to at a time stay in the caches
 
 Lexicon = namedtuple("Lexicon", ["nodes", "values", "nbrs", "ncount"])
 Layout = namedtuple(
@@ -120,10 +120,12 @@ def _kid(record, letter):
 
 
 @njit(cache=True)
-def word_paths(lex, lay, keys, wcs, firsts, seen, stamp):
+def word_paths(lex, lay, keys, wcs, firsts, seen):
     """Every word path of the class: its key, first digit and word (grown when the arrays are too short), their
-    number, and the sum/union bound: the points of every distinct word some board of the class has (words are
-    marked in `seen` with `stamp`, which must differ from the marks of earlier calls)."""
+    number, and the sum/union bound: the points of every distinct word some board of the class has (`seen` is
+    a bit per trie node, cleared here). A depth-first walk of the class and the trie together, one level per
+    cell of the path; each level steps through its unused neighbours and, for each, the letters of its set
+    that continue the prefix."""
     nodes, values, nbrs, ncount = lex.nodes, lex.values, lex.nbrs, lex.ncount
     n = lay.letters.shape[0]
     first_cell = lay.order[0]
@@ -133,84 +135,81 @@ def word_paths(lex, lay, keys, wcs, firsts, seen, stamp):
         cell_shift[lay.order[p]] = lay.shift[p]
         cell_mask[lay.order[p]] = (_U64(1) << _U64(lay.width[p])) - _U64(1)
     letter_set = np.zeros(n, dtype=np.uint32)
-    index_of = np.zeros((n, 26), dtype=np.int64)
+    digit_of = np.zeros((n, 26), dtype=np.uint64)  # a letter's digit at a cell, in place in the key
     for cell in range(n):
         for li in range(lay.n_letters[cell]):
             letter_set[cell] |= np.uint32(1) << np.uint32(lay.letters[cell, li])
-            index_of[cell, lay.letters[cell, li]] = li
+            digit_of[cell, lay.letters[cell, li]] = _U64(li + 1) << cell_shift[cell]
+    seen[:] = 0
     n_keys = 0
     union = 0
-    st_cell = np.empty(n, dtype=np.int64)
-    st_todo = np.empty(n, dtype=np.uint32)  # letters still to try at the cell
-    st_nb = np.empty(n, dtype=np.int64)  # next neighbour slot, -1 = pick a letter first
-    st_node = np.empty(n, dtype=np.int64)
-    st_parent = np.empty(n, dtype=np.int64)
-    used = np.int64(0)
-    key = _U64(0)
-    first = 0
+    st_cell = np.empty(n + 1, dtype=np.int64)  # per level: the cell, its trie record,
+    st_rec = np.empty(n + 1, dtype=np.uint64)
+    st_k = np.empty(n + 1, dtype=np.int64)  # the next neighbour slot to try,
+    st_todo = np.empty(n + 1, dtype=np.uint32)  # the letters still to try at the current neighbour,
+    st_nb = np.empty(n + 1, dtype=np.int64)  # and that neighbour
+    root = nodes[0]
     for start in range(n):
-        todo = np.uint32(nodes[0] & _LETTERS) & letter_set[start]
-        if not todo:
-            continue
-        d = 0
-        st_cell[0] = start
-        st_todo[0] = todo
-        st_nb[0] = -1
-        st_parent[0] = 0
-        while d >= 0:
-            cell = st_cell[d]
-            if st_nb[d] < 0:  # the cell's next letter that continues the prefix
-                todo = st_todo[d]
-                if not todo:
-                    used &= ~(np.int64(1) << cell)
-                    if cell == first_cell:
-                        first = 0
-                    else:
-                        key &= ~(cell_mask[cell] << cell_shift[cell])
-                    d -= 1
-                    continue
-                letter = _lowest_bit32(todo)
-                st_todo[d] = todo & (todo - np.uint32(1))
-                child = _kid(nodes[st_parent[d]], letter)
-                st_node[d] = child
-                used |= np.int64(1) << cell
-                if cell == first_cell:
-                    first = index_of[cell, letter] + 1
-                else:
-                    key = (key & ~(cell_mask[cell] << cell_shift[cell])) | (
-                        _U64(index_of[cell, letter] + 1) << cell_shift[cell]
-                    )
-                st_nb[d] = 0
-                cls = (nodes[child] >> _U64(NODE_CLASS_SHIFT)) & _U64(NODE_CLASS_MASK)
-                if cls:
-                    if seen[child] != stamp:
-                        seen[child] = stamp
+        start_todo = np.uint32(root & _LETTERS) & letter_set[start]
+        while start_todo:
+            letter = _lowest_bit32(start_todo)
+            start_todo &= start_todo - np.uint32(1)
+            node = _kid(root, letter)
+            rec = nodes[node]
+            d = 0
+            st_cell[0], st_rec[0], st_k[0], st_todo[0] = start, rec, 0, 0
+            used = np.int64(1) << start
+            first = np.int64(digit_of[start, letter] >> cell_shift[start]) if start == first_cell else 0
+            key = _U64(0) if start == first_cell else digit_of[start, letter]
+            while d >= 0:
+                cls = (rec >> _U64(NODE_CLASS_SHIFT)) & _U64(NODE_CLASS_MASK)
+                if cls:  # the prefix just made is a word
+                    bit = _U64(1) << _U64(node & 63)
+                    if not seen[node >> 6] & bit:
+                        seen[node >> 6] |= bit
                         union += values[cls]
                     if n_keys == keys.shape[0]:
                         keys, wcs, firsts = _grown_paths(keys, wcs, firsts, n_keys)
                     keys[n_keys] = key
-                    wcs[n_keys] = (np.uint32(child) << np.uint32(WC_SHIFT)) | np.uint32(cls)
+                    wcs[n_keys] = (np.uint32(node) << np.uint32(WC_SHIFT)) | np.uint32(cls)
                     firsts[n_keys] = first
                     n_keys += 1
-            else:  # the next unused neighbour whose letters continue the prefix
-                kids = np.uint32(nodes[st_node[d]] & _LETTERS)
-                k = st_nb[d]
-                nxt = -1
-                while k < ncount[cell]:
-                    nb = nbrs[cell, k]
-                    k += 1
-                    if not ((used >> nb) & 1) and (kids & letter_set[nb]):
-                        nxt = nb
-                        break
-                st_nb[d] = k
-                if nxt >= 0:
+                while d >= 0:  # the next step from the deepest prefix that has one, stepping back as needed
+                    todo = st_todo[d]
+                    if not todo:
+                        kids = np.uint32(st_rec[d] & _LETTERS)
+                        cell = st_cell[d]
+                        k = st_k[d]
+                        while k < ncount[cell]:
+                            nb = nbrs[cell, k]
+                            k += 1
+                            if not (used >> nb) & 1:
+                                todo = kids & letter_set[nb]
+                                if todo:
+                                    st_nb[d] = nb
+                                    break
+                        st_k[d] = k
+                        if not todo:
+                            used &= ~(np.int64(1) << cell)
+                            if cell == first_cell:
+                                first = 0
+                            else:
+                                key &= ~(cell_mask[cell] << cell_shift[cell])
+                            d -= 1
+                            continue
+                    letter = _lowest_bit32(todo)
+                    st_todo[d] = todo & (todo - np.uint32(1))
+                    node = _kid(st_rec[d], letter)
+                    rec = nodes[node]
+                    nb = st_nb[d]
                     d += 1
-                    st_cell[d] = nxt
-                    st_todo[d] = kids & letter_set[nxt]
-                    st_nb[d] = -1
-                    st_parent[d] = st_node[d - 1]
-                else:
-                    st_nb[d] = -1
+                    st_cell[d], st_rec[d], st_k[d], st_todo[d] = nb, rec, 0, 0
+                    used |= np.int64(1) << nb
+                    if nb == first_cell:
+                        first = np.int64(digit_of[nb, letter] >> cell_shift[nb])
+                    else:
+                        key = (key & ~(cell_mask[nb] << cell_shift[nb])) | digit_of[nb, letter]
+                    break
     return keys, wcs, firsts, n_keys, union
 
 
@@ -230,66 +229,76 @@ def _grown_paths(keys, wcs, firsts, n):
 @njit(cache=True)
 def sort_paths(keys, wcs, firsts, n_keys, key_bits, n_first):
     """The distinct (first, key, word) paths among the first n_keys, sorted by first digit then key, and where
-    each first digit's run starts (`at[x]`, x = 0..n_first; at[n_first + 1] = the count). A least-significant-
-    digit radix sort over the key's bits (passes whose digit never changes skipped), then a counting pass on
-    the first digit; in a run of equal keys (a few words at most) each word is kept once, since a board
-    counts a word once however many paths spell it."""
+    each first digit's run starts (`at[x]`, x = 0..n_first; at[n_first + 1] = the count). A counting pass on
+    the first digit, then within each of its runs a least-significant-digit radix sort of the keys, a byte a
+    pass (passes whose byte never changes skipped); in a run of equal keys (a few words at most) each word is
+    kept once, since a board counts a word once however many paths spell it."""
+    at = np.zeros(n_first + 2, dtype=np.int64)
+    for i in range(n_keys):
+        at[firsts[i] + 1] += 1
+    for x in range(n_first + 1):
+        at[x + 1] += at[x]
+    a = np.empty(n_keys, dtype=np.uint64)
+    aw = np.empty(n_keys, dtype=np.uint32)
+    fill = at[: n_first + 1].copy()
+    for i in range(n_keys):
+        j = fill[firsts[i]]
+        a[j], aw[j] = keys[i], wcs[i]
+        fill[firsts[i]] = j + 1
+    b = np.empty_like(a)
+    bw = np.empty_like(aw)
     radix = _U64(RADIX_BITS)
     mask = _U64((1 << RADIX_BITS) - 1)
     passes = max(1, (key_bits + RADIX_BITS - 1) // RADIX_BITS)
     counts = np.zeros((passes, 1 << RADIX_BITS), dtype=np.int64)
-    a, aw, af = keys[:n_keys].copy(), wcs[:n_keys].copy(), firsts[:n_keys].copy()
-    for i in range(n_keys):
-        k = a[i]
-        for p in range(passes):
-            counts[p, (k >> (_U64(p) * radix)) & mask] += 1
-    b, bw, bf = np.empty_like(a), np.empty_like(aw), np.empty_like(af)
     offsets = np.empty(1 << RADIX_BITS, dtype=np.int64)
-    for p in range(passes):
-        shift = _U64(p) * radix
-        start = 0
-        single = False
-        for digit in range(1 << RADIX_BITS):
-            c = counts[p, digit]
-            single |= c == n_keys
-            offsets[digit] = start
-            start += c
-        if single:
-            continue
-        for i in range(n_keys):
-            digit = (a[i] >> shift) & mask
-            j = offsets[digit]
-            b[j], bw[j], bf[j] = a[i], aw[i], af[i]
-            offsets[digit] = j + 1
-        a, b, aw, bw, af, bf = b, a, bw, aw, bf, af
-    at = np.zeros(n_first + 2, dtype=np.int64)
-    for i in range(n_keys):
-        at[af[i] + 1] += 1
     for x in range(n_first + 1):
-        at[x + 1] += at[x]
-    fill = at[: n_first + 1].copy()
-    for i in range(n_keys):
-        j = fill[af[i]]
-        b[j], bw[j] = a[i], aw[i]
-        fill[af[i]] = j + 1
+        lo, hi = at[x], at[x + 1]
+        if hi - lo < 2:
+            continue
+        counts[:, :] = 0
+        for i in range(lo, hi):
+            k = a[i]
+            for p in range(passes):
+                counts[p, (k >> (_U64(p) * radix)) & mask] += 1
+        src, dst, src_w, dst_w = a, b, aw, bw
+        for p in range(passes):
+            shift = _U64(p) * radix
+            start = lo
+            single = False
+            for digit in range(1 << RADIX_BITS):
+                c = counts[p, digit]
+                single |= c == hi - lo
+                offsets[digit] = start
+                start += c
+            if single:
+                continue
+            for i in range(lo, hi):
+                digit = (src[i] >> shift) & mask
+                j = offsets[digit]
+                dst[j], dst_w[j] = src[i], src_w[i]
+                offsets[digit] = j + 1
+            src, dst, src_w, dst_w = dst, src, dst_w, src_w
+        if src is b:
+            a[lo:hi], aw[lo:hi] = b[lo:hi], bw[lo:hi]
     m = 0
-    for x in range(n_first + 1):  # keep each (key, word) once, bucket by bucket
+    for x in range(n_first + 1):  # keep each (key, word) once, run by run
         lo, hi = at[x], at[x + 1]
         at[x] = m
         run = m
         for i in range(lo, hi):
-            if i == lo or b[i] != b[i - 1]:
+            if i == lo or a[i] != a[i - 1]:
                 run = m
             else:
                 repeat = False
                 for j in range(run, m):
-                    repeat |= bw[j] == bw[i]
+                    repeat |= aw[j] == aw[i]
                 if repeat:
                     continue
-            b[m], bw[m] = b[i], bw[i]
+            a[m], aw[m] = a[i], aw[i]
             m += 1
     at[n_first + 1] = m
-    return b[:m].copy(), bw[:m].copy(), at
+    return a[:m], aw[:m], at
 
 
 @njit(cache=True)
