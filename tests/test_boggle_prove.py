@@ -18,19 +18,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.boggle import break_kernels as bk
 from pipeline.boggle import prove_kernels as pk
+from pipeline.boggle.classes import (
+    ClassSpace,
+    canonical_board,
+    parse_partition,
+    split_order,
+    symmetries,
+)
 from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.prove import (
     Problem,
-    canonical_board,
-    parse_partition,
+    class_layout,
     prove,
     prove_job,
     prove_shard,
     prove_work,
-    split_order,
-    symmetries,
-    top_classes,
 )
 from pipeline.boggle.rules import Rules, neighbours
 from pipeline.boggle.solver import board_texts, score_boards
@@ -124,36 +128,38 @@ def one_thread():
 # ---- the bound never undercuts a board of its class -------------------------------------------------
 
 
+@dataclass
+class Tree:
+    """A class's orderly tree in its arena, with what built it."""
+
+    arena: np.ndarray
+    tip: int
+    root: int
+    union: int
+    layout: object
+    keys: np.ndarray
+    wcs: np.ndarray
+    at: np.ndarray
+
+
+def class_tree(dictionary, rows, cols, letters: list[str], order=None) -> Tree:
+    """The orderly tree of the board class giving cell i the letters letters[i]."""
+    order = split_order(rows, cols) if order is None else np.asarray(order, dtype=np.int32)
+    lay = class_layout(letters, order)
+    lex = pk.Lexicon(dictionary.nodes, dictionary.values, *neighbours(rows, cols))
+    seen = np.zeros(dictionary.nodes.shape[0] // 64 + 1, dtype=np.uint64)
+    small = (np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.uint32), np.empty(4, dtype=np.uint8))
+    keys, wcs, firsts, n, union = pk.word_paths(lex, lay, *small, seen)
+    keys, wcs, at = pk.sort_paths(keys, wcs, firsts, n, lay.key_bits, int(lay.n_letters[order[0]]))
+    arena, base = pk.new_arena(1 << 10)
+    arena, tip, root = pk.class_tree(keys, wcs, at, dictionary.values, lay, arena, base)
+    return Tree(arena, tip, root, int(union), lay, keys, wcs, at)
+
+
 def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
     """(orderly tree bound, sum/union bound) of the board class giving cell i the letters letters[i]."""
-    n = rows * cols
-    width = max(len(x) for x in letters)
-    codes = np.zeros((n, width), dtype=np.int8)
-    for i, x in enumerate(letters):
-        codes[i, : len(x)] = [ord(c) - 65 for c in x]
-    n_letters = np.array([len(x) for x in letters], dtype=np.int32)
-    bits = int(width + 1).bit_length()
-    class_bits = max(1, int(dictionary.values.shape[0] - 1).bit_length())
-    nbrs, ncount = neighbours(rows, cols)
-    seen = np.zeros(dictionary.nodes.shape[0], dtype=np.int32)
-    keys, words, n_keys, union = pk.word_keys(
-        dictionary.nodes,
-        dictionary.values,
-        nbrs,
-        ncount,
-        codes,
-        n_letters,
-        split_order(rows, cols),
-        bits,
-        class_bits,
-        np.empty(8, dtype=np.uint64),
-        np.empty(8, dtype=np.int32),
-        seen,
-        1,
-    )
-    distinct = pk.distinct_keys(keys, words, n_keys, bits * n + class_bits)
-    tree = pk.orderly_tree(distinct, dictionary.values, n, bits, class_bits)
-    return int(tree[0]), int(union)
+    tree = class_tree(dictionary, rows, cols, letters)
+    return int(tree.arena[tree.root + pk.BOUND]), tree.union
 
 
 @pytest.fixture(scope="module")
@@ -194,23 +200,101 @@ def test_bound_of_a_single_board_is_at_least_its_score_and_sum_union_is_exact(en
 @settings(max_examples=60, deadline=None)
 @given(
     bits=st.integers(1, 64),
-    word_bits=st.integers(1, 31),
+    word_bits=st.integers(1, 26),
     n=st.integers(0, 3000),
+    n_first=st.integers(0, 25),
     seed=st.integers(0, 2**32 - 1),
-    spare=st.integers(0, 50),
 )
-def test_distinct_keys_are_the_sorted_keys_of_distinct_pairs(bits, word_bits, n, seed, spare):
+def test_sorted_paths_are_the_distinct_paths_by_first_digit_then_key(bits, word_bits, n, n_first, seed):
     rng = np.random.default_rng(seed)
-    keys = rng.integers(0, 2**64, n + spare, dtype=np.uint64, endpoint=False) >> np.uint64(64 - bits)
-    words = rng.integers(0, 2**word_bits, n + spare, dtype=np.int32)
+    keys = rng.integers(0, 2**64, n, dtype=np.uint64, endpoint=False) >> np.uint64(64 - bits)
+    wcs = rng.integers(0, 2**word_bits, n, dtype=np.uint32)
+    firsts = rng.integers(0, n_first + 1, n, dtype=np.uint8)
     if n and seed % 3 == 0:
-        keys[:n] = keys[0]  # every digit of the keys the same: their passes skipped
+        keys[:] = keys[0]  # every digit of the keys the same: their passes skipped
     if n and seed % 4 == 0:
         pick = rng.integers(0, n, n)
-        keys[:n], words[:n] = keys[pick], words[pick]  # repeated pairs
-    expected = sorted({(int(k), int(w)) for k, w in zip(keys[:n], words[:n])})
-    got = pk.distinct_keys(keys, words, n, bits)
-    assert got.tolist() == [k for k, _ in expected]
+        keys, wcs, firsts = keys[pick], wcs[pick], firsts[pick]  # repeated paths
+    expected = sorted({(int(f), int(k), int(w)) for f, k, w in zip(firsts, keys, wcs)})
+    got_keys, got_wcs, at = pk.sort_paths(keys, wcs, firsts, n, bits, n_first)
+    got_firsts = np.repeat(np.arange(n_first + 1), np.diff(at))
+    got = list(zip(got_firsts.tolist(), got_keys.tolist(), got_wcs.tolist()))
+    assert sorted(got) == expected
+    assert [(f, k) for f, k, _ in got] == [(f, k) for f, k, _ in expected]  # ordered by first digit, then key
+
+
+def synthetic_dictionary(alphabet: str, longest: int, keep: float, seed: int):
+    """A dictionary of a seeded share of every string of 3..longest letters over `alphabet`: many words on a
+    tiny alphabet, so that every board of a small grid can be scored by brute force."""
+    rng = np.random.default_rng(seed)
+    words = ["".join(t) for n in range(3, longest + 1) for t in itertools.product(alphabet, repeat=n)]
+    return compile_dictionary([w for w in words if rng.random() < keep], STANDARD)
+
+
+def assert_proof_is_brute_force(tmp_path, rows, cols, alphabet, dictionary, partitions, floor, switches=(1.7,)):
+    """Each partition's proof (at each switch) finds exactly the boards that brute force finds."""
+    everything = brute_force(rows, cols, alphabet, dictionary, 0)
+    floor = floor if floor > 0 else max(everything.values())
+    expected = {b: s for b, s in everything.items() if s >= floor}
+    assert 0 < len(expected) < len(everything)
+    for partition in partitions:
+        for switch in switches:
+            problem = Problem(rows, cols, dictionary, parse_partition(partition), floor, switch=switch)
+            got = prove(problem, tmp_path / f"{partition}-{switch}")
+            assert dict(zip(got.boards["board"].to_list(), got.boards["score"].to_list())) == expected, partition
+
+
+def test_forcing_proof_equals_brute_force_on_3x4(tmp_path, one_thread):
+    dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)  # all 4,096 boards of R and T
+    for switch in (1.0, 1.7, 100.0):  # force until the last cells, as hybrid-boggle does, or search at once
+        assert_proof_is_brute_force(tmp_path / str(switch), 3, 4, "RT", dictionary, ["RT", "R T, center: RT"], 0)
+
+
+@pytest.mark.slow
+def test_4x4_proof_equals_brute_force_over_65536_boards(tmp_path, one_thread):
+    dictionary = synthetic_dictionary("ES", 5, 0.25, seed=16)
+    assert_proof_is_brute_force(tmp_path, 4, 4, "ES", dictionary, ["ES", "E S, corner: ES"], 0, (1.0, 1.7))
+
+
+@pytest.mark.slow
+def test_3x3_proof_equals_brute_force_over_262144_boards(tmp_path, moby_words, one_thread):
+    dictionary = small_dictionary(moby_words, "AERT", 9)
+    partitions = ["AE RT", "A E R T, corner: AERT", "AERT, edge: A E RT"]
+    assert_proof_is_brute_force(tmp_path, 3, 3, "AERT", dictionary, partitions, 80, (1.0, 1.7))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.sampled_from([(3, 3), (3, 4)]), data=st.data())
+def test_forced_trees_bound_every_board_with_the_forced_letters(enable_like, size, data):
+    rows, cols = size
+    n = rows * cols
+    letters = ["".join(sorted(data.draw(st.sets(st.sampled_from(LETTERS), min_size=1, max_size=4)))) for _ in range(n)]
+    tree = class_tree(enable_like, rows, cols, letters)
+    order = split_order(rows, cols)
+    mem, tip, node = tree.arena, tree.tip, tree.root
+    chosen: dict[int, str] = {}
+    for pos in range(data.draw(st.integers(1, n - 1))):
+        cell = int(order[pos])
+        index = data.draw(st.integers(0, len(letters[cell]) - 1))
+        mem, tip, child = bk.force_tree(mem, tip, node, pos, index)
+        assert mem[child + pk.BOUND] <= mem[node + pk.BOUND]
+        if pos == 0:  # one cell forced: the merged tree is the tree of the paths that skip it or use the letter
+            at = tree.at
+            keys = np.concatenate([tree.keys[at[0] : at[1]], tree.keys[at[index + 1] : at[index + 2]]])
+            wcs = np.concatenate([tree.wcs[at[0] : at[1]], tree.wcs[at[index + 1] : at[index + 2]]])
+            keys, wcs, at1 = pk.sort_paths(keys, wcs, np.zeros(keys.shape[0], np.uint8), keys.shape[0], 64, 0)
+            mem2, _, root2 = pk.build_tree(
+                keys, wcs, 0, keys.shape[0], enable_like.values, tree.layout, mem.copy(), tip
+            )
+            assert mem2[root2 + pk.BOUND] == mem[child + pk.BOUND]
+        chosen[cell] = letters[cell][index]
+        node = child
+    boards = [
+        [ord(chosen[c] if c in chosen else data.draw(st.sampled_from(letters[c]))) - 65 for c in range(n)]
+        for _ in range(20)
+    ]
+    scores = score_boards(np.array(boards, dtype=np.int8), rows, cols, enable_like).scores
+    assert scores.max() <= mem[node + pk.BOUND]
 
 
 # ---- symmetry, partitions, classes ---------------------------------------------------------------------
@@ -233,16 +317,33 @@ def test_canonical_board_is_the_least_image():
     assert forms == {canonical_board(board, 3, 4)}
 
 
-def test_top_classes_cover_every_class_once_up_to_symmetry():
-    for rows, cols, k in [(2, 2, 3), (2, 3, 2), (3, 3, 2)]:
-        canon = {tuple(r) for r in top_classes(k, rows, cols).tolist()}
-        images = symmetries(rows, cols)
-        orbits = set()
-        for t in itertools.product(range(k), repeat=rows * cols):
-            orbit = min(tuple(t[i] for i in image) for image in images)
-            orbits.add(orbit)
-            assert orbit in canon
-        assert canon == orbits
+@pytest.mark.parametrize(
+    "rows, cols, partition",
+    [(2, 2, "A B C"), (2, 3, "A B"), (3, 3, "A B"), (3, 3, "A B C, corner: AB C"), (3, 4, "A B, corner: A B")],
+)
+def test_canonical_classes_cover_every_class_once_up_to_symmetry(rows, cols, partition):
+    space = ClassSpace(rows, cols, parse_partition(partition))
+    canon = set(space.canonical_ids().tolist())
+    images = symmetries(rows, cols)
+    orbits = set()
+    for class_id in range(space.total):
+        digits = space.digits(np.array([class_id]))[0]
+        orbit = min(int(space.ids(digits[image][None, :])[0]) for image in images)
+        orbits.add(orbit)
+    assert canon == orbits
+
+
+def test_class_ids_are_hybrid_boggles():
+    """hybrid-boggle's board_id tool: PERSLATGSINETERS lies in 4x4 class 3130573, canonically 705707, and
+    PERSLATESIND in 3x4 class 88213, canonically 16762 (its partition with corner groups)."""
+    partition = parse_partition("aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz")
+    four, three = ClassSpace(4, 4, partition), ClassSpace(3, 4, partition)
+    assert four.class_of("PERSLATGSINETERS") == 3130573
+    assert int(four.canonical(np.array([3130573]))[0]) == 705707
+    assert three.class_of("PERSLATESIND") == 88213
+    assert int(three.canonical(np.array([88213]))[0]) == 16762
+    assert four.total == 3**12 * 2**4
+    assert four.name(705707).split()[:4] == ["BCDFGHJKLMNPQRTVWXZ", "HKLNRSTY", "HKLNRSTY", "BCDFGHJKLMNPQRTVWXZ"]
 
 
 def test_split_order_starts_in_the_middle():
@@ -267,7 +368,7 @@ def test_bad_partitions(text, message):
 def test_shard_is_a_pure_function(moby_words, one_thread):
     dictionary = small_dictionary(moby_words, "AERST", 6)
     problem = Problem(2, 3, dictionary, parse_partition("AE RST"), 10)
-    classes = top_classes(2, 2, 3)
+    classes = problem.space.canonical_ids()
     a = prove_shard(problem, classes[:5])
     b = prove_shard(problem, classes[:5])
     assert a["boards"].equals(b["boards"]) and a["classes"].equals(b["classes"])
@@ -551,3 +652,14 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
     fresh = json.loads(run_wordstats(*prove_args(KILL_CASE, clean), "--workers", "1").stdout)
     assert resumed["boards"] == fresh["boards"]
     assert_same_proof(Path(resumed["summary"]["job_folder"]), Path(fresh["summary"]["job_folder"]))
+
+
+def test_kernel_files_agree_on_the_layouts_they_share():
+    """Each numba cache unit names the layouts it reads itself (numba's cache follows its own file only):
+    the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves)."""
+    from pipeline.boggle import kernels
+
+    for name in ("NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"):
+        assert getattr(pk, name) == getattr(kernels, name), name
+    for name in ("POINTS", "BOUND", "COUNT", "KIDS", "POS", "MASK", "INTERNED"):
+        assert getattr(pk, name) == getattr(bk, name), name

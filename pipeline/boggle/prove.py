@@ -1,17 +1,14 @@
 """Prove the best Boggle boards: branch and bound over board classes (see docs/boggle-prove.md).
 
-A *board class* gives every cell a set of letters and stands for every board that picks one letter per cell.
-A *partition* splits the letters into groups; a *top-level class* gives every cell one group. Each top-level
-class is bounded from above by its orderly tree (the kernels in `prove_kernels`); a class whose bound is
-below the floor holds no board worth keeping, the others are split cell by cell, in a fixed split order,
-down to single boards, which the exact solver scores. Only one top-level class per symmetry of the grid is
-examined (8 symmetries of a square, 4 of a rectangle), and every board found is written in its canonical
-form: the least, in row order, of the letter strings of its symmetric images.
+Each canonical top-level class (pipeline/boggle/classes.py) is bounded from above by its orderly tree
+(`prove_kernels`): a class whose bound is below the floor holds no board worth keeping; the others are forced
+cell by cell and searched (`break_kernels`) down to single boards, which the exact solver scores. Every board
+found is written in its canonical form.
 
-The work of one shard (a run of top-level classes) is `prove_shard`; `prove_job` makes the proof a job of
-the sharded-job executor (`pipeline.core.executor`), which runs the shards on local processes or a Ray
-cluster, keeps each finished one under the lexicon's jobs folder so that a rerun computes only the missing
-ones, and merges them; `proof_of` turns the merged tables into the boards and the proof's summary.
+The work of one shard (a run of classes) is `prove_shard`; `prove_job` makes the proof a job of the
+sharded-job executor (`pipeline.core.executor`), which runs the shards on local processes or a Ray cluster,
+keeps each finished one under the lexicon's jobs folder so that a rerun computes only the missing ones, and
+merges them; `proof_of` turns the merged tables into the boards and the proof's summary.
 """
 
 from __future__ import annotations
@@ -28,147 +25,50 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pipeline.boggle.classes import (
+    ClassSpace,
+    Partition,
+    default_partition,
+    group_codes,
+    parse_partition,
+    split_order,
+    symmetries,
+)
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import check_size, neighbours
 from pipeline.core.errors import WordstatsError
 from pipeline.core.executor import Engine, Job, JobResult, LocalEngine, Shard, run_job
 from pipeline.letters.alphabet import A_CODE
 
-METHOD = (
-    "orderly sum/choice tree (Vanderkam 2025) per top-level class, a word once per set of choices, "
-    "min with sum/union at the top; "
-    "depth-first split in a fixed cell order; exact solver on single boards"
-)
-MAX_TOP_CLASSES = 20_000_000  # top-level classes enumerated in memory
+__all__ = ["Partition", "default_partition", "parse_partition"]
+
+SWITCH = 1.7  # a tree whose bound is at most this times the floor is searched rather than forced
+FREE_CELLS = 4  # cells always left to the search: at most n - FREE_CELLS are forced
 MAX_BOARDS = 2_000_000  # more candidate boards than this means the floor is far too low
 SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
-
-# Default letter partitions per grid size: a few large groups keep the top-level classes few (the work of
-# bounding short words grows with the number of classes), while the orderly tree's bound stays tight.
-DEFAULT_PARTITIONS = {
-    (2, 2): "AEIOU BCDFGHJKLMNPQRSTVWXYZ",
-    (2, 3): "AEIOU BCDFGHJKLMNPQRSTVWXYZ",
-    (3, 3): "AEIOUY BCDFGHJKLMNPQRSTVWXZ",
-}
-FALLBACK_PARTITION = "AEIJOU BCDFGMPQVWXZ HKLNRSTY"
+ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots); it grows as trees need
 
 
-# ---- partitions, split order, symmetry -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Partition:
-    """Groups of letters (Q = the Qu cube); a cell of a top-level class holds one group."""
-
-    groups: tuple[str, ...]
-
-    @property
-    def text(self) -> str:
-        """The partition as written on the command line: groups separated by spaces."""
-        return " ".join(self.groups)
-
-    @property
-    def alphabet(self) -> str:
-        """Every letter of the partition, in alphabetical order."""
-        return "".join(sorted("".join(self.groups)))
-
-    @property
-    def width(self) -> int:
-        """The size of the largest group."""
-        return max(len(g) for g in self.groups)
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The groups as letter codes (groups × width, padded) and their sizes."""
-        codes = np.zeros((len(self.groups), self.width), dtype=np.int8)
-        for i, g in enumerate(self.groups):
-            codes[i, : len(g)] = [ord(ch) - A_CODE for ch in g]
-        return codes, np.array([len(g) for g in self.groups], dtype=np.int32)
-
-
-def parse_partition(text: str) -> Partition:
-    """A partition from groups of letters separated by spaces or commas ("AEIOU BCDFG..."); each letter in
-    at most one group. Letters left out are never placed, so the proof covers boards of the others only."""
-    groups = [g for g in text.replace(",", " ").upper().split() if g]
-    if not groups:
-        raise WordstatsError(
-            "--classes: give groups of letters separated by spaces, e.g. 'AEIOU BCDFGHJKLMNPQRSTVWXYZ'"
-        )
-    seen: set[str] = set()
-    for g in groups:
-        for ch in g:
-            if not ("A" <= ch <= "Z"):
-                raise WordstatsError(f"--classes: {ch!r} in group {g!r} is not a letter A-Z (Q stands for Qu)")
-            if ch in seen:
-                raise WordstatsError(f"--classes: letter {ch} is in more than one group")
-            seen.add(ch)
-    return Partition(tuple("".join(sorted(g)) for g in groups))
-
-
-def default_partition(rows: int, cols: int) -> Partition:
-    """The documented default partition of a grid size."""
-    key = (min(rows, cols), max(rows, cols))
-    return parse_partition(DEFAULT_PARTITIONS.get(key, FALLBACK_PARTITION))
-
-
-def split_order(rows: int, cols: int) -> np.ndarray:
-    """The order cells are split in: most neighbours first, then nearest the centre, then row order."""
-    _, ncount = neighbours(rows, cols)
-    centre_r, centre_c = (rows - 1) / 2, (cols - 1) / 2
-    cells = range(rows * cols)
-    key = [(-int(ncount[c]), (c // cols - centre_r) ** 2 + (c % cols - centre_c) ** 2, c) for c in cells]
-    return np.array([k[2] for k in sorted(key)], dtype=np.int32)
-
-
-def symmetries(rows: int, cols: int) -> list[np.ndarray]:
-    """The symmetries of the grid as cell permutations: image[i] = the cell whose letter lands on cell i.
-    Four for a rectangle (identity, flips, half turn), eight for a square (and the transposes)."""
-    grid = np.arange(rows * cols).reshape(rows, cols)
-    images = [grid, grid[::-1], grid[:, ::-1], grid[::-1, ::-1]]
-    if rows == cols:
-        images += [grid.T, grid.T[::-1], grid.T[:, ::-1], grid.T[::-1, ::-1]]
-    return [np.ascontiguousarray(g.ravel()) for g in images]
-
-
-def canonical_board(letters: str, rows: int, cols: int) -> str:
-    """A board's canonical form: the least, in row order, of the letter strings of its symmetric images."""
-    return min("".join(letters[i] for i in image) for image in symmetries(rows, cols))
-
-
-def top_classes(n_groups: int, rows: int, cols: int) -> np.ndarray:
-    """The canonical top-level classes (one row of group indices per class, in increasing order of its code
-    with the first cell most significant): those whose code is the least among their symmetric images."""
-    n = rows * cols
-    total = n_groups**n
-    if total > MAX_TOP_CLASSES:
-        raise WordstatsError(
-            f"{n_groups} letter groups on {n} cells make {total:,} top-level classes; at most "
-            f"{MAX_TOP_CLASSES:,} are supported (use fewer groups in --classes)"
-        )
-    codes = np.arange(total, dtype=np.int64)
-    digits = np.empty((total, n), dtype=np.int8)
-    rest = codes.copy()
-    for cell in range(n - 1, -1, -1):
-        digits[:, cell] = rest % n_groups
-        rest //= n_groups
-    weights = n_groups ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    keep = np.ones(total, dtype=bool)
-    for image in symmetries(rows, cols)[1:]:
-        keep &= codes <= digits[:, image].astype(np.int64) @ weights
-    return digits[keep]
-
-
-# ---- one shard ------------------------------------------------------------------------------------
+def method(switch: float, free: int) -> str:
+    """The bound and split method, for the summary."""
+    return (
+        "orderly sum/choice tree (Vanderkam 2025) per top-level class, a word once per set of choices; "
+        f"cells forced (subtrees merged) while the bound is above {switch:g}x the floor, "
+        f"the last {free} cells and lower bounds searched depth first; exact solver on single boards"
+    )
 
 
 @dataclass(frozen=True)
 class Problem:
-    """What a proof is about: the grid, the dictionary, the partition, the floor."""
+    """What a proof is about: the grid, the dictionary, the partition, the floor, and when to stop forcing."""
 
     rows: int
     cols: int
     dictionary: Dictionary
     partition: Partition
     floor: int
+    switch: float = SWITCH
+    free: int = FREE_CELLS
 
     @property
     def n_cells(self) -> int:
@@ -176,50 +76,78 @@ class Problem:
         return self.rows * self.cols
 
     @property
-    def class_bits(self) -> int:
-        """Bits of a word key that hold the word's points class (the dictionary's number of point values)."""
-        return max(1, int(self.dictionary.values.shape[0] - 1).bit_length())
+    def space(self) -> ClassSpace:
+        """The top-level classes."""
+        return ClassSpace(self.rows, self.cols, self.partition)
 
     @property
-    def digit_bits(self) -> int:
-        """Bits per cell in a word key (a letter index + 1, 0 = cell unused)."""
-        return int(self.partition.width + 1).bit_length()
+    def order(self) -> np.ndarray:
+        """The split order."""
+        return split_order(self.rows, self.cols)
 
     @property
     def key_bits(self) -> int:
-        """Bits of a word key: the points class, and a digit per cell."""
-        return self.class_bits + self.n_cells * self.digit_bits
+        """The most bits a class's word keys take: a digit per split position after the first, wide enough for
+        the largest group of its cell."""
+        widths = [max(len(g) for g in groups) for groups in self.space.cell_groups]
+        return sum(int(widths[c]).bit_length() for c in self.order[1:].tolist())
 
 
 def check_problem(problem: Problem) -> None:
     """Raise a one-line error when the kernels cannot handle the problem."""
     check_size(problem.rows, problem.cols, "prove")
-    bits = problem.key_bits
-    if bits > 64:
+    if problem.key_bits > 64:
         raise WordstatsError(
-            f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} "
-            f"letters needs {bits}-bit word keys (at most 64): use smaller groups in --classes"
+            f"{problem.rows}x{problem.cols} with letter groups of up to {problem.partition.width} letters needs "
+            f"{problem.key_bits}-bit word keys (at most 64): use smaller groups in --classes"
         )
     if problem.floor < 1:
         raise WordstatsError(f"--floor must be at least 1, got {problem.floor}")
 
 
-BOARD_SCHEMA: dict[str, Any] = {"board": pl.String, "score": pl.Int32, "class": pl.String}
-CLASS_SCHEMA: dict[str, Any] = {  # one row per top-level class: its bounds and the work its proof took (deterministic)
-    "class": pl.String,
+def class_layout(letters: list[str], order: np.ndarray):
+    """The kernels' view of a class: its cells' letters, the split order and the word keys' digits."""
+    from pipeline.boggle.prove_kernels import Layout
+
+    n = len(letters)
+    codes, n_letters = group_codes(letters)
+    width = np.zeros(n, dtype=np.int64)
+    shift = np.zeros(n, dtype=np.int64)
+    for p in range(1, n):
+        width[p] = int(n_letters[order[p]]).bit_length()
+    for p in range(n - 2, 0, -1):
+        shift[p] = shift[p + 1] + width[p + 1]
+    pos_at_bit = np.zeros(64, dtype=np.int64)
+    high = lows = 0
+    for p in range(1, n):
+        pos_at_bit[shift[p] : shift[p] + width[p]] = p
+        high |= 1 << int(shift[p] + width[p] - 1)
+        lows |= ((1 << int(width[p] - 1)) - 1) << int(shift[p])
+    key_bits = int(shift[1] + width[1]) if n > 1 else 0
+    pos_of = np.argsort(order).astype(np.int32)
+    order32 = order.astype(np.int32)
+    return Layout(
+        codes, n_letters, order32, pos_of, shift, width, pos_at_bit, np.uint64(high), np.uint64(lows), key_bits
+    )
+
+
+BOARD_SCHEMA: dict[str, Any] = {"board": pl.String, "score": pl.Int32, "class": pl.Int64}
+CLASS_SCHEMA: dict[str, Any] = {  # one row per class: its bounds and the work its proof took (deterministic)
+    "class": pl.Int64,
     "tree_bound": pl.Int64,
     "sum_union": pl.Int64,
     "best": pl.Int32,
     "word_paths": pl.Int64,
-    "tree_nodes": pl.Int64,
+    "tree_slots": pl.Int64,
+    "forced": pl.Int64,
+    "force_dropped": pl.Int64,
+    "searched": pl.Int64,
     "boards_scored": pl.Int64,
     "visited": pl.List(pl.Int64),
     "dropped": pl.List(pl.Int64),
 }
-TIMING_SCHEMA: dict[
-    str, Any
-] = {  # one row per top-level class: CPU seconds by phase, and the process's peak memory after it
-    "class": pl.String,
+TIMING_SCHEMA: dict[str, Any] = {  # one row per class: CPU seconds by phase, the process's peak memory after it
+    "class": pl.Int64,
     "words": pl.Float64,
     "tree": pl.Float64,
     "search": pl.Float64,
@@ -230,103 +158,102 @@ TIMING_SCHEMA: dict[
 PARTS = ("boards", "classes", "timing")  # a shard's tables; only `timing` depends on the run
 
 
-def class_name(group_row: np.ndarray) -> str:
-    """A top-level class as the group index of each cell, in row order ("0120...")."""
-    return "".join(str(int(g)) if g < 10 else chr(ord("a") + int(g) - 10) for g in group_row)
+class Prover:
+    """Proves classes of one problem, one after another, reusing its buffers (the word paths and the tree's
+    arena grow to the largest class seen)."""
+
+    def __init__(self, problem: Problem):
+        from pipeline.boggle import prove_kernels as pk
+
+        d = problem.dictionary
+        self.problem = problem
+        self.lexicon = pk.Lexicon(d.nodes, d.values, *neighbours(problem.rows, problem.cols))
+        self.keys = np.empty(1 << 16, dtype=np.uint64)
+        self.wcs = np.empty(1 << 16, dtype=np.uint32)
+        self.firsts = np.empty(1 << 16, dtype=np.uint8)
+        self.seen = np.zeros((d.nodes.shape[0] + 63) // 64, dtype=np.uint64)  # a bit per trie node
+        self.arena, self.base = pk.new_arena(ARENA_SLOTS)
+        self.images = symmetries(problem.rows, problem.cols)
+
+    def prove(self, class_id: int) -> tuple[dict[str, tuple[int, int]], dict[str, Any], dict[str, Any]]:
+        """The boards of one class at or above the floor ({canonical board: (score, class)}), the class's row
+        of bounds and work, and its row of timings."""
+        from pipeline.boggle import break_kernels as bk
+        from pipeline.boggle import prove_kernels as pk
+
+        p = self.problem
+        n, order, floor = p.n_cells, p.order, p.floor
+        lay = class_layout(p.space.letters(class_id), order)
+        t0 = time.process_time()
+        self.keys, self.wcs, self.firsts, n_paths, union = pk.word_paths(
+            self.lexicon, lay, self.keys, self.wcs, self.firsts, self.seen
+        )
+        row: dict[str, Any] = {"class": class_id, "tree_bound": None, "sum_union": int(union), "best": None}
+        row.update(word_paths=0, tree_slots=0, forced=0, force_dropped=0, searched=0, boards_scored=0)
+        row.update(visited=[0] * n, dropped=[0] * n)
+        found: dict[str, tuple[int, int]] = {}
+        t1 = t2 = t3 = t4 = time.process_time()
+        if union >= floor:
+            n_first = int(lay.n_letters[order[0]])
+            keys, wcs, at = pk.sort_paths(self.keys, self.wcs, self.firsts, n_paths, lay.key_bits, n_first)
+            t1 = time.process_time()
+            self.arena, tip, root = pk.class_tree(keys, wcs, at, p.dictionary.values, lay, self.arena, self.base)
+            row.update(tree_bound=int(self.arena[root + pk.BOUND]), word_paths=int(keys.shape[0]))
+            row["tree_slots"] = int(tip - self.base)
+            t2 = time.process_time()
+            per_pos = lay.n_letters[order].astype(np.int64)
+            switch = int(p.switch * floor)
+            self.arena, picks, forced, cut, searched, visited, dropped = bk.break_tree(
+                self.arena, tip, root, per_pos, floor, switch, n - p.free
+            )
+            row.update(forced=int(forced.sum()), force_dropped=int(cut.sum()), searched=int(searched.sum()))
+            row.update(visited=visited.tolist(), dropped=dropped.tolist())
+            t3 = time.process_time()
+            if picks.shape[0]:
+                found = self._score(picks, lay, class_id, row)
+            t4 = time.process_time()
+        timing = {"class": class_id, "words": t1 - t0, "tree": t2 - t1, "search": t3 - t2, "score": t4 - t3}
+        timing.update(cpu=time.process_time() - t0, peak_rss_mib=_driver_peak_mib())
+        return found, row, timing
+
+    def _score(self, picks: np.ndarray, lay, class_id: int, row: dict[str, Any]) -> dict[str, tuple[int, int]]:
+        """Score the candidate boards (letter index per split position) exactly; those at or above the floor
+        in canonical form."""
+        from pipeline.boggle.solver import score_boards
+
+        p = self.problem
+        n = p.n_cells
+        if picks.shape[0] > MAX_BOARDS:
+            raise WordstatsError(
+                f"more than {MAX_BOARDS:,} boards reach the bound: --floor {p.floor} is far too low for a proof"
+            )
+        per_cell = np.empty_like(picks)
+        per_cell[:, p.order] = picks
+        boards = lay.letters[np.arange(n), per_cell.astype(np.int64)]
+        scores = score_boards(boards, p.rows, p.cols, p.dictionary).scores
+        row["boards_scored"] = int(boards.shape[0])
+        keep = np.flatnonzero(scores >= p.floor)
+        found = {}
+        for i in keep.tolist():
+            text = min((boards[i][image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in self.images)
+            found[text] = (int(scores[i]), class_id)
+        if keep.size:
+            row["best"] = int(scores[keep].max())
+        return found
 
 
 def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame]:
-    """Every board of the given top-level classes (rows of group indices) scoring at least the floor, in
-    canonical form with its exact score (`boards`), each class's bounds and work (`classes`), and its CPU
-    time (`timing`). The first two are a pure function of the arguments."""
-    from pipeline.boggle import prove_kernels as pk
-    from pipeline.boggle.solver import score_boards
-
-    n = problem.n_cells
-    d = problem.dictionary
-    nbrs, ncount = neighbours(problem.rows, problem.cols)
-    order = split_order(problem.rows, problem.cols)
-    group_letters, group_sizes = problem.partition.arrays()
-    bits = problem.digit_bits
-    keys = np.empty(1 << 16, dtype=np.uint64)
-    words = np.empty(1 << 16, dtype=np.int32)
-    seen = np.zeros(d.nodes.shape[0], dtype=np.int32)
-    images = symmetries(problem.rows, problem.cols)
-    found: dict[str, tuple[int, str]] = {}
-    rows: list[dict[str, Any]] = []
-    timing: list[dict[str, Any]] = []
-    scored = 0
-    for stamp, row in enumerate(classes, start=1):
-        name = class_name(row)
-        letters = np.ascontiguousarray(group_letters[row])
-        n_letters = np.ascontiguousarray(group_sizes[row])
-        t0 = time.process_time()
-        keys, words, n_keys, union = pk.word_keys(
-            d.nodes,
-            d.values,
-            nbrs,
-            ncount,
-            letters,
-            n_letters,
-            order,
-            bits,
-            problem.class_bits,
-            keys,
-            words,
-            seen,
-            stamp,
-        )
-        t1 = time.process_time()
-        distinct = pk.distinct_keys(keys, words, n_keys, problem.key_bits)
-        tree = pk.orderly_tree(distinct, d.values, n, bits, problem.class_bits)
-        root, s_pts, c_pos = tree[0], tree[1], tree[4]
-        t2 = time.process_time()
-        out: dict[str, Any] = {
-            "class": name,
-            "tree_bound": int(root),
-            "sum_union": int(union),
-            "best": None,
-            "word_paths": int(n_keys),
-            "tree_nodes": int(s_pts.shape[0] + c_pos.shape[0]),
-            "boards_scored": 0,
-            "visited": [0] * n,
-            "dropped": [0] * n,
-        }
-        rows.append(out)
-        t3 = t4 = t2
-        if min(root, union) >= problem.floor:
-            picks, _, tried, cut = pk.orderly_search(n, n_letters, order, *tree[1:], problem.floor)
-            t3 = time.process_time()
-            out["visited"], out["dropped"] = tried.tolist(), cut.tolist()
-            if picks.shape[0]:
-                boards = letters[np.arange(n), picks.astype(np.int64)]
-                scores = score_boards(boards, problem.rows, problem.cols, d).scores
-                out["boards_scored"] = int(boards.shape[0])
-                scored += int(boards.shape[0])
-                if scored > MAX_BOARDS:
-                    raise WordstatsError(
-                        f"more than {MAX_BOARDS:,} boards reach the bound: --floor "
-                        f"{problem.floor} is far too low for a proof"
-                    )
-                keep = np.flatnonzero(scores >= problem.floor)
-                for i in keep.tolist():
-                    raw = boards[i]
-                    text = min((raw[image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in images)
-                    found[text] = (int(scores[i]), name)
-                if keep.size:
-                    out["best"] = int(scores[keep].max())
-            t4 = time.process_time()
-        timing.append(
-            {
-                "class": name,
-                "words": t1 - t0,
-                "tree": t2 - t1,
-                "search": t3 - t2,
-                "score": t4 - t3,
-                "cpu": time.process_time() - t0,
-                "peak_rss_mib": _driver_peak_mib(),
-            }
-        )
+    """Every board of the given classes (ids) scoring at least the floor, in canonical form with its exact
+    score (`boards`), each class's bounds and work (`classes`), and its CPU time (`timing`). The first two
+    are a pure function of the arguments."""
+    prover = _prover(problem)
+    found: dict[str, tuple[int, int]] = {}
+    rows, timing = [], []
+    for class_id in np.asarray(classes).tolist():
+        boards, row, times = prover.prove(int(class_id))
+        found.update(boards)
+        rows.append(row)
+        timing.append(times)
     boards_found = pl.DataFrame(
         {"board": list(found), "score": [v[0] for v in found.values()], "class": [v[1] for v in found.values()]},
         schema=BOARD_SCHEMA,
@@ -336,6 +263,18 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
         "classes": pl.DataFrame(rows, schema=CLASS_SCHEMA) if rows else pl.DataFrame(schema=CLASS_SCHEMA),
         "timing": pl.DataFrame(timing, schema=TIMING_SCHEMA) if timing else pl.DataFrame(schema=TIMING_SCHEMA),
     }
+
+
+_PROVERS: dict[int, Prover] = {}  # the last problem's prover in this process (its buffers are large)
+
+
+def _prover(problem: Problem) -> Prover:
+    """This process's prover of the problem (a new one for a new problem)."""
+    key = id(problem)
+    if key not in _PROVERS:
+        _PROVERS.clear()
+        _PROVERS[key] = Prover(problem)
+    return _PROVERS[key]
 
 
 # ---- the job: shards on the executor, merge, summary ------------------------------------------------
@@ -349,41 +288,46 @@ def dictionary_hash(dictionary: Dictionary) -> str:
     return digest.hexdigest()
 
 
-def job_params(problem: Problem) -> dict[str, Any]:
+def job_params(problem: Problem, only: list[int] | None = None) -> dict[str, Any]:
     """The parameters that decide a proof's result (the executor adds the code's digest to the job id)."""
     rules = problem.dictionary.rules
-    return {
+    params = {
         "size": f"{problem.rows}x{problem.cols}",
         "floor": problem.floor,
         "partition": problem.partition.text,
         "rules": {"name": rules.name, "min_length": rules.min_length, "points": list(rules.points)},
         "dictionary_sha256": dictionary_hash(problem.dictionary),
-        "split_order": split_order(problem.rows, problem.cols).tolist(),
+        "split_order": problem.order.tolist(),
+        "switch": problem.switch,
+        "free_cells": problem.free,
     }
+    if only is not None:
+        params["classes"] = only
+    return params
 
 
 def default_shard_size(n_classes: int, shards: int = SHARDS) -> int:
-    """Top-level classes per shard by default: about `shards` shards (one class each when there are fewer)."""
+    """Classes per shard by default: about `shards` shards (one class each when there are fewer)."""
     return max(1, math.ceil(n_classes / shards))
 
 
 @dataclass(frozen=True)
 class Proving:
     """What every shard of a proof reads (put in Ray's object store once per job): the problem, with the
-    compiled dictionary's arrays but not its word list, and the canonical top-level classes."""
+    compiled dictionary's arrays but not its word list, and the class ids to prove."""
 
     problem: Problem
     classes: np.ndarray
 
 
 def prove_work(shard: Shard, p: Proving) -> dict[str, pl.DataFrame]:
-    """One shard of a proof: top-level classes shard.start..shard.stop-1."""
+    """One shard of a proof: classes shard.start..shard.stop-1 of the list."""
     return prove_shard(p.problem, p.classes[shard.start : shard.stop])
 
 
 def prove_merge(part: str, rows: pl.DataFrame) -> pl.DataFrame:
-    """The boards once each (a board lies in one top-level class), best first, then alphabetical; the other
-    parts in shard order."""
+    """The boards once each (a board lies in one class), best first, then alphabetical; the other parts in
+    shard order."""
     if part == "boards":
         return rows.unique(subset="board", keep="first", maintain_order=True).sort(
             ["score", "board"], descending=[True, False]
@@ -391,15 +335,15 @@ def prove_merge(part: str, rows: pl.DataFrame) -> pl.DataFrame:
     return rows
 
 
-def prove_job(problem: Problem, shard_size: int | None = None) -> Job:
-    """The proof as a sharded job: one item per canonical top-level class."""
+def prove_job(problem: Problem, shard_size: int | None = None, only: list[int] | None = None) -> Job:
+    """The proof as a sharded job: one item per canonical class (or per class of `only`)."""
     check_problem(problem)
-    classes = top_classes(len(problem.partition.groups), problem.rows, problem.cols)
+    classes = np.array(sorted(set(only)), dtype=np.int64) if only is not None else problem.space.canonical_ids()
     n_classes = int(classes.shape[0])
     light = replace(problem, dictionary=replace(problem.dictionary, words=()))
     return Job(
         "boggle-prove",
-        job_params(problem),
+        job_params(problem, None if only is None else classes.tolist()),
         n_classes,
         shard_size or default_shard_size(n_classes),
         0,
@@ -411,8 +355,27 @@ def prove_job(problem: Problem, shard_size: int | None = None) -> Job:
     )
 
 
-@dataclass
-class Proof:
+def chosen_class(problem: Problem, text: str) -> int:
+    """The canonical class a --class names: its id, or a board it holds (cells in row order, Q or Qu)."""
+    from pipeline.boggle.rules import split_cubes
+
+    space = problem.space
+    if text.strip().isdigit():
+        class_id = int(text)
+        if class_id >= space.total:
+            raise WordstatsError(f"--class {text}: ids of this partition run from 0 to {space.total - 1:,}")
+    else:
+        cubes = split_cubes(text.strip().upper(), f"--class {text}")
+        if len(cubes) != problem.n_cells:
+            raise WordstatsError(
+                f"--class {text}: {len(cubes)} cells, a {problem.rows}x{problem.cols} board has {problem.n_cells}"
+            )
+        class_id = space.class_of("".join(c[0] for c in cubes))
+    return int(space.canonical(np.array([class_id]))[0])
+
+
+@dataclass(frozen=True)
+class ProofTables:
     """A finished proof: the boards (one per symmetry class, best first) and its summary."""
 
     boards: pl.DataFrame
@@ -425,16 +388,17 @@ def prove(
     engine: Engine | None = None,
     progress=None,
     shard_size: int | None = None,
-) -> Proof:
+    only: list[int] | None = None,
+) -> ProofTables:
     """Run the proof's missing shards in jobs_root/<job id>/ on `engine` (default: this process), then merge."""
-    job = prove_job(problem, shard_size)
+    job = prove_job(problem, shard_size, only)
     engine = engine or LocalEngine()
     started_cpu = time.process_time()
     result = run_job(job, Path(jobs_root) / job.job_id, engine, progress)
     return proof_of(problem, result, engine, time.process_time() - started_cpu)
 
 
-def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: float = 0.0) -> Proof:
+def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: float = 0.0) -> ProofTables:
     """The proof from a finished job: its boards and summary."""
     tables = result.tables
     boards = tables["boards"]
@@ -442,7 +406,10 @@ def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: fl
     n = problem.n_cells
     visited = _column_sum(classes, "visited", n)
     dropped = _column_sum(classes, "dropped", n)
-    dropped_top = classes.filter(pl.min_horizontal("tree_bound", "sum_union") < problem.floor).height
+    bound = pl.min_horizontal(pl.col("tree_bound").fill_null(pl.col("sum_union")), "sum_union")
+    top = classes.with_columns(bound=bound)
+    dropped_top = top.filter(pl.col("bound") < problem.floor).height
+    total = {k: int(classes[k].sum()) if classes.height else 0 for k in ("forced", "force_dropped", "searched")}
     seconds = {k: round(float(timing[k].sum()), 3) for k in ("words", "tree", "search", "score")}
     best = int(boards["score"][0]) if boards.height else None
     params = result.job.params
@@ -454,19 +421,21 @@ def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: fl
         "rules": params["rules"],
         "symmetries": len(symmetries(problem.rows, problem.cols)),
         "split_order": params["split_order"],
-        "bound_method": METHOD,
+        "bound_method": method(problem.switch, problem.free),
         "job": result.job.job_id,
         "top_level_classes": classes.height,
         "top_level_dropped": dropped_top,
-        "classes_examined": classes.height + int(visited.sum()),
-        "classes_eliminated": dropped_top + int(dropped.sum()),
+        "trees_forced": total["forced"],
+        "trees_searched": total["searched"],
+        "classes_examined": classes.height + total["forced"] + int(visited.sum()),
+        "classes_eliminated": dropped_top + total["force_dropped"] + int(dropped.sum()),
         "subclasses_by_split": {"visited": visited.tolist(), "dropped": dropped.tolist()},
         "boards_scored": int(classes["boards_scored"].sum()) if classes.height else 0,
         "boards": boards.height,
         "best": best,
         "word_paths": int(classes["word_paths"].sum()) if classes.height else 0,
-        "tree_nodes": int(classes["tree_nodes"].sum()) if classes.height else 0,
-        "tightness": tightness(classes.to_dicts(), problem.floor, best),
+        "tree_slots": int(classes["tree_slots"].sum()) if classes.height else 0,
+        "tightness": tightness(top.to_dicts(), problem.floor, best),
         "engine": engine.name,
         "address": engine.address,
         "workers": getattr(engine, "processes", None),
@@ -488,7 +457,7 @@ def proof_of(problem: Problem, result: JobResult, engine: Engine, driver_cpu: fl
         ),
         "job_folder": str(result.folder),
     }
-    return Proof(boards, summary)
+    return ProofTables(boards, summary)
 
 
 def _driver_peak_mib() -> float:
@@ -504,20 +473,20 @@ def _column_sum(classes: pl.DataFrame, column: str, n: int) -> np.ndarray:
 
 
 def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
-    """How tight the top-level bounds are: bound / best board of the class (classes with a board at least the
-    floor), and the distribution of bound / floor over all top-level classes."""
+    """How tight the top-level bounds are (`bound`: the smaller of the tree bound and sum/union): bound / best
+    board of the class (classes with a board at least the floor), and bound / floor over all classes."""
     if not tops:
         return {}
-    bounds = np.array([min(t["tree_bound"], t["sum_union"]) for t in tops], dtype=np.float64)
+    bounds = np.array([t["bound"] for t in tops], dtype=np.float64)
     out: dict[str, Any] = {
         "top_bound_max": int(bounds.max()),
         "top_bound_median": float(np.median(bounds)),
         "top_bound_over_floor_median": round(float(np.median(bounds) / floor), 3),
-        "sum_union_tighter": int(sum(t["sum_union"] < t["tree_bound"] for t in tops)),
+        "sum_union_tighter": int(sum(t["tree_bound"] is None or t["sum_union"] < t["tree_bound"] for t in tops)),
     }
     with_best = [t for t in tops if t["best"]]
     if with_best:
-        ratios = np.array([min(t["tree_bound"], t["sum_union"]) / t["best"] for t in with_best])
+        ratios = np.array([t["bound"] / t["best"] for t in with_best])
         out["bound_over_best"] = {
             "classes": len(with_best),
             "min": round(float(ratios.min()), 3),
@@ -525,13 +494,13 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
             "max": round(float(ratios.max()), 3),
         }
         if best:
-            holder = max(with_best, key=lambda t: (t["best"], -t["tree_bound"]))
+            holder = max(with_best, key=lambda t: (t["best"], -(t["tree_bound"] or 0)))
             out["best_class"] = {
                 "class": holder["class"],
                 "tree_bound": holder["tree_bound"],
-                "sum_union": holder["sum_union"],
                 "best": holder["best"],
-                "ratio": round(min(holder["tree_bound"], holder["sum_union"]) / holder["best"], 3),
+                "sum_union": holder["sum_union"],
+                "ratio": round(holder["bound"] / holder["best"], 3),
             }
     return out
 

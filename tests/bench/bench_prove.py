@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.boggle.dictionary import compile_dictionary
-from pipeline.boggle.prove import Problem, default_partition, prove, prove_shard, top_classes
+from pipeline.boggle.prove import Problem, default_partition, prove, prove_shard
 from pipeline.boggle.rules import Rules
 from pipeline.core import executor as ex
 from pipeline.core.config import PROJECT_ROOT
@@ -71,7 +71,7 @@ def proofs_3x3(dictionary) -> dict:
     import numba
 
     problem = Problem(3, 3, dictionary, default_partition(3, 3), 500)
-    prove_shard(problem, top_classes(2, 3, 3)[:1])  # compile outside the timing
+    prove_shard(problem, problem.space.canonical_ids()[:1])  # compile outside the timing
     out: dict = {}
     numba.set_num_threads(1)
     if "one_core" in CONFIGS:
@@ -109,14 +109,14 @@ def rate_3x4(dictionary) -> dict:
     """CPU seconds per top-level class of the 3x4 proof at floor 1500, on a seeded sample, and projections."""
     partition = default_partition(3, 4)
     problem = Problem(3, 4, dictionary, partition, 1500)
-    classes = top_classes(len(partition.groups), 3, 4)
+    classes = problem.space.canonical_ids()
     rng = np.random.default_rng(SEED)
     sample = classes[np.sort(rng.choice(classes.shape[0], SAMPLE_3X4, replace=False))]
     prove_shard(problem, sample[:1])  # compile outside the timing
     per_class, bounds, peak = [], [], 0.0
     for row in sample:
         started = time.process_time()
-        parts = prove_shard(problem, row[None, :])
+        parts = prove_shard(problem, np.array([row]))
         per_class.append(time.process_time() - started)
         bounds.append(int(parts["classes"]["tree_bound"][0]))
         peak = max(peak, float(parts["timing"]["peak_rss_mib"][0]))

@@ -1,0 +1,442 @@
+"""Boggle's use cases: typed requests in, frozen results with their provenance out (the command line and any
+other client call these and render the results; see pipeline/boggle/render.py for the text)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional, Protocol
+
+from pipeline.core.errors import WordstatsError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+MAX_LISTED_BOARDS = 1_000_000  # boards `random` lists (16 bytes and a score each); a summary streams up to MAX_BOARDS
+MAX_BOARDS = 10**10
+MAX_MINUTES = 24 * 60.0
+MAX_STEPS = 10**9
+BOARD_WORK_BYTES = 16  # a rolled board's score, word count and longest word while a shard scores it
+
+
+class Place(Protocol):
+    """Where a use case reads: the config, the data folder, the lexicon and its store."""
+
+    config: Any
+    data_dir: Path
+    lexicon: str
+    store: Any
+
+
+def rules_of(place: Place, variant: Optional[str], min_length: Optional[int]):
+    """The Boggle rules of a variant (default standard), with a shortest word applied."""
+    from pipeline.boggle.settings import boggle_config
+
+    return boggle_config(place.config).rules(variant or "standard", min_length)
+
+
+def provenance(place: Place, command: str, params: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """What a result was computed from: the command, lexicon, version and parameters (and `more`)."""
+    from pipeline import __version__
+
+    return {"command": command, "lexicon": place.lexicon, "version": __version__, "params": params, **more}
+
+
+@dataclass(frozen=True)
+class JobRun:
+    """How a sharded job ran: the engine, its one-line summary, and the job's figures for the output."""
+
+    engine: str
+    note: str
+    facts: dict[str, Any]
+
+
+def run_job(place: Place, job, ray: Optional[str], progress, processes: Optional[int] = None):
+    """Run a sharded job in the lexicon's jobs folder on the engine of `ray` or the config; the merged result
+    and how it ran."""
+    from pipeline.core import executor
+
+    with executor.engine_session(executor.cluster_address(place.config, ray), processes) as engine:
+        result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
+    facts = {
+        "job": result.job.job_id,
+        "shards": result.computed + result.reused,
+        "shards_computed": result.computed,
+        "shards_reused": result.reused,
+        "job_folder": str(result.folder),
+    }
+    return result, JobRun(engine.name, f"{result.summary()} on {engine.name}", facts)
+
+
+# ---- solve and score --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """One board to solve: its cells (or a board file), size, rules, and whether to give each word's path."""
+
+    board: str
+    size: Optional[str] = None
+    paths: bool = False
+    variant: Optional[str] = None
+    min_length: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A board, its words with points (and paths), and its score."""
+
+    board: Any
+    score: int
+    words: tuple[dict[str, Any], ...]
+    lexicon: str
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The solution as the JSON object `boggle solve --json` prints."""
+        return {"board": self.board.letters, "size": self.board.size, "score": self.score, "words": list(self.words)}
+
+
+def solve_board(place: Place, req: SolveRequest) -> Solution:
+    """Every word on a board with its points, and the total score."""
+    from pipeline.boggle.queries import solution, store_dictionary
+    from pipeline.boggle.rules import load_board
+
+    grid = load_board(req.board, req.size)
+    found = solution(grid, store_dictionary(place.store, rules_of(place, req.variant, req.min_length)), req.paths)
+    params = {"board": grid.letters, "size": grid.size, "variant": req.variant, "min_length": req.min_length}
+    return Solution(
+        grid, found["score"], tuple(found["words"]), place.lexicon, provenance(place, "boggle solve", params)
+    )
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """Boards to score: cells or board files, their size and rules."""
+
+    boards: tuple[str, ...]
+    size: Optional[str] = None
+    variant: Optional[str] = None
+    min_length: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Scores:
+    """One row per board: where it came from, its cells and its score."""
+
+    table: pl.DataFrame
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def score_boards(place: Place, req: ScoreRequest) -> Scores:
+    """The score of each board."""
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import load_board
+    from pipeline.boggle.solver import score
+
+    grids = [load_board(b, req.size) for b in req.boards]
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    import polars as pl
+
+    rows = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(req.boards, grids)]
+    params = {"boards": list(req.boards), "size": req.size, "variant": req.variant, "min_length": req.min_length}
+    return Scores(pl.DataFrame(rows), provenance(place, "boggle score", params))
+
+
+# ---- random boards ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RandomRequest:
+    """Random boards of a dice set: how many, the seed (None: the stage's for the dice), and whether only
+    their statistics are wanted (a sharded job)."""
+
+    dice: str = "new"
+    sample: int = 10
+    seed: Optional[int] = None
+    summary: bool = False
+    min_length: Optional[int] = None
+    ray: Optional[str] = None
+    shard_size: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class RandomBoards:
+    """Rolled boards with their scores (`boards`), or their statistics (`stats`, for a summary)."""
+
+    dice: str
+    seed: int
+    min_length: int
+    lexicon: str
+    boards: Optional[pl.DataFrame] = None
+    stats: Optional[dict[str, Any]] = None
+    job: Optional[JobRun] = None
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def random_boards(place: Place, req: RandomRequest, progress=None) -> RandomBoards:
+    """Roll boards from a dice set and score them, or only their score statistics (a job that resumes)."""
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.settings import boggle_config, dice_seed
+
+    if not req.summary and req.sample > MAX_LISTED_BOARDS:
+        raise WordstatsError(
+            f"--sample {req.sample:,}: at most {MAX_LISTED_BOARDS:,} boards are listed (add --summary for statistics)"
+        )
+    bc = boggle_config(place.config)
+    dice_set = bc.dice_set(req.dice)
+    dice = next(name for name, d in bc.dice.items() if d is dice_set)
+    seed = dice_seed(bc.seed, dice) if req.seed is None else req.seed
+    if (req.ray is not None or req.shard_size is not None) and not req.summary:
+        raise WordstatsError("--ray and --shard-size apply to the --summary job (listing boards runs here)")
+    check_random_memory(req.sample, req.shard_size, dice_set.rows * dice_set.cols, req.summary)
+    dictionary = store_dictionary(place.store, bc.rules(dice_set.variant, req.min_length))
+    min_length = dictionary.rules.min_length
+    params = {"dice": dice, "sample": req.sample, "seed": seed, "min_length": min_length, "summary": req.summary}
+    if req.summary:
+        from pipeline.boggle.jobs import RANDOM_SHARD, random_job, scores_summary
+
+        job = random_job(dice_set, dictionary, seed, req.sample, req.shard_size or RANDOM_SHARD)
+        result, ran = run_job(place, job, req.ray, progress)
+        rate = result.items_per_second
+        stats = {
+            "dice": dice_set.name,
+            "size": dice_set.size,
+            "seed": seed,
+            "min_length": min_length,
+            **scores_summary(result.tables["scores"], bc.percentiles),
+            "max_board": result.tables["best"]["board"][0],
+            "seconds": round(result.seconds, 3),
+            "boards_per_second": round(rate) if rate else None,
+            **ran.facts,
+        }
+        return RandomBoards(
+            dice,
+            seed,
+            min_length,
+            place.lexicon,
+            stats=stats,
+            job=ran,
+            provenance=provenance(place, "boggle random", params),
+        )
+    import polars as pl
+
+    from pipeline.boggle.sampling import roll
+    from pipeline.boggle.solver import board_texts
+    from pipeline.boggle.solver import score_boards as score_many
+
+    boards = roll(dice_set, seed, req.sample)
+    scores = score_many(boards, dice_set.rows, dice_set.cols, dictionary).scores
+    table = pl.DataFrame({"board": board_texts(boards), "score": scores.astype("int64")})
+    return RandomBoards(
+        dice, seed, min_length, place.lexicon, boards=table, provenance=provenance(place, "boggle random", params)
+    )
+
+
+def check_random_memory(count: int, shard_size: Optional[int], cells: int, summary: bool) -> None:
+    """Refuse a `boggle random` whose boards (listed) or job (summary) would not fit in memory."""
+    from pipeline.boggle.jobs import RANDOM_SHARD
+    from pipeline.core.memory import ROW_BYTES, check_memory, job_bytes
+
+    if summary:
+        shard = shard_size or RANDOM_SHARD
+        needed = job_bytes(count, shard, shard_item_bytes=cells + BOARD_WORK_BYTES)
+        check_memory(needed, f"--sample {count:,} with --shard-size {shard:,}")
+    else:
+        check_memory(count * (2 * cells + BOARD_WORK_BYTES + ROW_BYTES), f"--sample {count:,}")
+
+
+# ---- the best board ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BestRequest:
+    """A best-board search: size, time budget or exact number of runs, seed, dice, annealing steps, rules."""
+
+    size: Optional[str] = None
+    minutes: float = 1.0
+    seed: int = 1
+    dice: Optional[str] = None
+    target: Optional[int] = None
+    steps: int = 100_000
+    runs: Optional[int] = None
+    min_length: Optional[int] = None
+    variant: Optional[str] = None
+    ray: Optional[str] = None
+    shard_size: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class BestBoards:
+    """The best board found, its score and words, and how the search went (`facts`, as `--json` prints)."""
+
+    board: Any
+    score: int
+    facts: dict[str, Any]
+    job: Optional[JobRun] = None
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optional[Callable] = None) -> BestBoards:
+    """Search for the highest-scoring board by simulated annealing: rounds until the time budget or target,
+    or exactly `runs` runs as a sharded job that resumes."""
+    from pipeline.boggle.best import SearchParams, search
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import parse_size
+    from pipeline.boggle.settings import boggle_config
+    from pipeline.boggle.solver import solve
+
+    if not 0.0 <= req.minutes <= MAX_MINUTES:
+        raise WordstatsError(f"--minutes {req.minutes:g}: give a number from 0 to {MAX_MINUTES:g}")
+    if req.minutes <= 0:
+        raise WordstatsError(f"--minutes {req.minutes:g}: give a time budget above 0")
+    bc = boggle_config(place.config)
+    dice_set = bc.dice_set(req.dice) if req.dice else None
+    if dice_set is not None:
+        rows, cols = parse_size(req.size) if req.size else (dice_set.rows, dice_set.cols)
+        if (rows, cols) != (dice_set.rows, dice_set.cols):
+            raise WordstatsError(f"the {req.dice} dice roll {dice_set.size} boards, not {rows}x{cols}")
+    else:
+        rows, cols = parse_size(req.size or "4x4")
+    rules = bc.rules(req.variant or (dice_set.variant if dice_set else "standard"), req.min_length)
+    dictionary = store_dictionary(place.store, rules)
+    params = SearchParams(req.steps, bc.best.params.t_start, bc.best.params.t_end)
+    asked = {"size": f"{rows}x{cols}", "seed": req.seed, "steps": req.steps, "dice": req.dice, "runs": req.runs}
+    if req.runs is None and (req.ray is not None or req.shard_size is not None):
+        raise WordstatsError("--ray and --shard-size apply to a job of --runs N (a time budget runs here)")
+    if req.runs is not None:
+        if req.target is not None:
+            raise WordstatsError("--target applies to a time budget, not to --runs N")
+        return _best_job(place, req, dictionary, (rows, cols), params, dice_set, progress, asked)
+    found = search(dictionary, rows, cols, req.seed, req.minutes, params, dice_set, req.target, on_round=on_round)
+    best = found.pop("best")
+    facts = {
+        "board": best.board.letters,
+        "size": best.board.size,
+        "score": best.score,
+        "words": len(solve(best.board, dictionary)),
+        "lexicon": place.lexicon,
+        "dice": req.dice,
+        "seed": req.seed,
+        "run": best.run,
+        **found,
+    }
+    return BestBoards(best.board, best.score, facts, provenance=provenance(place, "boggle best", asked))
+
+
+def _best_job(place: Place, req: BestRequest, dictionary, grid, params, dice_set, progress, asked) -> BestBoards:
+    """`runs` annealing runs as a sharded job, then the best board."""
+    from pipeline.boggle.jobs import BEST_SHARD, best_job, best_run
+    from pipeline.boggle.rules import Board
+    from pipeline.boggle.solver import solve
+    from pipeline.core.memory import ROW_BYTES, check_memory, job_bytes
+
+    rows, cols = grid
+    runs = req.runs or 0
+    size = req.shard_size or BEST_SHARD
+    check_memory(job_bytes(runs, size, kept_item_bytes=rows * cols + ROW_BYTES), f"--runs {runs:,} of {size:,} a shard")
+    job = best_job(dictionary, rows, cols, req.seed, runs, params, dice_set, size)
+    result, ran = run_job(place, job, req.ray, progress)
+    best = best_run(result.tables["runs"])
+    board = Board(rows, cols, best["board"])
+    facts = {
+        "board": board.letters,
+        "size": board.size,
+        "score": best["score"],
+        "words": len(solve(board, dictionary)),
+        "lexicon": place.lexicon,
+        "dice": dice_set.name if dice_set else None,
+        "seed": req.seed,
+        "run": best["run"],
+        "runs": runs,
+        "steps_per_run": params.steps,
+        "evaluations": runs * params.steps,
+        "seconds": round(result.seconds, 2),
+        **ran.facts,
+    }
+    return BestBoards(board, best["score"], facts, ran, provenance(place, "boggle best", asked, job=ran.facts["job"]))
+
+
+# ---- the proof ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProveRequest:
+    """A proof: every board of a size scoring at least `floor`, the letter partition (None: the size's
+    default), the rules, where the shards run, and a Parquet file to write the boards to."""
+
+    floor: int
+    size: str = "3x3"
+    classes: Optional[str] = None
+    out: Optional[Path] = None
+    force: bool = False
+    workers: Optional[int] = None
+    min_length: Optional[int] = None
+    variant: Optional[str] = None
+    ray: Optional[str] = None
+    shard_size: Optional[int] = None
+    one_class: Optional[str] = None  # prove one class: its id or a board it holds
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The boards of a proof (one per symmetry class, best first) and its summary."""
+
+    boards: pl.DataFrame
+    summary: dict[str, Any]
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
+    """Prove which boards score at least the floor (a sharded job that resumes); the boards are written to
+    `req.out` as Parquet, with the summary and provenance in its footer, when asked."""
+    from pipeline.boggle.prove import (
+        Problem,
+        chosen_class,
+        default_partition,
+        default_workers,
+        parse_partition,
+        proof_of,
+        prove_job,
+    )
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import parse_size
+    from pipeline.core import executor
+    from pipeline.core.outputs import check_out
+    from pipeline.core.store import sha256_file
+
+    if req.out is not None and req.out.suffix.lower() != ".parquet":
+        raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
+    rows, cols = parse_size(req.size)
+    partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
+    if req.floor < 1:
+        raise WordstatsError(f"--floor must be at least 1, got {req.floor}")
+    if req.workers is not None:
+        from pipeline.core.memory import WORKER_BYTES, check_memory
+
+        check_memory(req.workers * WORKER_BYTES, f"--workers {req.workers}")
+    check_out(req.out, req.force, (".parquet",), place.data_dir)
+    address = executor.cluster_address(place.config, req.ray)
+    if address and req.workers is not None:
+        raise WordstatsError("--workers sets local worker processes; on Ray the cluster's CPUs run the shards")
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    problem = Problem(rows, cols, dictionary, partition, req.floor)
+    only = None if req.one_class is None else [chosen_class(problem, req.one_class)]
+    job = prove_job(problem, req.shard_size, only)
+    params = {"size": f"{rows}x{cols}", "floor": req.floor, "partition": partition.text}
+    if only is not None:
+        params["class"] = only[0]
+    origin = provenance(place, "boggle prove", params, stage="boggle prove")
+    origin["inputs"] = {"words": sha256_file(place.store.require("words"))}
+    started_cpu = time.process_time()
+    with executor.engine_session(address, req.workers or default_workers()) as engine:
+        result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
+        proof = proof_of(problem, result, engine, time.process_time() - started_cpu)
+    summary = {"lexicon": place.lexicon, **proof.summary, **({"class": only[0]} if only else {})}
+    if req.out is not None:
+        from pipeline.core.store import write_parquet
+
+        write_parquet(req.out, proof.boards, {**origin, "summary": summary})
+    return Proof(proof.boards, summary, origin)
