@@ -125,3 +125,39 @@ def test_free_letters_and_peeling_sets_are_exact():
     assert found.upper == brute_force(seven) == 5  # the reference solver is optimal here
     weights = [5, 1, 1, 9]
     assert optimal.search(UZZLE, np.array(weights)).upper == 9 * 0 + 5 * 1 + 1 * 2 + 1 * 3
+
+
+def brute_force_minimax(words: list[str]) -> int:
+    """The least, over every strategy, of the most misses any word costs (every letter tried at every turn)."""
+    alphabet = sorted(set("".join(words)) | {"Z"})
+
+    @cache
+    def worst(candidates: tuple[str, ...], guessed: frozenset) -> int:
+        """The minimax value from here."""
+        if len(candidates) <= 1:
+            return 0
+        best = None
+        for letter in alphabet:
+            if letter in guessed:
+                continue
+            answers = defaultdict(list)
+            for word in candidates:
+                answers[tuple(i for i, ch in enumerate(word) if ch == letter)].append(word)
+            if len(answers) == 1 and () not in answers:
+                continue  # a letter every word holds alike: guessing it changes nothing
+            value = max((not where) + worst(tuple(group), guessed | {letter}) for where, group in answers.items())
+            best = value if best is None else min(best, value)
+        return best
+
+    return worst(tuple(sorted(words)), frozenset())
+
+
+@settings(max_examples=150, deadline=None)
+@given(word_sets)
+def test_minimax_equals_brute_force_over_every_strategy(words):
+    words = sorted(words)
+    found = optimal.adversary(words)
+    assert found.proved and found.lower == brute_force_minimax(words), words
+    assert int(found.misses.max()) == found.lower
+    greedy_worst = int(solve_length(words)[0].max())
+    assert found.upper <= greedy_worst

@@ -43,9 +43,10 @@ class Search:
         return (self.upper - self.lower) / self.total_weight
 
 
-def word_arrays(words: list[str], weights: np.ndarray | None = None) -> tuple:
-    """The kernels' view of distinct words of one length: positions of each letter (bit masks), weights, each
-    word's distinct letters, its peeling groups per position, a scratch tally, and two hash keys per word."""
+def word_arrays(words: list[str], weights: np.ndarray | None = None):
+    """The kernels' view of distinct words of one length (optimal_kernels.Words): where each letter sits, the
+    weights, each word's distinct letters, its peeling group per position, two hash keys, and scratch."""
+    from pipeline.hangman.optimal_kernels import DISTINCT_KEYS, Words
     from pipeline.letters.trie import letter_codes
 
     n = len(words)
@@ -66,10 +67,26 @@ def word_arrays(words: list[str], weights: np.ndarray | None = None) -> tuple:
             rest = word[:p] + "." + word[p + 1 :]
             if ch not in rest:
                 groups[i, p] = ids.setdefault((p, rest), len(ids))
-    tally = np.zeros(len(ids) + 1, dtype=np.int64)
     rng = np.random.default_rng(KEY_SEED)
     z1, z2 = (rng.integers(0, 2**63, size=n, dtype=np.int64).astype(np.uint64) for _ in range(2))
-    return pos, wt, distinct, groups, tally, z1, z2
+    room = max(n, 26)
+    return Words(
+        pos,
+        wt,
+        distinct,
+        groups,
+        z1,
+        z2,
+        bool(n == 0 or wt.min() == wt.max()),
+        np.zeros(len(ids) + 1, dtype=np.int64),
+        np.zeros(26, dtype=np.int64),
+        np.zeros(26, dtype=np.int64),
+        np.zeros(26, dtype=np.bool_),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(3 * DISTINCT_KEYS + 1, dtype=np.int64),
+    )
 
 
 def memo_size(words: int) -> int:
@@ -87,7 +104,7 @@ def search(
 
     started = time.process_time()
     arrays = word_arrays(words, weights)
-    n, total = len(words), int(arrays[1].sum())
+    n, total = len(words), int(arrays.wt.sum())
     ids = np.arange(n, dtype=np.int32)
     memo = k.new_memo(memo_bits or memo_size(n))
     work = np.array([0, limit], dtype=np.int64)
@@ -102,7 +119,61 @@ def search(
         work[1] = 1 << 62
         path = np.zeros(27, dtype=np.int8)
         k.play_out(ids, arrays, memo, work, 0, 0, path, misses, guesses, letters)
-    played = int((misses.astype(np.int64) * arrays[1]).sum())
+    played = int((misses.astype(np.int64) * arrays.wt).sum())
     if played != value:
         raise AssertionError(f"the optimal strategy played out misses {played}, the search found {value}")
     return Search(n, total, value, value, int(work[0]), time.process_time() - started, misses, guesses, letters)
+
+
+@dataclass(frozen=True)
+class Adversary:
+    """One length's minimax: the most misses an evil setter, free to change the word while it stays consistent
+    with every answer, can force on the best guesser (bounds when the search stops at its limit)."""
+
+    words: int
+    lower: int
+    upper: int
+    expanded: int
+    seconds: float
+    misses: np.ndarray | None = None  # per word under the minimax strategy found (None unless proved)
+
+    @property
+    def proved(self) -> bool:
+        """Whether the minimax value is known."""
+        return self.lower == self.upper
+
+
+def adversary(words: list[str], limit: int = 1 << 62, memo_bits: int | None = None) -> Adversary:
+    """The minimax value of distinct words of one length and each word's misses under the minimax strategy,
+    or bounds when the search expands `limit` states without finishing."""
+    from pipeline.hangman import optimal_kernels as k
+
+    started = time.process_time()
+    arrays = word_arrays(words)
+    n = len(words)
+    ids = np.arange(n, dtype=np.int32)
+    memo = k.new_memo(memo_bits or memo_size(n))
+    work = np.array([0, limit], dtype=np.int64)
+    low = int(k.minimax_bound(ids, arrays, memo))
+    while True:  # deepen: can the guesser keep every word within `low` misses?
+        value = int(k.minimax(ids, low, arrays, memo, work))
+        if value == k.ABORTED:
+            upper = int(solve_length_misses(words).max()) if n else 0
+            return Adversary(n, low, upper, int(work[0]), time.process_time() - started)
+        if value <= low:
+            break
+        low = value
+    misses = np.zeros(n, dtype=np.int32)
+    if n:
+        work[1] = 1 << 62
+        k.minimax_play(ids, arrays, memo, work, 0, misses)
+    if n and int(misses.max()) != value:
+        raise AssertionError(f"the minimax strategy played out {int(misses.max())} misses, the search found {value}")
+    return Adversary(n, value, value, int(work[0]), time.process_time() - started, misses)
+
+
+def solve_length_misses(words: list[str]) -> np.ndarray:
+    """The reference (greedy) solver's misses per word."""
+    from pipeline.hangman.solver import solve_codes
+
+    return solve_codes(words)[0]
