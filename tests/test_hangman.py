@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.core.errors import WordstatsError
+from pipeline.hangman.api import replay as trace
 from pipeline.hangman.difficulty import difficulty_table
-from pipeline.hangman.queries import trace
 from pipeline.hangman.settings import Settings, setter_weights
 from pipeline.hangman.solver import solve_length, solve_lexicon, solve_plain
 from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
@@ -299,6 +300,47 @@ def test_bad_config_field_is_named(cli, tmp_path, word_file, field, bad, says):
         "--quiet",
     )
     assert res.exit_code == 2 and says in res.stderr, res
+
+
+# ---- the use cases ---------------------------------------------------------------------------------------
+
+
+def test_game_and_ranking_use_cases_carry_their_provenance(build):
+    import dataclasses
+
+    from pipeline.core.session import open_session
+    from pipeline.core.store import Store
+    from pipeline.hangman import api, render
+
+    data = build(SEVEN, "hangman")
+    recorded = Store(data, "t").manifest()["tables"]
+    with open_session(SMALL_CONFIG, data, "t") as s:
+        game = api.game(s, api.GameRequest("peep"))
+        hard = api.ranking(s, api.RankingRequest(length=(4, 4), hardest=2))
+    assert (game.word, game.misses, game.guesses, game.sequence, game.ranking["rank_in_length"]) == (
+        "PEEP",
+        2,
+        3,
+        "EDH",
+        1,
+    )
+    assert game.provenance.inputs == {t: recorded[t]["sha256"] for t in ("words.parquet", "hangman.parquet")}
+    assert game.provenance.request == {"word": "peep", "weighted": False} and game.provenance.lexicon == "t"
+    assert render.game_verdict(game).startswith("solved: 2 misses in 3 guesses (EDH); rank 1 of the 4-letter")
+    assert render.game_json(game)["steps"][0] == {
+        "step": 1,
+        "guess": "E",
+        "result": "hit",
+        "pattern": "_ E E _",
+        "candidates": 3,
+        "misses": 0,
+    }
+    assert hard.table["word"].to_list() == ["PEEP", "HEEL"]
+    assert hard.provenance.request["length"] == [4, 4]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.word = "DEED"  # type: ignore[misc]
+    with pytest.raises(WordstatsError, match="--band"):
+        api.RankingRequest(band="tricky")
 
 
 # ---- the CLI ----------------------------------------------------------------------------------------------

@@ -1,20 +1,11 @@
-"""The hangman command."""
+"""The hangman command: parses, calls the Hangman use cases (pipeline/hangman/api.py) and renders."""
 
 from typing import Annotated, Optional
 
 import typer
 
-from pipeline.cli.app import (
-    ConfigOpt,
-    CsvOpt,
-    DataDirOpt,
-    JsonOpt,
-    LexiconOpt,
-    Session,
-    _emit,
-    app,
-)
-from pipeline.cli.options import LengthOpt, LimitOpt, choose_format, limit_for, parse_length, plural
+from pipeline.cli.app import ConfigOpt, CsvOpt, DataDirOpt, JsonOpt, LexiconOpt, _emit, app
+from pipeline.cli.options import LengthOpt, LimitOpt, choose_format, limit_for, parse_length
 from pipeline.core.errors import WordstatsError
 
 
@@ -48,43 +39,33 @@ def hangman(
     as_csv: CsvOpt = False,
 ):
     """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
-    from pipeline.hangman.queries import select, trace_word
+    from pipeline.core.session import open_session
+    from pipeline.hangman import api
 
     fmt = choose_format(as_json, as_csv)
     span = parse_length(length)
-    s = Session(config, data_dir, lexicon)
     if word is None:
         if weighted:
             raise WordstatsError("--weighted applies to a traced WORD")
         rows = limit_for(limit, fmt)
-        found = select(s.store, s.config, span, None if easiest else rows, rows if easiest else None, band, common)
-        _emit(found, as_json, as_csv)
+        asked = api.RankingRequest(span, None if easiest else rows, rows if easiest else None, band, common)
+        with open_session(config, data_dir, lexicon) as s:
+            found = api.ranking(s, asked)
+        _emit(found.table, as_json, as_csv)
         return
     if any(v is not None for v in (length, limit, band)) or common or easiest:
         raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
-    steps, facts = trace_word(s.store, s.config, word, weighted)
+    with open_session(config, data_dir, lexicon) as s:
+        game = api.game(s, api.GameRequest(word, weighted))
+    from pipeline.hangman import render
+
     if as_json:
         from pipeline.core.display import emit_json
 
-        emit_json({**facts, "steps": steps.to_dicts()})
+        emit_json(render.game_json(game))
         return
     if not as_csv:
-        solver = "frequency-weighted solver" if facts["weighted"] else "reference solver"
-        typer.echo(
-            f"{facts['word']}: {facts['length']} letters, {facts['candidates']:,} candidates "
-            f"in {s.store.lexicon} ({solver}), start {' '.join('_' * facts['length'])}"
-        )
-    _emit(steps, False, as_csv)
+        typer.echo(render.game_heading(game))
+    _emit(game.steps, False, as_csv)
     if not as_csv:
-        by = " by the reference solver" if facts["weighted"] else ""
-        rank = (
-            f"; rank {facts['rank_in_length']:,} of the {facts['length']}-letter words{by} (1 = hardest), "
-            f"band {facts['band']}"
-            if "rank_in_length" in facts
-            else ""
-        )
-        misses, guesses = facts["misses"], facts["guesses"]
-        typer.echo(
-            f"solved: {plural(misses, 'miss')} in {plural(guesses, 'guess')} "
-            f"({facts['sequence'] or 'no guess needed'}){rank}"
-        )
+        typer.echo(render.game_verdict(game))

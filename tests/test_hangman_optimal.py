@@ -1,0 +1,163 @@
+"""Optimal Hangman: the exact search against brute force over every strategy, its games, and known values."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.hangman import optimal
+from pipeline.hangman.solver import solve_length
+
+UZZLE = ["GUZZLE", "MUZZLE", "NUZZLE", "PUZZLE"]  # ENABLE's -UZZLE words
+
+
+def brute_force(words: list[str], weights: list[int] | None = None) -> int:
+    """The least total miss weight over every strategy, by trying every letter of the alphabet at every turn
+    (letters already guessed, absent or splitting nothing included) until one word is left."""
+    weight = dict(zip(words, weights or [1] * len(words)))
+    alphabet = sorted(set("".join(words)) | {"Z"})
+
+    @cache
+    def cost(candidates: tuple[str, ...], guessed: frozenset) -> int:
+        """The least miss weight from here."""
+        if len(candidates) <= 1:
+            return 0
+        best = None
+        for letter in alphabet:
+            if letter in guessed:
+                continue
+            answers = defaultdict(list)
+            for word in candidates:
+                answers[tuple(i for i, ch in enumerate(word) if ch == letter)].append(word)
+            value = sum(weight[w] for w in answers.get((), ())) + sum(
+                cost(tuple(group), guessed | {letter}) for group in answers.values()
+            )
+            best = value if best is None else min(best, value)
+        return best
+
+    return cost(tuple(sorted(words)), frozenset())
+
+
+def games(words: list[str], found: optimal.Search) -> dict[str, tuple[int, str]]:
+    """Each word's misses and guessed letters under the strategy the search played out."""
+    assert found.misses is not None and found.letters is not None and found.guesses is not None
+    return {
+        w: (int(found.misses[i]), "".join(chr(65 + c) for c in found.letters[i, : found.guesses[i]]))
+        for i, w in enumerate(words)
+    }
+
+
+def check_strategy(words: list[str], found: optimal.Search, weights: list[int]) -> None:
+    """The games are one strategy: each word's guesses replayed against the words end with it alone, its misses
+    are its guesses it lacks, two words answered alike so far guess alike next, and the misses add up."""
+    played = games(words, found)
+    for word, (misses, sequence) in played.items():
+        left = list(words)
+        for letter in sequence:
+            assert len(left) > 1, (word, sequence)  # no guess after the word is known
+            left = [w for w in left if all((a == letter) == (b == letter) for a, b in zip(w, word))]
+        assert left == [word], (word, sequence)
+        assert misses == sum(letter not in word for letter in sequence)
+    for a in words:
+        for b in words:
+            sa, sb = played[a][1], played[b][1]
+            same = 0
+            while same < min(len(sa), len(sb)) and sa[same] == sb[same]:
+                if any((x == sa[same]) != (y == sa[same]) for x, y in zip(a, b)):
+                    break  # answered differently: the games part here
+                same += 1
+            else:
+                if same < min(len(sa), len(sb)):
+                    assert sa[same] == sb[same], (a, b, sa, sb)
+    assert sum(m * w for (m, _), w in zip(played.values(), weights)) == found.upper
+
+
+word_sets = st.integers(1, 4).flatmap(
+    lambda n: st.lists(st.text("ABCDE", min_size=n, max_size=n), min_size=1, max_size=12, unique=True)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(word_sets, st.lists(st.integers(1, 9), min_size=12, max_size=12))
+def test_search_equals_brute_force_over_every_strategy(words, raw_weights):
+    words = sorted(words)
+    for weights in ([1] * len(words), raw_weights[: len(words)]):
+        found = optimal.search(words, np.array(weights))
+        assert found.proved and found.lower == brute_force(words, weights), (words, weights)
+        check_strategy(words, found, weights)
+        greedy_misses = solve_length(words, weights)[0]
+        assert found.upper <= int(np.dot(greedy_misses, weights))
+
+
+@settings(max_examples=40, deadline=None)
+@given(word_sets)
+def test_a_small_memo_gives_the_same_optimum(words):
+    words = sorted(words)
+    small = optimal.search(words, memo_bits=4)  # states are evicted and searched again
+    assert small.proved and small.lower == optimal.search(words).lower
+    check_strategy(words, small, [1] * len(words))
+
+
+@settings(max_examples=40, deadline=None)
+@given(word_sets, st.integers(1, 6))
+def test_a_search_stopped_early_bounds_the_optimum(words, limit):
+    words = sorted(words)
+    found = optimal.search(words, limit=limit)
+    exact = brute_force(words)
+    assert found.lower <= exact <= found.upper
+    assert found.proved == (found.misses is not None)
+
+
+def test_the_seed_articles_examples():
+    assert optimal.search(["DARE", "DEAD", "DEED"]).upper == 0  # D and E split them with no miss
+    uzzle = optimal.search(UZZLE)
+    assert uzzle.proved and uzzle.upper == 0 + 1 + 2 + 3  # each first letter peels one word off the rest
+    assert sorted(uzzle.misses.tolist()) == [0, 1, 2, 3]
+
+
+def test_free_letters_and_peeling_sets_are_exact():
+    seven = sorted(["DEED", "EVEN", "EYES", "HEEL", "MERE", "PEEP", "STAR"])
+    found = optimal.search(seven)
+    assert found.upper == brute_force(seven) == 5  # the reference solver is optimal here
+    weights = [5, 1, 1, 9]
+    assert optimal.search(UZZLE, np.array(weights)).upper == 9 * 0 + 5 * 1 + 1 * 2 + 1 * 3
+
+
+def brute_force_minimax(words: list[str]) -> int:
+    """The least, over every strategy, of the most misses any word costs (every letter tried at every turn)."""
+    alphabet = sorted(set("".join(words)) | {"Z"})
+
+    @cache
+    def worst(candidates: tuple[str, ...], guessed: frozenset) -> int:
+        """The minimax value from here."""
+        if len(candidates) <= 1:
+            return 0
+        best = None
+        for letter in alphabet:
+            if letter in guessed:
+                continue
+            answers = defaultdict(list)
+            for word in candidates:
+                answers[tuple(i for i, ch in enumerate(word) if ch == letter)].append(word)
+            if len(answers) == 1 and () not in answers:
+                continue  # a letter every word holds alike: guessing it changes nothing
+            value = max((not where) + worst(tuple(group), guessed | {letter}) for where, group in answers.items())
+            best = value if best is None else min(best, value)
+        return best
+
+    return worst(tuple(sorted(words)), frozenset())
+
+
+@settings(max_examples=150, deadline=None)
+@given(word_sets)
+def test_minimax_equals_brute_force_over_every_strategy(words):
+    words = sorted(words)
+    found = optimal.adversary(words)
+    assert found.proved and found.lower == brute_force_minimax(words), words
+    assert int(found.misses.max()) == found.lower
+    greedy_worst = int(solve_length(words)[0].max())
+    assert found.upper <= greedy_worst
