@@ -16,7 +16,7 @@ from pipeline.boggle.best import SearchParams, anneal
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import Dice, neighbours
 from pipeline.boggle.solver import board_texts
-from pipeline.core.executor import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import Job, Parts, Shard, words_digest
 
 RANDOM_SHARD = 250_000  # boards per shard of a random-boards job (about a second on one core)
 BEST_SHARD = 1  # annealing runs per shard of a best-board job
