@@ -659,7 +659,7 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
 def test_kernel_files_agree_on_the_layouts_they_share():
     """Each numba cache unit names the layouts it reads itself (numba's cache follows its own file only):
     the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves)."""
-    from pipeline.boggle import kernels
+    from pipeline.boggle.kernels import nodes as kernels
 
     for name in ("NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"):
         assert getattr(pk, name) == getattr(kernels, name), name

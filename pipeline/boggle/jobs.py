@@ -51,11 +51,12 @@ def _roll_and_score(shard: Shard, r: Rolling, count_words: bool):
     """Boards start..stop-1 of the sequence, and their scores, word counts, longest words and node counts."""
     import numba
 
-    from pipeline.boggle import kernels
+    from pipeline.boggle.kernels.rolls import boggle_roll
+    from pipeline.boggle.kernels.solve import boggle_score_boards
 
-    boards = kernels.boggle_roll(r.faces, r.n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
+    boards = boggle_roll(r.faces, r.n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
     chunks = max(1, min(numba.get_num_threads(), shard.size))
-    scores, n_words, longest, counts = kernels.boggle_score_boards(
+    scores, n_words, longest, counts = boggle_score_boards(
         boards, *neighbours(r.rows, r.cols), r.nodes, r.values, r.rank, chunks, count_words
     )
     return boards, scores, n_words, longest, counts
