@@ -36,12 +36,18 @@ class Search:
     @property
     def expected(self) -> float:
         """The optimal expected misses (the upper bound's when not proved)."""
-        return self.upper / self.total_weight
+        return self.upper / self.total_weight if self.total_weight else 0.0
 
     @property
     def gap(self) -> float:
         """Expected misses between the bounds (0 when proved)."""
-        return (self.upper - self.lower) / self.total_weight
+        return (self.upper - self.lower) / self.total_weight if self.total_weight else 0.0
+
+    def sequences(self) -> list[str | None]:
+        """Each word's guessed letters under the optimal strategy, in order (None unless proved)."""
+        if self.letters is None or self.guesses is None:
+            return [None] * self.words
+        return ["".join(chr(65 + c) for c in row[:g]) for row, g in zip(self.letters, self.guesses)]
 
 
 def word_arrays(words: list[str], weights: np.ndarray | None = None):
