@@ -31,12 +31,14 @@ LENGTH_TABLE = {
     "proved": pl.Boolean,
     "gap": pl.Float64,  # optimal - lower
     "states": pl.Int64,  # states the search expanded
+    "budget": pl.Int64,  # of states
     "minimax": pl.Int32,  # the most misses an evil setter can force (its lower bound when not proved)
     "minimax_upper": pl.Int32,
     "minimax_proved": pl.Boolean,
     "minimax_count": pl.Int64,  # words that cost `minimax` misses under the minimax strategy found
     "minimax_words": pl.String,  # the first LISTED of them
     "minimax_states": pl.Int64,
+    "minimax_budget": pl.Int64,
     "hardest_misses": pl.Int32,  # the most misses of a word under the optimal strategy (null unless proved)
     "hardest_count": pl.Int64,
     "hardest_words": pl.String,
@@ -52,8 +54,8 @@ class Lengths:
     """A job's input: the distinct words of each length (shortest length first) and the budgets per length."""
 
     words: tuple[tuple[str, ...], ...]
-    states: int  # the optimal search's budget of states per length
-    adversary_states: int  # the minimax search's
+    states: tuple[int, ...]  # the optimal search's budget of states for each length
+    adversary_states: tuple[int, ...]  # the minimax search's
 
 
 def listed(words: list[str]) -> str:
@@ -86,12 +88,14 @@ def length_figures(words: list[str], states: int, adversary_states: int) -> tupl
         "proved": found.proved,
         "gap": round(found.gap, ROUND),
         "states": found.expanded,
+        "budget": states,
         "minimax": evil.lower,
         "minimax_upper": evil.upper,
         "minimax_proved": evil.proved,
         "minimax_count": len(realising),
         "minimax_words": listed(realising) if realising else None,
         "minimax_states": evil.expanded,
+        "minimax_budget": adversary_states,
         "hardest_misses": int(found.misses.max()) if found.misses is not None else None,
         "hardest_count": len(hardest) if found.misses is not None else None,
         "hardest_words": listed(hardest) if hardest else None,
@@ -117,7 +121,7 @@ def length_figures(words: list[str], states: int, adversary_states: int) -> tupl
 def lengths_work(shard: Shard, shared: Lengths) -> Parts:
     """The lengths start..stop-1 of the job: their rows, games and CPU seconds."""
     parts: list[Parts] = [
-        length_figures(list(shared.words[i]), shared.states, shared.adversary_states)[1]
+        length_figures(list(shared.words[i]), shared.states[i], shared.adversary_states[i])[1]
         for i in range(shard.start, shard.stop)
     ]
     schemas: dict[str, dict[str, Any]] = {"lengths": LENGTH_TABLE, "words": WORD_TABLE, "cpu": CPU_TABLE}
@@ -134,10 +138,26 @@ def by_length(words: list[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(groups[n])) for n in sorted(groups) if n >= 1)
 
 
-def lengths_job(words: list[str], states: int, adversary_states: int) -> Job:
-    """The per-length job over a word list: one shard per length, shortest first (the hard ones)."""
+def budgets(groups: tuple[tuple[str, ...], ...], states: int, given: dict[int, int]) -> tuple[int, ...]:
+    """The budget of each length: `given` for the lengths it names, else `states`."""
+    return tuple(given.get(len(group[0]), states) for group in groups)
+
+
+def lengths_job(
+    words: list[str],
+    states: int,
+    adversary_states: int,
+    states_for: dict[int, int] | None = None,
+    adversary_states_for: dict[int, int] | None = None,
+) -> Job:
+    """The per-length job over a word list: one shard per length, shortest first (the hard ones); budgets of
+    states per length (`states_for` and `adversary_states_for` name lengths given other budgets)."""
     groups = by_length(words)
-    params = {"words": words_digest(sorted(set(words))), "states": states, "adversary_states": adversary_states}
+    optimal, evil = (
+        budgets(groups, states, states_for or {}),
+        budgets(groups, adversary_states, adversary_states_for or {}),
+    )
+    params = {"words": words_digest(sorted(set(words))), "states": list(optimal), "adversary_states": list(evil)}
     return Job(
         "hangman-optimal",
         params,
@@ -146,9 +166,14 @@ def lengths_job(words: list[str], states: int, adversary_states: int) -> Job:
         0,
         lengths_work,
         ("lengths", "words", "cpu"),
-        Lengths(groups, states, adversary_states),
+        Lengths(groups, optimal, evil),
         unit="lengths",
     )
+
+
+def pairs(given: list[str]) -> dict[int, int]:
+    """LENGTH=N options as a mapping."""
+    return {int(k): int(v) for k, _, v in (g.partition("=") for g in given)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,11 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("lexicon")
     ask.add_argument("--states", type=int, required=True, help="the optimal search's budget of states per length")
     ask.add_argument("--adversary-states", type=int, required=True, help="the minimax search's, per length")
+    ask.add_argument("--states-for", action="append", default=[], metavar="LENGTH=N", help="another budget")
+    ask.add_argument("--adversary-states-for", action="append", default=[], metavar="LENGTH=N")
     ask.add_argument("--data-dir", type=Path, default=Path("data/out"))
     ask.add_argument("--out", type=Path, required=True, help="the per-length CSV")
     a = ask.parse_args(argv)
     words = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word"])["word"].to_list()
-    result = run(lengths_job(words, a.states, a.adversary_states), a.data_dir, a.lexicon, LocalEngine())
+    job = lengths_job(words, a.states, a.adversary_states, pairs(a.states_for), pairs(a.adversary_states_for))
+    result = run(job, a.data_dir, a.lexicon, LocalEngine())
     tables = result.tables
     tables["lengths"].write_csv(a.out)
     cpu = tables["cpu"].to_dicts()
