@@ -282,8 +282,11 @@ def optimal_note(store: Store, length: int) -> str:
     except WordstatsError:
         return "the optimal strategy is read from hangman.parquet, not built"
     proof = next((e.get("optimal") for e in lengths if e.get("length") == length), None) or {}
-    if "lower_bound" not in proof:
-        return "the optimal strategy: not searched (hangman.optimal_states = 0)"
+    if not proof.get("searched"):
+        return (
+            f"the optimal strategy: not searched for the {length}-letter words in the stage (hangman.optimal_states, "
+            f"optimal_max_words; docs/data/hangman_optimal_*.csv holds longer runs)"
+        )
     return (
         f"the optimal strategy: not proved for the {length}-letter words within {proof['states_budget']:,} "
         f"states (between {proof['lower_bound']:.3f} and {proof['expected_misses']:.3f} expected misses; "

@@ -38,10 +38,11 @@ def thirds(value: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
 OPTIMAL_TABLE = {"optimal_misses": pl.Int32, "optimal_guesses": pl.Int32, "optimal_sequence": pl.String}
 
 
-def optimal_play(names: list[str], states: int) -> tuple[pl.DataFrame, dict[int, dict]]:
+def optimal_play(names: list[str], states: int, max_words: int = 1 << 40) -> tuple[pl.DataFrame, dict[int, dict]]:
     """Per word (in the order given), its misses, guesses and letters under the optimal strategy of its length
-    (null where the length's search did not prove the optimum within `states`), and per length what the search
-    proved: the optimal expected misses, or bounds on them."""
+    (null where the length's search did not prove the optimum within `states`, or the length has more than
+    `max_words` words and is not searched), and per length what the search proved: the optimal expected misses,
+    or bounds on them."""
     from pipeline.hangman import optimal
 
     rows: dict[str, tuple] = {}
@@ -51,26 +52,28 @@ def optimal_play(names: list[str], states: int) -> tuple[pl.DataFrame, dict[int,
         groups.setdefault(len(name), []).append(name)
     for length, group in sorted(groups.items()):
         group = sorted(set(group))
-        found = optimal.search(group, limit=states) if states else None
+        found = optimal.search(group, limit=states) if states and len(group) <= max_words else None
         if found is not None and found.proved:
             assert found.misses is not None and found.guesses is not None
             rows.update(zip(group, zip(found.misses.tolist(), found.guesses.tolist(), found.sequences())))
-        proofs[length] = optimal_provenance(found, states)
+        proofs[length] = optimal_provenance(found, states, max_words)
     none = (None, None, None)
     table = pl.DataFrame([rows.get(name, none) for name in names], schema=OPTIMAL_TABLE, orient="row")
     return table, proofs
 
 
-def optimal_provenance(found, states: int) -> dict:
+def optimal_provenance(found, states: int, max_words: int) -> dict:
     """What a length's search proved, as hangman_summary.json records it."""
+    budget = {"states_budget": states, "max_words": max_words}
     if found is None:
-        return {"proved": False, "states_budget": states}
+        return {"searched": False, "proved": False, **budget}
     return {
+        "searched": True,
         "proved": found.proved,
         "expected_misses": round(found.expected, 6),  # the optimum when proved, else the best strategy found
         "lower_bound": round(found.lower / found.total_weight, 6) if found.total_weight else 0.0,
         "states": found.expanded,
-        "states_budget": states,
+        **budget,
     }
 
 
@@ -80,7 +83,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | N
     words = words.sort("word")
     names = words["word"].to_list()
     if optimal is None:
-        optimal = optimal_play(names, s.optimal_states)[0]
+        optimal = optimal_play(names, s.optimal_states, s.optimal_max_words)[0]
     weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
     plain, weighted = (solve_lexicon(names, prior).drop("word") for prior in (None, weights))
     difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
@@ -171,7 +174,7 @@ def summary(table: pl.DataFrame, s: Settings, proofs: dict[int, dict] | None = N
                 "mean_misses_weighted": round(_mean(group["misses_weighted"]), 6),
                 "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
                 "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
-                "optimal": (proofs or {}).get(int(length), {"proved": False, "states_budget": 0}),
+                "optimal": (proofs or {}).get(int(length), {"searched": False, "proved": False}),
             }
         )
     return {
@@ -186,7 +189,8 @@ def summary(table: pl.DataFrame, s: Settings, proofs: dict[int, dict] | None = N
             "the length (null under 3 words or when either is constant)",
             "hardest": "the words of rank_in_length 1, 2, ... (most misses, then most guesses, then word)",
             "optimal": "the optimal search of the length (the fewest expected misses of any strategy, the setter "
-            "picking uniformly): whether it proved the optimum within states_budget states, the expected misses of "
-            "the best strategy it found (the optimum when proved) and its proved lower bound",
+            "picking uniformly): whether it was searched (at most max_words words), whether it proved the optimum "
+            "within states_budget states, the expected misses of the best strategy it found (the optimum when "
+            "proved) and its proved lower bound",
         },
     }

@@ -22,6 +22,6 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     """The hangman stage: words.parquet → hangman.parquet, hangman_summary.json."""
     s = settings(ctx.config)
     words = inputs["words"].sort("word")
-    plays, proofs = optimal_play(words["word"].to_list(), s.optimal_states)
+    plays, proofs = optimal_play(words["word"].to_list(), s.optimal_states, s.optimal_max_words)
     table = difficulty_table(words, s, plays)
     return ctx.result(hangman=table, hangman_summary=summary(table, s, proofs))
