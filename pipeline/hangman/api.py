@@ -40,6 +40,7 @@ LIST_COLUMNS = [
     "heuristic_band",
 ]  # of hangman.parquet, as the lists show them
 RANK_COLUMNS = ["rank_in_length", "band", "percentile_in_length"]  # of hangman.parquet, as a game shows them
+SUMMARY = "hangman_summary.json"  # where each length's optimal search is recorded
 OPTIMAL_COLUMN = "optimal_sequence"  # of hangman.parquet: the optimal strategy's letters (null unless proved)
 
 
@@ -275,10 +276,10 @@ def game(s: Session, q: GameRequest) -> Game:
 
 def optimal_note(store: Store, length: int) -> str:
     """Why a word of this length has no optimal game: the stage not built, or its search's bounds unproved."""
-    if not store.exists("hangman_summary"):
+    if not store.exists(SUMMARY):
         return "the optimal strategy is read from hangman.parquet, not built"
     try:
-        lengths = store.read_json("hangman_summary").get("lengths", [])
+        lengths = store.read_json(SUMMARY).get("lengths", [])
     except WordstatsError:
         return "the optimal strategy is read from hangman.parquet, not built"
     proof = next((e.get("optimal") for e in lengths if e.get("length") == length), None) or {}
