@@ -120,6 +120,7 @@ def test_the_seed_articles_examples():
     uzzle = optimal.search(UZZLE)
     assert uzzle.proved and uzzle.upper == 0 + 1 + 2 + 3  # each first letter peels one word off the rest
     assert sorted(uzzle.misses.tolist()) == [0, 1, 2, 3]
+    assert optimal.adversary(UZZLE).lower == 3 and optimal.adversary(["DARE", "DEAD", "DEED"]).lower == 0
 
 
 def test_free_letters_and_peeling_sets_are_exact():
