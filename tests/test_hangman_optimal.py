@@ -165,6 +165,11 @@ def test_minimax_equals_brute_force_over_every_strategy(words):
     assert int(found.misses.max()) == found.lower
     greedy_worst = int(solve_length(words)[0].max())
     assert found.upper <= greedy_worst
+    for limit in (0, 1, 2):  # stopped early: proved only when the greedy strategy meets the bound, and then played
+        early = optimal.adversary(words, limit=limit)
+        assert early.lower <= found.lower <= early.upper
+        assert (early.misses is not None) == early.proved
+        assert early.misses is None or int(early.misses.max()) == found.lower
 
 
 # ---- into the data: the stage's columns, the per-length job, the trace ------------------------------------

@@ -154,7 +154,8 @@ class Adversary:
     upper: int
     expanded: int
     seconds: float
-    misses: np.ndarray | None = None  # per word under the minimax strategy found (None unless proved)
+    misses: np.ndarray | None = None  # per word under a minimax strategy (the search's, or the greedy one when it
+    # meets the search's bound; None unless proved)
 
     @property
     def proved(self) -> bool:
@@ -179,8 +180,10 @@ def adversary(words: list[str], limit: int = 1 << 62, memo_bits: int | None = No
     while True:  # deepen: can the guesser keep every word within `low` misses?
         value = int(k.minimax(ids, low, arrays, memo, work))
         if value == ABORTED:
-            upper = int(solve_length_misses(words).max()) if n else 0
-            return Adversary(n, low, upper, int(work[0]), time.process_time() - started)
+            greedy = solve_length_misses(words) if n else np.zeros(0, dtype=np.int32)
+            upper = int(greedy.max()) if n else 0
+            played = greedy if upper == low else None  # the greedy strategy meets the bound: it is a minimax one
+            return Adversary(n, low, upper, int(work[0]), time.process_time() - started, played)
         if value <= low:
             break
         low = value
