@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import random
 from collections import defaultdict
 from functools import cache
 
 import numpy as np
+import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +120,7 @@ def test_the_seed_articles_examples():
     uzzle = optimal.search(UZZLE)
     assert uzzle.proved and uzzle.upper == 0 + 1 + 2 + 3  # each first letter peels one word off the rest
     assert sorted(uzzle.misses.tolist()) == [0, 1, 2, 3]
+    assert optimal.adversary(UZZLE).lower == 3 and optimal.adversary(["DARE", "DEAD", "DEED"]).lower == 0
 
 
 def test_free_letters_and_peeling_sets_are_exact():
@@ -161,3 +165,80 @@ def test_minimax_equals_brute_force_over_every_strategy(words):
     assert int(found.misses.max()) == found.lower
     greedy_worst = int(solve_length(words)[0].max())
     assert found.upper <= greedy_worst
+    for limit in (0, 1, 2):  # stopped early: proved only when the greedy strategy meets the bound, and then played
+        early = optimal.adversary(words, limit=limit)
+        assert early.lower <= found.lower <= early.upper
+        assert (early.misses is not None) == early.proved
+        assert early.misses is None or int(early.misses.max()) == found.lower
+
+
+# ---- into the data: the stage's columns, the per-length job, the trace ------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(word_sets, min_size=1, max_size=3), st.integers(1, 40))
+def test_the_stage_columns_are_the_optimal_games_where_proved(groups, states):
+    from pipeline.hangman.difficulty import optimal_play
+
+    names = sorted({w for group in groups for w in group})
+    table, proofs = optimal_play(names, states)
+    assert table.height == len(names)
+    for length, proof in proofs.items():
+        words = [w for w in names if len(w) == length]
+        rows = table.filter(pl.Series([len(w) == length for w in names]))
+        exact = brute_force(words)
+        assert proof["lower_bound"] <= round(exact / len(words), 6) <= proof["expected_misses"]
+        if proof["proved"]:
+            assert int(rows["optimal_misses"].sum()) == exact
+            for word, misses, sequence in zip(words, rows["optimal_misses"], rows["optimal_sequence"]):
+                assert misses == sum(letter not in word for letter in sequence)
+        else:
+            assert rows["optimal_misses"].null_count() == len(words) and proof["states"] >= states
+
+
+def test_the_per_length_job_against_brute_force(tmp_path):
+    from pipeline.core.executor import LocalEngine, run
+    from pipeline.hangman.lengths import lengths_job
+
+    rng = random.Random(7)
+    words = sorted({"".join(rng.choice("ABCDE") for _ in range(n)) for n in (2, 3, 4) for _ in range(9)})
+    result = run(lengths_job(words, 1 << 40, 1 << 40), tmp_path, "t", LocalEngine())
+    rows = result.tables["lengths"].sort("length").to_dicts()
+    assert [r["length"] for r in rows] == [2, 3, 4] and result.computed == 3
+    for row in rows:
+        group = [w for w in words if len(w) == row["length"]]
+        greedy = solve_length(group)[0]
+        assert row["words"] == len(group) and row["proved"] and row["minimax_proved"]
+        assert row["optimal"] == row["lower"] == round(brute_force(group) / len(group), 6)
+        assert row["greedy"] == round(greedy.sum() / len(group), 6) and row["greedy"] >= row["optimal"]
+        assert row["minimax"] == row["minimax_upper"] == brute_force_minimax(group)
+        assert row["minimax_count"] >= 1 and row["greedy_hardest_misses"] == greedy.max()
+        games = result.tables["words"].filter(pl.col("word").is_in(group))
+        assert row["hardest_misses"] == games["optimal_misses"].max()
+        hardest = games.filter(pl.col("optimal_misses") == row["hardest_misses"])["word"].to_list()
+        assert row["hardest_words"] == " ".join(hardest[:12]) and row["hardest_count"] == len(hardest)
+    again = run(lengths_job(words, 1 << 40, 1 << 40), tmp_path, "t", LocalEngine())
+    assert again.computed == 0 and again.tables["lengths"].equals(result.tables["lengths"])
+
+
+def test_a_traced_game_follows_the_optimal_strategy(build):
+    from tests.conftest import SMALL_CONFIG, run_cli
+
+    data = build(["DARE", "DEAD", "DEED", *UZZLE], "hangman")
+    table = pl.read_parquet(data / "t" / "hangman.parquet")
+    assert dict(zip(table["word"], table["optimal_misses"])) == {
+        "DARE": 0, "DEAD": 0, "DEED": 0, "GUZZLE": 0, "MUZZLE": 1, "NUZZLE": 2, "PUZZLE": 3
+    }  # fmt: skip
+    summary = json.loads((data / "t" / "hangman_summary.json").read_text())
+    six = next(e for e in summary["lengths"] if e["length"] == 6)
+    assert six["optimal"]["proved"] and six["optimal"]["expected_misses"] == 1.5
+    common = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    res = run_cli("hangman", "puzzle", *common)
+    assert res.exit_code == 0, res
+    lines = res.stdout.splitlines()
+    at = lines.index("optimal strategy (fewest expected misses over the 6-letter words of t, proved):")
+    assert [line.split()[1:3] for line in lines[at + 3 : at + 6]] == [["G", "miss"], ["M", "miss"], ["N", "miss"]]
+    assert lines[at + 6] == "optimal: 3 misses in 3 guesses (GMN); the solver above: 3 misses"
+    doc = json.loads(run_cli("hangman", "MUZZLE", "--json", *common).stdout)
+    assert doc["optimal"]["misses"] == 1 and doc["optimal"]["sequence"] == "GM"
+    assert [s["candidates"] for s in doc["optimal"]["steps"]] == [3, 1]

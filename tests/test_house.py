@@ -9,19 +9,12 @@ from tests.bench.bench_house import ROOT, import_circles, import_graph, line_cou
 
 MAX_LINES = 600
 PACKAGE = ROOT / "pipeline"
-# Files still over the limit, each to be split and then taken off this list (the test fails while a listed
-# file is within the limit, so the list only shrinks).
-OVER_THE_LIMIT = {
-    "pipeline/hangman/optimal_kernels.py",  # the exact optimal guesser's and the adversary's kernels
-}
 
 
 def test_no_file_is_over_600_lines():
     lines = {p.relative_to(ROOT).as_posix(): line_count(p) for p in python_files(PACKAGE)}
     assert len(lines) > 100 and "pipeline/core/store.py" in lines  # the rule really looks at the package
-    over = {path for path, n in lines.items() if n > MAX_LINES}
-    assert over <= OVER_THE_LIMIT, {path: lines[path] for path in over - OVER_THE_LIMIT}
-    assert OVER_THE_LIMIT <= over, f"within {MAX_LINES} lines now, take off OVER_THE_LIMIT: {OVER_THE_LIMIT - over}"
+    assert {path: n for path, n in lines.items() if n > MAX_LINES} == {}
 
 
 def test_no_import_circles():

@@ -296,3 +296,45 @@ def test_the_check_allows_a_constant_of_the_same_cache_unit():
     sources = {"pipeline.u": "UNIT = True\n", "pipeline.u.layout": "C = 3\n", "pipeline.u.walk": kernel}
     assert foreign_globals(sources, frozenset({"pipeline.u"})) == []
     assert foreign_globals({**sources, "pipeline.u": ""}, frozenset({"pipeline.u"})) != []
+
+
+CORE_UNIT_INIT = """from pathlib import Path
+from pipeline.core.cache_units import declare_unit
+UNIT = declare_unit(Path(__file__).parent)
+"""
+CALLEE = "from numba import njit\n@njit(cache=True)\ndef g(x):\n    return x + {}\n"
+CALLER = "from numba import njit\nfrom {0}.b import g\n@njit(cache=True)\ndef f(x):\n    return g(x) * 10\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("declared", [True, False])
+def test_an_edit_anywhere_in_a_core_cache_unit_recompiles_its_kernels(tmp_path, declared):
+    """A package declared one cache unit through pipeline/core/cache_units.py sees an edit of any of its files
+    in the kernels that call across them (numba alone keeps the caller's stale machine code)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    package = tmp_path / ("unit" if declared else "plain")
+    package.mkdir()
+    (package / "__init__.py").write_text(CORE_UNIT_INIT if declared else "")
+    (package / "a.py").write_text(CALLER.format(package.name))
+    run = [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]; "
+           f"from {package.name}.a import f; print(f(1))"]  # fmt: skip
+    answers = []
+    for step in (1, 2):
+        (package / "b.py").write_text(CALLEE.format(step))
+        done = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers.append(int(done.stdout))
+    assert answers == ([20, 30] if declared else [20, 20])
+
+
+def test_the_hangman_search_kernels_are_one_declared_cache_unit():
+    from pipeline.core.cache_units import UNITS
+    from pipeline.hangman import optimal_kernels
+
+    assert optimal_kernels.UNIT in UNITS and optimal_kernels.UNIT == (PACKAGE_DIR / "hangman" / "optimal_kernels")
+    assert len(list(optimal_kernels.UNIT.glob("*.py"))) > 1
+    assert all(len(p.read_text().splitlines()) <= 600 for p in optimal_kernels.UNIT.glob("*.py"))

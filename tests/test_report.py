@@ -90,9 +90,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 @pytest.mark.slow
 def test_every_image_is_embedded_and_not_empty(page, built):
     html_text = (built / "r" / "report.html").read_text()
-    assert (
-        len(page.images) == 8
-    )  # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, misses, openings
+    # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, Hangman misses and greedy against
+    # optimal, openings
+    assert len(page.images) == 9
     for img in page.images:
         assert img["src"].startswith("data:image/png;base64,")
         data = base64.b64decode(img["src"].split(",", 1)[1], validate=True)
@@ -174,6 +174,15 @@ def test_key_numbers_match_a_plain_python_count(page, built):
         m = misses[length]
         assert n == len(m) and most == max(m) and math.isclose(mean, round(sum(m) / len(m), 2))
         assert math.isclose(share, round(sum(x <= 6 for x in m) / len(m), 4))
+    optimal = defaultdict(list)
+    for r in t["hangman"].rows(named=True):
+        optimal[r["length"]].append(r["optimal_misses"])
+    for length, n, greedy, best, proved in s["hangman"]["parts"]["optimal"]["rows"]:
+        o = [x for x in optimal[length] if x is not None]
+        assert (
+            n == len(optimal[length]) and proved == len(o) and math.isclose(greedy, round(sum(misses[length]) / n, 4))
+        )
+        assert (best is None and not o) or (len(o) == n and math.isclose(best, round(sum(o) / n, 4)) and best <= greedy)
 
     scores = defaultdict(list)
     for r in t["boggle_boards"].rows(named=True):

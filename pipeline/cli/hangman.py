@@ -69,3 +69,9 @@ def hangman(
     _emit(game.steps, False, as_csv)
     if not as_csv:
         typer.echo(render.game_verdict(game))
+        if game.optimal is None:
+            typer.echo(game.optimal_note)
+        else:
+            typer.echo(render.optimal_heading(game))
+            _emit(game.optimal, False, False)
+            typer.echo(render.optimal_verdict(game))

@@ -40,6 +40,8 @@ LIST_COLUMNS = [
     "heuristic_band",
 ]  # of hangman.parquet, as the lists show them
 RANK_COLUMNS = ["rank_in_length", "band", "percentile_in_length"]  # of hangman.parquet, as a game shows them
+SUMMARY = "hangman_summary.json"  # where each length's optimal search is recorded
+OPTIMAL_COLUMN = "optimal_sequence"  # of hangman.parquet: the optimal strategy's letters (null unless proved)
 
 
 # ---- provenance ------------------------------------------------------------------------------------------------
@@ -125,6 +127,8 @@ class Game:
     steps: pl.DataFrame  # STEP_SCHEMA: each guess, hit or miss, the pattern, candidates and misses after it
     provenance: Provenance
     ranking: dict[str, Any] = field(default_factory=dict)  # RANK_COLUMNS from hangman.parquet, when built
+    optimal: pl.DataFrame | None = None  # STEP_SCHEMA: the optimal strategy's game, when hangman.parquet proves it
+    optimal_note: str = ""  # why there is no optimal game, when there is none
 
     @property
     def misses(self) -> int:
@@ -159,6 +163,17 @@ class Game:
             **self.ranking,
         }
 
+    def optimal_facts(self) -> dict[str, Any] | None:
+        """The optimal strategy's game in brief (misses, guesses, letters), or None when not known."""
+        if self.optimal is None:
+            return None
+        steps = self.optimal
+        return {
+            "misses": int(steps["misses"][-1]) if steps.height else 0,
+            "guesses": steps.height,
+            "sequence": "".join(steps["guess"].to_list()),
+        }
+
 
 @dataclass(frozen=True)
 class Ranking:
@@ -171,8 +186,9 @@ class Ranking:
 # ---- use cases -------------------------------------------------------------------------------------------------
 
 
-def replay(word: str, words: list[str], weights: np.ndarray | None = None) -> list[dict]:
-    """The solver's game against `word` (one of `words`, all its length): each guess, hit or miss, what is left."""
+def replay(word: str, words: list[str], weights: np.ndarray | None = None, sequence: str | None = None) -> list[dict]:
+    """The solver's game against `word` (one of `words`, all its length): each guess, hit or miss, what is left;
+    with `sequence`, the game of those letters in order (another strategy's, e.g. the optimal one)."""
     import numpy as np  # here: the hardest-first listing needs no numpy
 
     from pipeline.core.config import LETTERS
@@ -190,6 +206,8 @@ def replay(word: str, words: list[str], weights: np.ndarray | None = None) -> li
         mass = (has[alive] * weights[alive, None]).sum(axis=0)
         mass[guessed] = -1
         guess = int(np.argmax(mass))  # the first of the heaviest: ties to the alphabetically first letter
+        if sequence is not None:
+            guess = LETTERS.index(sequence[len(steps)])
         guessed[guess] = True
         hit = secret == guess
         alive &= ((codes == guess) == hit).all(axis=1)
@@ -230,14 +248,51 @@ def game(s: Session, q: GameRequest) -> Game:
         st = settings(s.config)
         weights = setter_weights(words["zipf"].to_numpy(), st.prior, st.unknown_zipf)
     steps = pl.DataFrame(replay(text, names, weights), schema=STEP_SCHEMA)
-    tables, ranking = ["words"], {}
+    tables, ranking, sequence = ["words"], {}, None
     if store.exists("hangman"):
         tables.append("hangman")
-        row = store.scan("hangman", ["word", *RANK_COLUMNS]).filter(pl.col("word") == text).select(RANK_COLUMNS)
+        columns = RANK_COLUMNS + ([OPTIMAL_COLUMN] if OPTIMAL_COLUMN in store.schema("hangman") else [])
+        row = store.scan("hangman", ["word", *columns]).filter(pl.col("word") == text).select(columns)
         found = row.collect()
         if found.height:
             ranking = found.to_dicts()[0]
-    return Game(text, len(text), len(names), q.weighted, steps, provenance(store, "hangman game", q, tables), ranking)
+            sequence = ranking.pop(OPTIMAL_COLUMN, None)
+    optimal = None
+    if sequence is not None:
+        optimal = pl.DataFrame(replay(text, names, sequence=sequence), schema=STEP_SCHEMA)
+    note = "" if optimal is not None else optimal_note(store, len(text))
+    return Game(
+        text,
+        len(text),
+        len(names),
+        q.weighted,
+        steps,
+        provenance(store, "hangman game", q, tables),
+        ranking,
+        optimal,
+        note,
+    )
+
+
+def optimal_note(store: Store, length: int) -> str:
+    """Why a word of this length has no optimal game: the stage not built, or its search's bounds unproved."""
+    if not store.exists(SUMMARY):
+        return "the optimal strategy is read from hangman.parquet, not built"
+    try:
+        lengths = store.read_json(SUMMARY).get("lengths", [])
+    except WordstatsError:
+        return "the optimal strategy is read from hangman.parquet, not built"
+    proof = next((e.get("optimal") for e in lengths if e.get("length") == length), None) or {}
+    if not proof.get("searched"):
+        return (
+            f"the optimal strategy: not searched for the {length}-letter words in the stage (hangman.optimal_states, "
+            f"optimal_max_words; docs/data/hangman_optimal_*.csv holds longer runs)"
+        )
+    return (
+        f"the optimal strategy: not proved for the {length}-letter words within {proof['states_budget']:,} "
+        f"states (between {proof['lower_bound']:.3f} and {proof['expected_misses']:.3f} expected misses; "
+        f"docs/data/hangman_optimal_*.csv holds longer runs)"
+    )
 
 
 def ranking(s: Session, q: RankingRequest) -> Ranking:

@@ -35,10 +35,55 @@ def thirds(value: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
     )
 
 
-def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
-    """hangman.parquet: both solvers, rank, percentile and band within the length, and the heuristic."""
+OPTIMAL_TABLE = {"optimal_misses": pl.Int32, "optimal_guesses": pl.Int32, "optimal_sequence": pl.String}
+
+
+def optimal_play(names: list[str], states: int, max_words: int = 1 << 40) -> tuple[pl.DataFrame, dict[int, dict]]:
+    """Per word (in the order given), its misses, guesses and letters under the optimal strategy of its length
+    (null where the length's search did not prove the optimum within `states`, or the length has more than
+    `max_words` words and is not searched), and per length what the search proved: the optimal expected misses,
+    or bounds on them."""
+    from pipeline.hangman import optimal
+
+    rows: dict[str, tuple] = {}
+    proofs: dict[int, dict] = {}
+    groups: dict[int, list[str]] = {}
+    for name in names:
+        groups.setdefault(len(name), []).append(name)
+    for length, group in sorted(groups.items()):
+        group = sorted(set(group))
+        found = optimal.search(group, limit=states) if states and len(group) <= max_words else None
+        if found is not None and found.proved:
+            assert found.misses is not None and found.guesses is not None
+            rows.update(zip(group, zip(found.misses.tolist(), found.guesses.tolist(), found.sequences())))
+        proofs[length] = optimal_provenance(found, states, max_words)
+    none = (None, None, None)
+    table = pl.DataFrame([rows.get(name, none) for name in names], schema=OPTIMAL_TABLE, orient="row")
+    return table, proofs
+
+
+def optimal_provenance(found, states: int, max_words: int) -> dict:
+    """What a length's search proved, as hangman_summary.json records it."""
+    budget = {"states_budget": states, "max_words": max_words}
+    if found is None:
+        return {"searched": False, "proved": False, **budget}
+    return {
+        "searched": True,
+        "proved": found.proved,
+        "expected_misses": round(found.expected, 6),  # the optimum when proved, else the best strategy found
+        "lower_bound": round(found.lower / found.total_weight, 6) if found.total_weight else 0.0,
+        "states": found.expanded,
+        **budget,
+    }
+
+
+def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | None = None) -> pl.DataFrame:
+    """hangman.parquet: both solvers, rank, percentile and band within the length, the heuristic, and the optimal
+    strategy's games (`optimal`: optimal_play's table for the words in word order, else searched here)."""
     words = words.sort("word")
     names = words["word"].to_list()
+    if optimal is None:
+        optimal = optimal_play(names, s.optimal_states, s.optimal_max_words)[0]
     weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
     plain, weighted = (solve_lexicon(names, prior).drop("word") for prior in (None, weights))
     difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
@@ -66,6 +111,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
         words.select("word", "length", heuristic_score().alias("heuristic_score"))
         .hstack(plain)
         .hstack(weighted.rename(lambda column: f"{column}_weighted"))
+        .hstack(optimal)
         .with_columns(
             rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),
@@ -91,6 +137,9 @@ def difficulty_table(words: pl.DataFrame, s: Settings) -> pl.DataFrame:
         "sequence_weighted",
         pl.col("heuristic_score").cast(pl.Int32),
         "heuristic_band",
+        "optimal_misses",
+        "optimal_guesses",
+        "optimal_sequence",
     )
 
 
@@ -109,8 +158,9 @@ def _mean(values: pl.Series) -> float:
     return float(cast(float, values.mean()))
 
 
-def summary(table: pl.DataFrame, s: Settings) -> dict:
-    """hangman_summary.json: per length, mean misses, share solved within the gallows, hardest words, Spearman."""
+def summary(table: pl.DataFrame, s: Settings, proofs: dict[int, dict] | None = None) -> dict:
+    """hangman_summary.json: per length, mean misses, share solved within the gallows, hardest words, Spearman,
+    and what the optimal search proved (`proofs`, from optimal_play)."""
     lengths = []
     for (length,), group in table.sort("length").group_by("length", maintain_order=True):
         hardest = group.sort("rank_in_length").head(s.summary_hardest)
@@ -124,6 +174,7 @@ def summary(table: pl.DataFrame, s: Settings) -> dict:
                 "mean_misses_weighted": round(_mean(group["misses_weighted"]), 6),
                 "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
                 "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
+                "optimal": (proofs or {}).get(int(length), {"searched": False, "proved": False}),
             }
         )
     return {
@@ -137,5 +188,9 @@ def summary(table: pl.DataFrame, s: Settings) -> dict:
             "heuristic_spearman": "Spearman rank correlation of heuristic_score with misses among the words of "
             "the length (null under 3 words or when either is constant)",
             "hardest": "the words of rank_in_length 1, 2, ... (most misses, then most guesses, then word)",
+            "optimal": "the optimal search of the length (the fewest expected misses of any strategy, the setter "
+            "picking uniformly): whether it was searched (at most max_words words), whether it proved the optimum "
+            "within states_budget states, the expected misses of the best strategy it found (the optimum when "
+            "proved) and its proved lower bound",
         },
     }

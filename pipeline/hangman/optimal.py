@@ -1,5 +1,5 @@
 """Optimal Hangman per word length: the strategy with the fewest expected misses, found by an exact search
-(pipeline/hangman/optimal_kernels.py), or bounds on it when the search stops at its limit of work."""
+(the kernels of pipeline/hangman/optimal_kernels/), or bounds on it when the search stops at its limit of work."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy as np
 
 MEMO_BITS = (10, 22)  # the search's memo: 2**bits states, bits = log2(words) + 8 within these (2**22: 130 MB)
 KEY_SEED = 20_261_202  # the seed of the random 64-bit keys that hash a set of words
+DEEPEN_STEPS = 64  # each deepening asks for a strategy within this fraction of the gap above the lower bound
 
 
 @dataclass(frozen=True)
@@ -35,18 +36,24 @@ class Search:
     @property
     def expected(self) -> float:
         """The optimal expected misses (the upper bound's when not proved)."""
-        return self.upper / self.total_weight
+        return self.upper / self.total_weight if self.total_weight else 0.0
 
     @property
     def gap(self) -> float:
         """Expected misses between the bounds (0 when proved)."""
-        return (self.upper - self.lower) / self.total_weight
+        return (self.upper - self.lower) / self.total_weight if self.total_weight else 0.0
+
+    def sequences(self) -> list[str | None]:
+        """Each word's guessed letters under the optimal strategy, in order (None unless proved)."""
+        if self.letters is None or self.guesses is None:
+            return [None] * self.words
+        return ["".join(chr(65 + c) for c in row[:g]) for row, g in zip(self.letters, self.guesses)]
 
 
 def word_arrays(words: list[str], weights: np.ndarray | None = None):
-    """The kernels' view of distinct words of one length (optimal_kernels.Words): where each letter sits, the
+    """The kernels' view of distinct words of one length (optimal_kernels.layout.Words): where each letter sits, the
     weights, each word's distinct letters, its peeling group per position, two hash keys, and scratch."""
-    from pipeline.hangman.optimal_kernels import DISTINCT_KEYS, Words
+    from pipeline.hangman.optimal_kernels.layout import DISTINCT_KEYS, Words
     from pipeline.letters.trie import letter_codes
 
     n = len(words)
@@ -99,20 +106,32 @@ def search(
     words: list[str], weights: np.ndarray | None = None, limit: int = 1 << 62, memo_bits: int | None = None
 ) -> Search:
     """The optimal strategy against distinct words of one length (total miss weight, per-word games), or bounds
-    when the search expands `limit` states without finishing."""
-    from pipeline.hangman import optimal_kernels as k
+    when the search expands `limit` states without finishing.
+
+    The search deepens: it asks whether some strategy misses at most the lower bound, and each answer "no" comes
+    with a higher lower bound, proved; so a search stopped at its limit still reports the best bound it reached."""
+    from pipeline.hangman.optimal_kernels import bounds
+    from pipeline.hangman.optimal_kernels import search as k
+    from pipeline.hangman.optimal_kernels.layout import ABORTED
+    from pipeline.hangman.optimal_kernels.sets import new_memo
 
     started = time.process_time()
     arrays = word_arrays(words, weights)
     n, total = len(words), int(arrays.wt.sum())
     ids = np.arange(n, dtype=np.int32)
-    memo = k.new_memo(memo_bits or memo_size(n))
+    memo = new_memo(memo_bits or memo_size(n))
     work = np.array([0, limit], dtype=np.int64)
-    upper = int(k.greedy_value(ids, arrays, memo))
-    value = int(k.solve(ids, k.INFINITY - 1, arrays, memo, work))
-    if value == k.ABORTED:
-        lower = int(k.quick_bound(ids, arrays, memo))
-        return Search(n, total, lower, upper, int(work[0]), time.process_time() - started)
+    upper = int(bounds.greedy_value(ids, arrays, memo))
+    lower = int(bounds.quick_bound(ids, arrays, memo))
+    while lower < upper:
+        budget = max(lower, upper - 1 if upper - lower <= 1 else lower + (upper - lower) // DEEPEN_STEPS)
+        value = int(k.solve(ids, budget, arrays, memo, work))
+        if value == ABORTED:
+            return Search(n, total, lower, upper, int(work[0]), time.process_time() - started)
+        if value <= budget:
+            lower = upper = value
+        else:
+            lower = min(value, upper)
     misses, guesses = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
     letters = np.full((n, 26), -1, dtype=np.int8)
     if n:
@@ -120,9 +139,9 @@ def search(
         path = np.zeros(27, dtype=np.int8)
         k.play_out(ids, arrays, memo, work, 0, 0, path, misses, guesses, letters)
     played = int((misses.astype(np.int64) * arrays.wt).sum())
-    if played != value:
-        raise AssertionError(f"the optimal strategy played out misses {played}, the search found {value}")
-    return Search(n, total, value, value, int(work[0]), time.process_time() - started, misses, guesses, letters)
+    if played != upper:
+        raise AssertionError(f"the optimal strategy played out misses {played}, the search found {upper}")
+    return Search(n, total, upper, upper, int(work[0]), time.process_time() - started, misses, guesses, letters)
 
 
 @dataclass(frozen=True)
@@ -135,7 +154,8 @@ class Adversary:
     upper: int
     expanded: int
     seconds: float
-    misses: np.ndarray | None = None  # per word under the minimax strategy found (None unless proved)
+    misses: np.ndarray | None = None  # per word under a minimax strategy (the search's, or the greedy one when it
+    # meets the search's bound; None unless proved)
 
     @property
     def proved(self) -> bool:
@@ -146,20 +166,24 @@ class Adversary:
 def adversary(words: list[str], limit: int = 1 << 62, memo_bits: int | None = None) -> Adversary:
     """The minimax value of distinct words of one length and each word's misses under the minimax strategy,
     or bounds when the search expands `limit` states without finishing."""
-    from pipeline.hangman import optimal_kernels as k
+    from pipeline.hangman.optimal_kernels import adversary as k
+    from pipeline.hangman.optimal_kernels.layout import ABORTED
+    from pipeline.hangman.optimal_kernels.sets import new_memo
 
     started = time.process_time()
     arrays = word_arrays(words)
     n = len(words)
     ids = np.arange(n, dtype=np.int32)
-    memo = k.new_memo(memo_bits or memo_size(n))
+    memo = new_memo(memo_bits or memo_size(n))
     work = np.array([0, limit], dtype=np.int64)
     low = int(k.minimax_bound(ids, arrays, memo))
     while True:  # deepen: can the guesser keep every word within `low` misses?
         value = int(k.minimax(ids, low, arrays, memo, work))
-        if value == k.ABORTED:
-            upper = int(solve_length_misses(words).max()) if n else 0
-            return Adversary(n, low, upper, int(work[0]), time.process_time() - started)
+        if value == ABORTED:
+            greedy = solve_length_misses(words) if n else np.zeros(0, dtype=np.int32)
+            upper = int(greedy.max()) if n else 0
+            played = greedy if upper == low else None  # the greedy strategy meets the bound: it is a minimax one
+            return Adversary(n, low, upper, int(work[0]), time.process_time() - started, played)
         if value <= low:
             break
         low = value

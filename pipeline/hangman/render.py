@@ -36,6 +36,25 @@ def game_verdict(g: Game) -> str:
     )
 
 
+def optimal_heading(g: Game) -> str:
+    """The line above the optimal strategy's steps (the strategy with the fewest expected misses)."""
+    return f"optimal strategy (fewest expected misses over the {g.length}-letter words of {g.lexicon}, proved):"
+
+
+def optimal_verdict(g: Game) -> str:
+    """The line below the optimal strategy's steps: its misses and guesses beside the solver's."""
+    o = g.optimal_facts() or {}
+    return (
+        f"optimal: {counted(o['misses'], 'miss', 'misses')} in {counted(o['guesses'], 'guess', 'guesses')} "
+        f"({o['sequence'] or 'no guess needed'}); the solver above: {counted(g.misses, 'miss', 'misses')}"
+    )
+
+
 def game_json(g: Game) -> dict[str, Any]:
-    """The game as one JSON object: its facts, then its steps."""
-    return {**g.facts(), "steps": g.steps.to_dicts()}
+    """The game as one JSON object: its facts, its steps, then the optimal strategy's game (null when unknown,
+    with the reason in optimal_note)."""
+    optimal = g.optimal_facts()
+    if optimal is not None and g.optimal is not None:
+        optimal["steps"] = g.optimal.to_dicts()
+    found = {"optimal": optimal} if optimal is not None else {"optimal": None, "optimal_note": g.optimal_note}
+    return {**g.facts(), "steps": g.steps.to_dicts(), **found}

@@ -26,6 +26,8 @@ class Settings:
     gallows: int = GALLOWS  # misses allowed (hangman_summary.json's share_within_gallows)
     summary_hardest: int = 10  # hardest words listed per length in hangman_summary.json
     common_zipf: float = 3.0  # `wordstats hangman --common`: zipf at least this
+    optimal_states: int = 1000  # the optimal search's budget of states per length in the stage (0: no search)
+    optimal_max_words: int = 6000  # lengths with more words are not searched in the stage
 
 
 def settings(config) -> Settings:
@@ -41,6 +43,8 @@ def settings(config) -> Settings:
         gallows=sec.integer("gallows", d.gallows, lo=0, hi=26),
         summary_hardest=sec.integer("summary_hardest", d.summary_hardest, lo=0, hi=1000),
         common_zipf=sec.number("common_zipf", d.common_zipf, lo=0.0, hi=9.0),
+        optimal_states=sec.integer("optimal_states", d.optimal_states, lo=0, hi=1 << 40),
+        optimal_max_words=sec.integer("optimal_max_words", d.optimal_max_words, lo=0, hi=1 << 40),
     )
     if s.hard_min_misses <= s.easy_max_misses:
         sec.fail("hard_min_misses", f"must be above easy_max_misses ({s.easy_max_misses}), got {s.hard_min_misses}")

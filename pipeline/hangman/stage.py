@@ -9,7 +9,7 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
-from pipeline.hangman.difficulty import difficulty_table, summary
+from pipeline.hangman.difficulty import difficulty_table, optimal_play, summary
 from pipeline.hangman.settings import settings
 
 
@@ -21,5 +21,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """The hangman stage: words.parquet → hangman.parquet, hangman_summary.json."""
     s = settings(ctx.config)
-    table = difficulty_table(inputs["words"], s)
-    return ctx.result(hangman=table, hangman_summary=summary(table, s))
+    words = inputs["words"].sort("word")
+    plays, proofs = optimal_play(words["word"].to_list(), s.optimal_states, s.optimal_max_words)
+    table = difficulty_table(words, s, plays)
+    return ctx.result(hangman=table, hangman_summary=summary(table, s, proofs))

@@ -117,6 +117,26 @@ def plot_misses(df: pl.DataFrame):
     return fig
 
 
+def plot_optimal(df: pl.DataFrame):
+    """Mean misses per word length: the greedy solver's, and the optimal strategy's where its search proved it;
+    below, the share of misses the optimal strategy saves."""
+    fig = new_figure(4.6)
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[2, 1])
+    proved = df.filter(pl.col("optimal_mean_misses").is_not_null())
+    top.plot(df["length"], df["greedy_mean_misses"], marker="o", color="#a23b3b", label="greedy solver")
+    top.plot(proved["length"], proved["optimal_mean_misses"], "s", color="#1f5f99", label="optimal strategy (proved)")
+    top.set_ylabel("mean misses")
+    top.set_title("Greedy against optimal Hangman guessing by word length")
+    top.legend(frameon=False)
+    saved = proved.filter(pl.col("greedy_mean_misses") > 0)
+    share = 100 * (1 - saved["optimal_mean_misses"] / saved["greedy_mean_misses"])
+    bottom.bar(saved["length"], share, color="#1f5f99")
+    bottom.set_ylabel("misses saved (%)")
+    bottom.set_xlabel("word length (letters); lengths without a square were not proved")
+    integer_ticks(bottom.xaxis)
+    return fig
+
+
 def plot_openings(df: pl.DataFrame):
     """Step lines: words per best opening score, one per game."""
     return step_lines(

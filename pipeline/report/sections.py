@@ -18,6 +18,7 @@ from pipeline.report.plots import (
     plot_lengths,
     plot_misses,
     plot_openings,
+    plot_optimal,
     plot_stems,
 )
 
@@ -263,6 +264,19 @@ def hangman_section(t: Tables, p: dict) -> Section:
             plot=plot_misses,
         )
     )
+    if "optimal_misses" in t.frames["hangman"].columns:
+        s.parts.append(
+            t.part(
+                "optimal",
+                "Greedy against optimal guessing by word length",
+                """
+        SELECT length, count(*) AS words, round(avg(misses), 4) AS greedy_mean_misses,
+               round(avg(optimal_misses), 4) AS optimal_mean_misses, count(optimal_misses) AS proved_words
+        FROM hangman GROUP BY length ORDER BY length""",
+                show="plot",
+                plot=plot_optimal,
+            )
+        )
     s.parts.append(
         t.part(
             "hardest",
