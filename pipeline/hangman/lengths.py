@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.executor import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import Job, Parts, Shard, words_digest
 
 LISTED = 12  # words listed per length for the minimax value and the hardest words
 ROUND = 6  # decimals of the expected misses
