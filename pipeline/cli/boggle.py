@@ -6,6 +6,7 @@ import typer
 from pipeline.boggle import api
 from pipeline.cli.app import App, app
 from pipeline.cli.options import Flags, command
+from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, LIMIT, QUIET
 
 boggle_app = App(
@@ -17,20 +18,6 @@ boggle_app = App(
 app.add_typer(boggle_app, name="boggle")
 
 WHERE = (LEXICON, CONFIG, DATA_DIR)
-
-
-def emit_json(facts) -> None:
-    """Print one JSON object."""
-    from pipeline.core.display import emit_json
-
-    emit_json(facts)
-
-
-def emit(table, fmt: str, rows=None) -> None:
-    """Print a table as --json / --csv chose, at most `rows` rows."""
-    from pipeline.core.display import emit
-
-    emit(table, fmt, limit=rows)
 
 
 @command(boggle_app, api.SolveRequest, LIMIT, *WHERE, JSON_OBJECT, CSV, name="solve")
@@ -46,7 +33,7 @@ def boggle_solve(q: api.SolveRequest, flags: Flags):
         return
     if fmt == "table":
         typer.echo(render.solution_head(found))
-    emit(render.solution_table(found, q.paths), fmt, rows)
+    emit(render.solution_table(found, q.paths), fmt, limit=rows)
 
 
 @command(boggle_app, api.ScoreRequest, LIMIT, *WHERE, JSON_LIST, CSV, name="score")
@@ -55,7 +42,7 @@ def boggle_score(q: api.ScoreRequest, flags: Flags):
     fmt, rows = flags.format, flags.rows
     with flags.session() as s:
         scores = api.score_boards(s, q)
-    emit(scores.table, fmt, rows)
+    emit(scores.table, fmt, limit=rows)
 
 
 @command(boggle_app, api.RandomRequest, LEXICON, CONFIG, LIMIT, DATA_DIR, JSON_LIST, CSV, QUIET, name="random")
@@ -68,7 +55,7 @@ def boggle_random(q: api.RandomRequest, flags: Flags):
     with flags.session() as s:
         rolled = api.random_boards(s, q, Progress(flags.quiet))
     if rolled.stats is None:
-        emit(rolled.boards, fmt, rows)
+        emit(rolled.boards, fmt, limit=rows)
         return
     if rolled.job is not None and not flags.quiet:
         typer.echo(rolled.job.note, err=True)

@@ -5,6 +5,7 @@ import typer
 
 from pipeline.cli.app import app
 from pipeline.cli.options import Flags, command
+from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, LEXICON, LIMIT
 from pipeline.hangman import api
 
@@ -12,8 +13,6 @@ from pipeline.hangman import api
 @command(app, api.HangmanQuery, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
 def hangman(q: api.HangmanQuery, flags: Flags):
     """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
-    from pipeline.core.display import emit
-
     fmt = flags.format
     asked = q.request(flags.limit, flags.rows)
     if isinstance(asked, api.RankingRequest):
@@ -26,8 +25,6 @@ def hangman(q: api.HangmanQuery, flags: Flags):
     from pipeline.hangman import render
 
     if fmt == "json":
-        from pipeline.core.display import emit_json
-
         emit_json(render.game_json(game))
         return
     if fmt == "table":

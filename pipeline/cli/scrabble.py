@@ -6,6 +6,7 @@ import typer
 
 from pipeline.cli.app import App, app
 from pipeline.cli.options import Flags, command, plural
+from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET
 from pipeline.scrabble import api
 
@@ -17,13 +18,6 @@ scrabble_app = App(
 app.add_typer(scrabble_app, name="scrabble")
 
 WHERE = (LEXICON, CONFIG, DATA_DIR)
-
-
-def emit(table, fmt: str) -> None:
-    """Print a table as --json / --csv chose."""
-    from pipeline.core.display import emit
-
-    emit(table, fmt)
 
 
 @command(scrabble_app, api.BEST, api.SHOW, *WHERE, JSON_LIST, CSV, name="best")
@@ -87,8 +81,6 @@ def scrabble_play(q: api.PlayRequest, flags: Flags):
             typer.echo(f"illegal: {q.play}: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None
         if flags.as_json:
-            from pipeline.core.display import emit_json
-
             emit_json(render.play_json(result.play, result.leave, result.after, result.variant))
         else:
             emit(render.breakdown(result.play), "table")
