@@ -164,11 +164,12 @@ def test_queries_name_their_requests_fields():
     """Each Query's Fields name attributes of its request, take the request's defaults, and a required option is
     one the request cannot do without."""
     from pipeline.core.fields import Query, fields_of
+    from pipeline.hangman import query as hangman
     from pipeline.scrabble import api as scrabble
-    from pipeline.web import requests as web
+    from pipeline.web import address
 
-    queries = [q for m in (scrabble, web) for q in vars(m).values() if isinstance(q, Query)]
-    assert len(queries) >= 7
+    queries = [q for m in (scrabble, hangman, address) for q in vars(m).values() if isinstance(q, Query)]
+    assert len(queries) >= 9
     for q in queries:
         request, defaults = q.request, q.request._field_defaults
         for f in fields_of(q):

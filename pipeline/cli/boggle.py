@@ -54,7 +54,7 @@ def boggle_random(q: api.RandomRequest, flags: Flags):
     fmt, rows = flags.format, flags.rows
     with flags.session() as s:
         rolled = api.random_boards(s, q, Progress(flags.quiet))
-    if rolled.stats is None:
+    if rolled.boards is not None:
         emit(rolled.boards, fmt, limit=rows)
         return
     if rolled.job is not None and not flags.quiet:

@@ -1,5 +1,5 @@
-"""The hangman command: parses its query (pipeline/hangman/api.py declares the options), calls the Hangman use
-case in a scoped session and renders the result (pipeline/hangman/render.py)."""
+"""The hangman command: parses its query (pipeline/hangman/query.py declares the options), calls the Hangman use
+case (pipeline/hangman/api.py) in a scoped session and renders the result (pipeline/hangman/render.py)."""
 
 import typer
 
@@ -7,12 +7,14 @@ from pipeline.cli.app import app
 from pipeline.cli.options import Flags, command
 from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, LEXICON, LIMIT
-from pipeline.hangman import api
+from pipeline.hangman.query import HANGMAN, HangmanQuery
 
 
-@command(app, api.HangmanQuery, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
-def hangman(q: api.HangmanQuery, flags: Flags):
+@command(app, HANGMAN, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def hangman(q: HangmanQuery, flags: Flags):
     """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
+    from pipeline.hangman import api
+
     fmt = flags.format
     asked = q.request(flags.limit, flags.rows)
     if isinstance(asked, api.RankingRequest):

@@ -1,4 +1,4 @@
-"""The serve command: the teacher's page on this machine (pipeline/web/requests.py declares its options)."""
+"""The serve command: the teacher's page on this machine (pipeline/web/address.py declares its options)."""
 
 import typer
 
@@ -6,7 +6,7 @@ from pipeline.cli.app import app
 from pipeline.cli.options import Flags, command
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import CONFIG, DATA_DIR
-from pipeline.web.requests import ADDRESS, Address
+from pipeline.web.address import ADDRESS, Address
 
 
 @command(app, ADDRESS, CONFIG, DATA_DIR)

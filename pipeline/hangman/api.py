@@ -1,7 +1,5 @@
 """The Hangman use cases: a typed request on a session → a frozen result carrying its provenance. The command
-line (pipeline/cli/hangman.py) only parses its query (HangmanQuery declares the options), calls these and renders
-(pipeline/hangman/render.py). This module imports polars only where a use case runs (every command's start reads
-its options)."""
+line (pipeline/cli/hangman.py) only parses, calls these and renders (pipeline/hangman/render.py)."""
 
 from __future__ import annotations
 
@@ -9,25 +7,26 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import polars as pl
+
 from pipeline.core.errors import NotFound, WordstatsError, pick
-from pipeline.core.fields import LENGTH, option
+from pipeline.core.store import MAX_ROWS
 from pipeline.hangman.settings import BANDS, setter_weights, settings
 
 if TYPE_CHECKING:
     import numpy as np
-    import polars as pl
 
     from pipeline.core.session import Session
     from pipeline.core.store import Store
 
-STEP_COLUMNS = {
-    "step": "Int64",
-    "guess": "String",
-    "result": "String",
-    "pattern": "String",
-    "candidates": "Int64",
-    "misses": "Int64",
-}  # a game's steps: their polars types by name
+STEP_SCHEMA = {
+    "step": pl.Int64,
+    "guess": pl.String,
+    "result": pl.String,
+    "pattern": pl.String,
+    "candidates": pl.Int64,
+    "misses": pl.Int64,
+}
 LIST_COLUMNS = [
     "word",
     "length",
@@ -112,35 +111,6 @@ class RankingRequest:
                 raise WordstatsError(f"{name} must be at least 1, got {value}")
 
 
-@dataclass(frozen=True)
-class HangmanQuery:
-    """What the hangman command asks: the solver's game against a word, or words listed hardest (or easiest)
-    first."""
-
-    word: str | None = option(kind=str, argument=True, optional=True, help="Trace the solver's game against WORD.")
-    length: tuple[int, int] | None = option(LENGTH)
-    easiest: bool = option(kind=bool, default=False, help="List the easiest words first (default: hardest).")
-    band: str | None = option(
-        kind=str, metavar="[easy|medium|hard]", help="Only this band: easy, medium or hard (any case)."
-    )
-    common: bool = option(
-        kind=bool, default=False, help="Only common words: zipf at least the config's hangman.common_zipf (3.0)."
-    )
-    weighted: bool = option(kind=bool, default=False, help="Trace the frequency-weighted solver.")
-
-    def request(self, limit: int | None, rows: int | None) -> GameRequest | RankingRequest:
-        """The use case's request: a game against the word, or the ranking of at most `rows` words (`limit` is
-        --limit as given: it lists, so it goes with no word)."""
-        if self.word is None:
-            if self.weighted:
-                raise WordstatsError("--weighted applies to a traced WORD")
-            hardest, easiest = (None, rows) if self.easiest else (rows, None)
-            return RankingRequest(self.length, hardest, easiest, self.band, self.common)
-        if any(v is not None for v in (self.length, limit, self.band)) or self.common or self.easiest:
-            raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
-        return GameRequest(self.word, self.weighted)
-
-
 # ---- results ---------------------------------------------------------------------------------------------------
 
 
@@ -152,7 +122,7 @@ class Game:
     length: int
     candidates: int  # words of its length in the lexicon
     weighted: bool
-    steps: pl.DataFrame  # STEP_COLUMNS: each guess, hit or miss, the pattern, candidates and misses after it
+    steps: pl.DataFrame  # STEP_SCHEMA: each guess, hit or miss, the pattern, candidates and misses after it
     provenance: Provenance
     ranking: dict[str, Any] = field(default_factory=dict)  # RANK_COLUMNS from hangman.parquet, when built
 
@@ -241,8 +211,6 @@ def replay(word: str, words: list[str], weights: np.ndarray | None = None) -> li
 
 def game(s: Session, q: GameRequest) -> Game:
     """The solver's game against q.word in the session's lexicon (a note when it is not a word of the lexicon)."""
-    import polars as pl
-
     from pipeline.anagrams.lookups import parse_letters
 
     text = parse_letters(q.word, "word")
@@ -261,8 +229,7 @@ def game(s: Session, q: GameRequest) -> Game:
     if q.weighted:
         st = settings(s.config)
         weights = setter_weights(words["zipf"].to_numpy(), st.prior, st.unknown_zipf)
-    schema = {name: getattr(pl, kind) for name, kind in STEP_COLUMNS.items()}
-    steps = pl.DataFrame(replay(text, names, weights), schema=schema)
+    steps = pl.DataFrame(replay(text, names, weights), schema=STEP_SCHEMA)
     tables, ranking = ["words"], {}
     if store.exists("hangman"):
         tables.append("hangman")
@@ -275,10 +242,6 @@ def game(s: Session, q: GameRequest) -> Game:
 
 def ranking(s: Session, q: RankingRequest) -> Ranking:
     """Words from hangman.parquet: filtered by length, band, commonness; hardest or easiest first."""
-    import polars as pl
-
-    from pipeline.core.store import MAX_ROWS
-
     store = s.store
     table = store.scan("hangman", LIST_COLUMNS).join(
         store.scan("words", ["word", "zipf"]).select("word", "zipf"), on="word", how="left"

@@ -4,11 +4,10 @@ string and checked as the command line checks them; anything else is a 400 with 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlencode
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.fields import Query
 from pipeline.wordlists.fields import BY_NAME, Field
 
 MAX_QUERY = 4096  # bytes of a query string
@@ -16,22 +15,6 @@ MAX_VALUE = 200  # characters of one value
 MAX_WORDS = 200  # words a page lists (a preview, a sheet): a class sheet needs far fewer
 PAGE_PARAMS = ("preset", "lexicon")  # what the page adds to the vocabulary's fields
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
-
-
-class Address(NamedTuple):
-    """Where the page listens: an address (this machine only by default) and a port."""
-
-    host: str = "127.0.0.1"
-    port: int = 8765
-
-
-ADDRESS = Query(
-    Address,
-    (
-        Field("host", str, "Address to listen on (default 127.0.0.1: this machine only).", metavar="ADDRESS"),
-        Field("port", int, "Port to listen on.", metavar="N", lo=1, hi=65535),
-    ),
-)
 
 
 class BadRequest(WordstatsError):
