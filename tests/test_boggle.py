@@ -265,9 +265,9 @@ def pext_kernels():
     """The kernels' bit extraction as used (the CPU instruction where fast) and its portable loop."""
     from numba import njit
 
-    from pipeline.boggle.kernels import _pext32, _pext32_loop
+    from pipeline.boggle.kernels.bits import pext32, pext32_loop
 
-    return njit(lambda a, b: _pext32(a, b)), _pext32_loop
+    return njit(lambda a, b: pext32(a, b)), pext32_loop
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -663,8 +663,8 @@ def help_text(cli, *command: str) -> str:
 def test_point_classes_fit_the_packed_node():
     """The config's limit on distinct points is what a node's points class can hold, and pack_nodes
     puts each field where the kernels read it."""
-    from pipeline.boggle import kernels
     from pipeline.boggle.dictionary import MAX_POINT_VALUES, pack_nodes
+    from pipeline.boggle.kernels import nodes as kernels
 
     assert MAX_POINT_VALUES == kernels.NODE_CLASS_MASK
     assert kernels.NODE_CLASS_MASK + 1 == 1 << (kernels.NODE_FIRST_SHIFT - kernels.NODE_CLASS_SHIFT)

@@ -39,7 +39,9 @@ from pipeline.boggle.prove import (
 from pipeline.boggle.rules import Rules, neighbours
 from pipeline.boggle.solver import board_texts, score_boards
 from pipeline.core import executor as ex
+from pipeline.core.cluster import RayEngine
 from pipeline.core.errors import WordstatsError
+from pipeline.core.jobs import Shard, same_bytes
 from tests.conftest import ROOT, corpus
 from tests.test_executor import ray_cluster, ray_local  # noqa: F401  (real Ray fixtures, loopback only)
 
@@ -452,7 +454,7 @@ def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path
     assert {b["board"]: b["score"] for b in got["boards"]} == expected
     summary = got["summary"]
     assert summary["boards"] == len(expected) and summary["partition"] == "AEI RST"
-    from pipeline.core.store import read_provenance
+    from pipeline.core.files import read_provenance
 
     provenance = read_provenance(out)
     assert json.loads(provenance["summary"])["boards"] == len(expected)
@@ -531,7 +533,7 @@ def assert_same_proof(a, b) -> None:
         if ".timing." in f".{name}":
             assert pl.read_parquet(a / name)["class"].equals(pl.read_parquet(b / name)["class"]), name
         else:
-            assert ex.same_bytes(a / name, b / name), name
+            assert same_bytes(a / name, b / name), name
 
 
 @pytest.mark.ray
@@ -541,7 +543,7 @@ def test_proof_on_local_processes_and_on_ray_gives_the_same_bytes(moby_words, tm
     shard_size = RAY_CASE[3]
     here = prove(problem, tmp_path / "here", shard_size=shard_size)
     processes = prove(problem, tmp_path / "processes", ex.LocalEngine(2), shard_size=shard_size)
-    remote = prove(problem, tmp_path / "ray", ex.RayEngine(None), shard_size=shard_size)
+    remote = prove(problem, tmp_path / "ray", RayEngine(None), shard_size=shard_size)
     assert here.summary["shards"] == 13 and here.boards.height > 0
     for other in (processes, remote):
         assert other.boards.equals(here.boards)
@@ -558,7 +560,7 @@ class DiesOnce:
     markers: str
 
 
-def dies_once(shard: ex.Shard, shared: DiesOnce):
+def dies_once(shard: Shard, shared: DiesOnce):
     """A proof's shard; the first attempt at shard 1 exits its own process (a worker that dies)."""
     marker = Path(shared.markers) / f"attempt-{shard.index}-{time.monotonic_ns()}"
     marker.touch()
@@ -577,7 +579,7 @@ def test_a_proof_worker_that_dies_is_retried(request, moby_words, tmp_path):
     markers = tmp_path / "markers"
     markers.mkdir()
     dying = replace(plain, work=dies_once, shared=DiesOnce(plain.shared, str(markers)))
-    result = ex.run_job(dying, tmp_path / "ray", ex.RayEngine(None))
+    result = ex.run_job(dying, tmp_path / "ray", RayEngine(None))
     assert len(list(markers.glob("attempt-1-*"))) == 2  # died once, then succeeded
     assert all(len(list(markers.glob(f"attempt-{k}-*"))) == 1 for k in range(len(plain.shards())) if k != 1)
     reference = ex.run_job(plain, tmp_path / "local")
@@ -657,7 +659,7 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
 def test_kernel_files_agree_on_the_layouts_they_share():
     """Each numba cache unit names the layouts it reads itself (numba's cache follows its own file only):
     the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves)."""
-    from pipeline.boggle import kernels
+    from pipeline.boggle.kernels import nodes as kernels
 
     for name in ("NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"):
         assert getattr(pk, name) == getattr(kernels, name), name

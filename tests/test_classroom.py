@@ -15,8 +15,9 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
 from pipeline.phonics.grades import dolch
 from pipeline.phonics.stage import DEFAULT_DOLCH
+from pipeline.wordlists.pools import common_words, review
 from pipeline.wordlists.puzzles import Banned, fits, other_answers, shared_letters, state
-from pipeline.wordlists.select import common_words, pick, review, word_list
+from pipeline.wordlists.select import pick, word_list
 from pipeline.wordlists.settings import classroom_vocabulary, load_settings, offensive_words, puzzle_banned
 from pipeline.wordlists.vocabulary import CATEGORIES, parse_review
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli

@@ -268,8 +268,8 @@ def test_kernel_modules_take_nothing_from_other_modules_of_the_package(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
-    from pipeline.boggle import kernels as bk
     from pipeline.boggle.dictionary import compile_dictionary
+    from pipeline.boggle.kernels import nodes, solve
     from pipeline.boggle.rules import neighbours
     from pipeline.boggle.sampling import roll
     from pipeline.boggle.settings import boggle_config
@@ -281,7 +281,7 @@ def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
     words = [w for w in MOBY.read_text().upper().split() if w.isalpha() and w.isascii()]
     ours, theirs = build_trie(words[seed::3], built), build_trie(words[seed::3], lk)
     assert (ours.children == theirs.children).all() and (ours.word_at == theirs.word_at).all()
-    for a, b in zip(built.trie_compact(ours.children, ours.word_at), bk.trie_compact(ours.children, ours.word_at)):
+    for a, b in zip(built.trie_compact(ours.children, ours.word_at), nodes.trie_compact(ours.children, ours.word_at)):
         assert (a == b).all()
     config = boggle_config(load_config(SMALL_CONFIG))
     dictionary = compile_dictionary(words, config.rules("standard"))
@@ -289,14 +289,14 @@ def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
         if dice not in config.dice:
             continue
         assert all(
-            (a == b).all() for a, b in zip(built.boggle_neighbours(rows, rows), bk.boggle_neighbours(rows, rows))
+            (a == b).all() for a, b in zip(built.boggle_neighbours(rows, rows), solve.boggle_neighbours(rows, rows))
         )
         boards = roll(config.dice[dice], seed, 60)
         grid = neighbours(rows, rows)
         totals = []
         for codes in boards:
             found = built.boggle_solve(codes, *grid, *dictionary.arrays)
-            assert (found == bk.boggle_solve(codes, *grid, *dictionary.arrays)).all()
+            assert (found == solve.boggle_solve(codes, *grid, *dictionary.arrays)).all()
             totals.append(int(dictionary.points[found].sum()))
         assert totals == score_boards(boards, rows, rows, dictionary).scores.tolist()  # the parallel kernel
         assert sum(totals) > 0

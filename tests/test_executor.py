@@ -31,8 +31,10 @@ from pipeline.boggle.sampling import roll, summarise
 from pipeline.boggle.settings import boggle_config, dice_seed
 from pipeline.boggle.solver import board_texts, score_boards
 from pipeline.core import executor as ex
+from pipeline.core.cluster import RayEngine
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
+from pipeline.core.jobs import Job, Shard, same_bytes, shard_path, shard_seed
 from pipeline.core.store import Store
 from pipeline.scrabble.equity.job import round_job
 from pipeline.scrabble.equity.values import LeaveValues
@@ -86,7 +88,7 @@ def boggle(data):
     return dice, dictionary, dice_seed(bc.seed, "new"), bc.percentiles
 
 
-def jobs(boggle, data) -> list[ex.Job]:
+def jobs(boggle, data) -> list[Job]:
     """One small job of each kind, as the commands of COMMANDS make them: boards, best-board runs, games."""
     dice, dictionary, seed, _ = boggle
     config = load_config(SMALL_CONFIG)
@@ -140,7 +142,7 @@ def assert_same_job(a: Path, b: Path) -> None:
     """Two runs of a job wrote the same shard and merged files, byte for byte apart from the engine's keys."""
     assert files(a) == files(b) and files(a)
     for name in files(a):
-        assert ex.same_bytes(a / name, b / name), name
+        assert same_bytes(a / name, b / name), name
 
 
 # ---- the local engine against obviously-correct references --------------------------------------
@@ -182,11 +184,11 @@ def test_leave_rounds_are_the_same_for_any_shard_size(data, tmp_path):
 
 def test_shard_seeds_derive_from_job_seed_and_index():
     """Shard seeds depend on the job seed and the index only, and differ between shards."""
-    job = ex.Job("t", {}, 10, 3, 42, random_work, ("x",))
+    job = Job("t", {}, 10, 3, 42, random_work, ("x",))
     seeds = [s.seed for s in job.shards()]
     assert [s.size for s in job.shards()] == [3, 3, 3, 1]
-    assert seeds == [ex.shard_seed(42, k) for k in range(4)] and len(set(seeds)) == 4
-    assert seeds != [s.seed for s in ex.Job("t", {}, 10, 3, 43, random_work, ("x",)).shards()]
+    assert seeds == [shard_seed(42, k) for k in range(4)] and len(set(seeds)) == 4
+    assert seeds != [s.seed for s in Job("t", {}, 10, 3, 43, random_work, ("x",)).shards()]
 
 
 def test_rerun_computes_nothing_and_params_change_the_job(boggle, tmp_path):
@@ -198,7 +200,7 @@ def test_rerun_computes_nothing_and_params_change_the_job(boggle, tmp_path):
     assert (first.computed, first.reused, again.computed, again.reused) == (3, 0, 0, 3)
     assert all(first.tables[p].equals(again.tables[p]) for p in job.parts)
     assert random_job(dice, dictionary, seed + 1, 3000, 1000).job_id != job.job_id
-    provenance = pl.read_parquet_metadata(ex.shard_path(tmp_path / job.job_id, 2, "scores"))
+    provenance = pl.read_parquet_metadata(shard_path(tmp_path / job.job_id, 2, "scores"))
     assert provenance["wordstats.job"] == job.job_id and provenance["wordstats.shard"] == "2"
     assert provenance["wordstats.engine"] == "local"
 
@@ -268,7 +270,7 @@ def test_native_writes_to_stderr_are_dropped_while_connected_and_ours_still_show
     what the command writes through sys.stderr shows all along, and descriptor 2 works again afterwards."""
     script = (
         "import os, sys\n"
-        "from pipeline.core.executor import NativeStderr\n"
+        "from pipeline.core.cluster import NativeStderr\n"
         "native = NativeStderr()\n"
         "os.write(2, b'native before\\n')\n"
         "native.silence()\n"
@@ -372,7 +374,7 @@ class CrashOnce:
     markers: str
 
 
-def crash_once(shard: ex.Shard, shared: CrashOnce):
+def crash_once(shard: Shard, shared: CrashOnce):
     """Random boards; the first attempt at shard 1 exits its own process (a worker that dies)."""
     marker = Path(shared.markers) / f"attempt-{shard.index}-{time.monotonic_ns()}"
     marker.touch()
@@ -400,7 +402,7 @@ def ray_local():
 @pytest.mark.ray
 def test_local_ray_gives_the_local_bytes(ray_local, local_runs, boggle, data, tmp_path):
     """Each job on a local Ray instance writes the bytes of the local engine (footer engine keys aside)."""
-    engine = ex.RayEngine(None)
+    engine = RayEngine(None)
     for job in jobs(boggle, data):
         remote = ex.run_job(job, tmp_path / job.job_id, engine)
         assert remote.computed == len(job.shards())
@@ -419,15 +421,15 @@ def test_a_worker_that_dies_is_retried(ray_local, boggle, tmp_path):
     markers = tmp_path / "markers"
     markers.mkdir()
     crashing = replace(plain, work=crash_once, shared=CrashOnce(plain.shared, str(markers)))
-    result = ex.run_job(crashing, tmp_path / "ray" / "job", ex.RayEngine(None))
+    result = ex.run_job(crashing, tmp_path / "ray" / "job", RayEngine(None))
     assert len(list(markers.glob("attempt-1-*"))) == 2  # died once, then succeeded
     assert all(len(list(markers.glob(f"attempt-{k}-*"))) == 1 for k in (0, 2, 3))
     reference = ex.run_job(plain, tmp_path / "local" / "job")
     assert all(result.tables[p].equals(reference.tables[p]) for p in plain.parts)
     for part in plain.parts:
         for shard in plain.shards():
-            assert ex.same_bytes(
-                ex.shard_path(result.folder, shard.index, part), ex.shard_path(reference.folder, shard.index, part)
+            assert same_bytes(
+                shard_path(result.folder, shard.index, part), shard_path(reference.folder, shard.index, part)
             )
 
 
@@ -521,14 +523,14 @@ def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
         assert res.returncode == 0, res.stderr
         assert "4 shards computed, 0 reused" in res.stdout
         runs[engine] = out
-    assert ex.same_bytes(tmp_path / "local.parquet", tmp_path / "ray.parquet")
+    assert same_bytes(tmp_path / "local.parquet", tmp_path / "ray.parquet")
     jobs_of = {e: sorted((out / "moby" / "jobs").iterdir()) for e, out in runs.items()}
     assert [p.name for p in jobs_of["local"]] == [p.name for p in jobs_of["ray"]] and len(jobs_of["local"]) == 2
     for a, b in zip(jobs_of["local"], jobs_of["ray"]):
         assert_same_job(a, b)
     again = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / "again.parquet"), env=LOOPBACK)
     assert again.returncode == 0 and "0 shards computed, 4 reused" in again.stdout  # resumed: nothing to play
-    assert ex.same_bytes(tmp_path / "ray.parquet", tmp_path / "again.parquet")
+    assert same_bytes(tmp_path / "ray.parquet", tmp_path / "again.parquet")
     assert not foreign_sockets(head.pid)
 
 

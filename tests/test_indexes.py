@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline.anagrams.indexes import anagram_table, hook_table, prefix_table
 from pipeline.core.config import load_config
-from pipeline.core.store import read_provenance, sha256_file
+from pipeline.core.files import read_provenance, sha256_file
 from pipeline.letters.tiles import combinations, letter_counts
 from tests.conftest import SMALL_CONFIG, config_with, corpus
 

@@ -3,7 +3,7 @@ taken from another module of the project (a constant imported, or a module-level
 on-disk cache keys a function on its own file only, and freezes the globals it reads into the machine code, so a
 change in the other file would leave a stale cache without a warning. A cache unit is a file, or a package whose
 __init__.py declares one (UNIT: the package's functions are cached under a stamp of all of its files,
-pipeline/scrabble/movegen/kernels)."""
+pipeline/scrabble/movegen/kernels, pipeline/boggle/kernels)."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_no_compiled_function_reads_a_global_of_another_module():
 def test_the_proof_kernels_node_layout_agrees_with_the_solvers():
     """The proof's kernels hold their own copy of the trie's node layout (the cache rule); it must be the same."""
     values = {}
-    for module in ("boggle/kernels.py", "boggle/prove_kernels.py"):
+    for module in ("boggle/kernels/nodes.py", "boggle/prove_kernels.py"):
         tree = ast.parse((PACKAGE_DIR / module).read_text())
         values[module] = {
             t.id: ast.literal_eval(node.value)
@@ -212,9 +212,9 @@ def test_the_proof_kernels_node_layout_agrees_with_the_solvers():
             if isinstance(t, ast.Name) and t.id.startswith("NODE_")
         }
     layout = {"NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"}
-    assert layout <= set(values["boggle/kernels.py"]) and layout <= set(values["boggle/prove_kernels.py"])
+    assert layout <= set(values["boggle/kernels/nodes.py"]) and layout <= set(values["boggle/prove_kernels.py"])
     assert {k: values["boggle/prove_kernels.py"][k] for k in layout} == {
-        k: values["boggle/kernels.py"][k] for k in layout
+        k: values["boggle/kernels/nodes.py"][k] for k in layout
     }
 
 
@@ -285,7 +285,7 @@ def test_the_check_takes_a_declared_cache_unit_as_one_file():
 
 
 def test_module_paths_are_named_like_imports():
-    assert module_name(PACKAGE_DIR / "boggle" / "kernels.py") == "pipeline.boggle.kernels"
+    assert module_name(PACKAGE_DIR / "boggle" / "prove_kernels.py") == "pipeline.boggle.prove_kernels"
     assert module_name(PACKAGE_DIR / "core" / "__init__.py") == "pipeline.core"
     assert Path(PACKAGE_DIR).name == "pipeline"
 

@@ -373,7 +373,7 @@ def test_gcg_dir_writes_new_games_and_forced_ones(data, tmp_path):
 @pytest.mark.parametrize("kind", [fifo, unix_socket, folder], ids=["fifo", "socket", "folder"])
 def test_an_atomic_write_never_replaces_a_special_file_or_a_folder(kind, tmp_path):
     from pipeline.core.errors import WordstatsError
-    from pipeline.core.store import write_text
+    from pipeline.core.files import write_text
 
     target = kind(tmp_path, tmp_path, ".txt")
     before = state(target)

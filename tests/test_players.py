@@ -732,7 +732,8 @@ def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
     journal or temporary file is left behind."""
     import shutil
 
-    from pipeline.core.store import JOURNAL, MANIFEST, read_provenance
+    from pipeline.core.files import read_provenance
+    from pipeline.core.store import JOURNAL, MANIFEST
 
     shutil.copytree(data, tmp_path / "out")
     folder = tmp_path / "out" / "t"

@@ -318,7 +318,7 @@ def test_stage_stores_the_gaddag_and_best_loads_it(build, small, cli):
 
 
 UNIT_INIT = """from pathlib import Path
-from pipeline.scrabble.movegen.kernels import declare_unit
+from pipeline.core.cache_units import declare_unit
 UNIT = declare_unit(Path(__file__).parent)
 """
 CALLEE = "from numba import njit\n@njit(cache=True)\ndef g(x):\n    return x + {}\n"

@@ -21,8 +21,9 @@ import pytest
 
 from pipeline.core import store as store_module
 from pipeline.core.errors import WordstatsError
+from pipeline.core.files import read_provenance
 from pipeline.core.locks import release_read_locks
-from pipeline.core.store import JOURNAL, MANIFEST, Store, read_provenance
+from pipeline.core.store import JOURNAL, MANIFEST, Store
 from tests.conftest import ROOT, SMALL_CONFIG
 
 WORDS_A = ["stare", "tears", "rates", "aster", "cat", "act", "retains", "nastier", "stainer", "tiles", "islet"]

@@ -9,7 +9,8 @@ import polars as pl
 import pytest
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.store import Store, read_provenance, write_parquet
+from pipeline.core.files import read_provenance, write_parquet
+from pipeline.core.store import Store
 from tests.conftest import DEFAULT_CONFIG, SMALL_CONFIG
 
 WORDS = ["listen", "silent", "enlist", "tinsel", "inlets", "stone", "notes", "onset"]

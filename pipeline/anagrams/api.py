@@ -376,7 +376,7 @@ def study(s: Session, q: Study) -> Deck:
 def write_deck(deck: Deck, out: Path) -> None:
     """Write the deck: an Anki package (.apkg) or CSV (.csv), atomically."""
     from pipeline.anagrams.study import anki_package, cards_csv
-    from pipeline.core.store import write_text
+    from pipeline.core.files import write_text
 
     if out.suffix.lower() == ".csv":
         write_text(out, cards_csv(deck.alphagrams, deck.hooks))

@@ -165,7 +165,7 @@ def anki_package(alphas: pl.DataFrame, hooks: pl.DataFrame, title: str, path: Pa
     import tempfile
     import zipfile
 
-    from pipeline.core.store import write_bytes
+    from pipeline.core.files import write_bytes
 
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch) / "deck.apkg"

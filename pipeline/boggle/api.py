@@ -470,8 +470,8 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import parse_size
     from pipeline.core import executor
+    from pipeline.core.files import sha256_file
     from pipeline.core.outputs import check_out
-    from pipeline.core.store import sha256_file
 
     if req.out is not None and req.out.suffix.lower() != ".parquet":
         raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
@@ -502,7 +502,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
         proof = proof_of(problem, result, engine, time.process_time() - started_cpu)
     summary = {"lexicon": place.lexicon, **proof.summary, **({"class": only[0]} if only else {})}
     if req.out is not None:
-        from pipeline.core.store import write_parquet
+        from pipeline.core.files import write_parquet
 
         write_parquet(req.out, proof.boards, {**origin, "summary": summary})
     return Proof(proof.boards, summary, origin)

@@ -46,7 +46,7 @@ def anneal(
 ) -> list[Run]:
     """Seeded annealing runs first_run .. first_run+n_runs-1 on all cores (free letters, or rollable by `dice`);
     setting stop[0] from another thread ends them early, each with the best board it found so far."""
-    from pipeline.boggle.kernels import boggle_anneal
+    from pipeline.boggle.kernels.anneal import boggle_anneal
 
     check_size(rows, cols, "search")
     if dice is not None:

@@ -46,7 +46,7 @@ class Dictionary:
         return int(self.nodes.shape[0])
 
 
-# Distinct positive points a dictionary may use: a node's points class is kernels.NODE_CLASS_MASK (class 0 is
+# Distinct positive points a dictionary may use: a node's points class is kernels.nodes.NODE_CLASS_MASK (class 0 is
 # "no word"); named here too so that reading the config needs no numba import (a test checks they agree).
 MAX_POINT_VALUES = 63
 

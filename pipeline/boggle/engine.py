@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pipeline.core import aot
 
-BOGGLE, LETTERS = "pipeline.boggle.kernels", "pipeline.letters.kernels"
+BOGGLE = "pipeline.boggle.kernels"  # one cache unit: every file of it is a source of the build
+LETTERS = "pipeline.letters.kernels"
 CODES, OFFSETS, INT = ("uint8", 1), ("int64", 1), ("int64", 0)
 GRID = (("int32", 2), ("int32", 1))  # each cell's neighbours and their count
 DICTIONARY = (("uint64", 1), ("int32", 1), ("int32", 1))  # nodes, point values, ranks
@@ -15,12 +16,13 @@ ENGINE = aot.Engine(
     exports=(
         ("trie_node_count", LETTERS, (CODES, OFFSETS)),
         ("trie_fill", LETTERS, (CODES, OFFSETS, INT, INT)),
-        ("trie_compact", BOGGLE, (("int32", 2), ("int32", 1))),
-        ("boggle_neighbours", BOGGLE, (INT, INT)),
-        ("boggle_solve", BOGGLE, (("int8", 1), *GRID, *DICTIONARY)),
+        ("trie_compact", f"{BOGGLE}.nodes", (("int32", 2), ("int32", 1))),
+        ("boggle_neighbours", f"{BOGGLE}.solve", (INT, INT)),
+        ("boggle_solve", f"{BOGGLE}.solve", (("int8", 1), *GRID, *DICTIONARY)),
     ),
-    constants=(("NODE_CLASS_SHIFT", BOGGLE), ("NODE_FIRST_SHIFT", BOGGLE)),
+    constants=(("NODE_CLASS_SHIFT", f"{BOGGLE}.nodes"), ("NODE_FIRST_SHIFT", f"{BOGGLE}.nodes")),
     module=__name__,
+    units=(BOGGLE,),
 )
 
 

@@ -16,7 +16,7 @@ from pipeline.boggle.best import SearchParams, anneal
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import Dice, neighbours
 from pipeline.boggle.solver import board_texts
-from pipeline.core.executor import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import Job, Parts, Shard, words_digest
 
 RANDOM_SHARD = 250_000  # boards per shard of a random-boards job (about a second on one core)
 BEST_SHARD = 1  # annealing runs per shard of a best-board job
@@ -51,11 +51,12 @@ def _roll_and_score(shard: Shard, r: Rolling, count_words: bool):
     """Boards start..stop-1 of the sequence, and their scores, word counts, longest words and node counts."""
     import numba
 
-    from pipeline.boggle import kernels
+    from pipeline.boggle.kernels.rolls import boggle_roll
+    from pipeline.boggle.kernels.solve import boggle_score_boards
 
-    boards = kernels.boggle_roll(r.faces, r.n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
+    boards = boggle_roll(r.faces, r.n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
     chunks = max(1, min(numba.get_num_threads(), shard.size))
-    scores, n_words, longest, counts = kernels.boggle_score_boards(
+    scores, n_words, longest, counts = boggle_score_boards(
         boards, *neighbours(r.rows, r.cols), r.nodes, r.values, r.rank, chunks, count_words
     )
     return boards, scores, n_words, longest, counts

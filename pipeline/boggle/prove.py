@@ -37,7 +37,8 @@ from pipeline.boggle.classes import (
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import check_size, neighbours
 from pipeline.core.errors import WordstatsError
-from pipeline.core.executor import Engine, Job, JobResult, LocalEngine, Shard, run_job
+from pipeline.core.executor import Engine, JobResult, LocalEngine, run_job
+from pipeline.core.jobs import Job, Shard
 from pipeline.letters.alphabet import A_CODE
 
 __all__ = ["Partition", "default_partition", "parse_partition"]

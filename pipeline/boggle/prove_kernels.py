@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-# The trie's node layout, as pipeline/boggle/kernels.py defines it: a kernel reads only its own file's constants
+# The trie's node layout, as pipeline/boggle/kernels/nodes.py defines it: a kernel reads only its own file's constants
 # (numba freezes them into its cache, keyed on this file alone); tests/test_kernels_rule.py checks they agree.
 NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
 NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)

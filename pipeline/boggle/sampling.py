@@ -11,7 +11,7 @@ from pipeline.boggle.rules import Dice
 
 def roll(dice: Dice, seed: int, count: int, start: int = 0) -> np.ndarray:
     """Boards start .. start+count-1 of the seeded sequence: the dice shuffled into the cells, each rolled."""
-    from pipeline.boggle.kernels import boggle_roll
+    from pipeline.boggle.kernels.rolls import boggle_roll
 
     faces, n_faces = dice.arrays()
     return boggle_roll(faces, n_faces, dice.rows * dice.cols, seed, start, count)

@@ -72,7 +72,7 @@ def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionar
     """Score boards (one per row, letter codes) of one grid size on all cores."""
     import numba
 
-    from pipeline.boggle.kernels import boggle_score_boards
+    from pipeline.boggle.kernels.solve import boggle_score_boards
 
     check_size(rows, cols, "boards")
     boards = np.ascontiguousarray(boards, dtype=np.int8)

@@ -41,6 +41,7 @@ AHEAD_OF_TIME = "ahead of time"
 ON_FIRST_USE = "numba, on first use"
 MAX_BUILD_BYTES = 64 << 20  # a build is about 1 MB; anything far larger is not one
 ELF_MAGIC = b"\x7fELF"
+CACHE_UNITS = "pipeline.core.cache_units"  # what declares a unit: a source of every engine that has one
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ Argument = tuple[str, int] | Bundle  # a numpy dtype name and a number of dimens
 class Engine:
     """A game's kernels for one-off commands: (function, kernel module, its arguments) triples, (constant,
     kernel module) pairs, the engine's own module, and the packages that are one numba cache unit (their
-    kernels call each other's: every file of such a package is a source of the build)."""
+    kernels call each other's: every file of such a package, and the module that declares units, is a source of
+    the build)."""
 
     name: str
     exports: tuple[tuple[str, str, tuple[Argument, ...]], ...]
@@ -83,6 +85,7 @@ class Engine:
         modules = {m for _, m, _ in self.exports} | {m for _, m in self.constants} | {self.module} | bundles
         files = {module_path(m) for m in modules}
         files |= {p for unit in self.units for p in module_path(f"{unit}.__init__").parent.glob("*.py")}
+        files |= {module_path(CACHE_UNITS)} if self.units else set()
         return sorted(files) + [Path(__file__).resolve()]
 
     def build_path(self) -> Path:

@@ -244,7 +244,7 @@ def save(df: pl.DataFrame, path: Path, provenance: dict[str, Any] | None = None)
     """Write `df` to a file whose extension picks the format (.parquet, .csv, .json, .md), atomically.
 
     Parquet keeps `provenance` in its footer; the text formats get it in PATH.provenance.json beside them."""
-    from pipeline.core.store import write_json, write_parquet, write_text
+    from pipeline.core.files import write_json, write_parquet, write_text
 
     provenance = provenance or {"stage": "query"}
     suffix = path.suffix.lower()

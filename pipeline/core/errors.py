@@ -15,7 +15,7 @@ class WordstatsError(Exception):
     """A problem the user can fix (bad input, missing table, bad config), told in one line."""
 
     exit_code = 2
-    leave_at_once = False  # the command ends the process as soon as it has said so (see executor.ClusterLost)
+    leave_at_once = False  # the command ends the process as soon as it has said so (see cluster.ClusterLost)
 
     def __init__(self, message: str, exit_code: int | None = None):
         super().__init__(" ".join(str(message).split()))

@@ -139,7 +139,7 @@ def write_engine_rules(target: Path, force: bool = False) -> bool:
 def write_if_changed(path: Path, text: str) -> bool:
     """Write `text` to `path` atomically unless it already holds it (so its time changes only with it); only a
     regular file is read, and no more of it than `text` holds."""
-    from pipeline.core.store import write_text
+    from pipeline.core.files import write_text
 
     data = text.encode("utf-8")
     if holds(path, data):

@@ -2,7 +2,7 @@
 
 A command's file never lands in a data folder (only the pipeline writes there), on a special file (a device,
 pipe or socket, or anything under /dev, /proc or /sys), on a folder, or on an existing file without --force;
-the write itself is atomic (store.atomic_path), and refuses a special file that appeared in the meantime."""
+the write itself is atomic (files.atomic_path), and refuses a special file that appeared in the meantime."""
 
 from __future__ import annotations
 

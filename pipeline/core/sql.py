@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import Interrupted, WordstatsError, first_line
-from pipeline.core.store import Store, damaged_among, sha256_file
+from pipeline.core.files import sha256_file
+from pipeline.core.store import Store, damaged_among
 
 MEMORY_LIMIT = "2GB"  # DuckDB's buffer pool for one query
 THREADS = 2

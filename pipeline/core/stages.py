@@ -16,17 +16,10 @@ from pipeline import __version__
 from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
+from pipeline.core.files import sha256_file, write_json
 from pipeline.core.manifest import SourceStage, Stage, StageModule  # noqa: F401  (the stages' Protocols)
 from pipeline.core.progress import Progress
-from pipeline.core.store import (  # noqa: F401  (adhoc_sources: what info and run --source ask)
-    MANIFEST,
-    SOURCE_RECORD,
-    Store,
-    adhoc_sources,
-    fingerprint_path,
-    sha256_file,
-    write_json,
-)
+from pipeline.core.store import MANIFEST, SOURCE_RECORD, Store, adhoc_sources, fingerprint_path
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
 
@@ -283,7 +276,7 @@ def run_lexicons(
 ) -> Iterator[tuple[str, list[dict]]]:
     """Run the named stages for several lexicons on the Ray cluster of `address`, one task (one core) per
     lexicon, yielding (lexicon, results) as each finishes; `data_dir` must be the same folder on every node."""
-    from pipeline.core.executor import remote_calls
+    from pipeline.core.cluster import remote_calls
 
     calls = [(config, data_dir, name, names) for name in lexicons]
     for index, results in remote_calls(address, lexicon_task, calls):

@@ -1,14 +1,13 @@
-"""Where tables live, atomic writes with provenance, and the per-lexicon manifest."""
+"""Where tables live, a stage's outputs committed all at once (a journal, then renames), and the per-lexicon
+manifest. The files themselves are written by pipeline.core.files."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shlex
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -17,6 +16,17 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import WordstatsError, first_line, note
+from pipeline.core.files import (
+    ROW_GROUP,
+    TMP_SUFFIX,
+    WRITE_ERRORS,
+    parquet_bytes,
+    read_provenance,
+    sha256_file,
+    temporary_path,
+    write_error,
+    write_json,
+)
 from pipeline.core.locks import hold_read_lock, lock_fd, locked
 
 DEFAULT_DATA_DIR = Path("data/out")
@@ -26,7 +36,6 @@ DAMAGED_JOURNAL = ".commit.json.damaged"  # a journal that cannot be read is set
 MAX_JOURNAL_BYTES = 1 << 20  # a journal names a stage's few files: anything larger is damaged
 WRITER_LOCK = ".lock"  # held by the one process building a lexicon
 COMMIT_LOCK = ".commit.lock"  # held exclusively while a stage's outputs are renamed, shared by readers
-TMP_SUFFIX = ".tmp"
 FINGERPRINTS = ".make"  # each stage's settings fingerprint, per lexicon: <lexicon>/.make/<stage>.settings
 SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
 READERS: list[Store] = []  # the lexicons this command reads (read_lock), to find a damaged table when a read fails
@@ -63,134 +72,6 @@ def resolve_data_dir(given: Path | None, config_path: Path | None = None) -> tup
 def fingerprint_path(data_dir: Path, lexicon: str, stage: str) -> Path:
     """The file holding the settings fingerprint of one stage of one lexicon (a Makefile prerequisite)."""
     return Path(data_dir) / lexicon / FINGERPRINTS / f"{stage}.settings"
-
-
-def sha256_file(path: Path) -> str:
-    """The sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def write_error(target: Path, exc: BaseException) -> WordstatsError:
-    """The one-line error for a file that could not be written (full disk, read-only folder, ...)."""
-    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else first_line(exc)
-    return WordstatsError(f"{target}: cannot write ({why})")
-
-
-WRITE_ERRORS = (OSError, pl.exceptions.ComputeError)  # polars reports a full disk as a ComputeError
-
-
-def temporary_path(target: Path) -> Path:
-    """A new empty temporary file beside `target` (.NAME.RANDOM.tmp), its folder created if needed."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WordstatsError(f"{target}: cannot create its folder {target.parent} ({exc.strerror or exc})") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)
-    except OSError as exc:
-        raise write_error(target, exc) from None
-    os.close(fd)
-    return Path(tmp)
-
-
-@contextlib.contextmanager
-def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; rename it into place only if the block succeeds and `target` is
-    not a special file or a folder.
-
-    A failure to write is an error naming `target` (never the temporary file)."""
-    from pipeline.core.outputs import refuse_special
-
-    tmp = temporary_path(target)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o644)
-        refuse_special(target)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, WRITE_ERRORS):
-            raise write_error(target, exc) from None
-        raise
-
-
-def write_bytes(target: Path, data: bytes) -> None:
-    """Write bytes atomically."""
-    with atomic_path(target) as tmp:
-        tmp.write_bytes(data)
-
-
-def write_text(target: Path, text: str) -> None:
-    """Write UTF-8 text atomically."""
-    write_bytes(target, text.encode("utf-8"))
-
-
-def write_json(target: Path, obj: Any) -> None:
-    """Write JSON atomically, keys in a stable order."""
-    write_text(target, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-
-
-ROW_GROUP = 16384  # rows per Parquet row group (schemas.ROW_GROUP_ROWS names the tables that take fewer)
-
-
-def write_parquet(target: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = ROW_GROUP) -> None:
-    """Write a DataFrame atomically as Parquet with provenance in the footer key-value metadata."""
-    with atomic_path(target) as tmp:
-        parquet_bytes(tmp, df, provenance, row_group_size)
-
-
-def parquet_bytes(path: Path, df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int = ROW_GROUP) -> None:
-    """Write a DataFrame to `path` (not atomically) as our Parquet: zstd, statistics, provenance in the footer;
-    a `sorted_by` entry of the provenance is also recorded as the row groups' sorting_columns."""
-    metadata = {f"wordstats.{k}": _meta_value(v) for k, v in sorted(provenance.items())}
-    sorted_by = provenance.get("sorted_by")
-    if not sorted_by:
-        df.write_parquet(
-            path,
-            compression="zstd",
-            compression_level=3,
-            statistics=True,
-            row_group_size=row_group_size,
-            metadata=metadata,
-        )
-        return
-    import pyarrow.parquet as pq
-
-    schema = df.head(0).to_arrow().schema
-    schema = schema.with_metadata({**(schema.metadata or {}), **metadata})
-    with pq.ParquetWriter(
-        path,
-        schema,
-        compression="zstd",
-        compression_level=3,
-        write_statistics=True,
-        sorting_columns=[pq.SortingColumn(df.columns.index(c)) for c in sorted_by],
-    ) as writer:
-        for start in range(0, df.height, row_group_size):  # a row group at a time: one copy of it in Arrow
-            writer.write_table(df.slice(start, row_group_size).to_arrow().cast(schema), row_group_size=row_group_size)
-
-
-def _meta_value(value: Any) -> str:
-    """A provenance value as Parquet metadata text: strings as they are, the rest as JSON."""
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def read_provenance(path: Path) -> dict[str, Any]:
-    """The provenance stored in a Parquet file's footer."""
-    out = {}
-    for key, value in pl.read_parquet_metadata(path).items():
-        if key.startswith("wordstats."):
-            name = key.removeprefix("wordstats.")
-            try:
-                out[name] = json.loads(value) if name in ("inputs", "params", "columns", "sorted_by") else value
-            except json.JSONDecodeError:
-                out[name] = value
-    return out
 
 
 class Store:

@@ -253,8 +253,8 @@ def play(s: Session, request: PlayRequest) -> ScoredPlay:
     """Check a play (legal, valid words, tiles in the rack and the bag) and score it; IllegalPlay (exit code 1)
     says why it is not legal. With `out`, write the new board file (an existing one needs `force`, except
     the request's own board file)."""
+    from pipeline.core.files import write_text
     from pipeline.core.outputs import check_out
-    from pipeline.core.store import write_text
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.rules.board import leave
     from pipeline.scrabble.rules.scoring import score_play
@@ -315,8 +315,9 @@ class ShownBoard(NamedTuple):
 
 def show(config: Config, request: ShowRequest) -> ShownBoard:
     """Read a board file; with `out`, draw it there (a board needs no lexicon: no session)."""
+    from pipeline.core.files import write_bytes, write_text
     from pipeline.core.outputs import check_out
-    from pipeline.core.store import resolve_data_dir, write_bytes, write_text
+    from pipeline.core.store import resolve_data_dir
     from pipeline.scrabble.records.render import picture
     from pipeline.scrabble.rules.board import read_board
 
@@ -545,7 +546,7 @@ def played_games(s: Session, request: SelfPlayRequest, variant: Variant, words, 
     into the request's folder when it names one."""
     import polars as pl
 
-    from pipeline.core.store import write_text
+    from pipeline.core.files import write_text
     from pipeline.scrabble.play.game import play_game
     from pipeline.scrabble.play.turns import game_of, game_rng
     from pipeline.scrabble.records.gcg import game_gcg
@@ -657,9 +658,9 @@ def learn_leaves(
 
     from pipeline import __version__
     from pipeline.core import executor
+    from pipeline.core.files import sha256_file, write_parquet
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
-    from pipeline.core.store import sha256_file, write_parquet
     from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
     from pipeline.scrabble.equity.stage import local_processes
     from pipeline.scrabble.lexicon.words import load_lexicon

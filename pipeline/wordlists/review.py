@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     sheet = worksheet(words, {w: r for w in words if (r := excl.reason(w))}, wn)
     text = sheet.write_csv(separator="\t")
     if args.out:
-        from pipeline.core.store import write_text
+        from pipeline.core.files import write_text
 
         write_text(Path(args.out), text)
     else:

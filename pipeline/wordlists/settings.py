@@ -13,7 +13,7 @@ from typing import Any
 
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
-from pipeline.core.store import write_text
+from pipeline.core.files import write_text
 from pipeline.wordlists.fields import BY_NAME
 from pipeline.wordlists.options import (
     PAPERS,

@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in available:
             parser.error(f"unknown benchmark {name!r} (available: {', '.join(available)})")
     sys.path.insert(0, str(HERE.parents[1]))
-    from pipeline.core.store import write_json
+    from pipeline.core.files import write_json
 
     out = Path(args.out)
     for name in names:

@@ -23,7 +23,9 @@ from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.jobs import random_job
 from pipeline.boggle.settings import boggle_config, dice_seed
 from pipeline.core import executor as ex
+from pipeline.core.cluster import RayEngine
 from pipeline.core.config import PROJECT_ROOT, load_config
+from pipeline.core.jobs import Job
 
 ENABLE2K = PROJECT_ROOT.parent / "shared" / "corpora" / "enable2k" / "enable2k.txt"
 BOARDS = int(os.environ.get("WORDSTATS_BENCH_BOARDS", 2_000_000))
@@ -34,7 +36,7 @@ GAMES, GAME_SHARD = 1000, 100
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
 
 
-def timed(job: ex.Job, engine: ex.Engine, threads: int | None = None) -> float:
+def timed(job: Job, engine: ex.Engine, threads: int | None = None) -> float:
     """Seconds to run every shard of `job` on `engine` in a fresh folder (numba `threads` for the local engine)."""
     import numba
 
@@ -70,7 +72,7 @@ def run() -> dict:
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp, logging_level="ERROR")
     try:
         local = ex.LocalEngine()
-        ray1, ray2 = ex.RayEngine(None, parallel=1), ex.RayEngine(None)
+        ray1, ray2 = RayEngine(None, parallel=1), RayEngine(None)
         configs = {
             "local_1_core": lambda j: timed(j, local, 1),
             "local_2_cores": lambda j: timed(j, local, 2),

@@ -38,8 +38,8 @@ def run() -> dict:
     import polars as pl
 
     from pipeline.core.config import load_config
-    from pipeline.core.executor import Shard
-    from pipeline.core.store import write_parquet
+    from pipeline.core.files import write_parquet
+    from pipeline.core.jobs import Shard
     from pipeline.scrabble.equity.fit import leave_values
     from pipeline.scrabble.equity.job import leaves_work, round_job
     from pipeline.scrabble.equity.values import LeaveValues

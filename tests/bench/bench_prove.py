@@ -28,6 +28,7 @@ from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.prove import Problem, default_partition, prove, prove_shard
 from pipeline.boggle.rules import Rules
 from pipeline.core import executor as ex
+from pipeline.core.cluster import RayEngine
 from pipeline.core.config import PROJECT_ROOT
 
 ENABLE2K = PROJECT_ROOT.parent / "shared" / "corpora" / "enable2k" / "enable2k.txt"
@@ -89,7 +90,7 @@ def proofs_3x3(dictionary) -> dict:
         temp = tempfile.mkdtemp(prefix="raybp", dir="/tmp")
         ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp)
         try:
-            out["ray_2_workers"] = timed_proof(problem, ex.RayEngine(None))
+            out["ray_2_workers"] = timed_proof(problem, RayEngine(None))
         finally:
             ray.shutdown()
     runs = list(out.values())

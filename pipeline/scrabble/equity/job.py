@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipeline.core.executor import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import Job, Parts, Shard, words_digest
 from pipeline.scrabble.equity.fit import leave_values, log_observations, merge_summaries, rounds_rng, summarise
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues

@@ -142,7 +142,7 @@ class LeaveValues:
 
 def load_leaves(store, variant) -> LeaveValues:
     """The leave values of a built leaves.parquet, for `variant`'s tile set."""
-    from pipeline.core.store import read_provenance
+    from pipeline.core.files import read_provenance
 
     path = store.require("leaves", ["leave", "value"])
     made_for = (read_provenance(path).get("params") or {}).get("variant")

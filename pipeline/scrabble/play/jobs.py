@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipeline.core.executor import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import Job, Parts, Shard, words_digest
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.strategy import GREEDY, Strategy

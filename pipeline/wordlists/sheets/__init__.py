@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.store import write_bytes, write_text
+from pipeline.core.files import write_bytes, write_text
 from pipeline.wordlists.sheets.content import (
     instruction,
     puzzle,

@@ -1,72 +1,18 @@
 """The move generator's numba kernels, one cache unit of several files.
 
 numba's on-disk cache keys a compiled function on its own source file, so a kernel calling a kernel of another
-file would keep stale machine code after an edit there. This package is therefore declared one cache unit: its
-files call each other's kernels, and every function here is cached under a stamp of all of the unit's files (a
-digest of their bytes), so an edit of any one of them recompiles the unit's kernels on their next use. The
+file would keep stale machine code after an edit there. This package is therefore declared one cache unit
+(pipeline.core.cache_units): its files call each other's kernels, and every function here is cached under a stamp
+of all of the unit's files (a digest of their bytes), so an edit of any one of them recompiles the unit's kernels
+on their next use. The
 constants they read are named once, in layout.py. A kernel outside the unit never calls one inside it.
 
 (Importing any module of the unit declares it, before its functions are compiled or read from the cache.)"""
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
 from pathlib import Path
 
-from numba.core import caching
-
-UNITS: set[Path] = set()  # the folders declared cache units
-
-
-def declare_unit(folder: Path) -> Path:
-    """Declare a package's folder one cache unit (its __init__ does, before any of its kernels is compiled)."""
-    if UnitLocator not in caching.CacheImpl._locator_classes:
-        caching.CacheImpl._locator_classes.insert(0, UnitLocator)
-    UNITS.add(folder.resolve())
-    return folder.resolve()
-
-
-@cache
-def unit_stamp(folder: Path) -> str:
-    """A digest of the names and bytes of every Python file of a cache unit's folder."""
-    digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-class _UnitStamped:
-    """numba's own locator of a function's cache, with the unit's stamp in place of its file's."""
-
-    def __init__(self, inner, folder: Path):
-        self._inner, self._folder = inner, folder
-
-    def __getattr__(self, name):
-        """Everything else as numba's locator does it (where the cache lives, how files are named)."""
-        return getattr(self._inner, name)
-
-    def get_source_stamp(self) -> str:
-        """The stamp of the whole unit: the cache is stale when any file of the unit changed."""
-        return unit_stamp(self._folder)
-
-
-class UnitLocator:
-    """A numba cache locator for the functions of the declared units' files (numba's CacheImpl asks each locator
-    in turn; this one answers first, for those folders only)."""
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        """numba's locator for the function, stamped by its unit, or None for a file outside every unit."""
-        folder = Path(py_file).resolve().parent
-        if folder not in UNITS:
-            return None
-        for other in caching.CacheImpl._locator_classes:
-            if other is not cls:
-                found = other.from_function(py_func, py_file)
-                if found is not None:
-                    return _UnitStamped(found, folder)
-        return None
-
+from pipeline.core.cache_units import declare_unit
 
 UNIT = declare_unit(Path(__file__).parent)

@@ -1,0 +1,198 @@
+"""Jobs and their shards: what a job computes, how it splits, where its files live, and one shard's work.
+
+A job is a list of shards: shard k covers items start..stop-1 of the job (boards, games, runs) and has a seed
+derived from the job seed and k. Each finished shard is a Parquet file per part under the job's folder,
+`data/out/<lexicon>/jobs/<job-id>/`; the job id hashes the job's kind, parameters, shard layout and the
+package's code, so a stale shard is never reused. The engines that run shards: pipeline.core.executor (this
+machine) and pipeline.core.cluster (Ray)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pipeline.core.errors import WordstatsError
+
+Parts = dict[str, pl.DataFrame]
+WorkFn = Callable[["Shard", Any], Parts]
+MergeFn = Callable[[str, pl.DataFrame], pl.DataFrame]
+
+JOBS = "jobs"  # a lexicon's folder of jobs: data/out/<lexicon>/jobs/<job-id>/
+JOB_FILE = "job.json"
+ENGINE_KEYS = ("engine", "address")  # footer keys that name where a shard ran (the only bytes that may differ)
+MAX_SHARDS = 1_000_000
+POLL = 0.25  # seconds between an engine's looks at Ctrl-C while shards run elsewhere
+
+
+def shard_seed(job_seed: int, index: int) -> int:
+    """The seed of shard `index`: a 63-bit hash of the job seed and the index (numpy's SeedSequence)."""
+    state = np.random.SeedSequence([int(job_seed), int(index)]).generate_state(1, dtype=np.uint64)[0]
+    return int(state >> np.uint64(1))
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One piece of a job: items start..stop-1 and the shard's own seed."""
+
+    index: int
+    start: int
+    stop: int
+    seed: int
+
+    @property
+    def size(self) -> int:
+        """How many items the shard covers."""
+        return self.stop - self.start
+
+
+def concat(part: str, frames: pl.DataFrame) -> pl.DataFrame:
+    """The default merge: the shards' rows in shard order, unchanged."""
+    return frames
+
+
+@dataclass(frozen=True)
+class Job:
+    """A sharded computation: what it is (kind, params), how it splits, and the function of one shard."""
+
+    kind: str  # e.g. "boggle-random"; names the job in its folder and provenance
+    params: dict[str, Any]  # everything the result depends on besides the code (JSON), hashed into the id
+    items: int  # boards, games or runs in all
+    shard_size: int  # items per shard (the last shard may be smaller)
+    seed: int  # the job seed; shard seeds derive from it
+    work: WorkFn  # module-level pure function: (shard, shared) -> {part: DataFrame}
+    parts: tuple[str, ...]  # the names of the tables each shard returns
+    shared: Any = field(default=None, compare=False, repr=False)  # large read-only input, shipped once
+    merge: MergeFn = concat  # (part, rows of shards in order) -> merged table; associative (applied in batches)
+    unit: str = "items"  # what an item is, for the progress bar ("boards", "games")
+    cpus_per_shard: int = 1  # cores a shard uses on a Ray worker (numba threads)
+    retries: int = 3  # Ray re-runs a shard whose worker died this many times
+
+    def __post_init__(self):
+        if self.items < 0:
+            raise WordstatsError(f"{self.kind}: the number of {self.unit} must be at least 0, got {self.items}")
+        if self.shard_size < 1:
+            raise WordstatsError(f"{self.kind}: the shard size must be at least 1, got {self.shard_size}")
+        if -(-self.items // self.shard_size) > MAX_SHARDS:
+            raise WordstatsError(
+                f"{self.kind}: {self.items:,} {self.unit} in shards of {self.shard_size:,} is more "
+                f"than {MAX_SHARDS:,} shards; use a larger shard size"
+            )
+
+    @cached_property
+    def job_id(self) -> str:
+        """A hash of the kind, parameters, shard layout and code: the name of the job's folder."""
+        text = json.dumps(
+            {
+                "kind": self.kind,
+                "params": self.params,
+                "items": self.items,
+                "shard_size": self.shard_size,
+                "seed": self.seed,
+                "parts": list(self.parts),
+                "code": code_digest(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return f"{self.kind}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+    def shards(self) -> list[Shard]:
+        """Every shard of the job, in order."""
+        return [
+            Shard(k, start, min(start + self.shard_size, self.items), shard_seed(self.seed, k))
+            for k, start in enumerate(range(0, self.items, self.shard_size))
+        ]
+
+    def describe(self) -> dict[str, Any]:
+        """What job.json records about the job."""
+        return {
+            "job": self.job_id,
+            "kind": self.kind,
+            "params": self.params,
+            "items": self.items,
+            "shard_size": self.shard_size,
+            "shards": len(self.shards()),
+            "seed": self.seed,
+            "parts": list(self.parts),
+            "unit": self.unit,
+        }
+
+
+def words_digest(words: Sequence[str]) -> str:
+    """A hash of a word list (a job's input, recorded in its parameters)."""
+    return hashlib.sha256("\n".join(words).encode()).hexdigest()
+
+
+@functools.cache
+def code_digest() -> str:
+    """A hash of the package's Python sources: a job run by other code gets another id."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def job_folder(data_dir: Path, lexicon: str, job: Job) -> Path:
+    """Where a lexicon's job keeps its shards and merged tables: data/out/<lexicon>/jobs/<job-id>/."""
+    return Path(data_dir) / lexicon / JOBS / job.job_id
+
+
+def shard_path(folder: Path, index: int, part: str) -> Path:
+    """The Parquet file of one part of one shard."""
+    return folder / f"shard-{index:06d}.{part}.parquet"
+
+
+def result_path(folder: Path, part: str) -> Path:
+    """The Parquet file of one merged part."""
+    return folder / f"{part}.parquet"
+
+
+def finished(folder: Path, job: Job, shard: Shard) -> bool:
+    """Whether every part of the shard has been written."""
+    return all(shard_path(folder, shard.index, part).is_file() for part in job.parts)
+
+
+def run_shard(work: WorkFn, shard: Shard, shared: Any, threads: int | None = None) -> Parts:
+    """Compute one shard (on numba `threads` threads when given) and check it returned tables."""
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    parts = work(shard, shared)
+    if not isinstance(parts, dict) or not all(isinstance(v, pl.DataFrame) for v in parts.values()):
+        raise TypeError(f"{work.__name__} must return a dict of polars DataFrames, got {type(parts).__name__}")
+    return parts
+
+
+def strip_engine(meta: dict[bytes, bytes] | None) -> dict[bytes, bytes]:
+    """A Parquet footer's key-value metadata without the keys that name the engine (for comparisons)."""
+    drop = {f"wordstats.{k}".encode() for k in ENGINE_KEYS}
+    return {k: v for k, v in (meta or {}).items() if k not in drop}
+
+
+def same_bytes(a: Path, b: Path) -> bool:
+    """Whether two Parquet files hold the same bytes apart from the footer keys that name the engine."""
+    import pyarrow.parquet as pq
+
+    def body(path: Path) -> bytes:
+        data = path.read_bytes()
+        footer = int.from_bytes(data[-8:-4], "little")
+        return data[: len(data) - 8 - footer]
+
+    meta_a, meta_b = pq.read_metadata(a), pq.read_metadata(b)
+    return (
+        body(a) == body(b)
+        and strip_engine(meta_a.metadata) == strip_engine(meta_b.metadata)
+        and meta_a.to_dict()["row_groups"] == meta_b.to_dict()["row_groups"]
+    )
