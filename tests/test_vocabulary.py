@@ -151,8 +151,8 @@ def typer_calls(path: Path) -> list[str]:
 
 def test_commands_take_their_options_from_the_vocabulary():
     """No command module writes a typer option: every option and argument is a Field (pipeline/core/fields.py,
-    the games' api modules), built into typer's by pipeline/cli/options.py; the app's own --version is the one
-    option of the root."""
+    the games' api and options modules), built into typer's by pipeline/cli/options.py; the app's own --version
+    is the one option of the root."""
     cli = ROOT / "pipeline" / "cli"
     calls = {p.name: typer_calls(p) for p in sorted(cli.glob("*.py")) if p.name != "options.py"}
     assert len(calls["app.py"]) == 1, calls["app.py"]  # --version
@@ -165,7 +165,7 @@ def test_queries_name_their_requests_fields():
     one the request cannot do without."""
     from pipeline.core.fields import Query, fields_of
     from pipeline.hangman import query as hangman
-    from pipeline.scrabble import api as scrabble
+    from pipeline.scrabble import options as scrabble
     from pipeline.web import address
 
     queries = [q for m in (scrabble, hangman, address) for q in vars(m).values() if isinstance(q, Query)]

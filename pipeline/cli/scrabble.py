@@ -8,7 +8,7 @@ from pipeline.cli.app import App, app
 from pipeline.cli.options import Flags, command, plural
 from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET
-from pipeline.scrabble import api
+from pipeline.scrabble import api, options
 
 scrabble_app = App(
     name="scrabble",
@@ -20,7 +20,7 @@ app.add_typer(scrabble_app, name="scrabble")
 WHERE = (LEXICON, CONFIG, DATA_DIR)
 
 
-@command(scrabble_app, api.BEST, api.SHOW, *WHERE, JSON_LIST, CSV, name="best")
+@command(scrabble_app, options.BEST, options.SHOW, *WHERE, JSON_LIST, CSV, name="best")
 def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
     """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
     from pipeline.scrabble.records import render
@@ -35,7 +35,7 @@ def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
             render.print_board(render.with_play(result.board, top), result.variant, render.new_squares(top))
 
 
-@command(scrabble_app, api.SCORE, *WHERE, JSON_LIST, CSV, name="score")
+@command(scrabble_app, options.SCORE, *WHERE, JSON_LIST, CSV, name="score")
 def scrabble_score(q: api.PlayRequest, flags: Flags):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
     from pipeline.scrabble.records import render
@@ -54,7 +54,7 @@ def scrabble_score(q: api.PlayRequest, flags: Flags):
         emit(render.breakdown(result.play), fmt)
 
 
-@command(scrabble_app, api.SHOWN, CONFIG, name="show")
+@command(scrabble_app, options.SHOWN, CONFIG, name="show")
 def scrabble_show(q: api.ShowRequest, flags: Flags):
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
@@ -67,7 +67,7 @@ def scrabble_show(q: api.ShowRequest, flags: Flags):
         typer.echo(f"wrote {result.wrote}", err=True)
 
 
-@command(scrabble_app, api.PLAYED, *WHERE, JSON_OBJECT, name="play")
+@command(scrabble_app, options.PLAYED, *WHERE, JSON_OBJECT, name="play")
 def scrabble_play(q: api.PlayRequest, flags: Flags):
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
@@ -92,7 +92,7 @@ def scrabble_play(q: api.PlayRequest, flags: Flags):
             typer.echo(f"wrote {result.wrote}", err=True)
 
 
-@command(scrabble_app, api.REPLAY, *WHERE, JSON_LIST, CSV, name="replay")
+@command(scrabble_app, options.REPLAY, *WHERE, JSON_LIST, CSV, name="replay")
 def scrabble_replay(q: api.ReplayRequest, flags: Flags):
     """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
     and give each move's best play by equity (when leaves.parquet is built, else by score)."""
@@ -115,7 +115,7 @@ def scrabble_replay(q: api.ReplayRequest, flags: Flags):
             raise typer.Exit(1)
 
 
-@command(scrabble_app, api.LEAVES, *WHERE, QUIET, name="leaves")
+@command(scrabble_app, options.LEAVES, *WHERE, QUIET, name="leaves")
 def scrabble_leaves(q: api.LeaveRun, flags: Flags):
     """Learn leave values from rounds of N seeded self-play games and write leaves.parquet (the file
     `scrabble best --equity` reads): sharded jobs that resume, on this machine or a Ray cluster; prints
@@ -125,7 +125,7 @@ def scrabble_leaves(q: api.LeaveRun, flags: Flags):
     typer.echo(leaves_line(api.learn_leaves(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
 
 
-@command(scrabble_app, api.SELFPLAY, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
+@command(scrabble_app, options.SELFPLAY, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
 def scrabble_selfplay(q: api.SelfPlayRequest, flags: Flags):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
     records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, the
