@@ -124,6 +124,63 @@ def test_help_names_what_each_option_takes(name):
             assert opt.metavar, f"{name} {long}: help would show <str>; give a metavar (a NAME, or [a|b|c] choices)"
 
 
+def typer_calls(path: Path) -> list[str]:
+    """The typer.Option / typer.Argument calls a module makes (by either spelling), as 'name:line'."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "typer"
+        for alias in node.names
+        if alias.name in ("Option", "Argument")
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        direct = (
+            isinstance(f, ast.Attribute) and f.attr in ("Option", "Argument") and getattr(f.value, "id", "") == "typer"
+        )
+        if direct or (isinstance(f, ast.Name) and f.id in imported):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_commands_take_their_options_from_the_vocabulary():
+    """No command module writes a typer option: every option and argument is a Field (pipeline/core/fields.py,
+    the games' api and options modules), built into typer's by pipeline/cli/options.py; the app's own --version
+    is the one option of the root."""
+    cli = ROOT / "pipeline" / "cli"
+    calls = {p.name: typer_calls(p) for p in sorted(cli.glob("*.py")) if p.name != "options.py"}
+    assert len(calls["app.py"]) == 1, calls["app.py"]  # --version
+    assert not [c for name, found in calls.items() if name != "app.py" for c in found]
+    assert typer_calls(cli / "options.py"), "the builder of typer options is found"
+
+
+def test_queries_name_their_requests_fields():
+    """Each Query's Fields name attributes of its request, take the request's defaults, and a required option is
+    one the request cannot do without."""
+    from pipeline.core.fields import Query, fields_of
+    from pipeline.hangman import query as hangman
+    from pipeline.scrabble import options as scrabble
+    from pipeline.web import address
+
+    queries = [q for m in (scrabble, hangman, address) for q in vars(m).values() if isinstance(q, Query)]
+    assert len(queries) >= 9
+    for q in queries:
+        request, defaults = q.request, q.request._field_defaults
+        for f in fields_of(q):
+            assert f.name in request._fields, (request.__name__, f.name)
+            assert f.required == (f.name not in defaults and not f.argument), (request.__name__, f.name)
+            assert f.default == defaults.get(f.name), (request.__name__, f.name)
+    best = fields_of(scrabble.BEST)
+    assert [f.flag for f in best] == ["--rack", "--board", "--empty", "--variant", "--limit", "--equity"]
+    assert scrabble.BEST(rack="QI", limit=best[4].value(0)).limit == scrabble.MAX_LIMIT  # 0 = all
+
+
 def test_version():
     res = run_cli("--version")
     assert res.exit_code == 0 and res.stdout.startswith("wordstats ")

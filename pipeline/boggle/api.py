@@ -10,6 +10,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import (
+    FORCE,
+    MAX_LENGTH,
+    OUT,
+    RAY,
+    SAMPLE,
+    SEED,
+    SHARD_SIZE,
+    Field,
+    check_number,
+    option,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -19,6 +31,23 @@ MAX_BOARDS = 10**10
 MAX_MINUTES = 24 * 60.0
 MAX_STEPS = 10**9
 BOARD_WORK_BYTES = 16  # a rolled board's score, word count and longest word while a shard scores it
+MAX_SCORE = 10**9  # a floor or target score
+MAX_RUNS = 10**9
+MAX_WORKERS = 1024
+
+
+def check_minutes(minutes: float) -> float:
+    """A time budget from 0 to MAX_MINUTES minutes (nan and infinities refused)."""
+    check_number(minutes, "--minutes", 0.0, MAX_MINUTES)
+    return minutes
+
+
+# ---- the options every Boggle request shares ------------------------------------------------------------------
+
+SIZE = Field("size", str, "Board size RxC (needed when not square).", metavar="RxC")
+MIN_LENGTH = Field("min_length", int, "Shortest word (default: the variant's).", lo=1, hi=MAX_LENGTH)
+VARIANT = Field("variant", str, "Rules: standard (3+ letters) or big (4+); any case.", metavar="[standard|big]")
+DICE = Field("dice", str, "Dice set from the config (classic, new, big; any case).", metavar="DICE")
 
 
 class Place(Protocol):
@@ -77,11 +106,11 @@ def run_job(place: Place, job, ray: Optional[str], progress, processes: Optional
 class SolveRequest:
     """One board to solve: its cells (or a board file), size, rules, and whether to give each word's path."""
 
-    board: str
-    size: Optional[str] = None
-    paths: bool = False
-    variant: Optional[str] = None
-    min_length: Optional[int] = None
+    board: str = option(kind=str, argument=True, help="Cells in row order (PERSLATGSINETERS; Q or Qu) or a board file.")
+    paths: bool = option(kind=bool, default=False, help="Show a path of cubes (row,col from 0) for each word.")
+    size: Optional[str] = option(SIZE)
+    min_length: Optional[int] = option(MIN_LENGTH)
+    variant: Optional[str] = option(VARIANT)
 
 
 @dataclass(frozen=True)
@@ -116,10 +145,12 @@ def solve_board(place: Place, req: SolveRequest) -> Solution:
 class ScoreRequest:
     """Boards to score: cells or board files, their size and rules."""
 
-    boards: tuple[str, ...]
-    size: Optional[str] = None
-    variant: Optional[str] = None
-    min_length: Optional[int] = None
+    boards: tuple[str, ...] = option(
+        kind=str, argument=True, many=True, parse=tuple, help="Boards: cells in row order, or Princeton-format files."
+    )
+    size: Optional[str] = option(SIZE)
+    min_length: Optional[int] = option(MIN_LENGTH)
+    variant: Optional[str] = option(VARIANT)
 
 
 @dataclass(frozen=True)
@@ -153,13 +184,22 @@ class RandomRequest:
     """Random boards of a dice set: how many, the seed (None: the stage's for the dice), and whether only
     their statistics are wanted (a sharded job)."""
 
-    dice: str = "new"
-    sample: int = 10
-    seed: Optional[int] = None
-    summary: bool = False
-    min_length: Optional[int] = None
-    ray: Optional[str] = None
-    shard_size: Optional[int] = None
+    dice: str = option(DICE, default="new")
+    sample: int = option(
+        SAMPLE,
+        default=10,
+        hi=MAX_BOARDS,
+        help=f"How many boards to roll (at most {MAX_LISTED_BOARDS:,} listed; {MAX_BOARDS:,} with --summary).",
+    )
+    seed: Optional[int] = option(SEED, help="Seed (default: the stage's seed for these dice).")
+    summary: bool = option(
+        kind=bool,
+        default=False,
+        help="Only score statistics and boards per second: a sharded job that resumes (data/out/LEXICON/jobs/).",
+    )
+    min_length: Optional[int] = option(MIN_LENGTH)
+    ray: Optional[str] = option(RAY)
+    shard_size: Optional[int] = option(SHARD_SIZE)
 
 
 @dataclass(frozen=True)
@@ -255,17 +295,27 @@ def check_random_memory(count: int, shard_size: Optional[int], cells: int, summa
 class BestRequest:
     """A best-board search: size, time budget or exact number of runs, seed, dice, annealing steps, rules."""
 
-    size: Optional[str] = None
-    minutes: float = 1.0
-    seed: int = 1
-    dice: Optional[str] = None
-    target: Optional[int] = None
-    steps: int = 100_000
-    runs: Optional[int] = None
-    min_length: Optional[int] = None
-    variant: Optional[str] = None
-    ray: Optional[str] = None
-    shard_size: Optional[int] = None
+    size: Optional[str] = option(SIZE, help="Board size RxC (default 4x4, or the dice's).")
+    minutes: float = option(
+        kind=float,
+        default=1.0,
+        check=check_minutes,
+        help=f"Time budget of the whole search (above 0, at most {MAX_MINUTES:g}).",
+    )
+    seed: int = option(SEED, default=1, help="Seed of the search (run k uses stream k).")
+    dice: Optional[str] = option(DICE, help="Only boards this dice set can roll.")
+    target: Optional[int] = option(kind=int, lo=1, hi=MAX_SCORE, help="Stop once a board scores this much.")
+    steps: int = option(kind=int, default=100_000, lo=1, hi=MAX_STEPS, help="Annealing steps per run.")
+    runs: Optional[int] = option(
+        kind=int,
+        lo=1,
+        hi=MAX_RUNS,
+        help="Exactly N runs instead of a time budget: a sharded job that resumes, the same board on any engine.",
+    )
+    min_length: Optional[int] = option(MIN_LENGTH)
+    variant: Optional[str] = option(VARIANT)
+    ray: Optional[str] = option(RAY)
+    shard_size: Optional[int] = option(SHARD_SIZE)
 
 
 @dataclass(frozen=True)
@@ -288,8 +338,7 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
     from pipeline.boggle.settings import boggle_config
     from pipeline.boggle.solver import solve
 
-    if not 0.0 <= req.minutes <= MAX_MINUTES:
-        raise WordstatsError(f"--minutes {req.minutes:g}: give a number from 0 to {MAX_MINUTES:g}")
+    check_minutes(req.minutes)
     if req.minutes <= 0:
         raise WordstatsError(f"--minutes {req.minutes:g}: give a time budget above 0")
     bc = boggle_config(place.config)
@@ -367,17 +416,34 @@ class ProveRequest:
     """A proof: every board of a size scoring at least `floor`, the letter partition (None: the size's
     default), the rules, where the shards run, and a Parquet file to write the boards to."""
 
-    floor: int
-    size: str = "3x3"
-    classes: Optional[str] = None
-    out: Optional[Path] = None
-    force: bool = False
-    workers: Optional[int] = None
-    min_length: Optional[int] = None
-    variant: Optional[str] = None
-    ray: Optional[str] = None
-    shard_size: Optional[int] = None
-    one_class: Optional[str] = None  # prove one class: its id or a board it holds
+    floor: int = option(
+        kind=int, required=True, lo=1, hi=MAX_SCORE, help="Keep every board scoring at least this much."
+    )
+    size: str = option(SIZE, default="3x3", help="Board size RxC.")
+    classes: Optional[str] = option(
+        kind=str,
+        metavar="GROUPS",
+        help="Letter partition: groups separated by spaces (default: the size's, see docs).",
+    )
+    one_class: Optional[str] = option(  # prove one class: its id or a board it holds
+        kind=str,
+        option="--class",
+        metavar="ID|BOARD",
+        help="Prove one top-level class: its id, or a board it holds (its canonical class is proven).",
+    )
+    out: Optional[Path] = option(
+        OUT, help="Write the boards as Parquet (summary in the footer); refuses to overwrite without --force."
+    )
+    force: bool = option(FORCE)
+    workers: Optional[int] = option(
+        kind=int, lo=1, hi=MAX_WORKERS, help="Local worker processes (default: the CPUs); not with --ray."
+    )
+    min_length: Optional[int] = option(MIN_LENGTH)
+    variant: Optional[str] = option(VARIANT)
+    ray: Optional[str] = option(RAY)
+    shard_size: Optional[int] = option(
+        SHARD_SIZE, help="Top-level classes per shard of the job (default: about 1,024 shards)."
+    )
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,16 @@
-"""The typer app: one-line errors, shared options, the session (config, data, lexicon)."""
+"""The typer app: one-line errors, --version, and the slim app a one-off command builds (its own group only)."""
 
 import contextlib
 import copy
 import functools
 import os
 import sys
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
-from pipeline.cli.options import CsvOpt, JsonListOpt, JsonObjectOpt, typer_option  # noqa: F401  (shared vocabulary)
-from pipeline.core import fields as vocabulary
 from pipeline.core.errors import NotFound, WordstatsError
 
 
@@ -146,67 +143,6 @@ def _root(
     ] = False,
 ) -> None:
     """Datasets about word games from word lists: build them (run), then query them."""
-
-
-# Options shared by many commands (declared once in pipeline.core.fields).
-ConfigOpt = typer_option(vocabulary.CONFIG)
-DataDirOpt = typer_option(vocabulary.DATA_DIR)
-LexiconOpt = typer_option(vocabulary.LEXICON)
-JsonOpt = JsonListOpt
-QuietOpt = typer_option(vocabulary.QUIET)
-RayOpt = typer_option(vocabulary.RAY)
-ShardOpt = typer_option(vocabulary.SHARD_SIZE)
-
-
-class Session:
-    """The config, data folder and lexicon a command works on."""
-
-    def __init__(self, config: Optional[Path], data_dir: Optional[Path], lexicon: Optional[str], teacher: bool = False):
-        from pipeline.core.config import load_config
-        from pipeline.core.store import Store, resolve_data_dir
-
-        self.config = load_config(config)
-        self.data_dir, self.data_from = resolve_data_dir(data_dir, self.config.path)
-        default = self.config.teacher_lexicon if teacher else self.config.default_lexicon
-        self.lexicon = lexicon if lexicon is not None else default
-        self.store = Store(self.data_dir, self.lexicon)
-        if self.lexicon not in self.config.lexicons and not self.store.root.is_dir():
-            from pipeline.core.errors import pick
-            from pipeline.core.info import lexicon_names
-
-            self.lexicon = pick(self.lexicon, lexicon_names(self.config, self.data_dir), "lexicon")  # any case
-            self.store = Store(self.data_dir, self.lexicon)
-        self.store.read_lock()  # no stage's outputs are swapped while this command reads them
-
-
-def _emit(df, as_json: bool, as_csv: bool, limit: Optional[int] = None) -> None:
-    """Print a table in the format the --json / --csv flags choose, at most `limit` rows."""
-    from pipeline.core.display import choose_format, emit
-
-    emit(df, choose_format(as_json, as_csv), limit=limit)
-
-
-def _run_job(s: Session, job, ray: Optional[str], quiet: bool, processes: Optional[int] = None):
-    """Run a sharded job in the lexicon's jobs folder on the engine of --ray or the config; say what it did."""
-    from pipeline.core import executor
-    from pipeline.core.progress import Progress
-
-    with executor.engine_session(executor.cluster_address(s.config, ray), processes) as engine:
-        result = executor.run(job, s.data_dir, s.lexicon, engine, Progress(quiet))
-    if not quiet:
-        typer.echo(f"{result.summary()} on {engine.name}", err=True)
-    return result
-
-
-def _job_facts(result) -> dict:
-    """What a command's output says about the job that computed it."""
-    return {
-        "job": result.job.job_id,
-        "shards": result.computed + result.reused,
-        "shards_computed": result.computed,
-        "shards_reused": result.reused,
-        "job_folder": str(result.folder),
-    }
 
 
 def command_name(info) -> str:

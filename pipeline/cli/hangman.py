@@ -1,73 +1,38 @@
-"""The hangman command: parses, calls the Hangman use cases (pipeline/hangman/api.py) and renders."""
-
-from typing import Annotated, Optional
+"""The hangman command: parses its query (pipeline/hangman/query.py declares the options), calls the Hangman use
+case (pipeline/hangman/api.py) in a scoped session and renders the result (pipeline/hangman/render.py)."""
 
 import typer
 
-from pipeline.cli.app import ConfigOpt, CsvOpt, DataDirOpt, JsonOpt, LexiconOpt, _emit, app
-from pipeline.cli.options import LengthOpt, LimitOpt, choose_format, limit_for, parse_length
-from pipeline.core.errors import WordstatsError
+from pipeline.cli.app import app
+from pipeline.cli.options import Flags, command
+from pipeline.core.display import emit, emit_json
+from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, LEXICON, LIMIT
+from pipeline.hangman.query import HANGMAN, HangmanQuery
 
 
-@app.command()
-def hangman(
-    word: Annotated[
-        Optional[str], typer.Argument(help="Trace the solver's game against WORD.", show_default=False)
-    ] = None,
-    length: LengthOpt = None,
-    limit: LimitOpt = None,
-    easiest: Annotated[
-        bool, typer.Option("--easiest", help="List the easiest words first (default: hardest).")
-    ] = False,
-    band: Annotated[
-        Optional[str],
-        typer.Option(
-            "--band",
-            metavar="[easy|medium|hard]",
-            help="Only this band: easy, medium or hard (any case).",
-            show_default=False,
-        ),
-    ] = None,
-    common: Annotated[
-        bool, typer.Option("--common", help="Only common words: zipf at least the config's hangman.common_zipf (3.0).")
-    ] = False,
-    weighted: Annotated[bool, typer.Option("--weighted", help="Trace the frequency-weighted solver.")] = False,
-    lexicon: LexiconOpt = None,
-    config: ConfigOpt = None,
-    data_dir: DataDirOpt = None,
-    as_json: JsonOpt = False,
-    as_csv: CsvOpt = False,
-):
+@command(app, HANGMAN, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def hangman(q: HangmanQuery, flags: Flags):
     """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
-    from pipeline.core.session import open_session
     from pipeline.hangman import api
 
-    fmt = choose_format(as_json, as_csv)
-    span = parse_length(length)
-    if word is None:
-        if weighted:
-            raise WordstatsError("--weighted applies to a traced WORD")
-        rows = limit_for(limit, fmt)
-        asked = api.RankingRequest(span, None if easiest else rows, rows if easiest else None, band, common)
-        with open_session(config, data_dir, lexicon) as s:
+    fmt = flags.format
+    asked = q.request(flags.limit, flags.rows)
+    if isinstance(asked, api.RankingRequest):
+        with flags.session() as s:
             found = api.ranking(s, asked)
-        _emit(found.table, as_json, as_csv)
+        emit(found.table, fmt)
         return
-    if any(v is not None for v in (length, limit, band)) or common or easiest:
-        raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
-    with open_session(config, data_dir, lexicon) as s:
-        game = api.game(s, api.GameRequest(word, weighted))
+    with flags.session() as s:
+        game = api.game(s, asked)
     from pipeline.hangman import render
 
-    if as_json:
-        from pipeline.core.display import emit_json
-
+    if fmt == "json":
         emit_json(render.game_json(game))
         return
-    if not as_csv:
+    if fmt == "table":
         typer.echo(render.game_heading(game))
-    _emit(game.steps, False, as_csv)
-    if not as_csv:
+    emit(game.steps, fmt)
+    if fmt == "table":
         typer.echo(render.game_verdict(game))
         if game.optimal is None:
             typer.echo(game.optimal_note)

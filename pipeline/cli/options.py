@@ -20,20 +20,8 @@ import typer
 
 from pipeline.core import fields as vocabulary
 from pipeline.core.display import plural  # noqa: F401  (the CLI's summaries)
-from pipeline.core.errors import WordstatsError, pick, unknown  # noqa: F401  (the CLI's name look-ups)
-from pipeline.core.fields import (  # noqa: F401  (the CLI's checks of values, declared once in core.fields)
-    MAX_LENGTH,
-    MAX_LIMIT,
-    MAX_SAMPLE,
-    MAX_SEED,
-    TERMINAL_LIMIT,
-    Field,
-    check_number,
-    choose_format,
-    fields_of,
-    limit_for,
-    parse_length,
-)
+from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import Field, Query, choose_format, fields_of, limit_for
 from pipeline.core.outputs import check_out  # noqa: F401  (the guard of every file a command writes)
 
 
@@ -134,14 +122,16 @@ def batch_value(f: Field, given: Any) -> Any:
 
 def command(
     owner: typer.Typer,
-    request: type | None,
+    request: type | Query | None,
     *shared: Field,
     given: tuple[Field, ...] = (),
     name: Optional[str] = None,
 ):
-    """Register `fn(request, flags)` as a command of `owner`: its options are the fields of the `request`
-    dataclass, the `shared` flags and the `given` vocabulary's fields (gathered, when given, into the request's
-    `given` dict), in that order; each value is checked and parsed by its Field before the function runs."""
+    """Register `fn(request, flags)` as a command of `owner`: its options are the fields of the `request` (a
+    dataclass declaring them, or a Query), the `shared` flags (a Field that is no shared flag is passed to `fn`
+    by its name: how the command shows its result) and the `given` vocabulary's fields (gathered, when given,
+    into the request's `given` dict), in that order; each value is checked and parsed by its Field before the
+    function runs."""
     own = fields_of(request) if request is not None else ()
     gathered = given
     taken = own + shared + gathered
@@ -171,11 +161,3 @@ def command(
         return fn
 
     return decorator
-
-
-LimitOpt = typer_option(vocabulary.LIMIT)
-ForceOpt = typer_option(vocabulary.FORCE)
-LengthOpt = typer_option(vocabulary.LENGTH)
-JsonListOpt = typer_option(vocabulary.JSON_LIST)
-JsonObjectOpt = typer_option(vocabulary.JSON_OBJECT)
-CsvOpt = typer_option(vocabulary.CSV)

@@ -118,12 +118,35 @@ def option(about: Field | None = None, /, **declared: Any) -> Any:
         about = Field(name="", **declared)
     elif declared:
         about = dataclasses.replace(about, **declared)
+    if about.required:  # an option that must be given: so must the request's value
+        return dataclasses.field(metadata={"field": about})
     default = () if about.many and about.default is None else about.default  # several values: none given
     return dataclasses.field(default=default, metadata={"field": about})
 
 
-def fields_of(request: type) -> tuple[Field, ...]:
-    """The Fields of a request dataclass, in order, each named for its attribute."""
+@dataclass(frozen=True)
+class Query:
+    """A request type that does not declare its options (a named tuple: a one-off command pays less to define
+    one than a dataclass) with the Fields a command fills it from, each named for an attribute; the defaults
+    are the request's. Calling it builds the request."""
+
+    request: Callable[..., Any]
+    fields: tuple[Field, ...]
+
+    def __call__(self, **values: Any) -> Any:
+        """The request of these values (the others at the request's defaults)."""
+        return self.request(**values)
+
+
+def fields_of(request: type | Query) -> tuple[Field, ...]:
+    """The Fields of a request, in order, each named for its attribute: a dataclass's declared with option(...),
+    or a Query's (their defaults the named tuple's)."""
+    if isinstance(request, Query):
+        defaults = getattr(request.request, "_field_defaults", {})
+        return tuple(
+            dataclasses.replace(f, option=f.flag, default=defaults.get(f.name) if f.default is None else f.default)
+            for f in request.fields
+        )
     out = []
     for f in dataclasses.fields(request):
         about = f.metadata.get("field")

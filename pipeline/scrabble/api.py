@@ -1,9 +1,10 @@
-"""Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the command
-line and any other client (requests and results are named tuples: a one-off command pays less to define them than
-frozen dataclasses). Each takes a Session (pipeline.core.session: the config, the data folder and a lexicon's
-store); the records wing renders the results (records/render.py), the CLI only parses, calls and renders. The
-one write to the data folder, `leaves`, goes through the Store; files a person asked for (a board, a picture, GCG
-games, a leaves table elsewhere) are written atomically after the output checks.
+"""Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the command line
+and any other client (requests and results are named tuples: a one-off command pays less to define them than frozen
+dataclasses; each command's options are a Query of the vocabulary's Fields in scrabble/options.py). Each takes a
+Session (pipeline.core.session: the config, the data folder and a lexicon's store); the records wing renders the
+results (records/render.py), the CLI only parses, calls and renders. The one write to the data folder, `leaves`,
+goes through the Store; files a person asked for (a board, a picture, GCG games, a leaves table elsewhere) are
+written atomically after the output checks.
 
 This module imports only what every request needs, so that one-off commands start quickly."""
 
@@ -106,9 +107,16 @@ class BestRequest(NamedTuple):
     """The best plays for a rack on a board: by score, or by equity (score + leave value; exchanges too)."""
 
     rack: str
-    where: Where = Where()
+    board: Path | None = None
+    empty: bool = False
+    variant: str = "scrabble"
     limit: int = 10  # at most this many (MAX_LIMIT for all)
     equity: bool = False
+
+    @property
+    def where(self) -> Where:
+        """Where the request plays."""
+        return Where(self.board, self.empty, self.variant)
 
 
 class BestPlays(NamedTuple):
@@ -159,10 +167,17 @@ class PlayRequest(NamedTuple):
     """One play in notation on a board, optionally from a rack; with `out`, the new board is written there."""
 
     play: str
-    where: Where = Where()
+    board: Path | None = None
+    empty: bool = False
     rack: str | None = None
+    variant: str = "scrabble"
     out: Path | None = None
     force: bool = False
+
+    @property
+    def where(self) -> Where:
+        """Where the request plays."""
+        return Where(self.board, self.empty, self.variant)
 
 
 class ScoredPlay(NamedTuple):

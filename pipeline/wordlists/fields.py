@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.fields import Field, parse_length, parse_range
+from pipeline.core.fields import SAMPLE, SEED, Field, parse_length, parse_range
 from pipeline.letters.alphabet import upper_ascii
 
 BANDS = ("easy", "medium", "hard")
@@ -40,8 +41,6 @@ FONTS = ("dejavu", "atkinson")
 PHASES = ("uk-2", "uk-3", "uk-4", "uk-5", "us-1", "us-2", "us-3", "us-4", "us-5", "us-6", "us-7")
 VOWELS = ("a", "e", "i", "o", "u")
 MAX_GRADE = 5  # the highest grade a children's list reaches: the classroom review covers grades K to 5
-MAX_COUNT = 1_000_000
-MAX_SEED = 2**63 - 1
 
 
 def _length(text: str) -> None:
@@ -242,17 +241,8 @@ FIELDS: tuple[Field, ...] = (
         lo=0,
         hi=1,
     ),
-    Field(
-        "count",
-        int,
-        "Pick N at random (reproducible with --seed).",
-        "How many words",
-        "pick",
-        lo=1,
-        hi=MAX_COUNT,
-        option="--sample",
-    ),
-    Field("seed", int, "Seed of the random pick (default 0).", "Which pick", "pick", lo=0, hi=MAX_SEED),
+    replace(SAMPLE, name="count", label="How many words", group="pick", option="--sample"),
+    replace(SEED, label="Which pick", group="pick"),
     Field(
         "swap",
         str,

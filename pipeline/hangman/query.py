@@ -1,0 +1,50 @@
+"""What the hangman command asks, and its options (a named tuple and its Query: every command's start reads
+them, pipeline/core/fields.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import LENGTH, Field, Query
+
+if TYPE_CHECKING:
+    from pipeline.hangman.api import GameRequest, RankingRequest
+
+
+class HangmanQuery(NamedTuple):
+    """The solver's game against a word, or words listed hardest (or easiest) first."""
+
+    word: str | None = None
+    length: tuple[int, int] | None = None
+    easiest: bool = False
+    band: str | None = None
+    common: bool = False
+    weighted: bool = False
+
+    def request(self, limit: int | None, rows: int | None) -> GameRequest | RankingRequest:
+        """The use case's request: a game against the word, or the ranking of at most `rows` words (`limit` is
+        --limit as given: it lists, so it goes with no word)."""
+        from pipeline.hangman.api import GameRequest, RankingRequest
+
+        if self.word is None:
+            if self.weighted:
+                raise WordstatsError("--weighted applies to a traced WORD")
+            hardest, easiest = (None, rows) if self.easiest else (rows, None)
+            return RankingRequest(self.length, hardest, easiest, self.band, self.common)
+        if any(v is not None for v in (self.length, limit, self.band)) or self.common or self.easiest:
+            raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
+        return GameRequest(self.word, self.weighted)
+
+
+HANGMAN = Query(
+    HangmanQuery,
+    (
+        Field("word", str, "Trace the solver's game against WORD.", argument=True, optional=True),
+        LENGTH,
+        Field("easiest", bool, "List the easiest words first (default: hardest)."),
+        Field("band", str, "Only this band: easy, medium or hard (any case).", metavar="[easy|medium|hard]"),
+        Field("common", bool, "Only common words: zipf at least the config's hangman.common_zipf (3.0)."),
+        Field("weighted", bool, "Trace the frequency-weighted solver."),
+    ),
+)
