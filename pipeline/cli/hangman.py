@@ -38,5 +38,5 @@ def hangman(q: HangmanQuery, flags: Flags):
             typer.echo(game.optimal_note)
         else:
             typer.echo(render.optimal_heading(game))
-            _emit(game.optimal, False, False)
+            emit(game.optimal, "table")
             typer.echo(render.optimal_verdict(game))

@@ -14,8 +14,8 @@ def serve(at: Address, flags: Flags):
     """The teacher's page: choose, preview and print word lists and sheets in a browser (http://HOST:PORT/)."""
     import uvicorn
 
+    from pipeline.core.cluster import is_loopback
     from pipeline.core.config import load_config
-    from pipeline.core.executor import is_loopback
     from pipeline.core.store import resolve_data_dir
     from pipeline.web.app import create_app
 

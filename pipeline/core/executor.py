@@ -31,7 +31,6 @@ from typing import Any, Protocol
 import polars as pl
 
 from pipeline.core.cluster import ClusterLost, RayEngine, split_address
-from pipeline.core.cluster import is_loopback as is_loopback  # noqa: F401  (pipeline/cli/serve.py reads it here)
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import (
     JOB_FILE,
