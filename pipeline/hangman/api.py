@@ -341,17 +341,18 @@ def learning(s: Session, q: LearningRequest) -> Learning:
     from pipeline.hangman import setters
 
     store = s.store
-    lexicon, percentile = setter_lexicon(store)
+    entries = setters.read_list(q.word_list) if q.word_list is not None else None
+    lexicon, rank = setter_lexicon(store)
     st = settings(s.config)
     models = [
         setters.uniform(lexicon),
         setters.frequency(lexicon, st.unknown_zipf),
         setters.children(lexicon, children_words(s)),
-        setters.hard(lexicon, percentile),
+        setters.hard(lexicon, rank),
     ]
     notes = []
-    if q.word_list is not None:
-        listed, left_out = setters.listed(lexicon, setters.read_list(q.word_list), q.word_list)
+    if q.word_list is not None and entries is not None:
+        listed, left_out = setters.listed(lexicon, entries, q.word_list)
         models.append(listed)
         if left_out:
             notes.append(f"{left_out:,} words of {q.word_list.name} are not in lexicon {store.lexicon!r}: left out")
@@ -396,7 +397,7 @@ def learning_row(run, q: LearningRequest, believed: float) -> tuple:
 
 
 def setter_lexicon(store: Store):
-    """The lexicon as the setters see it (words sorted, lengths, zipf) and each word's percentile_in_length."""
+    """The lexicon as the setters see it (words sorted, lengths, zipf) and each word's rank_in_length."""
     from pipeline.hangman.setters import Lexicon
 
     if not store.exists("hangman"):
@@ -405,14 +406,14 @@ def setter_lexicon(store: Store):
             f"run `wordstats run hangman --lexicon {store.lexicon}`"
         )
     words = store.scan("words", ["word", "length", "zipf"]).select("word", "length", "zipf")
-    ranks = store.scan("hangman", ["word", "percentile_in_length"]).select("word", "percentile_in_length")
+    ranks = store.scan("hangman", ["word", "rank_in_length"]).select("word", "rank_in_length")
     table = words.join(ranks, on="word", how="left").sort("word").collect()
     lexicon = Lexicon(
         tuple(table["word"].to_list()),
         table["length"].cast(pl.Int64).to_numpy(),
         table["zipf"].cast(pl.Float64).to_numpy(),
     )
-    return lexicon, table["percentile_in_length"].fill_null(0.0).to_numpy()
+    return lexicon, table["rank_in_length"].cast(pl.Int64).fill_null(len(table)).to_numpy()
 
 
 def children_words(s: Session) -> frozenset[str]:

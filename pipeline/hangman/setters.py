@@ -6,8 +6,8 @@ uniform     every word of the lexicon alike
 frequency   the wordfreq prior of the frequency-weighted solver: round(10^(zipf + 3)) (settings.setter_weights)
 children    alike over the words the classroom review keeps (data/raw/classroom-review.tsv and the teacher's
             [review] decisions; grades K to 5 and Dolch) that lists do not leave out (block list, topics)
-hard        alike over the hardest HARD_PERCENT % of each length by hangman.parquet's ranking
-            (percentile_in_length at least 100 - HARD_PERCENT: tied words stay together)
+hard        alike over the hardest HARD_PERCENT % of each length (rounded up) by hangman.parquet's ranking
+            (rank_in_length: most misses, then most guesses, then the word)
 list        alike over the words of a file the user gives that are in the lexicon
 """
 
@@ -101,9 +101,13 @@ def children(lexicon: Lexicon, kept: frozenset[str]) -> Setter:
     return setter("children", "the classroom review's kept words, alike", lexicon.mask(kept))
 
 
-def hard(lexicon: Lexicon, percentile: np.ndarray) -> Setter:
-    """Alike over the hardest HARD_PERCENT % of each length (`percentile`: percentile_in_length per word)."""
-    weights = (np.asarray(percentile, dtype=np.float64) >= 100.0 - HARD_PERCENT).astype(np.int64)
+def hard(lexicon: Lexicon, rank: np.ndarray) -> Setter:
+    """Alike over the hardest HARD_PERCENT % of each length, rounded up (`rank`: rank_in_length per word, 1 =
+    hardest, ties broken as the ranking breaks them)."""
+    lengths, counts = np.unique(lexicon.lengths, return_counts=True)
+    per_length = dict(zip(lengths.tolist(), np.ceil(counts * HARD_PERCENT / 100.0).astype(np.int64).tolist()))
+    quota = np.array([per_length[n] for n in lexicon.lengths.tolist()], dtype=np.int64)
+    weights = (np.asarray(rank, dtype=np.int64) <= quota).astype(np.int64)
     return setter("hard", f"the hardest {HARD_PERCENT:g}% of each length, alike", weights)
 
 
