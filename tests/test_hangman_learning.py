@@ -277,7 +277,8 @@ def test_cli_benchmark(cli, built, tmp_path):
     for r in rows:
         assert r["games"] == 120 and 0.0 <= r["posterior"] <= 1.0
         assert r["extra_misses"] == round(120 * (r["learning"] - r["oracle"]))
-    again = ask(cli, data, "hangman-learn", "--games", "120", "--seed", "2", "--window", "30", "--setter", "HARD", "--csv")
+    asked = ("--games", "120", "--seed", "2", "--window", "30")
+    again = ask(cli, data, "hangman-learn", *asked, "--setter", "HARD", "--csv")
     assert again.exit_code == 0, again
     hard = pl.read_csv(again.stdout.encode()).to_dicts()
     assert hard == [r for r in rows if r["setter"] == "hard"]  # a setter's games depend on the seed and its name
