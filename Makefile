@@ -103,7 +103,7 @@ bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench
 # ---- reference runs committed as data -----------------------------------------------------------
 
 HANGMAN_LEARNING := docs/data/hangman_learning_enable.csv
-HANGMAN_LEARNING_RUN := hangman-learn --lexicon enable --games 10000 --seed 1 --window 100 --list data/raw/dolch.csv
+HANGMAN_LEARNING_RUN := hangman-learn --lexicon enable --games 10000 --seed 1 --list data/raw/dolch.csv
 
 hangman-learning: $(INSTALLED) $(ENGINES) $(OUT)/enable/hangman.parquet ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
 	$(VENV)/bin/wordstats $(HANGMAN_LEARNING_RUN) --config $(CONFIG) --data-dir $(OUT) --csv > $(HANGMAN_LEARNING).tmp

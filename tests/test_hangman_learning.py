@@ -110,18 +110,20 @@ def test_one_game_is_the_solvers_game(words, raw):
     for i, word in enumerate(words):
         if weights[i] == 0:
             continue  # a word the setter never sets: the solver's path to it is not a game
-        assert hangman_game(codes, distinct, n_distinct, weights.astype(np.float64), i) == (misses[i], guesses[i])
+        assert hangman_game(codes, distinct, n_distinct, weights, i) == (misses[i], guesses[i])
         if plain is not None:
             assert plain[word][:2] == (misses[i], guesses[i])
 
 
-def test_one_game_with_scaled_weights_is_the_same_game():
-    words = sorted(TINY[:6])
-    codes, distinct, n_distinct = one_length(words)
-    weights = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0])
-    for i in range(len(words)):
-        a = hangman_game(codes, distinct, n_distinct, weights, i)
-        assert hangman_game(codes, distinct, n_distinct, weights / 7.0e6, i) == a
+def test_the_mixture_is_exact_in_units():
+    models = [model("a", [1, 0, 0, 0, 0, 0, 0]), model("b", [1] * 7)]
+    probabilities = learning.model_probabilities(models)
+    weights = learning.mixture(np.array([0.5, 0.5]), probabilities)
+    assert weights.dtype == np.int64 and np.all(weights > 0)
+    assert weights.sum() == pytest.approx(learning.UNIT, abs=len(weights))  # the mixture sums to one
+    f = learning.FLOOR
+    first, other = 0.5 * ((1 - f) + f / 7) + 0.5 / 7, 0.5 * f / 7 + 0.5 / 7
+    assert weights.tolist() == [round(first * 2**52)] + [round(other * 2**52)] * 6
 
 
 # ---- setters -------------------------------------------------------------------------------------------------
@@ -192,23 +194,25 @@ def test_a_setter_with_no_word_of_the_lexicon_is_refused():
 # ---- games to within 5% of the oracle ------------------------------------------------------------------------
 
 
-def slow_games_to_oracle(learner: list[int], oracle: list[int], window: int) -> int | None:
-    """The definition, one window at a time."""
-    found = None
-    for k in range(len(learner) - window, -1, -1):
-        if sum(learner[k : k + window]) > 1.05 * sum(oracle[k : k + window]):
-            break
-        found = k
-    return found
+def test_checkpoints():
+    assert learning.checkpoints(5) == [0, 1, 2, 3, 4, 5]
+    assert learning.checkpoints(1000)[29:] == [29, 30, 40, 50, 60, 80, 100, 150, 200, 300, 400, 500, 600, 800, 1000]
+    assert learning.checkpoints(45)[-3:] == [30, 40, 45]
+
+
+def slow_games_to_oracle(curve: list[tuple[int, float]], oracle: float) -> int | None:
+    """The definition: the first checkpoint from which every later one is within 5%."""
+    for i, (k, _) in enumerate(curve):
+        if all(e <= 1.05 * oracle for _, e in curve[i:]):
+            return k
+    return None
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), min_size=1, max_size=60), st.integers(1, 20))
-def test_games_to_oracle_is_its_definition(pairs, window):
-    learner, oracle = [p[0] for p in pairs], [p[1] for p in pairs]
-    window = min(window, len(pairs))
-    got = learning.games_to_oracle(np.array(learner), np.array(oracle), window)
-    assert got == slow_games_to_oracle(learner, oracle, window)
+@given(st.lists(st.floats(1.0, 3.0), min_size=1, max_size=40), st.floats(1.0, 3.0))
+def test_games_to_oracle_is_its_definition(expected, oracle):
+    curve = list(enumerate(expected))
+    assert learning.games_to_oracle(curve, oracle) == slow_games_to_oracle(curve, oracle)
 
 
 # ---- on a built lexicon --------------------------------------------------------------------------------------
@@ -242,7 +246,7 @@ def models_of(lex: setters.Lexicon, table: pl.DataFrame) -> list[setters.Setter]
 def test_oracle_and_uniform_guessers_are_the_two_solvers(built):
     _, lex, table = built
     models = models_of(lex, table)
-    run = learning.benchmark(lex, models, 1, 400, 3, 50)
+    run = learning.benchmark(lex, models, 1, 400, 3)
     by_word = table.select("word", "misses", "misses_weighted")
     secrets = pl.DataFrame({"word": [lex.words[i] for i in run.secrets]}).join(by_word, on="word", how="left")
     assert run.oracle.tolist() == secrets["misses_weighted"].to_list()  # the frequency-weighted solver's misses
@@ -254,12 +258,25 @@ def test_oracle_and_uniform_guessers_are_the_two_solvers(built):
 def test_the_learner_converges_to_the_true_setter(built, truth):
     _, lex, table = built
     models = models_of(lex, table)
-    run = learning.benchmark(lex, models, truth, 300, 11, 50)
+    run = learning.benchmark(lex, models, truth, 300, 11)
     assert run.posterior[truth] > 0.99
     path = learning.posteriors(learning.model_probabilities(models), run.secrets)
     assert all(int(np.argmax(p)) == truth for p in path[60:])  # and stays there
-    late = slice(200, None)  # once it knows the setter it plays (almost) as the oracle
-    assert run.learning[late].sum() <= 1.05 * run.oracle[late].sum()
+    assert run.games_to_oracle is not None and run.games_to_oracle <= 30
+    expected = dict(run.curve)
+    assert abs(expected[300] - run.expected_oracle) <= 0.02 * run.expected_oracle
+    q = models[truth].probabilities  # the expected misses are those of playing each word
+    codes = {n: g for n, g in learning.groups(lex)[0].items()}
+    weights = learning.mixture(path[300], learning.model_probabilities(models))
+    from pipeline.hangman.kernels import hangman_game
+
+    played = 0.0
+    for group in codes.values():
+        for r, i in enumerate(group.indices.tolist()):
+            if q[i] > 0:
+                misses, _ = hangman_game(group.codes, group.distinct, group.n_distinct, weights[group.indices], r)
+                played += q[i] * misses
+    assert played == pytest.approx(expected[300], rel=1e-12)
     if truth == 0:
         assert np.array_equal(run.uniform, run.oracle)
 
@@ -269,7 +286,7 @@ def test_cli_benchmark(cli, built, tmp_path):
     data, lex, _ = built
     words = tmp_path / "words.txt"
     words.write_text("\n".join(lex.words[::7]) + "\nnotaword\n")
-    res = ask(cli, data, "hangman-learn", "--games", "120", "--seed", "2", "--window", "30", "--list", words, "--json")
+    res = ask(cli, data, "hangman-learn", "--games", "120", "--seed", "2", "--list", words, "--json")
     assert res.exit_code == 0, res
     rows = json.loads(res.stdout)
     assert [r["setter"] for r in rows] == ["uniform", "frequency", "children", "hard", "list"]
@@ -277,8 +294,9 @@ def test_cli_benchmark(cli, built, tmp_path):
     for r in rows:
         assert r["games"] == 120 and 0.0 <= r["posterior"] <= 1.0
         assert r["extra_misses"] == round(120 * (r["learning"] - r["oracle"]))
-    asked = ("--games", "120", "--seed", "2", "--window", "30")
-    again = ask(cli, data, "hangman-learn", *asked, "--setter", "HARD", "--csv")
+    again = ask(
+        cli, data, "hangman-learn", "--games", "120", "--seed", "2", "--list", words, "--setter", "HARD", "--csv"
+    )
     assert again.exit_code == 0, again
     hard = pl.read_csv(again.stdout.encode()).to_dicts()
     assert hard == [r for r in rows if r["setter"] == "hard"]  # a setter's games depend on the seed and its name
@@ -291,7 +309,6 @@ def test_cli_benchmark(cli, built, tmp_path):
         (["--setter", "list"], "--setter list needs --list FILE"),
         (["--games", "0"], "--games"),
         (["--games", "99999999999"], "--games"),
-        (["--games", "10", "--window", "20"], "--window 20 is more than --games 10"),
         (["--list", "/no/such/list.txt"], "/no/such/list.txt: word list not found"),
     ],
 )
@@ -308,6 +325,6 @@ def test_cli_errors(cli, tmp_path, args, says):
 
 def test_cli_needs_the_hangman_table(cli, build):
     data = build(list(TINY), "ingest")
-    res = ask(cli, data, "hangman-learn", "--games", "5", "--window", "5")
+    res = ask(cli, data, "hangman-learn", "--games", "5")
     assert res.exit_code == 2, res
     assert "need hangman.parquet" in res.stderr and "wordstats run hangman --lexicon t" in res.stderr

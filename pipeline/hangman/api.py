@@ -361,7 +361,7 @@ def learning(s: Session, q: LearningRequest) -> Learning:
     rows = []
     for name in q.setters or tuple(names):
         truth = names.index(name)
-        run = learn.benchmark(lexicon, models, truth, q.games, q.seed, q.window, grouped)
+        run = learn.benchmark(lexicon, models, truth, q.games, q.seed, grouped)
         rows.append(learning_row(run, q, float(run.posterior[truth])))
     table = pl.DataFrame(rows, schema=LEARNING_SCHEMA, orient="row")
     return Learning(table, tuple(notes), provenance(store, "hangman learning", q, ["words", "hangman"]))
@@ -371,11 +371,15 @@ LEARNING_SCHEMA = {
     "setter": pl.String,
     "words": pl.Int64,  # the setter's support
     "games": pl.Int64,
-    "learning": pl.Float64,  # average misses of the learning guesser
+    "learning": pl.Float64,  # average misses per game of the learning guesser
     "uniform": pl.Float64,  # of the uniform-prior guesser (the reference solver)
     "oracle": pl.Float64,  # of the guesser that knows the setter
     "extra_misses": pl.Int64,  # the learner's misses over all games minus the oracle's
-    "games_to_oracle": pl.Int64,  # games before the learner stays within 5% of the oracle (null: never)
+    "expected_start": pl.Float64,  # the learner's expected misses before any game (the uniform prior over models)
+    "expected_end": pl.Float64,  # after the last game
+    "expected_uniform": pl.Float64,  # the uniform-prior guesser's expected misses against this setter
+    "expected_oracle": pl.Float64,  # the oracle's
+    "games_to_oracle": pl.Int64,  # games before the learner's expected misses stay within 5% (null: never)
     "posterior": pl.Float64,  # the learner's posterior on the true setter after the last game
 }
 MEAN_DECIMALS = 4
@@ -383,14 +387,15 @@ MEAN_DECIMALS = 4
 
 def learning_row(run, q: LearningRequest, believed: float) -> tuple:
     """One setter's row of the benchmark table."""
+    rounded = [round(float(x), MEAN_DECIMALS) for x in (run.learning.mean(), run.uniform.mean(), run.oracle.mean())]
+    expected = [run.curve[0][1], run.curve[-1][1], run.expected_uniform, run.expected_oracle]
     return (
         run.setter,
         run.support,
         q.games,
-        round(float(run.learning.mean()), MEAN_DECIMALS),
-        round(float(run.uniform.mean()), MEAN_DECIMALS),
-        round(float(run.oracle.mean()), MEAN_DECIMALS),
+        *rounded,
         int(run.learning.sum() - run.oracle.sum()),
+        *(round(x, MEAN_DECIMALS) for x in expected),
         run.games_to_oracle,
         round(believed, 6),
     )

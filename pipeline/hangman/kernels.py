@@ -27,19 +27,19 @@ def distinct_letters(codes):
 @njit(cache=True)
 def hangman_game(codes, distinct, n_distinct, weights, secret):
     """Misses and guesses of the solver's one game against word `secret` (a row of `codes`, words of one length):
-    the same guesser as hangman_solve, with float64 `weights` (any scale; the mixture of a learning guesser),
-    walking only the secret's path. `distinct` and `n_distinct` are distinct_letters(codes)."""
+    the same guesser as hangman_solve, with its int64 `weights` (a learning guesser's, new each game), walking
+    only the secret's path. `distinct` and `n_distinct` are distinct_letters(codes)."""
     n, length = codes.shape
     alive = np.arange(n)
     count, guessed, misses, guesses = n, 0, 0, 0
-    mass = np.zeros(26, dtype=np.float64)
+    mass = np.zeros(26, dtype=np.int64)
     while count > 1:
-        mass[:] = 0.0
+        mass[:] = 0
         for k in range(count):
             w = alive[k]
             for j in range(n_distinct[w]):
                 mass[distinct[w, j]] += weights[w]
-        best, best_mass = -1, 0.0
+        best, best_mass = -1, 0
         for c in range(26):
             if mass[c] > best_mass and not (guessed >> c) & 1:
                 best, best_mass = c, mass[c]

@@ -4,10 +4,15 @@ earlier games, and the solver's guesses weighted by the posterior's mixture of t
 Each model m gives word w the probability p_m(w) = (1 - FLOOR) q_m(w) + FLOOR / N (q_m: the model's own
 distribution, N: the lexicon's words), so that one word outside a model's support does not rule it out for good.
 The prior over the models is uniform; after each game the secret word is seen, and the posterior is
-P(m | w_1..w_k) ∝ Π_i p_m(w_i). In a game the guesser weights each candidate by the mixture Σ_m P(m | ...) p_m(w)
-and guesses the unguessed letter whose candidates carry the most weight (the least weight of a miss), ties to the
-first letter: the frequency-weighted solver's rule with the mixture as its prior. The uniform-prior guesser (the
-reference solver) and the oracle (the true setter's weights) are the same guesser with fixed weights.
+P(m | w_1..w_k) ∝ Π_i p_m(w_i). In a game the guesser weights each candidate by the mixture Σ_m P(m | ...) p_m(w),
+in whole units of 2^-52 (so that sums are exact and ties are ties), and guesses the unguessed letter whose
+candidates carry the most weight (the least weight of a miss), ties to the first letter: the frequency-weighted
+solver's rule with the mixture as its prior. The uniform-prior guesser (the reference solver) and the oracle (the
+true setter's weights) are the same guesser with fixed weights.
+
+How far the learner is from the oracle after k games is measured without the noise of the games themselves: its
+expected misses, Σ_w q(w) × misses_k(w) over every word w of the lexicon with the true setter's q, where misses_k
+is the learner's strategy with the posterior after k games (the solver's kernel plays every word at once).
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from pipeline.hangman.setters import Lexicon, Setter
 
 FLOOR = 1e-3  # each model's share spread evenly over the lexicon
 TOLERANCE = 0.05  # "within 5% of the oracle"
+UNIT = 2.0**52  # the mixture's weights in whole units of 2^-52: a word's weight and any sum of them are exact
+EVERY_GAME = 30  # the expected misses are measured after each of the first games, then at CHECKPOINTS
+CHECKPOINTS = (1, 1.5, 2, 3, 4, 5, 6, 8)  # × 10^k
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,19 +75,40 @@ def posteriors(probabilities: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     return scaled / scaled.sum(axis=1, keepdims=True)
 
 
+def mixture(posterior_now: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """The guesser's integer weights for these words: the posterior-weighted mixture in units of 2^-52."""
+    return np.rint((posterior_now @ probabilities) * UNIT).astype(np.int64)
+
+
 def learning_misses(
     probabilities: np.ndarray, secrets: np.ndarray, by_length: dict[int, Group], row: np.ndarray, lengths: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The learning guesser's misses in each game, and its posterior after the last."""
+    """The learning guesser's misses in each game, and its posteriors (before each game, and after the last)."""
     from pipeline.hangman.kernels import hangman_game
 
     before = posteriors(probabilities, secrets)
     misses = np.zeros(len(secrets), dtype=np.int64)
     for k, secret in enumerate(secrets.tolist()):
         group = by_length[int(lengths[secret])]
-        weights = before[k] @ probabilities[:, group.indices]
+        weights = mixture(before[k], probabilities[:, group.indices])
         misses[k], _ = hangman_game(group.codes, group.distinct, group.n_distinct, weights, row[secret])
-    return misses, before[-1]
+    return misses, before
+
+
+def checkpoints(games: int) -> list[int]:
+    """After how many games the expected misses are measured: each of the first EVERY_GAME, then 40, 50, 60, 80,
+    100, 150, ... (CHECKPOINTS × 10^k), and after the last game."""
+    found = set(range(min(games, EVERY_GAME) + 1)) | {games}
+    scale = 10
+    while scale <= games:
+        found |= {int(c * scale) for c in CHECKPOINTS if EVERY_GAME < c * scale <= games}
+        scale *= 10
+    return sorted(found)
+
+
+def expected_misses(lexicon: Lexicon, weights: np.ndarray, truth: np.ndarray) -> float:
+    """The expected misses of the guesser with these weights when the setter draws by `truth` (probabilities)."""
+    return float(truth @ fixed_misses(lexicon, weights))
 
 
 def fixed_misses(lexicon: Lexicon, weights: np.ndarray) -> np.ndarray:
@@ -90,24 +119,21 @@ def fixed_misses(lexicon: Lexicon, weights: np.ndarray) -> np.ndarray:
     return misses.astype(np.int64)
 
 
-def games_to_oracle(learning: np.ndarray, oracle: np.ndarray, window: int) -> int | None:
-    """The fewest games k after which every window of `window` consecutive games (k+1..k+window, k+2.., and so
-    on to the last game) costs the learning guesser at most (1 + TOLERANCE) × the oracle's misses in the same
-    games; None when the last window does not."""
-    total_l = np.concatenate([[0], np.cumsum(learning)])
-    total_o = np.concatenate([[0], np.cumsum(oracle)])
-    starts = np.arange(len(learning) - window + 1)
-    learner, known = total_l[starts + window] - total_l[starts], total_o[starts + window] - total_o[starts]
-    ok = learner <= (1.0 + TOLERANCE) * known
-    if not ok[-1]:
-        return None
-    failing = np.flatnonzero(~ok)
-    return int(failing[-1]) + 1 if len(failing) else 0
+def games_to_oracle(curve: list[tuple[int, float]], oracle: float) -> int | None:
+    """The fewest games k (of the curve's checkpoints) from which the learner's expected misses stay within
+    TOLERANCE of the oracle's, at k and at every later checkpoint; None when not after the last game."""
+    found = None
+    for k, expected in reversed(curve):
+        if expected > (1.0 + TOLERANCE) * oracle:
+            break
+        found = k
+    return found
 
 
 @dataclass(frozen=True, eq=False)
 class Benchmark:
-    """One setter's seeded games: each guesser's misses per game, and the learner's posterior at the end."""
+    """One setter's seeded games: each guesser's misses per game, the learner's expected misses after k games
+    (the curve) beside the oracle's and the uniform-prior guesser's, and its posterior at the end."""
 
     setter: str
     support: int  # words the setter may set
@@ -116,12 +142,14 @@ class Benchmark:
     uniform: np.ndarray
     oracle: np.ndarray
     posterior: np.ndarray  # over the models, after the last game
-    window: int
+    curve: tuple[tuple[int, float], ...]  # (games seen, the learner's expected misses)
+    expected_oracle: float
+    expected_uniform: float
 
     @property
     def games_to_oracle(self) -> int | None:
-        """Games the learner needs before its misses stay within TOLERANCE of the oracle's (games_to_oracle)."""
-        return games_to_oracle(self.learning, self.oracle, self.window)
+        """Games the learner needs before its expected misses stay within TOLERANCE of the oracle's."""
+        return games_to_oracle(list(self.curve), self.expected_oracle)
 
 
 def benchmark(
@@ -130,7 +158,6 @@ def benchmark(
     truth: int,
     games: int,
     seed: int,
-    window: int,
     grouped: tuple[dict[int, Group], np.ndarray] | None = None,
 ) -> Benchmark:
     """`games` seeded games set by models[truth], played by the learning guesser (knowing all the models), the
@@ -139,7 +166,20 @@ def benchmark(
     setter = models[truth]
     secrets = setter.draw(seed, games)
     probabilities = model_probabilities(models)
-    learning, last = learning_misses(probabilities, secrets, by_length, row, lexicon.lengths)
-    uniform = fixed_misses(lexicon, np.ones(len(lexicon.words), dtype=np.int64))[secrets]
-    oracle = fixed_misses(lexicon, setter.weights)[secrets]
-    return Benchmark(setter.name, setter.support, secrets, learning, uniform, oracle, last, window)
+    learning, path = learning_misses(probabilities, secrets, by_length, row, lexicon.lengths)
+    ones = np.ones(len(lexicon.words), dtype=np.int64)
+    uniform, oracle = fixed_misses(lexicon, ones), fixed_misses(lexicon, setter.weights)
+    q = setter.probabilities
+    curve = tuple((k, expected_misses(lexicon, mixture(path[k], probabilities), q)) for k in checkpoints(games))
+    return Benchmark(
+        setter.name,
+        setter.support,
+        secrets,
+        learning,
+        uniform[secrets],
+        oracle[secrets],
+        path[-1],
+        curve,
+        float(q @ oracle),
+        float(q @ uniform),
+    )

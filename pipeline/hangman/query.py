@@ -71,16 +71,11 @@ class LearningRequest:
     )
     games: int = option(kind=int, default=1000, lo=1, hi=MAX_GAMES, help="Seeded games per setter.")
     seed: int = option(SEED, default=0, help="Seed of the setters' words (default 0).")
-    window: int = option(
-        kind=int, default=100, lo=1, hi=MAX_GAMES, help="Games per window of the within-5%-of-the-oracle count."
-    )
     word_list: Path | None = option(
         kind=Path, option="--list", metavar="FILE", help="The list setter's words: text, or CSV with a word column."
     )
 
     def __post_init__(self):
         object.__setattr__(self, "setters", tuple(dict.fromkeys(x.lower() for x in self.setters)))
-        if self.window > self.games:
-            raise WordstatsError(f"--window {self.window} is more than --games {self.games}")
         if "list" in self.setters and self.word_list is None:
             raise WordstatsError("--setter list needs --list FILE (the list setter's words)")
