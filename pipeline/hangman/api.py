@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from pipeline.core.session import Session
     from pipeline.core.store import Store
+    from pipeline.hangman.learning import Benchmark
 
 STEP_SCHEMA = {
     "step": pl.Int64,
@@ -385,7 +386,7 @@ LEARNING_SCHEMA = {
 MEAN_DECIMALS = 4
 
 
-def learning_row(run, q: LearningRequest, believed: float) -> tuple:
+def learning_row(run: Benchmark, q: LearningRequest, believed: float) -> tuple:
     """One setter's row of the benchmark table."""
     rounded = [round(float(x), MEAN_DECIMALS) for x in (run.learning.mean(), run.uniform.mean(), run.oracle.mean())]
     expected = [run.curve[0][1], run.curve[-1][1], run.expected_uniform, run.expected_oracle]

@@ -22,9 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.core.errors import WordstatsError
-from pipeline.hangman.settings import SETTERS
 
-BUILT_IN = SETTERS[:-1]  # the setters that need no file
 HARD_PERCENT = 10.0  # the hard setter's share of each length: the hardest words by the reference solver
 MAX_LIST_BYTES = 64 << 20  # a word-list file larger than this is refused
 
