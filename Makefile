@@ -27,7 +27,7 @@ NO_RULES_GOALS := clean help install test test-fast lint bench serve
 NO_ENGINE_GOALS := clean help lint
 MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
-.PHONY: all test test-fast lint bench clean help install serve
+.PHONY: all test test-fast lint bench clean help install serve hangman-learning
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
 # engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
@@ -99,6 +99,15 @@ lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in 
 
 bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
+
+# ---- reference runs committed as data -----------------------------------------------------------
+
+HANGMAN_LEARNING := docs/data/hangman_learning_enable.csv
+HANGMAN_LEARNING_RUN := hangman-learn --lexicon enable --games 10000 --seed 1 --list data/raw/dolch.csv
+
+hangman-learning: $(INSTALLED) $(ENGINES) $(OUT)/enable/hangman.parquet ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
+	$(VENV)/bin/wordstats $(HANGMAN_LEARNING_RUN) --config $(CONFIG) --data-dir $(OUT) --csv > $(HANGMAN_LEARNING).tmp
+	mv $(HANGMAN_LEARNING).tmp $(HANGMAN_LEARNING)
 
 clean: ## remove generated data (keeps .venv)
 	rm -rf $(OUT)

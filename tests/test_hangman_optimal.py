@@ -221,6 +221,26 @@ def test_the_per_length_job_against_brute_force(tmp_path):
     assert again.computed == 0 and again.tables["lengths"].equals(result.tables["lengths"])
 
 
+def test_the_weighted_per_length_job_against_brute_force(tmp_path):
+    from pipeline.core.executor import LocalEngine, run
+    from pipeline.hangman.lengths import weighted_job
+
+    rng = random.Random(8)
+    words = sorted({"".join(rng.choice("ABCDE") for _ in range(n)) for n in (2, 3, 4) for _ in range(9)})
+    weights = [rng.randint(1, 9) for _ in words]
+    weight_of = dict(zip(words, weights))
+    result = run(weighted_job(words, weights, 1 << 40), tmp_path, "t", LocalEngine())
+    rows = result.tables["weighted"].to_dicts()
+    assert [r["length"] for r in rows] == [4, 3, 2]  # longest first
+    for row in rows:
+        group = [w for w in words if len(w) == row["length"]]
+        wt = [weight_of[w] for w in group]
+        greedy = solve_length(group, np.array(wt))[0]
+        assert row["words"] == len(group) and row["proved"] and row["gap"] == 0.0
+        assert row["optimal"] == row["lower"] == round(brute_force(group, wt) / sum(wt), 6)
+        assert row["greedy"] == round(float(greedy @ np.array(wt)) / sum(wt), 6) >= row["optimal"]
+
+
 def test_a_traced_game_follows_the_optimal_strategy(build):
     from tests.conftest import SMALL_CONFIG, run_cli
 

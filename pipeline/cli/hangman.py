@@ -6,8 +6,9 @@ import typer
 from pipeline.cli.app import app
 from pipeline.cli.options import Flags, command
 from pipeline.core.display import emit, emit_json
+from pipeline.core.errors import note
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, LEXICON, LIMIT
-from pipeline.hangman.query import HANGMAN, HangmanQuery
+from pipeline.hangman.query import HANGMAN, HangmanQuery, LearningRequest
 
 
 @command(app, HANGMAN, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
@@ -40,3 +41,16 @@ def hangman(q: HangmanQuery, flags: Flags):
             typer.echo(render.optimal_heading(game))
             emit(game.optimal, "table")
             typer.echo(render.optimal_verdict(game))
+
+
+@command(app, LearningRequest, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def hangman_learn(q: LearningRequest, flags: Flags):
+    """Hangman against setters: seeded games per setter model, the guesser that learns its setter against the
+    uniform-prior guesser and the oracle that knows the setter (average misses, games to within 5%)."""
+    from pipeline.hangman import api
+
+    with flags.session() as s:
+        found = api.learning(s, q)
+    for text in found.notes:
+        note(text)
+    emit(found.table, flags.format)

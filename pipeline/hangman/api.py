@@ -11,6 +11,7 @@ import polars as pl
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
+from pipeline.hangman.query import LearningRequest
 from pipeline.hangman.settings import BANDS, setter_weights, settings
 
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
     from pipeline.core.session import Session
     from pipeline.core.store import Store
+    from pipeline.hangman.learning import Benchmark
 
 STEP_SCHEMA = {
     "step": pl.Int64,
@@ -183,6 +185,16 @@ class Ranking:
     provenance: Provenance
 
 
+@dataclass(frozen=True)
+class Learning:
+    """Per setter: each guesser's average misses, the learner's extra misses and games to within 5% of the oracle,
+    and its posterior on the true setter after the last game; notes on the inputs."""
+
+    table: pl.DataFrame
+    notes: tuple[str, ...]
+    provenance: Provenance
+
+
 # ---- use cases -------------------------------------------------------------------------------------------------
 
 
@@ -322,3 +334,97 @@ def ranking(s: Session, q: RankingRequest) -> Ranking:
         ]
         raise NotFound(f"no words in lexicon {store.lexicon!r} match ({', '.join(a for a in asked if a) or 'all'})")
     return Ranking(found, provenance(store, "hangman ranking", q, ["hangman", "words"]))
+
+
+def learning(s: Session, q: LearningRequest) -> Learning:
+    """The learning guesser's benchmark: q.games seeded games per setter (the models of pipeline/hangman/setters.py)."""
+    from pipeline.hangman import learning as learn
+    from pipeline.hangman import setters
+
+    store = s.store
+    entries = setters.read_list(q.word_list) if q.word_list is not None else None
+    lexicon, rank = setter_lexicon(store)
+    st = settings(s.config)
+    models = [
+        setters.uniform(lexicon),
+        setters.frequency(lexicon, st.unknown_zipf),
+        setters.children(lexicon, children_words(s)),
+        setters.hard(lexicon, rank),
+    ]
+    notes = []
+    if q.word_list is not None and entries is not None:
+        listed, left_out = setters.listed(lexicon, entries, q.word_list)
+        models.append(listed)
+        if left_out:
+            notes.append(f"{left_out:,} words of {q.word_list.name} are not in lexicon {store.lexicon!r}: left out")
+    names = [m.name for m in models]
+    grouped = learn.groups(lexicon)
+    rows = []
+    for name in q.setters or tuple(names):
+        truth = names.index(name)
+        run = learn.benchmark(lexicon, models, truth, q.games, q.seed, grouped)
+        rows.append(learning_row(run, q, float(run.posterior[truth])))
+    table = pl.DataFrame(rows, schema=LEARNING_SCHEMA, orient="row")
+    return Learning(table, tuple(notes), provenance(store, "hangman learning", q, ["words", "hangman"]))
+
+
+LEARNING_SCHEMA = {
+    "setter": pl.String,
+    "words": pl.Int64,  # the setter's support
+    "games": pl.Int64,
+    "learning": pl.Float64,  # average misses per game of the learning guesser
+    "uniform": pl.Float64,  # of the uniform-prior guesser (the reference solver)
+    "oracle": pl.Float64,  # of the guesser that knows the setter
+    "extra_misses": pl.Int64,  # the learner's misses over all games minus the oracle's
+    "expected_start": pl.Float64,  # the learner's expected misses before any game (the uniform prior over models)
+    "expected_end": pl.Float64,  # after the last game
+    "expected_uniform": pl.Float64,  # the uniform-prior guesser's expected misses against this setter
+    "expected_oracle": pl.Float64,  # the oracle's
+    "games_to_oracle": pl.Int64,  # games before the learner's expected misses stay within 5% (null: never)
+    "posterior": pl.Float64,  # the learner's posterior on the true setter after the last game
+}
+MEAN_DECIMALS = 4
+
+
+def learning_row(run: Benchmark, q: LearningRequest, believed: float) -> tuple:
+    """One setter's row of the benchmark table."""
+    rounded = [round(float(x), MEAN_DECIMALS) for x in (run.learning.mean(), run.uniform.mean(), run.oracle.mean())]
+    expected = [run.curve[0][1], run.curve[-1][1], run.expected_uniform, run.expected_oracle]
+    return (
+        run.setter,
+        run.support,
+        q.games,
+        *rounded,
+        int(run.learning.sum() - run.oracle.sum()),
+        *(round(x, MEAN_DECIMALS) for x in expected),
+        run.games_to_oracle,
+        round(believed, 6),
+    )
+
+
+def setter_lexicon(store: Store):
+    """The lexicon as the setters see it (words sorted, lengths, zipf) and each word's rank_in_length."""
+    from pipeline.hangman.setters import Lexicon
+
+    if not store.exists("hangman"):
+        raise WordstatsError(
+            f"the setters need hangman.parquet, which is not built for lexicon {store.lexicon!r}: "
+            f"run `wordstats run hangman --lexicon {store.lexicon}`"
+        )
+    words = store.scan("words", ["word", "length", "zipf"]).select("word", "length", "zipf")
+    ranks = store.scan("hangman", ["word", "rank_in_length"]).select("word", "rank_in_length")
+    table = words.join(ranks, on="word", how="left").sort("word").collect()
+    lexicon = Lexicon(
+        tuple(table["word"].to_list()),
+        table["length"].cast(pl.Int64).to_numpy(),
+        table["zipf"].cast(pl.Float64).to_numpy(),
+    )
+    return lexicon, table["rank_in_length"].cast(pl.Int64).fill_null(len(table)).to_numpy()
+
+
+def children_words(s: Session) -> frozenset[str]:
+    """The children's words: those the classroom review keeps that word lists do not leave out."""
+    from pipeline.wordlists.settings import classroom_vocabulary, excluded_words, load_settings
+
+    wl = load_settings(s.config)
+    return classroom_vocabulary(wl).kept - excluded_words(wl)

@@ -7,16 +7,11 @@ from numba import njit
 
 
 @njit(cache=True)
-def hangman_solve(codes, weights):
-    """Misses, guesses and guessed letters of the Hangman solver against every word of one length.
-
-    `codes` (n, L ≤ 63) holds distinct words as letter codes 0-25; `weights` (n,) int64 is the setter's
-    prior (all 1 for the reference solver). The solver guesses the unguessed letter whose candidates carry
-    the most weight (the least weight of a miss), ties to the first letter; the candidates then split by
-    where that letter occurs. All words of the length walk the decision tree together.
-    """
+def distinct_letters(codes):
+    """Each word's distinct letters in order of first occurrence (the first n_distinct of its row) and their
+    number, for words `codes` (n, L) of letter codes 0-25."""
     n, length = codes.shape
-    distinct = np.zeros((n, 26), dtype=np.int8)  # each word's distinct letters (the first n_distinct)
+    distinct = np.zeros((n, 26), dtype=np.int8)
     n_distinct = np.zeros(n, dtype=np.int64)
     for w in range(n):
         m = 0
@@ -26,6 +21,64 @@ def hangman_solve(codes, weights):
                 m |= 1 << c
                 distinct[w, n_distinct[w]] = c
                 n_distinct[w] += 1
+    return distinct, n_distinct
+
+
+@njit(cache=True)
+def hangman_game(codes, distinct, n_distinct, weights, secret):
+    """Misses and guesses of the solver's one game against word `secret` (a row of `codes`, words of one length):
+    the same guesser as hangman_solve, with its int64 `weights` (a learning guesser's, new each game), walking
+    only the secret's path. `distinct` and `n_distinct` are distinct_letters(codes)."""
+    n, length = codes.shape
+    alive = np.arange(n)
+    count, guessed, misses, guesses = n, 0, 0, 0
+    mass = np.zeros(26, dtype=np.int64)
+    while count > 1:
+        mass[:] = 0
+        for k in range(count):
+            w = alive[k]
+            for j in range(n_distinct[w]):
+                mass[distinct[w, j]] += weights[w]
+        best, best_mass = -1, 0
+        for c in range(26):
+            if mass[c] > best_mass and not (guessed >> c) & 1:
+                best, best_mass = c, mass[c]
+        if best < 0:  # no unguessed letter carries weight: the secret is known
+            break
+        guessed |= 1 << best
+        guesses += 1
+        hit = False
+        for i in range(length):
+            if codes[secret, i] == best:
+                hit = True
+        if not hit:
+            misses += 1
+        kept = 0
+        for k in range(count):  # keep the candidates with the guessed letter where the secret has it
+            w = alive[k]
+            same = True
+            for i in range(length):
+                if (codes[w, i] == best) != (codes[secret, i] == best):
+                    same = False
+                    break
+            if same:
+                alive[kept] = w
+                kept += 1
+        count = kept
+    return misses, guesses
+
+
+@njit(cache=True)
+def hangman_solve(codes, weights):
+    """Misses, guesses and guessed letters of the Hangman solver against every word of one length.
+
+    `codes` (n, L ≤ 63) holds distinct words as letter codes 0-25; `weights` (n,) int64 is the setter's
+    prior (all 1 for the reference solver). The solver guesses the unguessed letter whose candidates carry
+    the most weight (the least weight of a miss), ties to the first letter; the candidates then split by
+    where that letter occurs. All words of the length walk the decision tree together.
+    """
+    n, length = codes.shape
+    distinct, n_distinct = distinct_letters(codes)
     misses = np.zeros(n, dtype=np.int32)
     guesses = np.zeros(n, dtype=np.int32)
     sequence = np.full((n, 26), -1, dtype=np.int8)

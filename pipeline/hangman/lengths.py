@@ -46,6 +46,18 @@ LENGTH_TABLE = {
     "greedy_hardest_words": pl.String,
 }
 CPU_TABLE = {"length": pl.Int32, "optimal_seconds": pl.Float64, "minimax_seconds": pl.Float64}
+WEIGHTED_TABLE = {
+    "length": pl.Int32,
+    "words": pl.Int64,
+    "greedy": pl.Float64,  # expected misses of the frequency-weighted solver against the frequency-weighted setter
+    "optimal": pl.Float64,  # of the best strategy found against that setter (the optimum when proved)
+    "lower": pl.Float64,
+    "proved": pl.Boolean,
+    "gap": pl.Float64,
+    "states": pl.Int64,
+    "budget": pl.Int64,
+    "seconds": pl.Float64,  # CPU seconds of the search (the one column that varies between runs)
+}
 WORD_TABLE = {"word": pl.String, "optimal_misses": pl.Int32, "optimal_guesses": pl.Int32, "optimal_sequence": pl.String}
 
 
@@ -118,6 +130,71 @@ def length_figures(words: list[str], states: int, adversary_states: int) -> tupl
     return row, {"lengths": pl.DataFrame([row], schema=LENGTH_TABLE), "words": games, "cpu": cpu}
 
 
+@dataclass(frozen=True)
+class Weighted:
+    """A weighted job's input: the distinct words of each length, their setter weights, the budget per length."""
+
+    words: tuple[tuple[str, ...], ...]
+    weights: tuple[tuple[int, ...], ...]
+    states: tuple[int, ...]
+
+
+def weighted_figures(words: list[str], weights: list[int], states: int) -> pl.DataFrame:
+    """One length's row against the frequency-weighted setter: the frequency-weighted solver's expected misses
+    and the optimal search's, with the setter's weights (words sorted, weights aligned)."""
+    import numpy as np
+
+    from pipeline.hangman import optimal
+    from pipeline.hangman.solver import solve_codes
+
+    wt = np.asarray(weights, dtype=np.int64)
+    greedy = solve_codes(words, wt)[0].astype(np.int64)
+    found = optimal.search(words, wt, limit=states)
+    row = {
+        "length": len(words[0]),
+        "words": len(words),
+        "greedy": round(float(greedy @ wt) / float(wt.sum()), ROUND),
+        "optimal": round(found.expected, ROUND),
+        "lower": round(found.lower / found.total_weight, ROUND),
+        "proved": found.proved,
+        "gap": round(found.gap, ROUND),
+        "states": found.expanded,
+        "budget": states,
+        "seconds": round(found.seconds, 1),
+    }
+    return pl.DataFrame([row], schema=WEIGHTED_TABLE)
+
+
+def weighted_work(shard: Shard, shared: Weighted) -> Parts:
+    """The lengths start..stop-1 of a weighted job: their rows."""
+    rows = [
+        weighted_figures(list(shared.words[i]), list(shared.weights[i]), shared.states[i])
+        for i in range(shard.start, shard.stop)
+    ]
+    return {"weighted": pl.concat(rows) if rows else pl.DataFrame(schema=WEIGHTED_TABLE)}
+
+
+def weighted_job(words: list[str], weights: list[int], states: int, states_for: dict[int, int] | None = None) -> Job:
+    """The per-length job of the optimal search against the frequency-weighted setter (`weights` aligned with
+    `words`), one shard per length, longest first (the cheap ones), with budgets of states per length."""
+    weight_of = dict(zip(words, weights))
+    groups = tuple(reversed(by_length(words)))
+    weighted = tuple(tuple(weight_of[w] for w in group) for group in groups)
+    states_per = budgets(groups, states, states_for or {})
+    digest = words_digest([f"{w}:{weight_of[w]}" for w in sorted(weight_of)])
+    return Job(
+        "hangman-optimal-weighted",
+        {"words": digest, "states": list(states_per)},
+        len(groups),
+        1,
+        0,
+        weighted_work,
+        ("weighted",),
+        Weighted(groups, weighted, states_per),
+        unit="lengths",
+    )
+
+
 def lengths_work(shard: Shard, shared: Lengths) -> Parts:
     """The lengths start..stop-1 of the job: their rows, games and CPU seconds."""
     parts: list[Parts] = [
@@ -177,18 +254,25 @@ def pairs(given: list[str]) -> dict[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the per-length job on a built lexicon and write its table (and the CPU seconds beside it)."""
+    """Run the per-length job on a built lexicon and write its table (and the CPU seconds beside it); with
+    --weighted, the optimal search against the frequency-weighted setter only."""
     from pipeline.core.executor import LocalEngine, run
 
     ask = argparse.ArgumentParser(prog="python -m pipeline.hangman.lengths", description=main.__doc__)
     ask.add_argument("lexicon")
     ask.add_argument("--states", type=int, required=True, help="the optimal search's budget of states per length")
-    ask.add_argument("--adversary-states", type=int, required=True, help="the minimax search's, per length")
+    ask.add_argument("--adversary-states", type=int, help="the minimax search's, per length (not with --weighted)")
     ask.add_argument("--states-for", action="append", default=[], metavar="LENGTH=N", help="another budget")
     ask.add_argument("--adversary-states-for", action="append", default=[], metavar="LENGTH=N")
+    ask.add_argument("--weighted", action="store_true", help="against the frequency-weighted setter (wordfreq)")
+    ask.add_argument("--min-length", type=int, default=1, help="with --weighted: only lengths of at least this")
     ask.add_argument("--data-dir", type=Path, default=Path("data/out"))
     ask.add_argument("--out", type=Path, required=True, help="the per-length CSV")
     a = ask.parse_args(argv)
+    if a.weighted:
+        return weighted_main(a)
+    if a.adversary_states is None:
+        ask.error("--adversary-states is required (but with --weighted)")
     words = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word"])["word"].to_list()
     job = lengths_job(words, a.states, a.adversary_states, pairs(a.states_for), pairs(a.adversary_states_for))
     result = run(job, a.data_dir, a.lexicon, LocalEngine())
@@ -199,6 +283,27 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"lexicon": a.lexicon, "job": result.job.job_id, "cpu_seconds": total, "lengths": cpu}
     a.out.with_suffix(".cpu.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(f"{a.out}: {tables['lengths'].height} lengths, {total} CPU seconds ({result.summary()})")
+    return 0
+
+
+def weighted_main(a: argparse.Namespace) -> int:
+    """The weighted job: the words of at least --min-length letters with their wordfreq weights (the default
+    config's unknown_zipf, 0.0); the table, and its CPU seconds beside it."""
+    from pipeline.core.executor import LocalEngine, run
+    from pipeline.hangman.settings import Settings, setter_weights
+
+    table = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word", "zipf"])
+    table = table.filter(pl.col("word").str.len_chars() >= a.min_length).sort("word")
+    weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
+    job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
+    result = run(job, a.data_dir, a.lexicon, LocalEngine())
+    found = result.tables["weighted"].sort("length")
+    found.drop("seconds").write_csv(a.out)
+    cpu = found.select("length", "seconds").to_dicts()
+    total = round(float(found["seconds"].sum()), 1)
+    summary = {"lexicon": a.lexicon, "job": result.job.job_id, "cpu_seconds": total, "lengths": cpu}
+    a.out.with_suffix(".cpu.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(f"{a.out}: {found.height} lengths, {total} CPU seconds ({result.summary()})")
     return 0
 
 

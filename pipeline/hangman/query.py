@@ -1,12 +1,15 @@
-"""What the hangman command asks, and its options (a named tuple and its Query: every command's start reads
-them, pipeline/core/fields.py)."""
+"""What the hangman commands ask, and their options (a named tuple and its Query, and the learning benchmark's
+request: every command's start reads them, pipeline/core/fields.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.fields import LENGTH, Field, Query
+from pipeline.core.fields import LENGTH, SEED, Field, Query, option
+from pipeline.hangman.settings import SETTERS
 
 if TYPE_CHECKING:
     from pipeline.hangman.api import GameRequest, RankingRequest
@@ -48,3 +51,31 @@ HANGMAN = Query(
         Field("weighted", bool, "Trace the frequency-weighted solver."),
     ),
 )
+
+
+MAX_GAMES = 1_000_000  # seeded games per setter
+
+
+@dataclass(frozen=True)
+class LearningRequest:
+    """Seeded games per setter: the guesser that learns its setter against the uniform-prior guesser and the
+    oracle that knows the setter."""
+
+    setters: tuple[str, ...] = option(
+        kind=str,
+        many=True,
+        option="--setter",
+        metavar="NAME",
+        choices=SETTERS,
+        help="A setter to play (repeatable; default: every one, list only with --list).",
+    )
+    games: int = option(kind=int, default=1000, lo=1, hi=MAX_GAMES, help="Seeded games per setter.")
+    seed: int = option(SEED, default=0, help="Seed of the setters' words (default 0).")
+    word_list: Path | None = option(
+        kind=Path, option="--list", metavar="FILE", help="The list setter's words: text, or CSV with a word column."
+    )
+
+    def __post_init__(self):
+        object.__setattr__(self, "setters", tuple(dict.fromkeys(x.lower() for x in self.setters)))
+        if "list" in self.setters and self.word_list is None:
+            raise WordstatsError("--setter list needs --list FILE (the list setter's words)")

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 FREQUENCY_ORDER = "ETAOINSHRDLCUMWFGYPBVKJXQZ"  # heuristic: E = 1, T = 2, ..., Z = 26
 BANDS = ("easy", "medium", "hard")
 GALLOWS = 6  # misses a classic gallows allows: head, body, two arms, two legs
+SETTERS = ("uniform", "frequency", "children", "hard", "list")  # the setter models (pipeline/hangman/setters.py)
 KERNEL_MAX_LENGTH = 63  # a position pattern is a bit mask in an int64; longer words use the plain solver
 
 
