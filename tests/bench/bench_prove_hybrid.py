@@ -17,8 +17,13 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
   The sample's mean gives the projection of the whole 3×4 proof for each.
 * `4x4`: floor 3500, class 705707 (which holds PERSLATGSINETERS, 3625); the two programs run at once, one
   core each (one class takes each of them half an hour of CPU).
+* `4x4_sample` (ENABLE2K) and `twl06_sample` (TWL06, whose best 4×4 board is not proven): floor 3500, a
+  seeded sample of BENCH_PROVE_HYBRID_4X4_SAMPLE (default 100) canonical 4×4 classes, alternating; each
+  side's projection of the whole 4×4 proof (1,068,363 classes) in CPU-hours with ±2 standard errors, and
+  its wall time on 10, 100 and 1,000 nodes of 2 cores.
 
-BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,4x4").
+Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
+understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,4x4,4x4_sample").
 """
 
 from __future__ import annotations
@@ -34,12 +39,20 @@ import numpy as np
 
 from pipeline.core.config import PROJECT_ROOT
 
-ENABLE2K = PROJECT_ROOT.parent / "shared" / "corpora" / "enable2k" / "enable2k.txt"
+SHARED = PROJECT_ROOT.parent / "shared" / "corpora"
+ENABLE2K = SHARED / "enable2k" / "enable2k.txt"
+WORD_LISTS = {  # ours (from ../shared), and hybrid-boggle's own copy of the same list (in its checkout)
+    "enable2k": (ENABLE2K, "wordlists/enable2k.txt"),
+    "twl06": (SHARED / "princeton-boggle" / "dictionary-twl06.txt", "wordlists/twl06.txt"),
+}
 HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
 HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
 PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
-PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,4x4").split(",")
+PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,4x4,4x4_sample").split(",")
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
+SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
+CORES_PER_NODE = 2  # like this machine
+RAY_OVERHEAD_SECONDS = 0.013  # per shard, measured by bench_cluster (docs/cluster.md)
 SEED = 2025
 NAMED_3X4 = (16762, 38659)  # PERSLATESIND's class, and a heavy one
 CLASS_4X4 = 705707  # PERSLATGSINETERS's class
@@ -57,7 +70,7 @@ rows, cols, floor, class_id = (int(x) for x in sys.argv[1:5])
 partition = sys.argv[5]
 dims = (rows, cols) if rows <= cols else (cols, rows)
 size = 10 * dims[0] + dims[1]
-args = argparse.Namespace(size=size, dictionary="wordlists/enable2k.txt", python=False)
+args = argparse.Namespace(size=size, dictionary=sys.argv[6], python=False)
 trie, boggler = get_trie_and_boggler_from_args(args)
 builder = cpp_orderly_tree_builder(trie, dims)
 breaker = HybridTreeBreaker(
@@ -111,15 +124,16 @@ def available() -> str | None:
     return None
 
 
-def launch(side: str, size: str, class_id: int) -> subprocess.Popen:
+def launch(side: str, size: str, class_id: int, lexicon: str = "enable2k") -> subprocess.Popen:
     """A child process proving one class on one side ("ours" or "hybrid"), one thread."""
     rows, cols = (int(x) for x in size.split("x"))
     argv = [str(rows), str(cols), str(FLOORS[size]), str(class_id), PARTITION]
+    ours_words, hybrid_words = WORD_LISTS[lexicon]
     env = {**os.environ, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     if side == "ours":
-        cmd, cwd = [sys.executable, "-c", OURS_DRIVER, *argv, str(ENABLE2K)], PROJECT_ROOT
+        cmd, cwd = [sys.executable, "-c", OURS_DRIVER, *argv, str(ours_words)], PROJECT_ROOT
     else:
-        cmd, cwd = [str(HYBRID_PYTHON), "-c", HYBRID_DRIVER, *argv], HYBRID
+        cmd, cwd = [str(HYBRID_PYTHON), "-c", HYBRID_DRIVER, *argv, hybrid_words], HYBRID
         env["PYTHONPATH"] = str(HYBRID)
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -166,23 +180,56 @@ def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
     return out
 
 
-def interleaved(size: str, classes: list[int]) -> list[dict]:
+def interleaved(size: str, classes: list[int], lexicon: str = "enable2k") -> list[dict]:
     """Each class on both sides, one after the other, the first side alternating."""
     rows = []
     for i, class_id in enumerate(classes):
         sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
-        reports = {side: result(launch(side, size, class_id)) for side in sides}
+        reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
         rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]))
     return rows
 
 
-def sample_3x4() -> list[int]:
-    """The seeded sample of canonical 3x4 classes."""
+def canonical_classes(size: str) -> np.ndarray:
+    """Every canonical class of the grid under hybrid-boggle's partition."""
     from pipeline.boggle.classes import ClassSpace, parse_partition
 
-    canon = ClassSpace(3, 4, parse_partition(PARTITION)).canonical_ids()
+    rows, cols = (int(x) for x in size.split("x"))
+    return ClassSpace(rows, cols, parse_partition(PARTITION)).canonical_ids()
+
+
+def sample(size: str, k: int) -> list[int]:
+    """A seeded sample of k canonical classes."""
+    canon = canonical_classes(size)
     rng = np.random.default_rng(SEED)
-    return canon[np.sort(rng.choice(canon.shape[0], SAMPLE_3X4, replace=False))].tolist()
+    return canon[np.sort(rng.choice(canon.shape[0], k, replace=False))].tolist()
+
+
+def projection(rows: list[dict], n_classes: int) -> dict:
+    """Each side's CPU-hours for all n_classes from the sample's mean (with ±2 standard errors), and the wall
+    hours on 10, 100 and 1,000 nodes of CORES_PER_NODE cores (one class per shard, Ray's overhead per shard;
+    never less than the slowest sampled class)."""
+    out: dict = {"canonical_classes": n_classes, "cores_per_node": CORES_PER_NODE}
+    for side in ("ours", "hybrid"):
+        per = np.array([r[side]["cpu"] for r in rows if "same_boards" in r], dtype=np.float64)
+        if per.size < 2:
+            continue
+        mean, sem = float(per.mean()), float(per.std(ddof=1) / np.sqrt(per.size))
+        total = (mean + RAY_OVERHEAD_SECONDS) * n_classes
+        out[side] = {
+            "seconds_per_class": {"mean": round(mean, 2), "median": round(float(np.median(per)), 2)},
+            "seconds_per_class_max": round(float(per.max()), 2),
+            "cpu_hours": round(mean * n_classes / 3600, 1),
+            "cpu_hours_2sem": [
+                round(max(0.0, mean - 2 * sem) * n_classes / 3600, 1),
+                round((mean + 2 * sem) * n_classes / 3600, 1),
+            ],
+            "wall_hours": {
+                f"{nodes}_nodes": round(max(total / (nodes * CORES_PER_NODE), float(per.max())) / 3600, 2)
+                for nodes in (10, 100, 1000)
+            },
+        }
+    return out
 
 
 def totals(rows: list[dict]) -> dict:
@@ -203,20 +250,19 @@ def totals(rows: list[dict]) -> dict:
 
 def part_3x4() -> dict:
     """The named 3x4 classes and the sample, interleaved, with each side's projection of the whole proof."""
-    from pipeline.boggle.classes import ClassSpace, parse_partition
-
     named = interleaved("3x4", list(NAMED_3X4))
-    sample = interleaved("3x4", sample_3x4()) if SAMPLE_3X4 else []
-    n = int(ClassSpace(3, 4, parse_partition(PARTITION)).canonical_ids().shape[0])
-    out = {"floor": FLOORS["3x4"], "named": named, "sample": sample, "sample_totals": totals(sample)}
-    t = out["sample_totals"]
-    if t["classes"]:
-        out["projection_cpu_hours"] = {
-            "canonical_classes": n,
-            "ours": round(t["ours_cpu"] / t["classes"] * n / 3600, 1),
-            "hybrid": round(t["hybrid_cpu"] / t["classes"] * n / 3600, 1),
-            "hybrid_readme_laptop": round(HYBRID_3X4_CPU_HOURS, 1),
-        }
+    rows = interleaved("3x4", sample("3x4", SAMPLE_3X4)) if SAMPLE_3X4 else []
+    out: dict = {"floor": FLOORS["3x4"], "named": named, "sample": rows, "sample_totals": totals(rows)}
+    out["projection"] = projection(rows, int(canonical_classes("3x4").shape[0]))
+    out["projection"]["hybrid_readme_laptop_cpu_hours"] = round(HYBRID_3X4_CPU_HOURS, 1)
+    return out
+
+
+def part_4x4_sample(lexicon: str) -> dict:
+    """A seeded sample of canonical 4x4 classes at floor 3500, interleaved, with each side's projection."""
+    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon)
+    out: dict = {"lexicon": lexicon, "floor": FLOORS["4x4"], "sample": rows, "sample_totals": totals(rows)}
+    out["projection"] = projection(rows, int(canonical_classes("4x4").shape[0]))
     return out
 
 
@@ -240,5 +286,9 @@ def run() -> dict:
         out["proof_3x4"] = part_3x4()
     if "4x4" in PARTS:
         out["proof_4x4_class_705707"] = part_4x4()
+    if "4x4_sample" in PARTS:
+        out["sample_4x4_enable2k"] = part_4x4_sample("enable2k")
+    if "twl06_sample" in PARTS:
+        out["sample_4x4_twl06"] = part_4x4_sample("twl06")
     out["load_average_after"] = os.getloadavg()
     return out
