@@ -187,6 +187,7 @@ def interleaved(size: str, classes: list[int], lexicon: str = "enable2k") -> lis
         sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
         reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
         rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run shows each class as it ends
     return rows
 
 
