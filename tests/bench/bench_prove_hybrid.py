@@ -150,17 +150,11 @@ def result(child: subprocess.Popen) -> dict:
 
 
 def canonical(boards: dict, rows: int, cols: int) -> dict[str, int]:
-    """Boards (any orientation, lower or upper case, Q for Qu) in our canonical form."""
+    """Boards in our canonical form (hybrid-boggle writes them in lower case; its 3x4 strings read in row order
+    are the same boards up to symmetry)."""
     from pipeline.boggle.classes import canonical_board
 
     return {canonical_board(b.upper(), rows, cols): s for b, s in boards.items()}
-
-
-def hybrid_board_text(board: str, rows: int, cols: int) -> str:
-    """A hybrid-boggle board string in our row order (its 3x4 boards are written column by column)."""
-    if rows == cols:
-        return board
-    return "".join(board[c * rows + r] for r in range(rows) for c in range(cols))
 
 
 def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
@@ -170,13 +164,13 @@ def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
     if "error" in ours or "error" in hybrid:
         return out
     mine = canonical(ours["boards"], rows, cols)
-    theirs = canonical({hybrid_board_text(b, rows, cols): s for b, s in hybrid["boards"].items()}, rows, cols)
+    theirs = canonical(hybrid["boards"], rows, cols)
     out["same_boards"] = mine == theirs
     out["boards"] = len(mine)
     out["best"] = max(mine.values(), default=None)
     out["hybrid_over_ours_cpu"] = round(hybrid["cpu"] / ours["cpu"], 2) if ours["cpu"] else None
-    for side in (ours, hybrid):
-        side["boards"] = len(side["boards"])
+    for side, found in ((ours, mine), (hybrid, theirs)):
+        side["boards"] = sorted(found)
     return out
 
 
