@@ -106,6 +106,20 @@ def test_proof_equals_brute_force(tmp_path, moby_words, rows, cols, partition, f
     assert proof_boards(tmp_path, rows, cols, dictionary, partition, floor) == expected
 
 
+def test_candidates_scored_a_few_at_a_time_give_the_same_proof(tmp_path, moby_words, one_thread, monkeypatch):
+    from pipeline.boggle import prove as prove_module
+
+    rows, cols, partition, floor = 2, 3, "AEI NRST", 14
+    alphabet = parse_partition(partition).alphabet
+    dictionary = small_dictionary(moby_words, alphabet, rows * cols)
+    expected = brute_force(rows, cols, alphabet, dictionary, floor)
+    monkeypatch.setattr(prove_module, "SCORE_CHUNK", 3)  # many chunks per class, some ending mid-class
+    problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
+    got = prove(problem, tmp_path)
+    assert int(got.summary["boards_scored"]) > 3 * got.summary["top_level_classes"]
+    assert dict(zip(got.boards["board"].to_list(), got.boards["score"].to_list())) == expected
+
+
 def test_proof_equals_brute_force_for_every_floor(tmp_path, moby_words, one_thread):
     alphabet = "AERST"
     dictionary = small_dictionary(moby_words, alphabet, 4)

@@ -45,7 +45,8 @@ __all__ = ["Partition", "default_partition", "parse_partition"]
 
 SWITCH = 1.7  # a tree whose bound is at most this times the floor is searched rather than forced
 FREE_CELLS = 4  # cells always left to the search: at most n - FREE_CELLS are forced
-MAX_BOARDS = 2_000_000  # more candidate boards than this means the floor is far too low
+MAX_BOARDS = 50_000_000  # more candidate boards than this means the floor is far too low (800 MB of picks)
+SCORE_CHUNK = 1 << 20  # candidate boards scored at a time: memory stays flat however many there are
 SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
 ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots); it grows as trees need
 
@@ -201,6 +202,7 @@ class Prover:
             self.arena, tip, root = pk.class_tree(keys, wcs, at, p.dictionary.values, lay, self.arena, self.base)
             row.update(tree_bound=int(self.arena[root + pk.BOUND]), word_paths=int(keys.shape[0]))
             row["tree_slots"] = int(tip - self.base)
+            del keys, wcs, at  # the sorted paths are not needed by the search: free them before it grows the arena
             t2 = time.process_time()
             per_pos = lay.n_letters[order].astype(np.int64)
             switch = int(p.switch * floor)
@@ -218,28 +220,35 @@ class Prover:
         return found, row, timing
 
     def _score(self, picks: np.ndarray, lay, class_id: int, row: dict[str, Any]) -> dict[str, tuple[int, int]]:
-        """Score the candidate boards (letter index per split position) exactly; those at or above the floor
-        in canonical form."""
-        from pipeline.boggle.solver import score_boards
-
+        """Score the candidate boards (letter index per split position) exactly, SCORE_CHUNK at a time; those at
+        or above the floor in canonical form."""
         p = self.problem
-        n = p.n_cells
         if picks.shape[0] > MAX_BOARDS:
             raise WordstatsError(
                 f"more than {MAX_BOARDS:,} boards reach the bound: --floor {p.floor} is far too low for a proof"
             )
+        found: dict[str, tuple[int, int]] = {}
+        for start in range(0, picks.shape[0], SCORE_CHUNK):
+            found.update(self._score_chunk(picks[start : start + SCORE_CHUNK], lay, class_id))
+        row["boards_scored"] = int(picks.shape[0])
+        if found:
+            row["best"] = max(score for score, _ in found.values())
+        return found
+
+    def _score_chunk(self, picks: np.ndarray, lay, class_id: int) -> dict[str, tuple[int, int]]:
+        """The boards of one chunk of candidates scoring at least the floor, in canonical form."""
+        from pipeline.boggle.solver import score_boards
+
+        p = self.problem
+        n = p.n_cells
         per_cell = np.empty_like(picks)
         per_cell[:, p.order] = picks
-        boards = lay.letters[np.arange(n), per_cell.astype(np.int64)]
+        boards = lay.letters[np.arange(n), per_cell]
         scores = score_boards(boards, p.rows, p.cols, p.dictionary).scores
-        row["boards_scored"] = int(boards.shape[0])
-        keep = np.flatnonzero(scores >= p.floor)
         found = {}
-        for i in keep.tolist():
+        for i in np.flatnonzero(scores >= p.floor).tolist():
             text = min((boards[i][image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in self.images)
             found[text] = (int(scores[i]), class_id)
-        if keep.size:
-            row["best"] = int(scores[keep].max())
         return found
 
 

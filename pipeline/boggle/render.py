@@ -89,7 +89,7 @@ def proof_text(summary: dict[str, Any]) -> str:
             f"{plural(summary['boards_scored'], 'board')} scored individually",
             f"time: {summary['wall_seconds']:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU "
             f"(bounding {sec['bounding']:.1f}, splitting {sec['splitting']:.1f}, scoring {sec['scoring']:.1f}); "
-            f"{engine_text(summary)}, {summary['shards']:,} shards ({summary['shards_reused']:,} reused); "
+            f"{engine_text(summary)}, {plural(summary['shards'], 'shard')} ({summary['shards_reused']:,} reused); "
             f"peak memory {summary['peak_rss_mib']:,.0f} MiB",
             f"job: {summary['job']}",
         ]

@@ -1,0 +1,289 @@
+"""Boggle proof against hybrid-boggle in the same run: CPU seconds per class, one thread each, same classes.
+
+The anchor is hybrid-boggle (github.com/danvk/hybrid-boggle), built outside the project (never copied into
+it) as its README says: its C++ extension `cpp_boggle` compiled with pybind11 into its checkout, run by a
+Python that has pybind11 and numpy. BENCH_HYBRID_BOGGLE names the checkout (default /tmp/hb) and
+BENCH_HYBRID_PYTHON its Python (default /tmp/hbvenv/bin/python); without them the benchmark is skipped.
+
+Each side proves one class per child process (NUMBA_NUM_THREADS=1 for ours; hybrid-boggle's breaker is one
+thread): the child reports its own CPU seconds (`time.process_time`, which includes building the class's tree),
+the boards it found at or above the floor, and its peak resident memory. Ours runs `prove_shard` on the class
+(compiled kernels loaded before the clock starts); hybrid-boggle runs its `HybridTreeBreaker` (the breaker of
+its `break_all`) with its default switchover (1.7 × the floor), on its own copy of ENABLE2K (the same 173,528
+words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
+
+* `3x4`: floor 1500, classes 16762 (which holds PERSLATESIND, 1651) and 38659, and a seeded sample of
+  BENCH_PROVE_HYBRID_SAMPLE (default 24) canonical classes, the two programs alternating class by class.
+  The sample's mean gives the projection of the whole 3×4 proof for each.
+* `4x4`: floor 3500, class 705707 (which holds PERSLATGSINETERS, 3625); the two programs run at once, one
+  core each (one class takes each of them half an hour of CPU).
+* `4x4_sample` (ENABLE2K) and `twl06_sample` (TWL06, whose best 4×4 board is not proven): floor 3500, a
+  seeded sample of BENCH_PROVE_HYBRID_4X4_SAMPLE (default 100) canonical 4×4 classes, alternating; each
+  side's projection of the whole 4×4 proof (1,068,363 classes) in CPU-hours with ±2 standard errors, and
+  its wall time on 10, 100 and 1,000 nodes of 2 cores.
+
+Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
+understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,4x4,4x4_sample").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.core.config import PROJECT_ROOT
+
+SHARED = PROJECT_ROOT.parent / "shared" / "corpora"
+ENABLE2K = SHARED / "enable2k" / "enable2k.txt"
+WORD_LISTS = {  # ours (from ../shared), and hybrid-boggle's own copy of the same list (in its checkout)
+    "enable2k": (ENABLE2K, "wordlists/enable2k.txt"),
+    "twl06": (SHARED / "princeton-boggle" / "dictionary-twl06.txt", "wordlists/twl06.txt"),
+}
+HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
+HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
+PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
+PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,4x4,4x4_sample").split(",")
+SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
+SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
+CORES_PER_NODE = 2  # like this machine
+RAY_OVERHEAD_SECONDS = 0.013  # per shard, measured by bench_cluster (docs/cluster.md)
+SEED = 2025
+NAMED_3X4 = (16762, 38659)  # PERSLATESIND's class, and a heavy one
+CLASS_4X4 = 705707  # PERSLATGSINETERS's class
+FLOORS = {"3x4": 1500, "4x4": 3500}
+HYBRID_3X4_CPU_HOURS = 24_300 / 3600  # hybrid-boggle's README: the whole 3×4 proof, user CPU on a laptop
+
+HYBRID_DRIVER = """
+import argparse, json, resource, sys, time
+from boggle.args import get_trie_and_boggler_from_args
+from boggle.board_id import from_board_id, parse_classes
+from boggle.breaker import HybridTreeBreaker
+from boggle.dimensional_bogglers import cpp_orderly_tree_builder
+
+rows, cols, floor, class_id = (int(x) for x in sys.argv[1:5])
+partition = sys.argv[5]
+dims = (rows, cols) if rows <= cols else (cols, rows)
+size = 10 * dims[0] + dims[1]
+args = argparse.Namespace(size=size, dictionary=sys.argv[6], python=False)
+trie, boggler = get_trie_and_boggler_from_args(args)
+builder = cpp_orderly_tree_builder(trie, dims)
+breaker = HybridTreeBreaker(
+    builder, boggler, dims, floor, switchover_score=1.7 * floor, log_breaker_progress=False
+)
+started = time.process_time()
+assert breaker.SetBoard(from_board_id(parse_classes(partition, dims), class_id))
+details = breaker.Break()
+cpu = time.process_time() - started
+boards = {}
+for failure in details.failures:
+    board = failure if isinstance(failure, str) else failure[-1]
+    boards[board] = int(boggler.score(board))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"cpu": cpu, "boards": boards, "peak_rss_mib": peak}))
+"""
+
+OURS_DRIVER = """
+import json, resource, sys, time
+import numpy as np
+from pipeline.boggle.dictionary import compile_dictionary
+from pipeline.boggle.prove import Problem, parse_partition, prove_shard
+from pipeline.boggle.rules import Rules
+
+rows, cols, floor, class_id = (int(x) for x in sys.argv[1:5])
+partition, words = sys.argv[5], sys.argv[6]
+rules = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
+dictionary = compile_dictionary(open(words).read().upper().split(), rules)
+problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
+small = Problem(2, 2, dictionary, parse_partition("AEIOU BCDFGHJKLMNPQRSTVWXYZ"), 1)
+prove_shard(small, np.array([0]))  # compile the kernels before the clock starts
+started = time.process_time()
+parts = prove_shard(problem, np.array([class_id]))
+cpu = time.process_time() - started
+boards = dict(zip(parts["boards"]["board"].to_list(), parts["boards"]["score"].to_list()))
+row = parts["classes"].row(0, named=True)
+report = {"cpu": cpu, "boards": boards, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+report.update({k: row[k] for k in ("boards_scored", "tree_bound", "word_paths", "tree_slots")})
+print(json.dumps(report))
+"""
+
+
+def available() -> str | None:
+    """Why the benchmark cannot run, or None."""
+    if not ENABLE2K.is_file():
+        return f"{ENABLE2K} not present"
+    if not HYBRID_PYTHON.is_file() or not list(HYBRID.glob("cpp_boggle*.so")):
+        return (
+            f"hybrid-boggle is not built at {HYBRID} (BENCH_HYBRID_BOGGLE), or no {HYBRID_PYTHON} (BENCH_HYBRID_PYTHON)"
+        )
+    return None
+
+
+def launch(side: str, size: str, class_id: int, lexicon: str = "enable2k") -> subprocess.Popen:
+    """A child process proving one class on one side ("ours" or "hybrid"), one thread."""
+    rows, cols = (int(x) for x in size.split("x"))
+    argv = [str(rows), str(cols), str(FLOORS[size]), str(class_id), PARTITION]
+    ours_words, hybrid_words = WORD_LISTS[lexicon]
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    if side == "ours":
+        cmd, cwd = [sys.executable, "-c", OURS_DRIVER, *argv, str(ours_words)], PROJECT_ROOT
+    else:
+        cmd, cwd = [str(HYBRID_PYTHON), "-c", HYBRID_DRIVER, *argv, hybrid_words], HYBRID
+        env["PYTHONPATH"] = str(HYBRID)
+    return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def result(child: subprocess.Popen) -> dict:
+    """A child's report (its last line of output), or its error."""
+    out, err = child.communicate()
+    if child.returncode:
+        return {"error": err.strip().splitlines()[-1] if err.strip() else f"exit {child.returncode}"}
+    report = json.loads(out.strip().splitlines()[-1])
+    report["cpu"] = round(report["cpu"], 2)
+    report["peak_rss_mib"] = round(report["peak_rss_mib"], 1)
+    return report
+
+
+def canonical(boards: dict, rows: int, cols: int) -> dict[str, int]:
+    """Boards in our canonical form (hybrid-boggle writes them in lower case; its 3x4 strings read in row order
+    are the same boards up to symmetry)."""
+    from pipeline.boggle.classes import canonical_board
+
+    return {canonical_board(b.upper(), rows, cols): s for b, s in boards.items()}
+
+
+def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
+    """One class's figures on both sides, and whether they found the same boards."""
+    rows, cols = (int(x) for x in size.split("x"))
+    out = {"class": class_id, "ours": ours, "hybrid": hybrid}
+    if "error" in ours or "error" in hybrid:
+        return out
+    mine = canonical(ours["boards"], rows, cols)
+    theirs = canonical(hybrid["boards"], rows, cols)
+    out["same_boards"] = mine == theirs
+    out["boards"] = len(mine)
+    out["best"] = max(mine.values(), default=None)
+    out["hybrid_over_ours_cpu"] = round(hybrid["cpu"] / ours["cpu"], 2) if ours["cpu"] else None
+    for side, found in ((ours, mine), (hybrid, theirs)):
+        side["boards"] = sorted(found)
+    return out
+
+
+def interleaved(size: str, classes: list[int], lexicon: str = "enable2k") -> list[dict]:
+    """Each class on both sides, one after the other, the first side alternating."""
+    rows = []
+    for i, class_id in enumerate(classes):
+        sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
+        reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
+        rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run shows each class as it ends
+    return rows
+
+
+def canonical_classes(size: str) -> np.ndarray:
+    """Every canonical class of the grid under hybrid-boggle's partition."""
+    from pipeline.boggle.classes import ClassSpace, parse_partition
+
+    rows, cols = (int(x) for x in size.split("x"))
+    return ClassSpace(rows, cols, parse_partition(PARTITION)).canonical_ids()
+
+
+def sample(size: str, k: int) -> list[int]:
+    """A seeded sample of k canonical classes."""
+    canon = canonical_classes(size)
+    rng = np.random.default_rng(SEED)
+    return canon[np.sort(rng.choice(canon.shape[0], k, replace=False))].tolist()
+
+
+def projection(rows: list[dict], n_classes: int) -> dict:
+    """Each side's CPU-hours for all n_classes from the sample's mean (with ±2 standard errors), and the wall
+    hours on 10, 100 and 1,000 nodes of CORES_PER_NODE cores (one class per shard, Ray's overhead per shard;
+    never less than the slowest sampled class)."""
+    out: dict = {"canonical_classes": n_classes, "cores_per_node": CORES_PER_NODE}
+    for side in ("ours", "hybrid"):
+        per = np.array([r[side]["cpu"] for r in rows if "same_boards" in r], dtype=np.float64)
+        if per.size < 2:
+            continue
+        mean, sem = float(per.mean()), float(per.std(ddof=1) / np.sqrt(per.size))
+        total = (mean + RAY_OVERHEAD_SECONDS) * n_classes
+        out[side] = {
+            "seconds_per_class": {"mean": round(mean, 2), "median": round(float(np.median(per)), 2)},
+            "seconds_per_class_max": round(float(per.max()), 2),
+            "cpu_hours": round(mean * n_classes / 3600, 1),
+            "cpu_hours_2sem": [
+                round(max(0.0, mean - 2 * sem) * n_classes / 3600, 1),
+                round((mean + 2 * sem) * n_classes / 3600, 1),
+            ],
+            "wall_hours": {
+                f"{nodes}_nodes": round(max(total / (nodes * CORES_PER_NODE), float(per.max())) / 3600, 2)
+                for nodes in (10, 100, 1000)
+            },
+        }
+    return out
+
+
+def totals(rows: list[dict]) -> dict:
+    """CPU seconds summed over classes on each side, and the ratio."""
+    done = [r for r in rows if "same_boards" in r]
+    ours = sum(r["ours"]["cpu"] for r in done)
+    hybrid = sum(r["hybrid"]["cpu"] for r in done)
+    return {
+        "classes": len(done),
+        "ours_cpu": round(ours, 2),
+        "hybrid_cpu": round(hybrid, 2),
+        "hybrid_over_ours": round(hybrid / ours, 2) if ours else None,
+        "all_same_boards": all(r["same_boards"] for r in done),
+        "ours_peak_rss_mib": max((r["ours"]["peak_rss_mib"] for r in done), default=None),
+        "hybrid_peak_rss_mib": max((r["hybrid"]["peak_rss_mib"] for r in done), default=None),
+    }
+
+
+def part_3x4() -> dict:
+    """The named 3x4 classes and the sample, interleaved, with each side's projection of the whole proof."""
+    named = interleaved("3x4", list(NAMED_3X4))
+    rows = interleaved("3x4", sample("3x4", SAMPLE_3X4)) if SAMPLE_3X4 else []
+    out: dict = {"floor": FLOORS["3x4"], "named": named, "sample": rows, "sample_totals": totals(rows)}
+    out["projection"] = projection(rows, int(canonical_classes("3x4").shape[0]))
+    out["projection"]["hybrid_readme_laptop_cpu_hours"] = round(HYBRID_3X4_CPU_HOURS, 1)
+    return out
+
+
+def part_4x4_sample(lexicon: str) -> dict:
+    """A seeded sample of canonical 4x4 classes at floor 3500, interleaved, with each side's projection."""
+    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon)
+    out: dict = {"lexicon": lexicon, "floor": FLOORS["4x4"], "sample": rows, "sample_totals": totals(rows)}
+    out["projection"] = projection(rows, int(canonical_classes("4x4").shape[0]))
+    return out
+
+
+def part_4x4() -> dict:
+    """Class 705707 at floor 3500 on both sides at once."""
+    started = time.perf_counter()
+    children = {side: launch(side, "4x4", CLASS_4X4) for side in ("hybrid", "ours")}
+    reports = {side: result(child) for side, child in children.items()}
+    out = compare("4x4", CLASS_4X4, reports["ours"], reports["hybrid"])
+    out.update(floor=FLOORS["4x4"], wall_seconds=round(time.perf_counter() - started, 1))
+    return out
+
+
+def run() -> dict:
+    """Both parts, as chosen."""
+    missing = available()
+    if missing:
+        return {"skipped": missing}
+    out: dict = {"anchor": f"hybrid-boggle HybridTreeBreaker at {HYBRID}", "load_average_before": os.getloadavg()}
+    if "3x4" in PARTS:
+        out["proof_3x4"] = part_3x4()
+    if "4x4" in PARTS:
+        out["proof_4x4_class_705707"] = part_4x4()
+    if "4x4_sample" in PARTS:
+        out["sample_4x4_enable2k"] = part_4x4_sample("enable2k")
+    if "twl06_sample" in PARTS:
+        out["sample_4x4_twl06"] = part_4x4_sample("twl06")
+    out["load_average_after"] = os.getloadavg()
+    return out
