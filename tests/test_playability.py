@@ -1,0 +1,165 @@
+"""Playability: what not knowing a word costs a turn (exact figures on real positions, the fast scan against the
+slow reference), over games, as a job and a stage."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.config import load_config
+from pipeline.scrabble.equity.strategy import Equity
+from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.game import play_game
+from pipeline.scrabble.play.turns import game_of, game_rng, rack_text
+from pipeline.scrabble.playability.losses import (
+    game_losses,
+    reference_losses,
+    scan_losses,
+    turn_losses,
+    word_losses,
+)
+from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.variant import variants
+from tests.conftest import DEFAULT_CONFIG, ROOT
+
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
+FULL_BAG, SHORT_BAG = 86, 3  # tiles in the bag: leaves count, and they do not (equity.strategy.uses_leaves)
+# a few leave values of the usual signs, so that equity and score disagree
+SOME_LEAVES = {"?": 25.0, "S": 8.0, "ES": 10.5, "R": 1.5, "E": 2.0, "Q": -7.0, "V": -5.5, "VV": -14.0, "U": -3.0}
+
+
+@pytest.fixture(scope="module")
+def scrabble():
+    """The scrabble variant of the default config."""
+    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    """The ENABLE lexicon."""
+    return Lexicon(ENABLE.read_text().upper().split())
+
+
+@pytest.fixture(scope="module")
+def leaves():
+    """SOME_LEAVES as leave values."""
+    return LeaveValues.of(SOME_LEAVES)
+
+
+# ---- one turn: figures worked by hand -------------------------------------------------------------
+
+
+def test_xi_alone_costs_its_whole_score(scrabble, lexicon):
+    """IQVVWWX on the empty board makes XI and nothing else (ENABLE has no QI): not knowing XI costs its 18
+    points, a pass being the alternative."""
+    none = LeaveValues.of({})
+    assert turn_losses(Board(), "IQVVWWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 18.0}
+    assert reference_losses(Board(), "IQVVWWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 18.0}
+
+
+def test_xi_beside_hi_costs_the_difference(scrabble, lexicon):
+    """With an H as well, HI (10 points on the double word) is what a player without XI plays: XI costs 8, and
+    HI, not played, nothing."""
+    none = LeaveValues.of({})
+    assert turn_losses(Board(), "HIQVVWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 8.0}
+
+
+def test_a_word_with_an_equal_alternative_costs_nothing(scrabble, lexicon):
+    """JOW and VOX both score 26 on the empty board: whichever is played, the other is as good."""
+    none = LeaveValues.of({})
+    losses = turn_losses(Board(), "IJOVVWX", SHORT_BAG, scrabble, lexicon, none)
+    assert list(losses.values()) == [0.0] and set(losses) <= {"JOW", "VOX"}
+
+
+def test_an_exchange_is_the_alternative_while_leaves_count(scrabble, lexicon):
+    """Keeping C is worth 10 here: with a full bag the exchange keeping it is the move without XI (18 - 10), with
+    a short bag leaves do not count and the pass is (18 - 0)."""
+    keep_c = LeaveValues.of({"C": 10.0})
+    assert turn_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, keep_c) == {"XI": 8.0}
+    assert reference_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, keep_c) == {"XI": 8.0}
+    assert turn_losses(Board(), "CIVVWWX", SHORT_BAG, scrabble, lexicon, keep_c) == {"XI": 18.0}
+
+
+def test_a_best_exchange_loses_no_word(scrabble, lexicon):
+    swap = LeaveValues.of({"C": 30.0})
+    assert turn_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, swap) == {}
+    assert reference_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, swap) == {}
+
+
+# ---- real positions: the fast scan is the reference ----------------------------------------------
+
+
+def equity_log(scrabble, lexicon, leaves, number):
+    """Seeded game `number` between two equity players with these leave values."""
+    return play_game(scrabble, lexicon, game_rng(27, "scrabble", number), (Equity(leaves), Equity(leaves)))
+
+
+def test_fast_losses_are_the_reference_on_real_positions(scrabble, lexicon, leaves):
+    """Turns of an equity game, leaves counted or not: the same words, the same losses (to the bit)."""
+    log = equity_log(scrabble, lexicon, leaves, 1)
+    game = game_of(log, scrabble, lexicon)
+    rng = random.Random(3)
+    for k in sorted(rng.sample(range(len(game.turns)), 4)):
+        turn = game.turns[k]
+        for bag in (FULL_BAG, SHORT_BAG):
+            fast = turn_losses(turn.board, turn.rack, bag, scrabble, lexicon, leaves)
+            assert fast == reference_losses(turn.board, turn.rack, bag, scrabble, lexicon, leaves), (k, bag)
+
+
+def test_game_losses_follow_the_games_own_plays(scrabble, lexicon, leaves):
+    """Every play turn of a game is analysed (the game's play is the best move found), each loss at least 0
+    and the words of the play itself."""
+    log = equity_log(scrabble, lexicon, leaves, 2)
+    game = game_of(log, scrabble, lexicon)
+    found = list(game_losses(log, scrabble, lexicon, leaves))
+    plays = [k for k, t in enumerate(game.turns) if t.action == "play"]
+    assert [t.turn for t in found] == plays
+    for t in found:
+        play = game.turns[t.turn].play
+        assert set(t.losses) == {play.main.word, *(w.word for w in play.cross)}
+        assert all(v >= 0 for v in t.losses.values())
+        assert game.turns[t.turn].rack == rack_text(log.racks[t.turn])
+
+
+@pytest.mark.slow
+def test_whole_game_against_the_reference(scrabble, lexicon, leaves):
+    """Every play turn of a game, with the game's own bag: the fast losses are the reference's."""
+    log = equity_log(scrabble, lexicon, leaves, 3)
+    game = game_of(log, scrabble, lexicon)
+    bag = scrabble.tile_set.size - 2 * scrabble.rack_size
+    found = {t.turn: t.losses for t in game_losses(log, scrabble, lexicon, leaves)}
+    for k, turn in enumerate(game.turns):
+        if turn.action == "play":
+            assert found[k] == reference_losses(turn.board, turn.rack, bag, scrabble, lexicon, leaves), k
+            bag = max(bag - len(turn.play.tiles), 0)
+    assert found
+
+
+# ---- properties ------------------------------------------------------------------------------------
+
+WORDS = st.frozensets(st.sampled_from(["QI", "ZA", "XI", "JO", "AX", "OX"]), max_size=3)
+MOVES = st.lists(st.tuples(st.integers(-20, 60).map(float), WORDS), min_size=1, max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(MOVES, st.integers(-5, 15).map(float), st.randoms(use_true_random=False))
+def test_losses_are_nonnegative_for_the_best_words_and_any_order(moves, floor, rng):
+    """Over made-up moves: the scan down the ranked list is the brute force; losses are at least 0, only the
+    best move's words get one, and the order the other moves come in changes nothing."""
+    ranked = sorted(moves, key=lambda m: -m[0])
+    best, words = ranked[0]
+    if best < max(floor, 0.0):
+        return  # the best move would be an exchange
+    floor = max(floor, 0.0)
+    brute = word_losses(best, words, [(floor, frozenset())] + ranked[1:])
+    equity = np.array([e for e, _ in ranked])
+    assert scan_losses(equity, floor, lambda i: ranked[i][1]) == brute
+    assert set(brute) == set(words) and all(v >= 0 for v in brute.values())
+    others = [(floor, frozenset())] + ranked[1:]
+    rng.shuffle(others)
+    assert word_losses(best, words, others) == brute
