@@ -11,13 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.config import load_config
+from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
-from pipeline.scrabble.equity.values import LeaveValues
+from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.movegen.generate import generate
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.turns import game_of, game_rng, rack_text
 from pipeline.scrabble.playability.losses import (
     game_losses,
+    record_leave_keys,
     reference_losses,
     scan_losses,
     turn_losses,
@@ -124,6 +127,16 @@ def test_game_losses_follow_the_games_own_plays(scrabble, lexicon, leaves):
         assert set(t.losses) == {play.main.word, *(w.word for w in play.cross)}
         assert all(v >= 0 for v in t.losses.values())
         assert game.turns[t.turn].rack == rack_text(log.racks[t.turn])
+
+
+def test_leave_keys_of_records_are_the_leaves_keys(scrabble, lexicon, leaves):
+    """The vectorised leave keys are the keys of the leaves the rules give (blanks included)."""
+    board = game_of(equity_log(scrabble, lexicon, leaves, 1), scrabble, lexicon).turns[6].board
+    for rack in ("AEINRT?", "EEQSUU?", "??ABCDE"):
+        records, _ = generate(board, rack, scrabble, lexicon)
+        assert len(records) and np.array_equal(
+            record_leave_keys(records, rack), keys_of_texts(record_leaves(records, rack))
+        )
 
 
 @pytest.mark.slow

@@ -22,9 +22,10 @@ from functools import cache
 
 import numpy as np
 
-from pipeline.scrabble.equity.moves import Move, ranked_moves, record_leaves
+from pipeline.letters.tiles import rack_counts
+from pipeline.scrabble.equity.moves import Move, ranked_moves
 from pipeline.scrabble.equity.strategy import uses_leaves
-from pipeline.scrabble.equity.values import LeaveValues, rack_leaves
+from pipeline.scrabble.equity.values import RADIX, TILES, LeaveValues, keys_of_texts, rack_leaves
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate, record_tiles
 from pipeline.scrabble.play.game import GameLog
@@ -87,13 +88,39 @@ def ranked_plays(board: Board, rack: str, bag: int, variant: Variant, lexicon: L
     floor = PASS_EQUITY
     equity = scores
     if uses_leaves(bag, variant.rack_size):
-        kept = record_leaves(records, rack)
         swaps = [keep for keep in rack_leaves(rack) if len(keep) < len(rack)]
-        worth = leaves.lookup(sorted(set(kept) | set(swaps)))
-        equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
-        floor = max([PASS_EQUITY] + [worth[k] for k in swaps])
+        equity = scores + key_worth(leaves, record_leave_keys(records, rack))
+        floor = max(PASS_EQUITY, float(key_worth(leaves, keys_of_texts(swaps)).max()))
     order = np.lexsort((-scores, -equity))
     return Ranked(records[order], equity[order], floor)
+
+
+def record_leave_keys(records: np.ndarray, rack: str) -> np.ndarray:
+    """The key of each play record's leave (equity.values: its tile codes + 1, ascending, as base-RADIX
+    digits), from the rack's counts less the tiles each record places."""
+    from pipeline.scrabble.engine import kernels
+
+    k = kernels()
+    n = records.shape[0]
+    left = np.repeat(rack_counts(rack).astype(np.int64)[None, :], n, axis=0)
+    rows = np.arange(n)
+    for i in range(records.shape[1] - k.PLAY_LETTERS):
+        placed = (records[:, k.PLAY_PLACED] >> i) & 1 == 1
+        blank = (records[:, k.PLAY_BLANKS] >> i) & 1 == 1
+        code = np.where(blank, len(TILES) - 1, records[:, k.PLAY_LETTERS + i])
+        left[rows[placed], code[placed]] -= 1
+    start = np.cumsum(left, axis=1) - left  # the digit where each code's run starts
+    run = (RADIX**left - 1) // (RADIX - 1)  # 1 + RADIX + ... for each tile of the run
+    return ((np.arange(1, len(TILES) + 1)[None, :] * RADIX**start) * run).sum(axis=1)
+
+
+def key_worth(leaves: LeaveValues, wanted: np.ndarray) -> np.ndarray:
+    """The value of each leave (by key), looked up as the game kernel does (0 when not listed)."""
+    keys, values = leaves.arrays
+    if not len(keys):
+        return np.zeros(len(wanted))
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[at] == wanted, values[at], 0.0)
 
 
 def record_words(board: Board, record: np.ndarray, variant: Variant, lexicon: Lexicon) -> frozenset[str]:
