@@ -3,13 +3,16 @@ slow reference), over games, as a job and a stage."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.core import executor
 from pipeline.core.config import load_config
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
@@ -18,6 +21,7 @@ from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.turns import game_of, game_rng, rack_text
+from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
 from pipeline.scrabble.playability.losses import (
     game_losses,
     record_leave_keys,
@@ -26,9 +30,10 @@ from pipeline.scrabble.playability.losses import (
     turn_losses,
     word_losses,
 )
+from pipeline.scrabble.playability.table import playability_table, stability
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT
+from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
 
 ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 FULL_BAG, SHORT_BAG = 86, 3  # tiles in the bag: leaves count, and they do not (equity.strategy.uses_leaves)
@@ -176,3 +181,66 @@ def test_losses_are_nonnegative_for_the_best_words_and_any_order(moves, floor, r
     others = [(floor, frozenset())] + ranked[1:]
     rng.shuffle(others)
     assert word_losses(best, words, others) == brute
+
+
+# ---- the job, the table, the stage -------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_job_sums_the_games_losses_for_any_shard_size(scrabble, lexicon, leaves):
+    """The merged losses are the games' own sums (thousandths, per word and half) and the same table for shards
+    of 1, 2 or all games."""
+    games = 4
+    expected: dict[tuple[str, int], list[int]] = {}
+    for number in range(1, games + 1):
+        log = play_game(scrabble, lexicon, game_rng(11, "scrabble", number), (Equity(leaves), Equity(leaves)))
+        for turn in game_losses(log, scrabble, lexicon, leaves):
+            for word, loss in turn.losses.items():
+                entry = expected.setdefault((word, number % 2), [0, 0])
+                entry[0] += round(loss * 1000)
+                entry[1] += 1
+    tables = [
+        executor.run(playability_job(scrabble, lexicon, leaves, 11, games, size), None, "t").tables["losses"]
+        for size in (1, 2, games)
+    ]
+    assert all(t.equals(tables[0]) for t in tables[1:])
+    got = {(w, h): [m, t] for w, h, m, t in tables[0].iter_rows()}
+    assert got == expected and tables[0]["word"].is_sorted()
+
+
+def test_table_ranks_every_word_and_stability_compares_the_halves():
+    losses = pl.DataFrame(
+        [("XI", 0, 9000, 2), ("XI", 1, 7000, 1), ("JO", 0, 3000, 1), ("JO", 1, 5000, 2), ("OX", 1, 8000, 1)],
+        schema=LOSSES_SCHEMA,
+        orient="row",
+    )
+    table = playability_table(losses, ["AA", "JO", "OX", "XI", "ZZZ"])
+    assert table.rows() == [
+        ("AA", 0.0, 0, 4),
+        ("JO", 8.0, 3, 2),
+        ("OX", 8.0, 1, 2),
+        ("XI", 16.0, 3, 1),
+        ("ZZZ", 0.0, 0, 4),
+    ]
+    # top 3: XI (9, 7), JO (3, 5), OX (0, 8): ranks by half (3, 1, 2) and (2, 1, 3): rho = 1 - 6 * 6 / 24 = -0.5
+    found = stability(losses, table)
+    assert found.words == 3 and found.spearman == pytest.approx(-0.5)
+    assert stability(losses, table, top=1).spearman is None
+
+
+@pytest.mark.slow
+def test_playability_stage(tmp_path):
+    """The stage of the small test config (4 games) on ENABLE: every word, ranks, the summary; the same bytes
+    when built again."""
+    data = build_lexicon(tmp_path / "out", ENABLE, "ingest", "leaves", "playability")
+    table = pl.read_parquet(data / "t" / "playability.parquet")
+    assert table.columns == ["word", "playability", "turns", "rank"] and table.height == 172_820
+    needed = table.filter(pl.col("playability") > 0)
+    assert needed.height > 50 and (needed["turns"] > 0).all()
+    assert table.filter(pl.col("rank") == 1)["playability"].item() == table["playability"].max()
+    summary = json.loads((data / "t" / "playability_summary.json").read_text())
+    assert summary["games"] == 4 and summary["top"][0]["rank"] == 1
+    assert summary["stability"]["top_words"] == needed.height
+    first = (data / "t" / "playability.parquet").read_bytes()
+    build_lexicon(tmp_path / "out", ENABLE, "playability")
+    assert (data / "t" / "playability.parquet").read_bytes() == first
