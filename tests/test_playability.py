@@ -244,3 +244,72 @@ def test_playability_stage(tmp_path):
     first = (data / "t" / "playability.parquet").read_bytes()
     build_lexicon(tmp_path / "out", ENABLE, "playability")
     assert (data / "t" / "playability.parquet").read_bytes() == first
+
+
+# ---- playability beside the other tables: anagram, words, study, wordlist ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_data(tmp_path_factory):
+    """ENABLE's words of 2 to 5 letters built with the small config, playability included (4 games)."""
+    words = [w for w in ENABLE.read_text().upper().split() if len(w) <= 5]
+    return build_lexicon(tmp_path_factory.mktemp("play") / "out", words, "ingest", "indexes", "leaves", "playability")
+
+
+def cli_on(data, *args):
+    """A command on the short lexicon."""
+    from tests.conftest import SMALL_CONFIG, run_cli
+
+    return run_cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+
+
+def points(data) -> dict[str, float]:
+    """Each word's playability, from the table."""
+    table = pl.read_parquet(data / "t" / "playability.parquet")
+    return dict(zip(table["word"].to_list(), table["playability"].to_list()))
+
+
+@pytest.mark.slow
+def test_anagram_and_words_order_by_playability(short_data):
+    known = points(short_data)
+    res = cli_on(short_data, "anagram", "AEST", "--order", "playability", "--json")
+    assert res.exit_code == 0, res
+    rows = json.loads(res.stdout)
+    words = [r["word"] for r in rows]
+    assert set(words) == {"ATES", "EAST", "EATS", "ETAS", "SATE", "SEAT", "SETA", "TAES", "TEAS"} & set(known)
+    assert words == sorted(words, key=lambda w: (-known[w], w))
+    assert [r["playability"] for r in rows] == [known[w] for w in words]
+    res = cli_on(short_data, "words", "QIXZAJO", "--order", "playability", "--json")
+    rows = json.loads(res.stdout)
+    assert rows and [r["word"] for r in rows] == sorted((r["word"] for r in rows), key=lambda w: (-known[w], w))
+
+
+@pytest.mark.slow
+def test_study_deck_by_playability(short_data, tmp_path):
+    """The 2-letter alphagrams of highest summed playability, worked out from the tables."""
+    known = points(short_data)
+    anagrams = pl.read_parquet(short_data / "t" / "anagrams.parquet").filter(pl.col("length") == 2)
+    summed = {a: sum(known.get(w, 0.0) for w in ws) for a, ws in zip(anagrams["alphagram"], anagrams["words"])}
+    order = dict(zip(anagrams["alphagram"], anagrams["probability_order"]))
+    expected = sorted(summed, key=lambda a: (-summed[a], order[a]))[:5]
+    out = tmp_path / "deck.csv"
+    res = cli_on(short_data, "study", "--length", "2", "--to", "5", "--order", "playability", "--out", out)
+    assert res.exit_code == 0, res
+    fronts = [line.split(" (#")[0].strip('"') for line in out.read_text().splitlines() if " (#" in line]
+    assert fronts[:5] == expected
+
+
+@pytest.mark.slow
+def test_wordlist_sorted_by_playability(short_data):
+    known = points(short_data)
+    res = cli_on(short_data, "wordlist", "--length", "2", "--sort", "playability", "--allow-all", "--upper", "--json")
+    assert res.exit_code == 0, res
+    words = [r["word"] for r in json.loads(res.stdout)]
+    assert len(words) > 50 and words == sorted(words, key=lambda w: (-known[w], w))
+
+
+def test_playability_order_needs_the_table(tmp_path):
+    data = build_lexicon(tmp_path / "out", ["AB", "BA", "CAB"], "ingest", "indexes")
+    res = cli_on(data, "anagram", "AB", "--order", "playability")
+    assert res.exit_code == 2 and "--order playability needs playability.parquet" in res.stderr
+    assert "wordstats run playability --lexicon t" in res.stderr and "Traceback" not in res.stderr

@@ -190,6 +190,6 @@ def playability_lines(result) -> str:
     return (
         f"wrote {result.path}: {plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; "
         f"{plural(result.computed, 'shard')} computed, {result.reused:,} reused on {result.engine}\n"
-        f"{found['words_needed']:,} words needed; top: {top}\n"
-        f"stability: Spearman {rho} over the top {steady['top_words']:,} words, odd against even games"
+        f"{plural(found['words_needed'], 'word')} needed; top: {top}\n"
+        f"stability: Spearman {rho} over the top {plural(steady['top_words'], 'word')}, odd against even games"
     )
