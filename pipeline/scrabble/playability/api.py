@@ -62,35 +62,36 @@ def measure_playability(
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
     from pipeline.scrabble.playability.stage import local_processes
+    from pipeline.scrabble.playability.stage import params as stage_params
     from pipeline.scrabble.playability.table import playability_table, summary
     from pipeline.scrabble.rules.variant import declared_variant
 
-    with open_session(config, data_dir, lexicon) as s:
-        variant = declared_variant(
-            s.config, s.config.section("scrabble").section("leaves", {}).text("variant", "scrabble")
-        )
+    with open_session(config, data_dir, lexicon) as s:  # the inputs read, the lexicon's read lock let go
+        variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         check_out(run.out, run.force, (".parquet",), s.data_dir)
         words = load_lexicon(s.store)
+        every = s.store.read("words", columns=["word"])["word"].to_list()  # the table lists every word
         leaves = load_leaves(s.store, variant)
-        started, cpu = time.perf_counter(), cpu_now()
         job = playability_job(variant, words, leaves, run.seed, run.games, run.shard_size or PLAYABILITY_SHARD)
-        with executor.engine_session(executor.cluster_address(s.config, run.ray), local_processes(run.games)) as engine:
-            result = executor.run(job, s.data_dir, s.lexicon, engine, progress)
-            engine_name = engine.name
-        seconds, cpu = time.perf_counter() - started, cpu_now() - cpu
-        losses = result.tables["losses"]
-        table = playability_table(losses, sorted(words.words))
-        found = summary(table, losses, run.games, variant.name, run.seed)
+        address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
         origin = {
             "stage": "playability",
             "lexicon": s.lexicon,
             "config_sha256": s.config.sha256,
-            "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag", "leaves")},
+            "inputs": {table: sha256_file(s.store.path(table)) for table in ("words", "gaddag", "leaves")},
             "params": {"variant": variant.name, "games": run.games, "seed": run.seed},
             "jobs": [job.job_id],
             "version": __version__,
         }
         store = s.store
+    started, cpu = time.perf_counter(), cpu_now()
+    with executor.engine_session(address, local_processes(run.games)) as engine:
+        result = executor.run(job, folder, name, engine, progress)
+        engine_name = engine.name
+    seconds, cpu = time.perf_counter() - started, cpu_now() - cpu
+    losses = result.tables["losses"]
+    table = playability_table(losses, every)
+    found = summary(table, losses, run.games, variant.name, run.seed)
     if run.out is not None:
         write_parquet(run.out, table, origin)
         write_json(run.out.with_suffix(".json"), found)
