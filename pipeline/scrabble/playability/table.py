@@ -27,7 +27,7 @@ def playability_table(losses: pl.DataFrame, words: list[str]) -> pl.DataFrame:
     )
     return table.select(
         "word",
-        (pl.col("milli") / MILLI).alias("playability"),
+        (pl.col("milli") / MILLI).round(3).alias("playability"),
         "turns",
         pl.col("milli").rank("min", descending=True).alias("rank"),
     ).cast(PLAYABILITY_SCHEMA)  # type: ignore[arg-type]
