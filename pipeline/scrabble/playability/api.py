@@ -69,6 +69,8 @@ def measure_playability(
     with open_session(config, data_dir, lexicon) as s:  # the inputs read, the lexicon's read lock let go
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         check_out(run.out, run.force, (".parquet",), s.data_dir)
+        if run.out is not None:  # the summary beside it
+            check_out(run.out.with_suffix(".json"), run.force, (".json",), s.data_dir)
         words = load_lexicon(s.store)
         every = s.store.read("words", columns=["word"])["word"].to_list()  # the table lists every word
         leaves = load_leaves(s.store, variant)

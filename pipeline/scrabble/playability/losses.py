@@ -182,7 +182,7 @@ def game_losses(log: GameLog, variant: Variant, lexicon: Lexicon, leaves: LeaveV
     from pipeline.scrabble.movegen.kernels import layout as ly
 
     board, bag = Board(), variant.tile_set.size
-    for _ in range(2):
+    for _ in log.scores:  # each player's first rack
         bag -= min(variant.rack_size, bag)
     for k, (row, counts) in enumerate(zip(log.turns, log.racks)):
         if int(row[ly.TURN_ACTION]) != ly.PLAY:
