@@ -29,8 +29,8 @@ LEXICON = "t"
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
-    """A data folder with the tables the commands read (words, indexes, stems)."""
-    return build_lexicon(tmp_path_factory.mktemp("outputs") / "out", WORDS, "ingest", "indexes", "stems")
+    """A data folder with the tables the commands read (words, indexes, stems, leave values)."""
+    return build_lexicon(tmp_path_factory.mktemp("outputs") / "out", WORDS, "ingest", "indexes", "stems", "leaves")
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,7 @@ COMMANDS = (
     Command(
         "scrabble leaves", lambda b: ("scrabble", "leaves", "--games", "2", "--rounds", "1"), ".parquet", slow=True
     ),
+    Command("scrabble playability", lambda b: ("scrabble", "playability", "--games", "2"), ".parquet", slow=True),
 )
 
 

@@ -375,7 +375,7 @@ def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, tabl
         (("--starts-with", "é"), "letters only"),
         (("--contains", "ß"), "bad character 'ß'"),  # not SS
         (("--hangman", "extreme"), "easy, medium or hard"),
-        (("--sort", "random"), "alpha, frequency or difficulty"),
+        (("--sort", "random"), "alpha, frequency, difficulty or playability"),
         (("--common", "--min-zipf", "4"), "not both"),
         (("--sample", "0"), "--sample"),
         (("--min-find-rate", "2", "--boggle-findable"), "between 0 and 1"),

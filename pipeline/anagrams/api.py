@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import LENGTH, Field, option, parse_range
 from pipeline.core.results import Listing, Provenance, provenance
+from pipeline.scrabble.playability.lookup import ORDER, PLAYABILITY, ordered
 
 if TYPE_CHECKING:
     import polars as pl
@@ -103,6 +104,7 @@ class Anagram:
         help="With --plus, only these board letters (implies --plus).",
     )
     hooks: bool = option(HOOKS, default=False)
+    order: str | None = option(ORDER)
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ class Words:
 
     hand: str = option(kind=str, argument=True, parse=hand, help="Tiles in hand: letters, ? for a blank.")
     length: tuple[int, int] | None = option(LENGTH)
+    order: str | None = option(ORDER)
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,13 @@ class Study:
         kind=int, default=1, lo=1, hi=MAX_ORDER, option="--from", help="First probability order (1 = likeliest)."
     )
     last: int = option(kind=int, default=100, lo=1, hi=MAX_ORDER, option="--to", help="Last probability order.")
+    order: str = option(
+        ORDER,
+        default="probability",
+        choices=("probability", PLAYABILITY),
+        metavar="[probability|playability]",
+        help="--from/--to by probability order, or by playability (their words' summed, highest first).",
+    )
     hook_cards: bool = option(kind=bool, default=True, negatable=True, help="Also a hook card for each answer word.")
 
 
@@ -276,8 +286,8 @@ def anagram(s: Session, q: Anagram) -> Listing:
         found = batch(q.racks, "rack", lambda r: queries.anagram_plus(index, r, q.through))
     else:
         found = batch(q.racks, "rack", lambda r: queries.anagram(index, r))
-    tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ())
-    return Listing(hooked(s, found, q.hooks), provenance(s.store, "anagram", q, tables))
+    tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ()) + (("playability",) if q.order else ())
+    return Listing(ordered(s.store, hooked(s, found, q.hooks), q.order), provenance(s.store, "anagram", q, tables))
 
 
 def words(s: Session, q: Words) -> Listing:
@@ -286,7 +296,8 @@ def words(s: Session, q: Words) -> Listing:
 
     lo, hi = q.length or (1, None)
     found = queries.subanagrams(queries.open_index(s.store, s.config), q.hand, lo, hi)
-    return Listing(found, provenance(s.store, "words", q, ("anagrams",)))
+    tables = ("anagrams", "playability") if q.order else ("anagrams",)
+    return Listing(ordered(s.store, found, q.order), provenance(s.store, "words", q, tables))
 
 
 def hunt(s: Session, q: Hunt) -> Listing:
@@ -363,14 +374,14 @@ def study(s: Session, q: Study) -> Deck:
 
     if q.last < q.first:
         raise WordstatsError(f"--to {q.last} is before --from {q.first}")
-    alphas = alphagram_cards(s.store, q.length, q.first, q.last)
+    order = q.order.lower()
+    alphas = alphagram_cards(s.store, q.length, q.first, q.last, order)
     if alphas.is_empty():
-        raise WordstatsError(
-            f"no {q.length}-letter alphagrams with probability order {q.first}-{q.last} in {s.lexicon}"
-        )
+        raise WordstatsError(f"no {q.length}-letter alphagrams with {order} order {q.first}-{q.last} in {s.lexicon}")
     hooks = hook_cards(s.store, alphas["words"].explode().to_list() if q.hook_cards else [])
-    title = f"wordstats {s.lexicon} {q.length}s {q.first}-{q.last}"
-    return Deck(alphas, hooks, title, provenance(s.store, "study", q, ("anagrams", "hooks")))
+    title = f"wordstats {s.lexicon} {q.length}s {q.first}-{q.last}" + (f" by {order}" if order != "probability" else "")
+    tables = ("anagrams", "hooks", "playability") if order == "playability" else ("anagrams", "hooks")
+    return Deck(alphas, hooks, title, provenance(s.store, "study", q, tables))
 
 
 def write_deck(deck: Deck, out: Path) -> None:

@@ -9,6 +9,11 @@ from pathlib import Path
 
 import polars as pl
 
+from pipeline.scrabble.playability.lookup import PLAYABILITY, playability_scan
+
+PROBABILITY = "probability"  # the deck's default order: likeliest alphagram first
+DECK_ORDERS = (PROBABILITY, PLAYABILITY)
+ORDER_COLUMN = {PROBABILITY: "probability_order", PLAYABILITY: "playability_order"}
 INNER = "·"  # Zyzzyva's inner-hook mark: the word stays a word without its first (or last) letter
 
 
@@ -69,14 +74,22 @@ def judge(store, words: list[str]) -> pl.DataFrame:
 # ---- decks ----------------------------------------------------------------------------------------
 
 
-def alphagram_cards(store, length: int, first: int, last: int) -> pl.DataFrame:
-    """Alphagrams of `length` letters with probability order first..last: the alphagram, its order, its
-    anagrams with hooks (front hooks, word with inner dots, back hooks), one card each."""
-    anagrams = (
+def alphagram_cards(store, length: int, first: int, last: int, order: str = PROBABILITY) -> pl.DataFrame:
+    """Alphagrams of `length` letters from first to last in `order` (probability order, or by the summed
+    playability of their words, highest first, ties by probability order): the alphagram, its probability
+    order, its anagrams with hooks (front hooks, word with inner dots, back hooks), one card each."""
+    scan = (
         pl.scan_parquet(store.require("anagrams", ["alphagram", "length", "words", "probability_order"]))
-        .filter((pl.col("length") == length) & pl.col("probability_order").is_between(first, last))
+        .filter(pl.col("length") == length)
         .select("alphagram", "probability_order", "words")
-        .sort("probability_order", "alphagram")
+    )
+    if order == PLAYABILITY:
+        scan = by_words_playability(store, scan)
+    column = ORDER_COLUMN[order]
+    anagrams = (
+        scan.filter(pl.col(column).is_between(first, last))
+        .sort(column, "alphagram")
+        .select("alphagram", "probability_order", "words")
         .collect()
     )
     words = anagrams.explode("words").rename({"words": "word"})
@@ -95,6 +108,22 @@ def alphagram_cards(store, length: int, first: int, last: int) -> pl.DataFrame:
     return anagrams.join(back, on="alphagram", how="left", maintain_order="left").select(
         "alphagram", "probability_order", "words", pl.col("line").alias("answers")
     )
+
+
+def by_words_playability(store, anagrams: pl.LazyFrame) -> pl.LazyFrame:
+    """The alphagrams with their playability order: 1 = the highest summed playability of their words (ties by
+    probability order)."""
+    scores = (
+        anagrams.select("alphagram", "words")
+        .explode("words")
+        .join(playability_scan(store, "--order playability"), left_on="words", right_on="word", how="left")
+        .group_by("alphagram")
+        .agg(pl.col("playability").fill_null(0).sum().alias("_points"))
+    )
+    ranked = anagrams.join(scores, on="alphagram", how="left").sort(
+        ["_points", "probability_order"], descending=[True, False]
+    )
+    return ranked.with_row_index("playability_order", offset=1).drop("_points")
 
 
 def hook_cards(store, words: list[str]) -> pl.DataFrame:

@@ -1,5 +1,5 @@
-"""Scrabble commands: best, score, show, play, replay, leaves, selfplay. Each parses its options into a request,
-calls its use case (pipeline/scrabble/api.py) in a scoped session, and renders the result
+"""Scrabble commands: best, score, show, play, replay, leaves, playability, selfplay. Each parses its options into
+a request, calls its use case (pipeline/scrabble/api.py) in a scoped session, and renders the result
 (pipeline/scrabble/records/render.py)."""
 
 import typer
@@ -9,6 +9,7 @@ from pipeline.cli.options import Flags, command, plural
 from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET
 from pipeline.scrabble import api, options
+from pipeline.scrabble.playability.api import PlayabilityRun
 
 scrabble_app = App(
     name="scrabble",
@@ -125,6 +126,18 @@ def scrabble_leaves(q: api.LeaveRun, flags: Flags):
     typer.echo(leaves_line(api.learn_leaves(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
 
 
+@command(scrabble_app, options.PLAYABILITY, *WHERE, QUIET, name="playability")
+def scrabble_playability(q: PlayabilityRun, flags: Flags):
+    """Measure every word's playability (the points two equity players would lose over N seeded games without
+    it) and write playability.parquet: a sharded job that resumes, on this machine or a Ray cluster; prints the
+    games per CPU second, the top words and the stability of the ranking between the two halves of the games."""
+    from pipeline.core.progress import Progress
+    from pipeline.scrabble.playability.api import measure_playability
+
+    result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
+    typer.echo(playability_lines(result))
+
+
 @command(scrabble_app, options.SELFPLAY, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
 def scrabble_selfplay(q: api.SelfPlayRequest, flags: Flags):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
@@ -160,4 +173,23 @@ def leaves_line(result) -> str:
         f"wrote {result.path}: {plural(result.table.height, 'leave')} from {plural(params['rounds'], 'round')} of "
         f"{plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; {plural(result.computed, 'shard')} "
         f"computed, {result.reused:,} reused on {result.engine}"
+    )
+
+
+def playability_lines(result) -> str:
+    """What `scrabble playability` wrote, how fast, its top words and the stability of their ranking."""
+    params, found = result.provenance["params"], result.summary
+    rate = (
+        f" ({result.played / result.cpu_seconds:.2f} games per CPU second)"
+        if result.played and result.cpu_seconds
+        else ""
+    )
+    top = ", ".join(f"{t['word']} {t['playability']:g}" for t in found["top"][:10])
+    steady = found["stability"]
+    rho = "n/a" if steady["spearman"] is None else f"{steady['spearman']:.3f}"
+    return (
+        f"wrote {result.path}: {plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; "
+        f"{plural(result.computed, 'shard')} computed, {result.reused:,} reused on {result.engine}\n"
+        f"{plural(found['words_needed'], 'word')} needed; top: {top}\n"
+        f"stability: Spearman {rho} over the top {plural(steady['top_words'], 'word')}, odd against even games"
     )

@@ -21,6 +21,13 @@ MANIFEST = Manifest(
             description="leave values from rounds of greedy and equity self-play (and games as GCG)",
         ),
         Stage(
+            "playability",
+            "pipeline.scrabble.playability.stage",
+            ("words", "gaddag", "leaves"),
+            ("playability.parquet", "playability_summary.json"),
+            description="the points lost without each word over seeded games between equity players",
+        ),
+        Stage(
             "scrabble",
             "pipeline.scrabble.stage",
             ("words", "gaddag"),
@@ -48,6 +55,16 @@ MANIFEST = Manifest(
                 "ci_high": ("f64", "upper end of the 95% interval of observed"),
                 "prior": ("f64", "the additive model's value"),
             },
+        ),
+        Table(
+            "playability",
+            {
+                "word": ("str", "the word"),
+                "playability": ("f64", "points the players would have lost over the games without it"),
+                "turns": ("i32", "turns whose best move formed it"),
+                "rank": ("i32", "1 = most points; equal playability, equal rank"),
+            },
+            sorted_by=("word",),
         ),
         Table(
             "openings",

@@ -9,10 +9,12 @@ from pathlib import Path
 
 from pipeline.core.fields import FORCE, LIMIT, MAX_LIMIT, OUT, RAY, SEED, SHARD_SIZE, Field, Query
 from pipeline.scrabble.api import BestRequest, LeaveRun, PlayRequest, ReplayRequest, SelfPlayRequest, ShowRequest
+from pipeline.scrabble.playability.api import PlayabilityRun
 
 MAX_MOVES = 10_000  # a move of a replayed game
 MAX_SELFPLAY_GAMES = 1_000_000
 MAX_LEAVE_GAMES = 10_000_000  # games of one round of `leaves`
+MAX_PLAYABILITY_GAMES = 100_000_000
 MAX_ROUNDS = 20
 MAX_PRIOR_WEIGHT = 10**6
 
@@ -122,6 +124,19 @@ LEAVES = Query(
         Field("prior_weight", int, "Observations that outweigh the additive model.", lo=0, hi=MAX_PRIOR_WEIGHT),
         VARIANT,
         replace(OUT, help="Write FILE.parquet (default: the lexicon's leaves.parquet)."),
+        FORCE,
+        RAY,
+        SHARD_SIZE,
+    ),
+)
+
+
+PLAYABILITY = Query(
+    PlayabilityRun,
+    (
+        Field("games", int, "Self-play games between two equity players to measure.", lo=1, hi=MAX_PLAYABILITY_GAMES),
+        GAME_SEED,
+        replace(OUT, help="Write FILE.parquet and its summary FILE.json (default: the lexicon's playability.parquet)."),
         FORCE,
         RAY,
         SHARD_SIZE,

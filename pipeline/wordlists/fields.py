@@ -13,7 +13,7 @@ from pipeline.core.fields import SAMPLE, SEED, Field, parse_length, parse_range
 from pipeline.letters.alphabet import upper_ascii
 
 BANDS = ("easy", "medium", "hard")
-SORTS = ("alpha", "frequency", "difficulty")
+SORTS = ("alpha", "frequency", "difficulty", "playability")
 DOLCH = ("pre-primer", "primer", "grade-1", "grade-2", "grade-3", "nouns", "all")
 PHONICS = (
     "cvc",
@@ -255,12 +255,17 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "sort",
         str,
-        "alpha (default), frequency or difficulty (any case).",
+        "alpha (default), frequency, difficulty or playability (any case).",
         "Order",
         "pick",
-        "[alpha|frequency|difficulty]",
+        "[alpha|frequency|difficulty|playability]",
         choices=SORTS,
-        choice_words={"alpha": "A to Z", "frequency": "most common first", "difficulty": "easiest first"},
+        choice_words={
+            "alpha": "A to Z",
+            "frequency": "most common first",
+            "difficulty": "easiest first",
+            "playability": "most playable in Scrabble first",
+        },
     ),
     Field(
         "blanks",

@@ -12,6 +12,7 @@ import polars as pl
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound
 from pipeline.core.store import Store
+from pipeline.scrabble.playability.lookup import PLAYABILITY, by_playability, with_playability
 from pipeline.wordlists.fields import CHILDREN_FIELDS, PAPER_NAMES
 from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
 from pipeline.wordlists.options import flag, merge
@@ -116,6 +117,8 @@ def word_list(
             hang = need_table(store, "hangman", "--sort difficulty").select("word", "misses", "guesses")
         lf = lf.join(hang, on="word", how="left")
     df = lf.sort("word").collect()
+    if sort == PLAYABILITY:
+        df = with_playability(store, df, "--sort playability")
     described = [s.words for s in chosen if s.option != "--allow-all"]
     described.append(SAFE if not allow_all else "no words left out (--allow-all)")
     if df.height == 0:
@@ -160,6 +163,7 @@ def word_list(
             "alpha": "in alphabetical order",
             "frequency": "most common first",
             "difficulty": "easiest Hangman words first",
+            PLAYABILITY: "most playable Scrabble words first (points lost without them over self-play games)",
         }[sort]
     )
     df = df.with_columns(pl.col("zipf").round(2))
@@ -206,6 +210,8 @@ def sort_words(df: pl.DataFrame, sort: str) -> pl.DataFrame:
         return df.sort(["zipf", "word"], descending=[True, False])
     if sort == "difficulty":
         return df.sort(["misses", "guesses", "word"], nulls_last=True)
+    if sort == PLAYABILITY:
+        return by_playability(df)
     return df.sort("word")
 
 

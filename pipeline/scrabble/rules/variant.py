@@ -74,7 +74,7 @@ def variant_params(v: Variant) -> dict:
 def variants(config: Config) -> dict[str, Variant]:
     """Every variant declared under [scrabble.variants], validated."""
     sec = config.section("scrabble")
-    sec.allow("variants", "openings", "selfplay", "leaves")
+    sec.allow("variants", "openings", "selfplay", "leaves", "playability")
     found = {name: _variant(name, v, config) for name, v in sec.sections("variants").items()}
     if not found:
         sec.fail("variants", "declare at least one variant, e.g. [scrabble.variants.scrabble]")

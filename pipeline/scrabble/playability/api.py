@@ -1,0 +1,106 @@
+"""The playability use case: a long run of the playability job (`wordstats scrabble playability`), written to the
+lexicon's playability.parquet and playability_summary.json through the Store, or to a file a person names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from pipeline.core.config import Config
+
+
+class PlayabilityRun(NamedTuple):
+    """Playability measured over seeded games between two equity players (the lexicon's leaves.parquet): a
+    sharded job that resumes, on this machine or a Ray cluster."""
+
+    games: int = 1000
+    seed: int = 27
+    out: Path | None = None
+    force: bool = False
+    ray: str | None = None
+    shard_size: int | None = None
+
+
+class PlayabilityResult(NamedTuple):
+    """The table, the run's summary (top words, stability), where it went and what the run did."""
+
+    table: pl.DataFrame
+    summary: dict[str, Any]
+    path: Path
+    seconds: float
+    cpu_seconds: float  # of this process and the workers it waited for
+    played: int  # games played (those of shards reused are not counted)
+    computed: int
+    reused: int
+    engine: str
+    provenance: dict[str, Any]
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process and of its finished children (local worker processes)."""
+    import os
+
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def measure_playability(
+    config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: PlayabilityRun, progress=None
+) -> PlayabilityResult:
+    """Run the playability job and write its table and summary: into the lexicon's store (Store.write, after the
+    read lock is let go) or, with `run.out`, the table to that file and the summary beside it (FILE.json)."""
+    import time
+
+    from pipeline import __version__
+    from pipeline.core import executor
+    from pipeline.core.files import sha256_file, write_json, write_parquet
+    from pipeline.core.outputs import check_out
+    from pipeline.core.session import open_session
+    from pipeline.scrabble.equity.values import load_leaves
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
+    from pipeline.scrabble.playability.stage import local_processes
+    from pipeline.scrabble.playability.stage import params as stage_params
+    from pipeline.scrabble.playability.table import playability_table, summary
+    from pipeline.scrabble.rules.variant import declared_variant
+
+    with open_session(config, data_dir, lexicon) as s:  # the inputs read, the lexicon's read lock let go
+        variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
+        check_out(run.out, run.force, (".parquet",), s.data_dir)
+        if run.out is not None:  # the summary beside it
+            check_out(run.out.with_suffix(".json"), run.force, (".json",), s.data_dir)
+        words = load_lexicon(s.store)
+        every = s.store.read("words", columns=["word"])["word"].to_list()  # the table lists every word
+        leaves = load_leaves(s.store, variant)
+        job = playability_job(variant, words, leaves, run.seed, run.games, run.shard_size or PLAYABILITY_SHARD)
+        address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
+        origin = {
+            "stage": "playability",
+            "lexicon": s.lexicon,
+            "config_sha256": s.config.sha256,
+            "inputs": {table: sha256_file(s.store.path(table)) for table in ("words", "gaddag", "leaves")},
+            "params": {"variant": variant.name, "games": run.games, "seed": run.seed},
+            "jobs": [job.job_id],
+            "version": __version__,
+        }
+        store = s.store
+    started, cpu = time.perf_counter(), cpu_now()
+    with executor.engine_session(address, local_processes(run.games)) as engine:
+        result = executor.run(job, folder, name, engine, progress)
+        engine_name = engine.name
+    seconds, cpu = time.perf_counter() - started, cpu_now() - cpu
+    losses = result.tables["losses"]
+    table = playability_table(losses, every)
+    found = summary(table, losses, run.games, variant.name, run.seed)
+    if run.out is not None:
+        write_parquet(run.out, table, origin)
+        write_json(run.out.with_suffix(".json"), found)
+        path = run.out
+    else:
+        store.write({"playability": table, "playability_summary.json": found}, origin)
+        path = store.path("playability")
+    return PlayabilityResult(
+        table, found, path, seconds, cpu, result.items_computed, result.computed, result.reused, engine_name, origin
+    )
