@@ -266,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("--adversary-states-for", action="append", default=[], metavar="LENGTH=N")
     ask.add_argument("--weighted", action="store_true", help="against the frequency-weighted setter (wordfreq)")
     ask.add_argument("--min-length", type=int, default=1, help="with --weighted: only lengths of at least this")
+    ask.add_argument("--max-length", type=int, default=1 << 20, help="with --weighted: only lengths of at most this")
     ask.add_argument("--data-dir", type=Path, default=Path("data/out"))
     ask.add_argument("--out", type=Path, required=True, help="the per-length CSV")
     a = ask.parse_args(argv)
@@ -287,13 +288,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def weighted_main(a: argparse.Namespace) -> int:
-    """The weighted job: the words of at least --min-length letters with their wordfreq weights (the default
-    config's unknown_zipf, 0.0); the table, and its CPU seconds beside it."""
+    """The weighted job: the words of --min-length to --max-length letters with their wordfreq weights (the
+    default config's unknown_zipf, 0.0); the table, and its CPU seconds beside it."""
     from pipeline.core.executor import LocalEngine, run
     from pipeline.hangman.settings import Settings, setter_weights
 
     table = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word", "zipf"])
-    table = table.filter(pl.col("word").str.len_chars() >= a.min_length).sort("word")
+    table = table.filter(pl.col("word").str.len_chars().is_between(a.min_length, a.max_length)).sort("word")
     weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
     job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
     result = run(job, a.data_dir, a.lexicon, LocalEngine())
