@@ -122,8 +122,9 @@ LEAVES = Query(
         Field("prior_weight", int, "Observations that outweigh the additive model.", lo=0, hi=MAX_PRIOR_WEIGHT),
         VARIANT,
         replace(OUT, help="Write FILE.parquet (default: the lexicon's leaves.parquet)."),
-        FORCE,
+        replace(FORCE, help="Replace an existing --out or --reference file."),
         RAY,
         SHARD_SIZE,
+        Field("reference", Path, "Also write the last round's observations as a reference table.", metavar="FILE"),
     ),
 )
