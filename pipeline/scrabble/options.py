@@ -122,7 +122,7 @@ LEAVES = Query(
         Field("prior_weight", int, "Observations that outweigh the additive model.", lo=0, hi=MAX_PRIOR_WEIGHT),
         VARIANT,
         replace(OUT, help="Write FILE.parquet (default: the lexicon's leaves.parquet)."),
-        replace(FORCE, help="Replace an existing --out or --reference file."),
+        replace(FORCE, help="With --out or --reference, replace an existing file."),
         RAY,
         SHARD_SIZE,
         Field("reference", Path, "Also write the last round's observations as a reference table.", metavar="FILE"),
