@@ -220,7 +220,7 @@ def built(tmp_path_factory) -> Path:
 
 # The stages the examples read, per lexicon of the default config (built once for the examples' test).
 EXAMPLE_STAGES = {
-    "enable": ["ingest", "indexes", "stems", "hangman", "gaddag"],
+    "enable": ["ingest", "indexes", "stems", "hangman", "gaddag", "leaves"],
     "scowl": ["ingest", "hangman", "phonics"],
     "web2": ["ingest", "hangman"],
 }

@@ -529,24 +529,6 @@ class LeaveResult(NamedTuple):
     provenance: dict[str, Any]  # the table's, as its Parquet footer holds it
 
 
-def reference_provenance(origin: dict[str, Any], results: list) -> dict[str, Any]:
-    """What a leaves reference table records: the run's lexicon, parameters, words (their digest, as the jobs
-    hold it) and version, and the command that makes it again; nothing of this machine or config file."""
-    p = origin["params"]
-    command = (
-        f"wordstats scrabble leaves --lexicon {origin['lexicon']} --variant {p['variant']} --games {p['games']} "
-        f"--rounds {p['rounds']} --seed {p['seed']} --prior-weight {p['prior_weight']} --reference FILE"
-    )
-    return {
-        "stage": "leaves-reference",
-        "lexicon": origin["lexicon"],
-        "params": p,
-        "inputs": {"words": results[-1].job.params["words"]},
-        "command": command,
-        "version": origin["version"],
-    }
-
-
 def learn_leaves(
     config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: LeaveRun, progress=None
 ) -> LeaveResult:
@@ -561,7 +543,7 @@ def learn_leaves(
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
-    from pipeline.scrabble.equity.reference import reference_table
+    from pipeline.scrabble.equity.reference import reference_provenance, reference_table
     from pipeline.scrabble.equity.stage import local_processes
     from pipeline.scrabble.lexicon.words import load_lexicon
 

@@ -5,6 +5,7 @@ points), from which the leaves stage fits the values in seconds (fit.leave_value
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -43,3 +44,21 @@ def read_reference(path: Path) -> pl.DataFrame:
         schema=SUMMARY_SCHEMA,
     )
     return summary.sort("key")
+
+
+def reference_provenance(origin: dict[str, Any], results: list) -> dict[str, Any]:
+    """What a leaves reference table records: the run's lexicon, parameters, words (their digest, as the jobs
+    hold it) and version, and the command that makes it again; nothing of this machine or config file."""
+    p = origin["params"]
+    command = (
+        f"wordstats scrabble leaves --lexicon {origin['lexicon']} --variant {p['variant']} --games {p['games']} "
+        f"--rounds {p['rounds']} --seed {p['seed']} --prior-weight {p['prior_weight']} --reference FILE"
+    )
+    return {
+        "stage": "leaves-reference",
+        "lexicon": origin["lexicon"],
+        "params": p,
+        "inputs": {"words": results[-1].job.params["words"]},
+        "command": command,
+        "version": origin["version"],
+    }
