@@ -53,8 +53,8 @@ def comparison_summary(table: pl.DataFrame) -> dict:
     score = table["score_only"].to_numpy().astype(np.float64)
     diff = equity - score
     won = (diff > 0) + 0.5 * (diff == 0)
-    pairs = (table["game"].to_numpy() + 1) // 2
-    per_pair = np.bincount(pairs, weights=won)[1:] / np.bincount(pairs)[1:] if n else np.zeros(0)
+    _, pair = np.unique((table["game"].to_numpy() + 1) // 2, return_inverse=True)
+    per_pair = np.bincount(pair, weights=won) / np.bincount(pair) if n else np.zeros(0)
     rate = float(won.mean()) if n else 0.0
     half = Z95 * float(per_pair.std(ddof=1)) / len(per_pair) ** 0.5 if len(per_pair) > 1 else 0.0
     return {
