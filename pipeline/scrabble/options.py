@@ -105,7 +105,7 @@ SELFPLAY = Query(
         replace(STRATEGY, name="second", help="Strategy of the second player: score or equity."),
         Field("gcg_dir", Path, "Write each game as GCG into this folder."),
         replace(FORCE, help="With --gcg-dir, replace existing game files."),
-        Field("compare", bool, "Equity against score-only, alternating who starts: mean scores, win rate."),
+        Field("compare", bool, "Equity against score-only in seeded pairs, players swapped: mean scores, win rate."),
         VARIANT,
         RAY,
         SHARD_SIZE,
