@@ -27,7 +27,7 @@ NO_RULES_GOALS := clean help install test test-fast lint bench serve
 NO_ENGINE_GOALS := clean help lint
 MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
-.PHONY: all test test-fast lint bench clean help install serve hangman-learning
+.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
 # engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
@@ -79,6 +79,23 @@ FORCE:
 
 serve: $(INSTALLED) ## the teacher's page on http://127.0.0.1:8765/ (after make all; Ctrl-C to stop)
 	$(VENV)/bin/wordstats serve --config $(CONFIG) --data-dir $(OUT)
+
+# ---- reference data --------------------------------------------------------------------------------
+
+# The leaves reference, data/raw/leaves-enable.parquet: the observations of the last of LEAVES_ROUNDS rounds of
+# LEAVES_GAMES seeded self-play games on ENABLE, which the leaves stage fits its values from (docs/scrabble.md:
+# about an hour on two busy cores). The same code and numbers give the same bytes; the rounds' shards are kept
+# under $(OUT)/enable/jobs, so an interrupted run resumes.
+LEAVES_GAMES ?= 4000
+LEAVES_ROUNDS ?= 3
+LEAVES_SEED ?= 14
+LEAVES_PRIOR_WEIGHT ?= 1000
+LEAVES_REFERENCE ?= data/raw/leaves-enable.parquet
+
+leaves-reference: $(INSTALLED) $(ENGINES) $(OUT)/enable/gaddag.parquet ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
+	nice -n 10 $(VENV)/bin/wordstats scrabble leaves --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
+		--games $(LEAVES_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
+		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
 
 # ---- checks -------------------------------------------------------------------------------------
 

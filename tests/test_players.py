@@ -749,7 +749,7 @@ def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
         "games": 2,
         "rounds": 1,
         "seed": 14,
-        "prior_weight": 20,
+        "prior_weight": 1000,
     }
     assert not (folder / JOURNAL).exists() and not list(folder.glob(".*.tmp"))
 

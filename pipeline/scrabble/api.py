@@ -507,12 +507,13 @@ class LeaveRun(NamedTuple):
     games: int = 1000
     rounds: int = 3
     seed: int = 14
-    prior_weight: int = 20
+    prior_weight: int = 1000  # equity.fit.PRIOR_WEIGHT
     variant: str = "scrabble"
     out: Path | None = None
     force: bool = False
     ray: str | None = None
     shard_size: int | None = None
+    reference: Path | None = None
 
 
 class LeaveResult(NamedTuple):
@@ -542,6 +543,7 @@ def learn_leaves(
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
+    from pipeline.scrabble.equity.reference import reference_provenance, reference_table
     from pipeline.scrabble.equity.stage import local_processes
     from pipeline.scrabble.lexicon.words import load_lexicon
 
@@ -549,7 +551,13 @@ def learn_leaves(
     check_games_memory(run.games, f"--games {run.games:,}", shard, kept=False)
     with open_session(config, data_dir, lexicon) as s:
         variant = variant_of(s.config, run.variant)
-        check_out(run.out, run.force, (".parquet",), s.data_dir)
+        check_out(run.out, run.force and run.out is not None, (".parquet",), s.data_dir)
+        force_reference = run.force and run.reference is not None
+        check_out(run.reference, force_reference, (".parquet",), s.data_dir, option="--reference")
+        if run.force and run.out is None and run.reference is None:
+            from pipeline.core.errors import WordstatsError
+
+            raise WordstatsError("--force applies to --out FILE or --reference FILE")
         words = load_lexicon(s.store)
         started = time.perf_counter()
         address = executor.cluster_address(s.config, run.ray)
@@ -571,6 +579,9 @@ def learn_leaves(
         }
         store, engine_name = s.store, engine.name
     table = frames[-1]
+    if run.reference is not None:
+        reference = reference_table(results[-1].tables["summary"])
+        write_parquet(run.reference, reference, reference_provenance(origin, results))
     if run.out is not None:
         write_parquet(run.out, table, origin)
     else:

@@ -54,6 +54,7 @@ MANIFEST = Manifest(
                 "ci_low": ("f64", "lower end of the 95% interval of observed"),
                 "ci_high": ("f64", "upper end of the 95% interval of observed"),
                 "prior": ("f64", "the additive model's value"),
+                "se": ("f64", "standard error of value: the observations' and the additive model's"),
             },
         ),
         Table(

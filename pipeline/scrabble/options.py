@@ -107,7 +107,7 @@ SELFPLAY = Query(
         replace(STRATEGY, name="second", help="Strategy of the second player: score or equity."),
         Field("gcg_dir", Path, "Write each game as GCG into this folder."),
         replace(FORCE, help="With --gcg-dir, replace existing game files."),
-        Field("compare", bool, "Equity against score-only, alternating who starts: mean scores, win rate."),
+        Field("compare", bool, "Equity against score-only in seeded pairs, players swapped: mean scores, win rate."),
         VARIANT,
         RAY,
         SHARD_SIZE,
@@ -124,9 +124,10 @@ LEAVES = Query(
         Field("prior_weight", int, "Observations that outweigh the additive model.", lo=0, hi=MAX_PRIOR_WEIGHT),
         VARIANT,
         replace(OUT, help="Write FILE.parquet (default: the lexicon's leaves.parquet)."),
-        FORCE,
+        replace(FORCE, help="With --out or --reference, replace an existing file."),
         RAY,
         SHARD_SIZE,
+        Field("reference", Path, "Also write the last round's observations as a reference table.", metavar="FILE"),
     ),
 )
 

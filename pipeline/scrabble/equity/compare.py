@@ -1,11 +1,13 @@
-"""Equity against score-only play: seeded games between the two strategies, each moving first in every other
-game, and their summary (mean scores, the equity player's win rate)."""
+"""Equity against score-only play: seeded pairs of games between the two strategies, the two games of a pair
+drawing from the same random stream with the players swapped, and their summary (mean scores, the equity
+player's win rate with a 95% interval over the pairs)."""
 
 from __future__ import annotations
 
 import numpy as np
 import polars as pl
 
+from pipeline.scrabble.equity.fit import Z95
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
@@ -18,13 +20,14 @@ from pipeline.scrabble.rules.variant import Variant
 def compare_strategies(
     variant: Variant, lexicon: Lexicon, leaves: LeaveValues, games: int, seed: int, progress=None
 ) -> pl.DataFrame:
-    """Equity against score-only play over seeded games (game k: the random stream of game_rng(seed, k)),
-    the equity player moving first in odd-numbered games: one row per game with both final scores."""
+    """Equity against score-only play over seeded games in pairs: games 2p-1 and 2p play the random stream
+    game_rng(seed, p), the equity player moving first in the odd-numbered one: one row per game with both
+    final scores."""
     rows = []
     for number in range(1, games + 1):
         equity_first = number % 2 == 1
         pair = (Equity(leaves), GREEDY) if equity_first else (GREEDY, Equity(leaves))
-        log = play_game(variant, lexicon, game_rng(seed, variant.name, number), pair)
+        log = play_game(variant, lexicon, game_rng(seed, variant.name, pair_of(number)), pair)
         e, s = (0, 1) if equity_first else (1, 0)
         rows.append((number, equity_first, int(log.scores[e]), int(log.scores[s])))
         if progress is not None:
@@ -36,15 +39,24 @@ def compare_strategies(
     )
 
 
+def pair_of(number: int) -> int:
+    """The pair of game `number` (games 1 and 2 are pair 1)."""
+    return (number + 1) // 2
+
+
 def comparison_summary(table: pl.DataFrame) -> dict:
-    """Games, mean scores, the equity player's win rate (ties count half) and its 95% interval."""
+    """Games, mean scores, the equity player's win rate (ties count half) and its 95% interval: the normal
+    interval of the mean of the pairs' win rates (a pair's two games share their tiles, so they are not
+    independent; an unpaired last game counts as a pair)."""
     n = table.height
     equity = table["equity_score"].to_numpy().astype(np.float64)
     score = table["score_only"].to_numpy().astype(np.float64)
     diff = equity - score
-    wins = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
-    rate = wins / n if n else 0.0
-    half = 1.96 * (rate * (1 - rate) / n) ** 0.5 if n else 0.0
+    won = (diff > 0) + 0.5 * (diff == 0)
+    _, pair = np.unique((table["game"].to_numpy() + 1) // 2, return_inverse=True)
+    per_pair = np.bincount(pair, weights=won) / np.bincount(pair) if n else np.zeros(0)
+    rate = float(won.mean()) if n else 0.0
+    half = Z95 * float(per_pair.std(ddof=1)) / len(per_pair) ** 0.5 if len(per_pair) > 1 else 0.0
     return {
         "games": n,
         "equity_mean_score": round(float(equity.mean()), 2) if n else 0.0,

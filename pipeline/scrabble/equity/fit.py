@@ -12,7 +12,11 @@ The values of a round: an additive model (an intercept, a value per tile, per ex
 pair of distinct tiles) is fitted to the observations by ridge-penalised least squares; its intercept is
 the target of the empty leave. A leave's observed value is its mean target minus that intercept; its prior
 is the model's value; its value is (count * observed + K * prior) / (count + K), K the prior weight, so
-rare leaves take the model's value and often-seen ones their own mean.
+rare leaves take the model's value and often-seen ones their own mean. Its standard error `se` weighs the same
+way the standard error of the observed mean (the leave's own spread, or the pooled one for a single
+observation) and the prior's: the additive model's sampling error (from the covariance of its coefficients)
+and its misfit (the spread of observed minus prior among leaves of the length seen twice or more, less what
+sampling explains). A leave never observed has the prior's alone.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ from pipeline.scrabble.rules.variant import Variant
 Z95 = 1.959963984540054
 SCALE = 256  # targets are summed as integers in 1/SCALE points: merged sums are exact in any order
 RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like this many observations
+PRIOR_WEIGHT = 1000  # observations a leave needs before its own mean outweighs the additive model
 FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
+VARIANCE_CHUNK = 4_000  # leaves per block of the model's variances
 
 SUMMARY_SCHEMA = {"key": pl.Int64, "count": pl.Int64, "total": pl.Int64, "squares": pl.Int64}
 LEAVES_SCHEMA = {
@@ -44,6 +50,7 @@ LEAVES_SCHEMA = {
     "ci_low": pl.Float64,
     "ci_high": pl.Float64,
     "prior": pl.Float64,
+    "se": pl.Float64,
 }
 
 
@@ -164,6 +171,12 @@ def features(counts: np.ndarray) -> np.ndarray:
 def fit_additive(summary: pl.DataFrame, ridge: float = RIDGE) -> np.ndarray:
     """The coefficients of the additive model (features) fitted to the observations by least squares,
     ridge-penalised (all but the intercept) so that tiles and pairs seldom seen stay near 0."""
+    gram, rhs = _normal_equations(summary, ridge)
+    return np.linalg.lstsq(gram, rhs, rcond=None)[0]  # unseen features (no ridge): 0
+
+
+def _normal_equations(summary: pl.DataFrame, ridge: float) -> tuple[np.ndarray, np.ndarray]:
+    """The ridge-penalised normal equations of the additive model: X'X + penalty and X'y."""
     gram = np.zeros((N_FEATURES, N_FEATURES))
     rhs = np.zeros(N_FEATURES)
     keys = summary["key"].to_numpy()
@@ -175,7 +188,44 @@ def fit_additive(summary: pl.DataFrame, ridge: float = RIDGE) -> np.ndarray:
         rhs += x.T @ total[first : first + FIT_CHUNK]
     penalty = np.full(N_FEATURES, ridge)
     penalty[0] = 0.0
-    return np.linalg.lstsq(gram + np.diag(penalty), rhs, rcond=None)[0]  # unseen features (no ridge): 0
+    return gram + np.diag(penalty), rhs
+
+
+def coefficient_covariance(summary: pl.DataFrame, noise: float, ridge: float = RIDGE) -> np.ndarray:
+    """The covariance of the additive model's coefficients, (X'X + penalty)^-1 times the variance `noise` of
+    one target, with a last row and column of zeros (the slot of no feature)."""
+    gram, _ = _normal_equations(summary, ridge)
+    out = np.zeros((N_FEATURES + 1, N_FEATURES + 1))
+    out[:N_FEATURES, :N_FEATURES] = np.linalg.pinv(gram) * noise
+    return out
+
+
+def prior_variances(codes: np.ndarray, covariance: np.ndarray) -> np.ndarray:
+    """The sampling variance of the additive model's value of each leave (rows of sorted tile codes, -1
+    padding): x' covariance x, x the leave's features less the empty leave's."""
+    where = _feature_slots(codes)
+    out = np.empty(len(codes))
+    for first in range(0, len(codes), VARIANCE_CHUNK):
+        block = where[first : first + VARIANCE_CHUNK]
+        out[first : first + VARIANCE_CHUNK] = covariance[block[:, :, None], block[:, None, :]].sum(axis=(1, 2))
+    return out
+
+
+def _feature_slots(codes: np.ndarray) -> np.ndarray:
+    """For each row of sorted tile codes, the feature of each term of its features (a tile per tile, an extra
+    copy per repeated tile, a pair per two distinct tiles), N_FEATURES where a slot holds nothing."""
+    k, none = len(TILES), N_FEATURES
+    pair_of = np.full((k + 1, k + 1), none, dtype=np.int64)
+    pair_of[PAIRS] = 1 + 2 * k + np.arange(len(PAIRS[0]))
+    first = np.ones(codes.shape, dtype=bool)
+    first[:, 1:] = codes[:, 1:] != codes[:, :-1]
+    real = codes >= 0
+    slots = [np.where(real, 1 + codes, none), np.where(real & ~first, 1 + k + codes, none)]
+    for i in range(codes.shape[1]):
+        for j in range(i + 1, codes.shape[1]):
+            both = real[:, i] & real[:, j] & first[:, i] & first[:, j]
+            slots.append(np.where(both, pair_of[codes[:, i], codes[:, j]], none)[:, None])
+    return np.hstack(slots)
 
 
 def additive_values(codes: np.ndarray, beta: np.ndarray) -> np.ndarray:
@@ -195,31 +245,34 @@ def additive_values(codes: np.ndarray, beta: np.ndarray) -> np.ndarray:
     return out
 
 
-def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float) -> pl.DataFrame:
-    """The value of every leave of 1 to 6 tiles (see the module docstring): its observed mean target minus
-    the empty leave's (the additive model's intercept), with a 95% confidence interval, shrunk towards the
-    additive model's value (`prior`) with weight `prior_weight`."""
+def leave_values(
+    summary: pl.DataFrame, counts: dict[str, int], prior_weight: float, longest: int = MAX_LEAVE
+) -> pl.DataFrame:
+    """The value of every leave of 1 to `longest` tiles (see the module docstring): its observed mean target
+    minus the empty leave's (the additive model's intercept), with a 95% confidence interval, shrunk towards
+    the additive model's value (`prior`) with weight `prior_weight`; with the value's standard error."""
     beta = fit_additive(summary)
-    empty = beta[0]
-    seen_keys = summary["key"].to_numpy()
-    seen_n = summary["count"].to_numpy().astype(np.float64)
-    seen_total = summary["total"].to_numpy().astype(np.float64) / SCALE
-    seen_squares = summary["squares"].to_numpy().astype(np.float64) / SCALE**2
+    seen = _seen(summary)
+    pooled = _pooled_variance(seen)
+    covariance = coefficient_covariance(summary, pooled)
     limits = tuple(counts.get(ch, 0) for ch in TILES)
-    parts = []
-    for size, (codes, keys, texts) in enumerate(_all_leaves(limits), start=1):
-        at = np.minimum(np.searchsorted(seen_keys, keys), max(len(seen_keys) - 1, 0))
-        hit = seen_keys[at] == keys if len(seen_keys) else np.zeros(len(keys), dtype=bool)
-        n = np.where(hit, seen_n[at] if len(seen_keys) else 0.0, 0.0)
-        total = np.where(hit, seen_total[at] if len(seen_keys) else 0.0, 0.0)
-        squares = np.where(hit, seen_squares[at] if len(seen_keys) else 0.0, 0.0)
+    parts, misfit = [], 0.0
+    for size, (codes, keys, texts) in enumerate(_all_leaves(limits, longest), start=1):
+        n, total, squares = _lookup(seen, keys)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / n
-            observed = np.where(n > 0, mean - empty, np.nan)
+            observed = np.where(n > 0, mean - beta[0], np.nan)
             var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
             half = np.where(n >= 2, Z95 * np.sqrt(var / n), np.nan)
+            se_observed = np.sqrt(np.where(n >= 2, var, pooled) / n)
         prior = additive_values(codes, beta)
-        value = np.where(n > 0, (n * np.nan_to_num(observed) + prior_weight * prior) / (n + prior_weight), prior)
+        sampled = prior_variances(codes, covariance)
+        misfit = _misfit(observed - prior, se_observed**2 + sampled, n, misfit)
+        model = np.sqrt(sampled + misfit**2)
+        weight = n / (n + prior_weight) if prior_weight else np.where(n > 0, 1.0, 0.0)
+        value = np.where(n > 0, weight * np.nan_to_num(observed) + (1 - weight) * prior, prior)
+        sampling = np.where(n > 0, weight * np.where(n > 0, se_observed, 0.0), 0.0)
+        se = np.sqrt(sampling**2 + (1 - weight) ** 2 * model**2)
         parts.append(
             pl.DataFrame(
                 {
@@ -231,10 +284,52 @@ def leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: fl
                     "ci_low": observed - half,
                     "ci_high": observed + half,
                     "prior": prior,
+                    "se": se,
                 }
             ).with_columns(pl.col("observed", "ci_low", "ci_high").fill_nan(None))
         )
     return pl.concat(parts).cast(LEAVES_SCHEMA).sort("length", "leave")  # type: ignore[arg-type]
+
+
+def _seen(summary: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A summary as arrays: sorted keys, counts, sums and sums of squares of the targets (in points)."""
+    return (
+        summary["key"].to_numpy(),
+        summary["count"].to_numpy().astype(np.float64),
+        summary["total"].to_numpy().astype(np.float64) / SCALE,
+        summary["squares"].to_numpy().astype(np.float64) / SCALE**2,
+    )
+
+
+def _lookup(seen: tuple[np.ndarray, ...], keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The count, sum and sum of squares of the targets of each leave key (0 when never observed)."""
+    seen_keys, *columns = seen
+    if not len(seen_keys):
+        return tuple(np.zeros(len(keys)) for _ in columns)  # type: ignore[return-value]
+    at = np.minimum(np.searchsorted(seen_keys, keys), len(seen_keys) - 1)
+    hit = seen_keys[at] == keys
+    n, total, squares = (np.where(hit, c[at], 0.0) for c in columns)
+    return n, total, squares
+
+
+def _pooled_variance(seen: tuple[np.ndarray, ...]) -> float:
+    """The variance of a target about its leave's mean, pooled over the leaves observed twice or more."""
+    _, n, total, squares = seen
+    many = n >= 2
+    if not many.any():
+        return 0.0
+    within = squares[many] - total[many] ** 2 / n[many]
+    return float(max(within.sum(), 0.0) / (n[many] - 1).sum())
+
+
+def _misfit(gap: np.ndarray, sampling: np.ndarray, n: np.ndarray, shorter: float) -> float:
+    """The additive model's error on leaves of one length beyond its sampling error: the root mean square of
+    observed minus prior over the leaves seen twice or more, less the variance sampling explains (that of
+    the observed mean and of the prior); that of the shorter leaves (`shorter`) when none of this length was."""
+    many = n >= 2
+    if not many.any():
+        return shorter
+    return float(np.sqrt(max(np.mean(gap[many] ** 2 - sampling[many]), 0.0)))
 
 
 def _counts_of_codes(codes: np.ndarray) -> np.ndarray:
@@ -253,11 +348,11 @@ def _counts_of_keys(keys: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=2)
-def _all_leaves(limits: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
-    """For each leave length 1..MAX_LEAVE, every leave a bag with these tile counts allows: its rows of
-    sorted tile codes, keys and texts (made once for all rounds)."""
+def _all_leaves(limits: tuple[int, ...], longest: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
+    """For each leave length 1..longest, every leave a bag with these tile counts allows: its rows of sorted
+    tile codes, keys and texts (made once for all rounds)."""
     out = []
-    for size in range(1, MAX_LEAVE + 1):
+    for size in range(1, longest + 1):
         codes = _multisets(size, np.array(limits, dtype=np.int64))
         out.append((codes, keys_of(codes), texts_of_codes(codes)))
     return out

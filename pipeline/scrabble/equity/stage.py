@@ -1,15 +1,22 @@
-"""The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles, learnt in rounds of seeded
-self-play: equity/fit.py) and the GCG records of the first games of its last round (leaves_games.zip)."""
+"""The leaves stage: leaves.parquet (the value of every leave of 1 to 6 tiles: equity/fit.py) and the GCG records
+of the first games of its last round (leaves_games.zip). With [scrabble.leaves] reference (the default config's
+data/raw/leaves-enable.parquet, the observations of a long run's last round: `make leaves-reference`), the
+values are fitted from that table in seconds and the games are those of equity players with them; without it,
+they are learnt from rounds of seeded self-play here."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
+from pathlib import Path
 
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values
 from pipeline.scrabble.equity.job import ROUNDS, Learning, learn, round_game
+from pipeline.scrabble.equity.reference import read_reference
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
@@ -22,9 +29,10 @@ PROCESS_GAMES = 200  # from this many games a round, the local engine plays in o
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
-    """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated)."""
+    """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated), and the
+    reference table's path and sha256 (empty when the values are learnt here)."""
     sec = config.section("scrabble").section("leaves", {})
-    sec.allow("variant", "games", "rounds", "seed", "prior_weight")
+    sec.allow("variant", "games", "rounds", "seed", "prior_weight", "reference")
     name = sec.text("variant", "scrabble")
     declared = config.section("scrabble").sections("variants")
     if name not in declared:
@@ -35,8 +43,20 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
         "games": sec.integer("games", 300, lo=1, hi=10_000_000),
         "rounds": sec.integer("rounds", ROUNDS, lo=1, hi=20),
         "seed": sec.integer("seed", 0, lo=0),
-        "prior_weight": sec.integer("prior_weight", 20, lo=0, hi=1_000_000),
+        "prior_weight": sec.integer("prior_weight", PRIOR_WEIGHT, lo=0, hi=1_000_000),
+        **reference_params(config, sec.text("reference", "")),
     }
+
+
+def reference_params(config: Config, name: str) -> dict:
+    """The reference table's path (relative to the config that names it) and sha256, so that the stage is
+    stale when the table changes; nothing when no reference is named."""
+    if not name:
+        return {}
+    path = config.folder("scrabble", "leaves", "reference") / name
+    if not path.is_file():
+        config.section("scrabble").section("leaves").fail("reference", f"no such file: {path}")
+    return {"reference": str(path), "reference_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
 def gcg_zip(records: list[tuple[str, str]]) -> bytes:
@@ -77,6 +97,10 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     variant = declared_variant(ctx.config, p["variant"])
     lexicon = Lexicon(inputs["words"]["word"].to_list())
     lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
+    if "reference" in p:
+        values = leave_values(read_reference(Path(p["reference"])), variant.tile_set.counts, p["prior_weight"])
+        records = last_round_records(variant, lexicon, p["seed"], p["rounds"], values, min(GCG_KEPT, p["games"]))
+        return {"leaves.parquet": values, "leaves_games.zip": gcg_zip(records)}
     with executor.engine_session(ctx.cluster, local_processes(p["games"])) as engine:
         frames, _ = learn(
             variant,
