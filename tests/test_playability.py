@@ -256,11 +256,11 @@ def short_data(tmp_path_factory):
     return build_lexicon(tmp_path_factory.mktemp("play") / "out", words, "ingest", "indexes", "leaves", "playability")
 
 
-def cli_on(data, *args):
-    """A command on the short lexicon."""
+def cli_on(data, *args, input: str | None = None):
+    """A command on the short lexicon (`input`: its standard input)."""
     from tests.conftest import SMALL_CONFIG, run_cli
 
-    return run_cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    return run_cli(*args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, input=input)
 
 
 def points(data) -> dict[str, float]:
@@ -279,6 +279,14 @@ def test_anagram_and_words_order_by_playability(short_data):
     assert set(words) == {"ATES", "EAST", "EATS", "ETAS", "SATE", "SEAT", "SETA", "TAES", "TEAS"} & set(known)
     assert words == sorted(words, key=lambda w: (-known[w], w))
     assert [r["playability"] for r in rows] == [known[w] for w in words]
+    res = cli_on(short_data, "anagram", "-", "--order", "playability", "--json", input="AEST\nEINT\n")
+    assert res.exit_code == 0, res
+    batch = json.loads(res.stdout)
+    racks = [r["rack"] for r in batch]
+    assert racks == sorted(racks, key=["AEST", "EINT"].index)  # each rack's words together, racks in input order
+    for rack in ("AEST", "EINT"):
+        mine = [r["word"] for r in batch if r["rack"] == rack]
+        assert mine == sorted(mine, key=lambda w: (-known[w], w))
     res = cli_on(short_data, "words", "QIXZAJO", "--order", "playability", "--json")
     rows = json.loads(res.stdout)
     assert rows and [r["word"] for r in rows] == sorted((r["word"] for r in rows), key=lambda w: (-known[w], w))

@@ -118,7 +118,7 @@ def by_words_playability(store, anagrams: pl.LazyFrame) -> pl.LazyFrame:
         .explode("words")
         .join(playability_scan(store, "--order playability"), left_on="words", right_on="word", how="left")
         .group_by("alphagram")
-        .agg(pl.col("playability").fill_null(0).sum().alias("_points"))
+        .agg(pl.col("playability").fill_null(0).sum().round(3).alias("_points"))  # thousandths: exact ties
     )
     ranked = anagrams.join(scores, on="alphagram", how="left").sort(
         ["_points", "probability_order"], descending=[True, False]

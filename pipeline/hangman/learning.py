@@ -61,12 +61,6 @@ def model_probabilities(models: list[Setter]) -> np.ndarray:
     return np.stack([(1.0 - FLOOR) * m.probabilities + FLOOR / n for m in models])
 
 
-def posterior(log_likelihood: np.ndarray) -> np.ndarray:
-    """The posterior over the models from their log-likelihoods (a uniform prior): sums to 1."""
-    scaled = np.exp(log_likelihood - log_likelihood.max())
-    return scaled / scaled.sum()
-
-
 def posteriors(probabilities: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """(games + 1, models): the posterior before each game and after the last (row 0 is the uniform prior)."""
     log_p = np.log(probabilities[:, secrets])  # (models, games)
@@ -77,7 +71,10 @@ def posteriors(probabilities: np.ndarray, secrets: np.ndarray) -> np.ndarray:
 
 def mixture(posterior_now: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     """The guesser's integer weights for these words: the posterior-weighted mixture in units of 2^-52."""
-    return np.rint((posterior_now @ probabilities) * UNIT).astype(np.int64)
+    total = np.zeros(probabilities.shape[1])
+    for share, model in zip(posterior_now.tolist(), probabilities):  # a fixed order, no BLAS: the same bits anywhere
+        total += share * model
+    return np.rint(total * UNIT).astype(np.int64)
 
 
 def learning_misses(

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.core.config import read_regular_file
 from pipeline.core.errors import WordstatsError
 
 HARD_PERCENT = 10.0  # the hard setter's share of each length: the hardest words by the reference solver
@@ -121,19 +122,18 @@ def read_list(path: Path) -> list[str]:
     """The distinct entries of a word-list file, upper case: a CSV file (.csv) with a `word` column, or text with
     words separated by white space ('#' starts a comment); a one-line error naming the file otherwise. Entries
     that are no word of the lexicon (DON'T) are the setter's to leave out."""
-    if not path.is_file():
-        raise WordstatsError(f"{path}: word list not found (--list)")
-    if path.stat().st_size > MAX_LIST_BYTES:
-        raise WordstatsError(f"{path}: word list larger than {MAX_LIST_BYTES >> 20} MB (--list)")
+    data = read_regular_file(path, "word list", MAX_LIST_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark (some Windows editors) is fine
     except UnicodeDecodeError:
         raise WordstatsError(f"{path}: the word list is not UTF-8 text (--list)") from None
     if path.suffix.lower() == ".csv":
-        rows = list(csv.DictReader(io.StringIO(text)))
-        if not rows or "word" not in rows[0]:
+        rows = list(csv.reader(io.StringIO(text)))
+        header = [name.strip().lower() for name in rows[0]] if rows else []
+        if "word" not in header or len(rows) < 2:
             raise WordstatsError(f"{path}: a CSV word list needs a `word` column and at least one row (--list)")
-        items = [(row["word"] or "").strip() for row in rows]
+        at = header.index("word")
+        items = [row[at].strip() for row in rows[1:] if len(row) > at]
     else:
         items = [tok for line in text.splitlines() for tok in line.split("#", 1)[0].split()]
     words = [item.upper() for item in items if item]

@@ -55,9 +55,10 @@ def ordered(store, table: pl.DataFrame, order: str | None, option: str = "--orde
         return table
     table = with_playability(store, table, option)
     groups = [c for c in ("rack", "pattern") if c in table.columns]
-    first = pl.int_range(pl.len()).min().over(groups) if groups else pl.lit(0)  # each batch where it began
+    first = pl.col("_row").min().over(groups) if groups else pl.lit(0)  # each batch where it began
     return (
-        table.with_columns(first.alias("_batch"))
+        table.with_row_index("_row")
+        .with_columns(first.alias("_batch"))
         .sort(["_batch", "playability", "word"], descending=[False, True, False], nulls_last=True)
-        .drop("_batch")
+        .drop("_batch", "_row")
     )
