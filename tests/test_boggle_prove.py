@@ -106,7 +106,7 @@ def test_proof_equals_brute_force(tmp_path, moby_words, rows, cols, partition, f
     assert proof_boards(tmp_path, rows, cols, dictionary, partition, floor) == expected
 
 
-def test_candidates_scored_a_few_at_a_time_give_the_same_proof(tmp_path, moby_words, one_thread, monkeypatch):
+def test_chunked_scoring_and_freed_path_buffers_give_the_same_proof(tmp_path, moby_words, one_thread, monkeypatch):
     from pipeline.boggle import prove as prove_module
 
     rows, cols, partition, floor = 2, 3, "AEI NRST", 14
@@ -114,6 +114,7 @@ def test_candidates_scored_a_few_at_a_time_give_the_same_proof(tmp_path, moby_wo
     dictionary = small_dictionary(moby_words, alphabet, rows * cols)
     expected = brute_force(rows, cols, alphabet, dictionary, floor)
     monkeypatch.setattr(prove_module, "SCORE_CHUNK", 3)  # many chunks per class, some ending mid-class
+    monkeypatch.setattr(prove_module, "KEPT_PATHS", 0)  # every class's word-path buffers freed after its tree
     problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
     got = prove(problem, tmp_path)
     assert int(got.summary["boards_scored"]) > 3 * got.summary["top_level_classes"]
