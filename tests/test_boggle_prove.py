@@ -441,6 +441,40 @@ def small_lexicon(tmp_path_factory, moby_words):
     return data
 
 
+def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli, small_lexicon):
+    def proof(*more):
+        args = ["boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny"]
+        res = cli(*args, "--data-dir", small_lexicon, "--workers", "1", "--json", *more)
+        assert res.exit_code == 0, res
+        return json.loads(res.stdout)
+
+    whole = proof()
+    best = whole["boards"][0]
+    by_id = proof("--class", str(best["class"]))
+    by_board = proof("--class", best["board"])
+    expected = [b for b in whole["boards"] if b["class"] == best["class"]]
+    assert by_id["boards"] == by_board["boards"] == expected
+    assert by_id["summary"]["class"] == by_board["summary"]["class"] == best["class"]
+    assert by_id["summary"]["top_level_classes"] == 1 and by_id["summary"]["shards"] == 1
+    bad = cli(
+        "boggle",
+        "prove",
+        "--size",
+        "2x3",
+        "--floor",
+        "14",
+        "--classes",
+        "AEI RST",
+        "--lexicon",
+        "tiny",
+        "--data-dir",
+        small_lexicon,
+        "--class",
+        "64",
+    )
+    assert bad.exit_code == 2 and "--class 64" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):
     out = tmp_path / "boards.parquet"
     res = cli(
