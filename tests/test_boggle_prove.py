@@ -106,7 +106,7 @@ def test_proof_equals_brute_force(tmp_path, moby_words, rows, cols, partition, f
     assert proof_boards(tmp_path, rows, cols, dictionary, partition, floor) == expected
 
 
-def test_candidates_scored_a_few_at_a_time_give_the_same_proof(tmp_path, moby_words, one_thread, monkeypatch):
+def test_chunked_scoring_and_freed_path_buffers_give_the_same_proof(tmp_path, moby_words, one_thread, monkeypatch):
     from pipeline.boggle import prove as prove_module
 
     rows, cols, partition, floor = 2, 3, "AEI NRST", 14
@@ -114,6 +114,7 @@ def test_candidates_scored_a_few_at_a_time_give_the_same_proof(tmp_path, moby_wo
     dictionary = small_dictionary(moby_words, alphabet, rows * cols)
     expected = brute_force(rows, cols, alphabet, dictionary, floor)
     monkeypatch.setattr(prove_module, "SCORE_CHUNK", 3)  # many chunks per class, some ending mid-class
+    monkeypatch.setattr(prove_module, "KEPT_PATHS", 0)  # every class's word-path buffers freed after its tree
     problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
     got = prove(problem, tmp_path)
     assert int(got.summary["boards_scored"]) > 3 * got.summary["top_level_classes"]
@@ -438,6 +439,40 @@ def small_lexicon(tmp_path_factory, moby_words):
     res = run_cli("run", "--source", source, "--lexicon", "tiny", "--data-dir", data, "ingest")
     assert res.exit_code == 0, res
     return data
+
+
+def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli, small_lexicon):
+    def proof(*more):
+        args = ["boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny"]
+        res = cli(*args, "--data-dir", small_lexicon, "--workers", "1", "--json", *more)
+        assert res.exit_code == 0, res
+        return json.loads(res.stdout)
+
+    whole = proof()
+    best = whole["boards"][0]
+    by_id = proof("--class", str(best["class"]))
+    by_board = proof("--class", best["board"])
+    expected = [b for b in whole["boards"] if b["class"] == best["class"]]
+    assert by_id["boards"] == by_board["boards"] == expected
+    assert by_id["summary"]["class"] == by_board["summary"]["class"] == best["class"]
+    assert by_id["summary"]["top_level_classes"] == 1 and by_id["summary"]["shards"] == 1
+    bad = cli(
+        "boggle",
+        "prove",
+        "--size",
+        "2x3",
+        "--floor",
+        "14",
+        "--classes",
+        "AEI RST",
+        "--lexicon",
+        "tiny",
+        "--data-dir",
+        small_lexicon,
+        "--class",
+        "64",
+    )
+    assert bad.exit_code == 2 and "--class 64" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):

@@ -49,6 +49,7 @@ MAX_BOARDS = 50_000_000  # more candidate boards than this means the floor is fa
 SCORE_CHUNK = 1 << 20  # candidate boards scored at a time: memory stays flat however many there are
 SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
 ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots); it grows as trees need
+KEPT_PATHS = 1 << 22  # word-path buffers up to this many paths are kept for the next class, larger ones freed
 
 
 def method(switch: float, free: int) -> str:
@@ -170,12 +171,16 @@ class Prover:
         d = problem.dictionary
         self.problem = problem
         self.lexicon = pk.Lexicon(d.nodes, d.values, *neighbours(problem.rows, problem.cols))
-        self.keys = np.empty(1 << 16, dtype=np.uint64)
-        self.wcs = np.empty(1 << 16, dtype=np.uint32)
-        self.firsts = np.empty(1 << 16, dtype=np.uint8)
+        self._new_path_buffers()
         self.seen = np.zeros((d.nodes.shape[0] + 63) // 64, dtype=np.uint64)  # a bit per trie node
         self.arena, self.base = pk.new_arena(ARENA_SLOTS)
         self.images = symmetries(problem.rows, problem.cols)
+
+    def _new_path_buffers(self) -> None:
+        """Small word-path buffers (word_paths grows them as a class needs)."""
+        self.keys = np.empty(1 << 16, dtype=np.uint64)
+        self.wcs = np.empty(1 << 16, dtype=np.uint32)
+        self.firsts = np.empty(1 << 16, dtype=np.uint8)
 
     def prove(self, class_id: int) -> tuple[dict[str, tuple[int, int]], dict[str, Any], dict[str, Any]]:
         """The boards of one class at or above the floor ({canonical board: (score, class)}), the class's row
@@ -203,6 +208,8 @@ class Prover:
             row.update(tree_bound=int(self.arena[root + pk.BOUND]), word_paths=int(keys.shape[0]))
             row["tree_slots"] = int(tip - self.base)
             del keys, wcs, at  # the sorted paths are not needed by the search: free them before it grows the arena
+            if self.keys.shape[0] > KEPT_PATHS:
+                self._new_path_buffers()
             t2 = time.process_time()
             per_pos = lay.n_letters[order].astype(np.int64)
             switch = int(p.switch * floor)
