@@ -25,6 +25,22 @@ def distinct_letters(codes):
 
 
 @njit(cache=True)
+def best_letter(members, lo, hi, distinct, n_distinct, weights, guessed, mass):
+    """The guess among candidates members[lo:hi]: the letter not in bit mask `guessed` whose candidates carry the
+    most weight, ties to the first letter; -1 when none carries weight. `mass` (26,) int64 is scratch space."""
+    mass[:] = 0
+    for k in range(lo, hi):
+        w = members[k]
+        for j in range(n_distinct[w]):
+            mass[distinct[w, j]] += weights[w]
+    best, best_mass = -1, 0
+    for c in range(26):
+        if mass[c] > best_mass and not (guessed >> c) & 1:
+            best, best_mass = c, mass[c]
+    return best
+
+
+@njit(cache=True)
 def hangman_game(codes, distinct, n_distinct, weights, secret):
     """Misses and guesses of the solver's one game against word `secret` (a row of `codes`, words of one length):
     the same guesser as hangman_solve, with its int64 `weights` (a learning guesser's, new each game), walking
@@ -34,15 +50,7 @@ def hangman_game(codes, distinct, n_distinct, weights, secret):
     count, guessed, misses, guesses = n, 0, 0, 0
     mass = np.zeros(26, dtype=np.int64)
     while count > 1:
-        mass[:] = 0
-        for k in range(count):
-            w = alive[k]
-            for j in range(n_distinct[w]):
-                mass[distinct[w, j]] += weights[w]
-        best, best_mass = -1, 0
-        for c in range(26):
-            if mass[c] > best_mass and not (guessed >> c) & 1:
-                best, best_mass = c, mass[c]
+        best = best_letter(alive, 0, count, distinct, n_distinct, weights, guessed, mass)
         if best < 0:  # no unguessed letter carries weight: the secret is known
             break
         guessed |= 1 << best
@@ -100,16 +108,9 @@ def hangman_solve(codes, weights):
         top -= 1
         lo, hi, depth = stack_lo[top], stack_hi[top], stack_depth[top]
         missed, guessed = stack_misses[top], stack_guessed[top]
-        mass[:] = 0
+        best = -1
         if hi - lo > 1:
-            for k in range(lo, hi):
-                w = order[k]
-                for j in range(n_distinct[w]):
-                    mass[distinct[w, j]] += weights[w]
-        best, best_mass = -1, 0
-        for c in range(26):
-            if mass[c] > best_mass and not (guessed >> c) & 1:
-                best, best_mass = c, mass[c]
+            best = best_letter(order, lo, hi, distinct, n_distinct, weights, guessed, mass)
         if best < 0:  # solved (one candidate left)
             for k in range(lo, hi):
                 w = order[k]
