@@ -14,11 +14,14 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from pipeline.core.jobs import Job, Parts, Shard, words_digest
+
+if TYPE_CHECKING:
+    from pipeline.hangman.optimal import Search
 
 LISTED = 12  # words listed per length for the minimax value and the hardest words
 ROUND = 6  # decimals of the expected misses
@@ -75,6 +78,18 @@ def listed(words: list[str]) -> str:
     return " ".join(words[:LISTED])
 
 
+def search_columns(found: Search, states: int) -> dict[str, Any]:
+    """A row's columns of the optimal search `found`, run with a budget of `states`."""
+    return {
+        "optimal": round(found.expected, ROUND),
+        "lower": round(found.lower / found.total_weight, ROUND),
+        "proved": found.proved,
+        "gap": round(found.gap, ROUND),
+        "states": found.expanded,
+        "budget": states,
+    }
+
+
 def length_figures(words: list[str], states: int, adversary_states: int) -> tuple[dict[str, Any], Parts]:
     """One length's row (optimal against greedy, minimax, hardest words), its words' optimal games, and the CPU
     seconds of both searches."""
@@ -95,12 +110,7 @@ def length_figures(words: list[str], states: int, adversary_states: int) -> tupl
         "length": len(words[0]),
         "words": len(words),
         "greedy": round(float(greedy.sum()) / len(words), ROUND),
-        "optimal": round(found.expected, ROUND),
-        "lower": round(found.lower / found.total_weight, ROUND),
-        "proved": found.proved,
-        "gap": round(found.gap, ROUND),
-        "states": found.expanded,
-        "budget": states,
+        **search_columns(found, states),
         "minimax": evil.lower,
         "minimax_upper": evil.upper,
         "minimax_proved": evil.proved,
@@ -154,12 +164,7 @@ def weighted_figures(words: list[str], weights: list[int], states: int) -> pl.Da
         "length": len(words[0]),
         "words": len(words),
         "greedy": round(float(greedy @ wt) / float(wt.sum()), ROUND),
-        "optimal": round(found.expected, ROUND),
-        "lower": round(found.lower / found.total_weight, ROUND),
-        "proved": found.proved,
-        "gap": round(found.gap, ROUND),
-        "states": found.expanded,
-        "budget": states,
+        **search_columns(found, states),
         "seconds": round(found.seconds, 1),
     }
     return pl.DataFrame([row], schema=WEIGHTED_TABLE)
