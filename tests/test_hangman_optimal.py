@@ -262,3 +262,24 @@ def test_a_traced_game_follows_the_optimal_strategy(build):
     doc = json.loads(run_cli("hangman", "MUZZLE", "--json", *common).stdout)
     assert doc["optimal"]["misses"] == 1 and doc["optimal"]["sequence"] == "GM"
     assert [s["candidates"] for s in doc["optimal"]["steps"]] == [3, 1]
+
+
+def test_the_per_length_tool_refuses_bad_options_in_one_line(tmp_path, capsys):
+    from pipeline.hangman.lengths import main
+
+    (tmp_path / "t").mkdir()
+    pl.DataFrame({"word": ["AB", "ABC", "BCA"], "zipf": [3.0, 2.0, 0.0]}).write_parquet(tmp_path / "t/words.parquet")
+    out = tmp_path / "out.csv"
+    common = ["t", "--states", "100", "--data-dir", str(tmp_path), "--out", str(out)]
+    refusals = {
+        "no words of 40 to": ["--weighted", "--min-length", "40"],
+        "--min-length 3 is more than --max-length 2": ["--weighted", "--min-length", "3", "--max-length", "2"],
+        "--adversary-states is required unless --weighted": [],
+    }
+    for message, args in refusals.items():
+        assert main(common + args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and "error" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t"] and sorted(
+        p.name for p in (tmp_path / "t").iterdir()
+    ) == ["words.parquet"]

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 LISTED = 12  # words listed per length for the minimax value and the hardest words
 ROUND = 6  # decimals of the expected misses
+PROG = "python -m pipeline.hangman.lengths"
 LENGTH_TABLE = {
     "length": pl.Int32,
     "words": pl.Int64,
@@ -258,12 +259,18 @@ def pairs(given: list[str]) -> dict[int, int]:
     return {int(k): int(v) for k, _, v in (g.partition("=") for g in given)}
 
 
+def fail(message: str) -> int:
+    """Say what is wrong with the command line on one line of stderr; the exit code of bad input."""
+    sys.stderr.write(f"{PROG}: error: {message}\n")
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the per-length job on a built lexicon and write its table (and the CPU seconds beside it); with
     --weighted, the optimal search against the frequency-weighted setter only."""
     from pipeline.core.executor import LocalEngine, run
 
-    ask = argparse.ArgumentParser(prog="python -m pipeline.hangman.lengths", description=main.__doc__)
+    ask = argparse.ArgumentParser(prog=PROG, description=main.__doc__)
     ask.add_argument("lexicon")
     ask.add_argument("--states", type=int, required=True, help="the optimal search's budget of states per length")
     ask.add_argument("--adversary-states", type=int, help="the minimax search's, per length (not with --weighted)")
@@ -278,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.weighted:
         return weighted_main(a)
     if a.adversary_states is None:
-        ask.error("--adversary-states is required (but with --weighted)")
+        return fail("--adversary-states is required unless --weighted")
     words = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word"])["word"].to_list()
     job = lengths_job(words, a.states, a.adversary_states, pairs(a.states_for), pairs(a.adversary_states_for))
     result = run(job, a.data_dir, a.lexicon, LocalEngine())
@@ -298,8 +305,13 @@ def weighted_main(a: argparse.Namespace) -> int:
     from pipeline.core.executor import LocalEngine, run
     from pipeline.hangman.settings import Settings, setter_weights
 
-    table = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word", "zipf"])
+    if a.min_length > a.max_length:
+        return fail(f"--min-length {a.min_length} is more than --max-length {a.max_length}")
+    source = a.data_dir / a.lexicon / "words.parquet"
+    table = pl.read_parquet(source, columns=["word", "zipf"])
     table = table.filter(pl.col("word").str.len_chars().is_between(a.min_length, a.max_length)).sort("word")
+    if table.is_empty():
+        return fail(f"{source}: no words of {a.min_length} to {a.max_length} letters")
     weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
     job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
     result = run(job, a.data_dir, a.lexicon, LocalEngine())
