@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import cast
 
-import numpy as np
 import polars as pl
 
+from pipeline.core import stats
 from pipeline.core.config import LETTERS
 from pipeline.hangman.settings import FREQUENCY_ORDER, Settings, setter_weights
 from pipeline.hangman.solver import solve_lexicon
@@ -144,13 +144,10 @@ def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | N
 
 
 def spearman(a: pl.Series, b: pl.Series) -> float | None:
-    """Spearman rank correlation (average ranks for ties); None when undefined (under 3 words, or constant)."""
-    if a.len() < 3:
-        return None
-    ra, rb = a.rank("average").to_numpy(), b.rank("average").to_numpy()
-    if ra.std() == 0 or rb.std() == 0:
-        return None
-    return round(float(np.corrcoef(ra, rb)[0, 1]), 6)
+    """Spearman rank correlation (average ranks for ties), to 6 decimals; None when undefined (under 3
+    words, or constant)."""
+    rho = stats.spearman(a, b) if a.len() >= 3 else None
+    return None if rho is None else round(rho, 6)
 
 
 def _mean(values: pl.Series) -> float:

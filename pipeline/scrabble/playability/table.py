@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from pipeline.core.stats import spearman
 from pipeline.scrabble.playability.losses import MILLI
 
 STABILITY_TOP = 10_000  # the stability measure ranks this many of the top words
@@ -48,17 +49,6 @@ class Stability:
     def as_dict(self) -> dict:
         """For the summary."""
         return {"top_words": self.words, "spearman": self.spearman}
-
-
-def spearman(x: np.ndarray, y: np.ndarray) -> float | None:
-    """Spearman's rho: Pearson's correlation of the ranks (ties get their mean rank)."""
-    if len(x) < 2:
-        return None
-    rx = pl.Series(x).rank("average").to_numpy()
-    ry = pl.Series(y).rank("average").to_numpy()
-    if rx.std() == 0 or ry.std() == 0:
-        return None
-    return float(np.corrcoef(rx, ry)[0, 1])
 
 
 def stability(losses: pl.DataFrame, table: pl.DataFrame, top: int = STABILITY_TOP) -> Stability:
