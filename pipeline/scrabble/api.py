@@ -544,8 +544,8 @@ def learn_leaves(
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.job import LEAVES_SHARD, learn
     from pipeline.scrabble.equity.reference import reference_provenance, reference_table
-    from pipeline.scrabble.equity.stage import local_processes
     from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import local_processes
 
     shard = run.shard_size or LEAVES_SHARD
     check_games_memory(run.games, f"--games {run.games:,}", shard, kept=False)

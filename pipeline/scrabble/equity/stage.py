@@ -20,12 +20,12 @@ from pipeline.scrabble.equity.reference import read_reference
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.jobs import local_processes
 from pipeline.scrabble.play.turns import game_of
 from pipeline.scrabble.records.gcg import game_gcg
 from pipeline.scrabble.rules.variant import Variant, declared_variant
 
 GCG_KEPT = 20  # GCG records kept in leaves_games.zip (the first games of the last round)
-PROCESS_GAMES = 200  # from this many games a round, the local engine plays in one worker process per core
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
@@ -80,13 +80,6 @@ def last_round_records(
         (f"game-{n:06d}.gcg", game_gcg(game_of(round_game(learning, n), variant, lexicon), variant, lexicon=""))
         for n in range(1, games + 1)
     ]
-
-
-def local_processes(games: int) -> int | None:
-    """Worker processes for the local engine: one per core for long rounds (starting them costs seconds)."""
-    import os
-
-    return os.cpu_count() if games >= PROCESS_GAMES else None
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:

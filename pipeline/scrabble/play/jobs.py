@@ -19,7 +19,8 @@ from pipeline.scrabble.play.turns import game_rng
 from pipeline.scrabble.rules.variant import Variant, variant_params
 
 SELFPLAY_SHARD = 10  # games per shard (a few seconds on one core)
-PROCESS_GAMES = 200  # from this many games, the local engine plays in one worker process per core
+PROCESS_GAMES = 200  # from this many games (a round, for the leave values), the local engine plays in one worker
+# process per core
 
 
 def local_processes(games: int) -> int | None:

@@ -60,8 +60,8 @@ def measure_playability(
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import local_processes
     from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
-    from pipeline.scrabble.playability.stage import local_processes
     from pipeline.scrabble.playability.stage import params as stage_params
     from pipeline.scrabble.playability.table import playability_table, summary
     from pipeline.scrabble.rules.variant import declared_variant

@@ -10,10 +10,10 @@ from pipeline.core.config import Config, LexiconSpec
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.play.jobs import local_processes
 from pipeline.scrabble.rules.variant import declared_variant
 
 DEFAULT_GAMES = 20
-PROCESS_GAMES = 200  # from this many games, the local engine plays in one worker process per core
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
@@ -27,13 +27,6 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
         "games": sec.integer("games", DEFAULT_GAMES, lo=1, hi=10_000_000),
         "seed": sec.integer("seed", 0, lo=0),
     }
-
-
-def local_processes(games: int) -> int | None:
-    """Worker processes for the local engine: one per core for long jobs (starting them costs seconds)."""
-    import os
-
-    return os.cpu_count() if games >= PROCESS_GAMES else None
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
