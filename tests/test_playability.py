@@ -246,6 +246,20 @@ def test_playability_stage(tmp_path):
     assert (data / "t" / "playability.parquet").read_bytes() == first
 
 
+def test_the_stage_seed_defaults_to_the_configs_and_the_commands(tmp_path):
+    """A config without [scrabble.playability] seed plays the games of the default config and of the command."""
+    from pipeline.scrabble.playability.api import PlayabilityRun
+    from pipeline.scrabble.playability.stage import params
+
+    head, section, tail = DEFAULT_CONFIG.read_text().partition("[scrabble.playability]\n")
+    assert section and "seed = 27\n" in tail
+    (tmp_path / "configs").mkdir()
+    unseeded = tmp_path / "configs" / "default.toml"
+    unseeded.write_text(head + section + tail.replace("seed = 27\n", "", 1))
+    seeds = {params(load_config(path), None)["seed"] for path in (unseeded, DEFAULT_CONFIG)}
+    assert seeds == {PlayabilityRun().seed} == {27}
+
+
 # ---- playability beside the other tables: anagram, words, study, wordlist ---------------------------------
 
 

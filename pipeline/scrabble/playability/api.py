@@ -10,13 +10,15 @@ import polars as pl
 
 from pipeline.core.config import Config
 
+DEFAULT_SEED = 27  # the games' seed when neither the command line nor the config names one
+
 
 class PlayabilityRun(NamedTuple):
     """Playability measured over seeded games between two equity players (the lexicon's leaves.parquet): a
     sharded job that resumes, on this machine or a Ray cluster."""
 
     games: int = 1000
-    seed: int = 27
+    seed: int = DEFAULT_SEED
     out: Path | None = None
     force: bool = False
     ray: str | None = None
