@@ -199,10 +199,16 @@ def test_job_sums_the_games_losses_for_any_shard_size(scrabble, lexicon, leaves)
                 entry = expected.setdefault((word, number % 2), [0, 0])
                 entry[0] += round(loss * 1000)
                 entry[1] += 1
-    tables = [
-        executor.run(playability_job(scrabble, lexicon, leaves, 11, games, size), None, "t").tables["losses"]
-        for size in (1, 2, games)
+    results = [
+        executor.run(playability_job(scrabble, lexicon, leaves, 11, games, size), None, "t") for size in (1, 2, games)
     ]
+    for size, result in zip((1, 2, games), results):  # each shard's own CPU seconds, one row a shard
+        cpu = result.tables["cpu"]
+        assert cpu["shard"].to_list() == list(range(games // size)) and cpu["games"].to_list() == [size] * (
+            games // size
+        )
+        assert (cpu["seconds"] > 0).all()
+    tables = [result.tables["losses"] for result in results]
     assert all(t.equals(tables[0]) for t in tables[1:])
     got = {(w, h): [m, t] for w, h, m, t in tables[0].iter_rows()}
     assert got == expected and tables[0]["word"].is_sorted()

@@ -179,11 +179,7 @@ def leaves_line(result) -> str:
 def playability_lines(result) -> str:
     """What `scrabble playability` wrote, how fast, its top words and the stability of their ranking."""
     params, found = result.provenance["params"], result.summary
-    rate = (
-        f" ({result.played / result.cpu_seconds:.2f} games per CPU second)"
-        if result.played and result.cpu_seconds
-        else ""
-    )
+    rate = f" ({params['games'] / result.cpu_seconds:.2f} games per CPU second)" if result.cpu_seconds else ""
     top = ", ".join(f"{t['word']} {t['playability']:g}" for t in found["top"][:10])
     steady = found["stability"]
     rho = "n/a" if steady["spearman"] is None else f"{steady['spearman']:.3f}"

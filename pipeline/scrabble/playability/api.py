@@ -32,20 +32,12 @@ class PlayabilityResult(NamedTuple):
     summary: dict[str, Any]
     path: Path
     seconds: float
-    cpu_seconds: float  # of this process and the workers it waited for
+    cpu_seconds: float  # of every shard's games, summed over the processes that ran them (reused shards too)
     played: int  # games played (those of shards reused are not counted)
     computed: int
     reused: int
     engine: str
     provenance: dict[str, Any]
-
-
-def cpu_now() -> float:
-    """CPU seconds of this process and of its finished children (local worker processes)."""
-    import os
-
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
 
 
 def measure_playability(
@@ -88,11 +80,11 @@ def measure_playability(
             "version": __version__,
         }
         store = s.store
-    started, cpu = time.perf_counter(), cpu_now()
+    started = time.perf_counter()
     with executor.engine_session(address, local_processes(run.games)) as engine:
         result = executor.run(job, folder, name, engine, progress)
         engine_name = engine.name
-    seconds, cpu = time.perf_counter() - started, cpu_now() - cpu
+    seconds, cpu = time.perf_counter() - started, float(result.tables["cpu"]["seconds"].sum())
     losses = result.tables["losses"]
     table = playability_table(losses, every)
     found = summary(table, losses, run.games, variant.name, run.seed)

@@ -7,6 +7,7 @@ integer sums sorted by word and half, so the table is the same for any shard siz
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from pipeline.scrabble.rules.variant import Variant, variant_params
 PLAYABILITY_SHARD = 20  # games per shard (a few seconds on one core)
 HALVES = 2  # the games split by game number: odd ones (half 1) and even ones (half 0)
 LOSSES_SCHEMA = {"word": pl.String, "half": pl.Int8, "milli": pl.Int64, "turns": pl.Int64}
+CPU_SCHEMA = {"shard": pl.Int64, "games": pl.Int64, "seconds": pl.Float64}  # each shard's CPU, where it ran
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,9 @@ def half_of(game: int) -> int:
 
 
 def playability_work(shard: Shard, p: Measuring) -> Parts:
-    """Games start+1..stop: per word and half, the thousandths of a point lost and the turns it was needed."""
+    """Games start+1..stop: per word and half, the thousandths of a point lost and the turns it was needed; and
+    the CPU seconds the shard took in the process that ran it."""
+    started = time.process_time()
     player = Equity(p.leaves)
     lost: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
     for number in range(shard.start + 1, shard.stop + 1):
@@ -53,7 +57,11 @@ def playability_work(shard: Shard, p: Measuring) -> Parts:
                 entry[0] += milli(loss)
                 entry[1] += 1
     rows = sorted((word, half, m, t) for (word, half), (m, t) in lost.items())
-    return {"losses": pl.DataFrame(rows, schema=LOSSES_SCHEMA, orient="row")}
+    losses = pl.DataFrame(rows, schema=LOSSES_SCHEMA, orient="row")
+    cpu = pl.DataFrame(
+        {"shard": [shard.index], "games": [shard.size], "seconds": [time.process_time() - started]}, schema=CPU_SCHEMA
+    )
+    return {"losses": losses, "cpu": cpu}
 
 
 def merge_losses(part: str, frames: pl.DataFrame) -> pl.DataFrame:
@@ -64,6 +72,11 @@ def merge_losses(part: str, frames: pl.DataFrame) -> pl.DataFrame:
         .sort("word", "half")
         .cast(LOSSES_SCHEMA)  # type: ignore[arg-type]
     )
+
+
+def merge_parts(part: str, frames: pl.DataFrame) -> pl.DataFrame:
+    """The losses summed per word and half; the shards' CPU rows kept in shard order."""
+    return merge_losses(part, frames) if part == "losses" else frames
 
 
 def playability_job(
@@ -85,8 +98,8 @@ def playability_job(
         shard_size,
         seed,
         playability_work,
-        ("losses",),
+        ("losses", "cpu"),
         Measuring(variant, lexicon, seed, leaves),
-        merge=merge_losses,
+        merge=merge_parts,
         unit="games",
     )
