@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.bench.enable import CONFIG, missing
+from tests.bench.enable import missing
 
 GAMES = 10  # games a round
 ROUNDS = 3  # interleaved rounds of each
@@ -23,27 +23,18 @@ def run() -> dict:
     skipped = missing()
     if skipped:
         return skipped
-    import polars as pl
-
-    from pipeline.core.config import load_config
     from pipeline.core.jobs import Shard
     from pipeline.scrabble.equity.fit import leave_values
     from pipeline.scrabble.equity.job import leaves_work, round_job
     from pipeline.scrabble.equity.strategy import Equity
     from pipeline.scrabble.equity.values import LeaveValues
-    from pipeline.scrabble.lexicon.gaddag import from_table
-    from pipeline.scrabble.lexicon.words import Lexicon
     from pipeline.scrabble.play.game import play_game
     from pipeline.scrabble.play.turns import game_rng
     from pipeline.scrabble.playability.job import playability_job, playability_work
-    from pipeline.scrabble.rules.variant import variants
-    from tests.bench.enable import build
+    from tests.bench.enable import scrabble_lexicon
 
     with tempfile.TemporaryDirectory() as tmp:
-        data = build(Path(tmp) / "out", ["ingest", "gaddag"])
-        variant = variants(load_config(CONFIG))["scrabble"]
-        lexicon = Lexicon(pl.read_parquet(data / "enable" / "words.parquet")["word"].to_list())
-        lexicon.__dict__["gaddag"] = from_table(pl.read_parquet(data / "enable" / "gaddag.parquet"))
+        variant, lexicon = scrabble_lexicon(Path(tmp) / "out")
     greedy = round_job(variant, lexicon, 14, LEAVE_GAMES, 1, None, LEAVE_GAMES)
     summary = leaves_work(Shard(0, 0, LEAVE_GAMES, 0), greedy.shared)["summary"]
     leaves = LeaveValues(leave_values(summary, variant.tile_set.counts, 20))

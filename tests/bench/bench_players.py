@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.bench.enable import CONFIG, missing
+from tests.bench.enable import missing
 from tests.bench.timing import process_env, process_seconds
 
 REPEATS = 5
@@ -35,24 +35,17 @@ def run() -> dict:
     skipped = missing()
     if skipped:
         return skipped
-    import polars as pl
 
-    from pipeline.core.config import load_config
     from pipeline.core.files import write_parquet
     from pipeline.core.jobs import Shard
     from pipeline.scrabble.equity.fit import leave_values
     from pipeline.scrabble.equity.job import leaves_work, round_job
     from pipeline.scrabble.equity.values import LeaveValues
-    from pipeline.scrabble.lexicon.gaddag import from_table
-    from pipeline.scrabble.lexicon.words import Lexicon
-    from pipeline.scrabble.rules.variant import variants
-    from tests.bench.enable import build
+    from tests.bench.enable import scrabble_lexicon
 
     with tempfile.TemporaryDirectory() as tmp:
-        data = build(Path(tmp) / "out", ["ingest", "gaddag"])
-        variant = variants(load_config(CONFIG))["scrabble"]
-        lexicon = Lexicon(pl.read_parquet(data / "enable" / "words.parquet")["word"].to_list())
-        lexicon.__dict__["gaddag"] = from_table(pl.read_parquet(data / "enable" / "gaddag.parquet"))
+        data = Path(tmp) / "out"
+        variant, lexicon = scrabble_lexicon(data)
         rates, table, table_s = [], None, 0.0
         for round_ in (1, 2):
             job = round_job(variant, lexicon, 14, GAMES, round_, table, GAMES)
