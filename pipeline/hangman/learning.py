@@ -116,6 +116,11 @@ def fixed_misses(lexicon: Lexicon, weights: np.ndarray) -> np.ndarray:
     return misses.astype(np.int64)
 
 
+def uniform_misses(lexicon: Lexicon) -> np.ndarray:
+    """Every word's misses against the uniform-prior guesser (the reference solver, every weight 1)."""
+    return fixed_misses(lexicon, np.ones(len(lexicon.words), dtype=np.int64))
+
+
 def games_to_oracle(curve: list[tuple[int, float]], oracle: float) -> int | None:
     """The fewest games k (of the curve's checkpoints) from which the learner's expected misses stay within
     TOLERANCE of the oracle's, at k and at every later checkpoint; None when not after the last game."""
@@ -156,16 +161,18 @@ def benchmark(
     games: int,
     seed: int,
     grouped: tuple[dict[int, Group], np.ndarray] | None = None,
+    uniform: np.ndarray | None = None,
 ) -> Benchmark:
     """`games` seeded games set by models[truth], played by the learning guesser (knowing all the models), the
-    uniform-prior guesser and the oracle, on the same secret words."""
+    uniform-prior guesser and the oracle, on the same secret words. `grouped` (groups) and `uniform`
+    (uniform_misses) may be given when several setters share the lexicon, to compute them once."""
     by_length, row = grouped or groups(lexicon)
     setter = models[truth]
     secrets = setter.draw(seed, games)
     probabilities = model_probabilities(models)
     learning, path = learning_misses(probabilities, secrets, by_length, row, lexicon.lengths)
-    ones = np.ones(len(lexicon.words), dtype=np.int64)
-    uniform, oracle = fixed_misses(lexicon, ones), fixed_misses(lexicon, setter.weights)
+    uniform = uniform_misses(lexicon) if uniform is None else uniform
+    oracle = fixed_misses(lexicon, setter.weights)
     q = setter.probabilities
     curve = tuple((k, expected_misses(lexicon, mixture(path[k], probabilities), q)) for k in checkpoints(games))
     return Benchmark(
