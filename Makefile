@@ -82,6 +82,10 @@ serve: $(INSTALLED) ## the teacher's page on http://127.0.0.1:8765/ (after make 
 
 # ---- reference data --------------------------------------------------------------------------------
 
+# What the reference runs read: every table of the enable lexicon, as `make all` builds them (the stage rules
+# come from the generated rules, so no stage is named here).
+ENABLE_OUTPUTS = $(filter $(OUT)/enable/%,$(ALL_OUTPUTS))
+
 # The leaves reference, data/raw/leaves-enable.parquet: the observations of the last of LEAVES_ROUNDS rounds of
 # LEAVES_GAMES seeded self-play games on ENABLE, which the leaves stage fits its values from (docs/scrabble.md:
 # about an hour on two busy cores). The same code and numbers give the same bytes; the rounds' shards are kept
@@ -92,7 +96,7 @@ LEAVES_SEED ?= 14
 LEAVES_PRIOR_WEIGHT ?= 1000
 LEAVES_REFERENCE ?= data/raw/leaves-enable.parquet
 
-leaves-reference: $(INSTALLED) $(ENGINES) $(OUT)/enable/gaddag.parquet ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
+leaves-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
 	nice -n 10 $(VENV)/bin/wordstats scrabble leaves --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(LEAVES_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
@@ -122,7 +126,7 @@ bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench
 HANGMAN_LEARNING := docs/data/hangman_learning_enable.csv
 HANGMAN_LEARNING_RUN := hangman-learn --lexicon enable --games 10000 --seed 1 --list data/raw/dolch.csv
 
-hangman-learning: $(INSTALLED) $(ENGINES) $(OUT)/enable/hangman.parquet ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
+hangman-learning: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
 	$(VENV)/bin/wordstats $(HANGMAN_LEARNING_RUN) --config $(CONFIG) --data-dir $(OUT) --csv > $(HANGMAN_LEARNING).tmp
 	mv $(HANGMAN_LEARNING).tmp $(HANGMAN_LEARNING)
 
