@@ -54,7 +54,7 @@ def square_caps(tab, pos, rack):
     return caps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def maybe_word(tab, key, blanks, memo_keys, memo_values):
     """Whether a word may hold the letters whose hash is `key` plus `blanks` (0 to 2) blanks; more blanks
     are always allowed (tab.bingos: the sorted letter hashes of the long words); answers are

@@ -197,7 +197,7 @@ def look_up(bingos, slots, base, keys, first, end, hits, n_hits):
     return n_hits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_fill(tab, lt, lm, s, e, m, sub_keys, sub_first, memo_keys, memo, hits):
     """Whether some word covers exactly the squares s..e of a line (board tiles lt, cross-check masks lm)
     with m of the rack's letters: a word of the strip's length among the long words (tab.bingos,

@@ -43,6 +43,14 @@ STRIP = 8
 CHECKED_TILES = 4  # strips of this many empty squares or more are checked by letter hash before a walk
 MEMO_ROWS = 64  # the board letters and tile counts whose words may_fill remembers
 
+# The rows of an anchor walk's work array: per depth of the walk its square, phase (0 left of the anchor, 1
+# right), GADDAG node, letter bits still to try (natural tiles, blanks), rack slot in use, stage, child node,
+# main-word sum, word multiplier, cross-word sum, tiles placed and leftmost square; per square the word's letter,
+# whether it is a blank and whether it is new.
+W_SQ, W_PHASE, W_NODE, W_NATURAL, W_BLANKED, W_USED, W_STAGE, W_CHILD, W_MAIN, W_MULT = range(10)
+W_CROSS, W_PLACED, W_LEFT, W_WORD, W_BLANK, W_NEW = range(10, 16)
+WORK = 16
+
 # A game: the kernel stops for the caller to shuffle the bag (after an exchange) or at the end of the game.
 GAME_OVER, SHUFFLE = 0, 1
 # A turn of the move log: player, action, then the play record (zero unless a play).

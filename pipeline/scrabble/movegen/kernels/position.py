@@ -26,7 +26,7 @@ from pipeline.scrabble.movegen.kernels.layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cross_at(tab, pos, o, r, c):
     """Set the cross-check of the empty square (r, c) of orientation o: the letters that make a word with
     the tiles above and below it, whether there are such tiles, and their value."""

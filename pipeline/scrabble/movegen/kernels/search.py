@@ -21,10 +21,11 @@ from pipeline.scrabble.movegen.kernels.layout import (
     STRIP_LINE,
     STRIP_START,
     STRIP_WORD,
+    WORK,
     N,
 )
 from pipeline.scrabble.movegen.kernels.position import position_tables
-from pipeline.scrabble.movegen.kernels.walk import anchor_walk, generate_plays, rack_facts
+from pipeline.scrabble.movegen.kernels.walk import anchor_walk, board_tables, generate_plays, rack_facts, walk_tables
 
 
 @njit(cache=True, inline="always")
@@ -139,9 +140,10 @@ def best_plays(tab, pos, rack, keep, out):
         if anchor_bound[k] != none:
             n_heap = heap_push(heap_bound, heap_item, n_heap, anchor_bound[k], k)
     checked = np.zeros(2 * N * N, dtype=np.bool_)
-    work = np.zeros((16, N + 1), dtype=np.int64)
+    work = np.zeros((WORK, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.int64)
+    game, board = walk_tables(tab), board_tables(pos)
     n_out, total = 0, 0
     while n_heap > 0:
         b, k = heap_bound[0], heap_item[0]
@@ -187,7 +189,7 @@ def best_plays(tab, pos, rack, keep, out):
                     n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
                 continue
         anchor_reach(strips, anchor_strip[k], next_strip, dead, a, reach, none)
-        out, n_out, count = anchor_walk(tab, pos, o, line, a, rack, have, limit, keep, out, n_out, work, reach)
+        out, n_out, count = anchor_walk(game, board, o, line, a, rack, have, limit, keep, out, n_out, work, reach)
         total += count
     return out, n_out, total
 

@@ -22,6 +22,23 @@ from pipeline.scrabble.movegen.kernels.layout import (
     PLAY_PLACED,
     PLAY_ROW,
     PLAY_SCORE,
+    W_BLANK,
+    W_BLANKED,
+    W_CHILD,
+    W_CROSS,
+    W_LEFT,
+    W_MAIN,
+    W_MULT,
+    W_NATURAL,
+    W_NEW,
+    W_NODE,
+    W_PHASE,
+    W_PLACED,
+    W_SQ,
+    W_STAGE,
+    W_USED,
+    W_WORD,
+    WORK,
     N,
 )
 
@@ -106,140 +123,148 @@ def rack_facts(rack):
 
 
 @njit(cache=True, inline="always")
-def enter(d, nd, t, mask, tilesets, rack, have, natural, blanked):
-    """Set up the choices of a frame: the board tile it must spell, or the letters it may place."""
-    ts = tilesets[nd] >> NODE_SHIFT
+def enter(tileset, t, mask, have, blanks):
+    """The choices of a frame at a GADDAG node (its tileset word): the board tile t it must spell, or the
+    letters it may place (the cross-check mask, the rack's letters `have`, any letter when `blanks`), as the
+    (natural, blanked) letter bits. Takes no arrays, so that the walk's loop moves no reference counts."""
+    ts = tileset >> NODE_SHIFT
     if t >= 0:
-        natural[d] = (ts >> (t + 1)) & 1
-        blanked[d] = 0
-    else:
-        fits = (ts >> 1) & mask
-        natural[d] = fits & have
-        blanked[d] = fits if rack[BLANK_SLOT] > 0 else 0
+        return (ts >> (t + 1)) & 1, 0
+    fits = (ts >> 1) & mask
+    return fits & have, (fits if blanks else 0)
 
 
 @njit(cache=True)
-def anchor_walk(tab, pos, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach):
+def walk_tables(tab):
+    """The parts of the Tables an anchor walk reads: the GADDAG's root node, the bingo bonus, the rack size,
+    the tilesets, letter values and letter and word multipliers."""
+    return tab.arcs[0] & CHILD_MASK, tab.bingo, tab.rack_size, tab.tilesets, tab.values, tab.lmul, tab.wmul
+
+
+@njit(cache=True)
+def board_tables(pos):
+    """The parts of the Position an anchor walk reads: tiles, blanks, cross-checks, crossed flags, cross sums
+    and anchors."""
+    return pos.tiles, pos.blanks, pos.masks, pos.crossed, pos.sums, pos.anchors
+
+
+@njit(cache=True, inline="always")
+def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach):
     """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
     a while the squares are free of anchors, SEP, then rightwards), kept as in keep_play. Once the keep best
     are found (keep > 0), a branch stops when the score bound of every strip it could still make cannot
     reach the keep-th best: reach[0, s, p] bounds the strips from s ending at or after p, reach[1, p, q]
     those starting at or before p and ending at or after q. Returns the records, their number, and how
-    many plays were scored."""
-    sq, phase, node, natural, blanked, used, stage, child, main, mult, cross, placed, left = (
-        work[0],
-        work[1],
-        work[2],
-        work[3],
-        work[4],
-        work[5],
-        work[6],
-        work[7],
-        work[8],
-        work[9],
-        work[10],
-        work[11],
-        work[12],
-    )
-    word, blank, new = work[13], work[14], work[15]
-    arcs, tilesets, values, lmul, wmul = tab.arcs, tab.tilesets, tab.values, tab.lmul, tab.wmul
-    bingo, rack_size = tab.bingo, tab.rack_size
-    lt, bb, masks, crossed, sums, anchors = (
-        pos.tiles[o, line],
-        pos.blanks,
-        pos.masks,
-        pos.crossed,
-        pos.sums,
-        pos.anchors,
-    )
-    root = arcs[0] & CHILD_MASK
+    many plays were scored. `game` and `board` are the few parts of the Tables and the Position it reads
+    (walk_tables, board_tables), taken once per search rather than once per anchor."""
+    root, bingo, rack_size, tilesets, values, lmul, wmul = game
+    tiles, bb, masks, crossed, sums, anchors = board
+    lt = tiles[o, line]
     total = 0
     right_free = a == N - 1 or lt[a + 1] < 0
     d = 0
-    sq[0], phase[0], node[0], used[0], stage[0] = a, 0, root, -1, 0
-    main[0], mult[0], cross[0], placed[0], left[0] = 0, 1, 0, 0, a
+    work[W_SQ, 0], work[W_PHASE, 0], work[W_NODE, 0], work[W_USED, 0], work[W_STAGE, 0] = a, 0, root, -1, 0
+    work[W_MAIN, 0], work[W_MULT, 0], work[W_CROSS, 0], work[W_PLACED, 0], work[W_LEFT, 0] = 0, 1, 0, 0, a
     fits = (tilesets[root] >> (NODE_SHIFT + 1)) & masks[o, line, a]
-    natural[0] = fits & have
-    blanked[0] = fits if rack[BLANK_SLOT] > 0 else 0
+    work[W_NATURAL, 0] = fits & have
+    work[W_BLANKED, 0] = fits if rack[BLANK_SLOT] > 0 else 0
     while d >= 0:
-        s = sq[d]
-        st = stage[d]
+        s = work[W_SQ, d]
+        st = work[W_STAGE, d]
         e = d + 1
         if st == 0:  # the next tile for square s
-            slot = used[d]
+            slot = work[W_USED, d]
             if slot >= 0:
                 if rack[slot] == 0 and slot < BLANK_SLOT:
                     have |= 1 << slot
                 rack[slot] += 1
-                used[d] = -1
+                work[W_USED, d] = -1
             t = lt[s]
-            nd = node[d]
+            nd = work[W_NODE, d]
             ts = tilesets[nd] >> NODE_SHIFT
             if t >= 0:  # a board tile: the walk must spell it
-                if natural[d] == 0:
+                if work[W_NATURAL, d] == 0:
                     d -= 1
                     continue
-                natural[d] = 0
+                work[W_NATURAL, d] = 0
                 ai = nd + popcount(ts & ((1 << (t + 1)) - 1))
-                main[e] = main[d] + (0 if bb[o, line, s] else values[t])
-                mult[e], cross[e], placed[e] = mult[d], cross[d], placed[d]
-                word[s], blank[s], new[s] = t, 0, 0
+                work[W_MAIN, e] = work[W_MAIN, d] + (0 if bb[o, line, s] else values[t])
+                work[W_MULT, e], work[W_CROSS, e], work[W_PLACED, e] = (
+                    work[W_MULT, d],
+                    work[W_CROSS, d],
+                    work[W_PLACED, d],
+                )
+                work[W_WORD, s], work[W_BLANK, s], work[W_NEW, s] = t, 0, 0
             else:  # an empty square: the next letter the cross-check and the rack allow
-                if natural[d] != 0:
-                    bits = natural[d]
+                if work[W_NATURAL, d] != 0:
+                    bits = work[W_NATURAL, d]
                     letter = lowest(bits)
-                    natural[d] = bits & (bits - 1)
+                    work[W_NATURAL, d] = bits & (bits - 1)
                     is_blank = 0
                     slot = letter
                     rack[slot] -= 1
                     if rack[slot] == 0:
                         have &= ~(1 << slot)
-                elif blanked[d] != 0:
-                    bits = blanked[d]
+                elif work[W_BLANKED, d] != 0:
+                    bits = work[W_BLANKED, d]
                     letter = lowest(bits)
-                    blanked[d] = bits & (bits - 1)
+                    work[W_BLANKED, d] = bits & (bits - 1)
                     is_blank = 1
                     slot = BLANK_SLOT
                     rack[slot] -= 1
                 else:
                     d -= 1
                     continue
-                used[d] = slot
+                work[W_USED, d] = slot
                 ai = nd + popcount(ts & ((1 << (letter + 1)) - 1))
                 value = 0 if is_blank else values[letter] * lmul[o, line, s]
                 wm = wmul[o, line, s]
-                main[e] = main[d] + value
-                mult[e] = mult[d] * wm
-                cross[e] = cross[d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
-                placed[e] = placed[d] + 1
-                word[s], blank[s], new[s] = letter, is_blank, 1
+                work[W_MAIN, e] = work[W_MAIN, d] + value
+                work[W_MULT, e] = work[W_MULT, d] * wm
+                work[W_CROSS, e] = work[W_CROSS, d] + ((sums[o, line, s] + value) * wm if crossed[o, line, s] else 0)
+                work[W_PLACED, e] = work[W_PLACED, d] + 1
+                work[W_WORD, s], work[W_BLANK, s], work[W_NEW, s] = letter, is_blank, 1
             arc = tilesets[ai] & ARC_MASK
-            child[d] = arc & CHILD_MASK
-            stage[d] = 1
+            work[W_CHILD, d] = arc & CHILD_MASK
+            work[W_STAGE, d] = 1
             st = 1
             if arc & ACCEPTS:
-                if phase[d] == 0:
+                if work[W_PHASE, d] == 0:
                     ok = right_free and (s == 0 or lt[s - 1] < 0)
                     start, end = s, a
                 else:
                     ok = s == N - 1 or lt[s + 1] < 0
-                    start, end = left[d], s
-                if ok and not (o == 1 and placed[e] == 1 and crossed[o, line, a]):
+                    start, end = work[W_LEFT, d], s
+                if ok and not (o == 1 and work[W_PLACED, e] == 1 and crossed[o, line, a]):
                     # (a one-tile play that also makes an across word is reported across only)
                     total += 1
-                    score = main[e] * mult[e] + cross[e] + (bingo if placed[e] == rack_size else 0)
+                    score = (
+                        work[W_MAIN, e] * work[W_MULT, e]
+                        + work[W_CROSS, e]
+                        + (bingo if work[W_PLACED, e] == rack_size else 0)
+                    )
                     if keep == 0 or n_out < keep or score >= out[keep - 1, PLAY_SCORE]:  # else keep_play drops it
                         out, n_out = keep_play(
-                            out, n_out, keep, score, o, line, start, end - start + 1, word, blank, new
+                            out,
+                            n_out,
+                            keep,
+                            score,
+                            o,
+                            line,
+                            start,
+                            end - start + 1,
+                            work[W_WORD],
+                            work[W_BLANK],
+                            work[W_NEW],
                         )
         if st == 1:  # go on: left while left of the anchor, else right
-            stage[d] = 2
-            c = child[d]
+            work[W_STAGE, d] = 2
+            c = work[W_CHILD, d]
             if c == 0:
-                stage[d] = 0
+                work[W_STAGE, d] = 0
                 continue
-            spare = placed[e] < in_rack
-            if phase[d] == 0:
+            spare = work[W_PLACED, e] < in_rack
+            if work[W_PHASE, d] == 0:
                 nxt = s - 1
                 go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
                 if go and keep > 0 and n_out == keep:
@@ -250,37 +275,47 @@ def anchor_walk(tab, pos, o, line, a, rack, have, in_rack, keep, out, n_out, wor
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
                 if go and keep > 0 and n_out == keep:
                     target = out[keep - 1, PLAY_SCORE]
-                    go = reach[0, left[d], nxt] >= target
+                    go = reach[0, work[W_LEFT, d], nxt] >= target
             if go:
-                enter(e, c, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-                go = natural[e] != 0 or blanked[e] != 0  # some tile fits the next square
+                work[W_NATURAL, e], work[W_BLANKED, e] = enter(
+                    tilesets[c], lt[nxt], masks[o, line, nxt], have, rack[BLANK_SLOT] > 0
+                )
+                go = work[W_NATURAL, e] != 0 or work[W_BLANKED, e] != 0  # some tile fits the next square
             if go:
                 d = e
-                sq[d], phase[d], node[d], used[d], stage[d] = nxt, phase[d - 1], c, -1, 0
-                left[d] = nxt if phase[d] == 0 else left[d - 1]
+                work[W_SQ, d], work[W_PHASE, d], work[W_NODE, d], work[W_USED, d], work[W_STAGE, d] = (
+                    nxt,
+                    work[W_PHASE, d - 1],
+                    c,
+                    -1,
+                    0,
+                )
+                work[W_LEFT, d] = nxt if work[W_PHASE, d] == 0 else work[W_LEFT, d - 1]
                 continue
             st = 2
         if st == 2:  # after the left part, SEP and the squares right of the anchor
-            stage[d] = 0
-            c = child[d]
-            if phase[d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
+            work[W_STAGE, d] = 0
+            c = work[W_CHILD, d]
+            if work[W_PHASE, d] == 1 or a == N - 1 or (s > 0 and lt[s - 1] >= 0):
                 continue
             if (tilesets[c] >> NODE_SHIFT) & 1 == 0:
                 continue
             c2 = tilesets[c] & CHILD_MASK
             nxt = a + 1
-            if c2 == 0 or (lt[nxt] < 0 and placed[e] >= in_rack):
+            if c2 == 0 or (lt[nxt] < 0 and work[W_PLACED, e] >= in_rack):
                 continue
             if keep > 0 and n_out == keep:
                 target = out[keep - 1, PLAY_SCORE]
                 if reach[0, s, nxt] < target:
                     continue
-            enter(e, c2, lt[nxt], masks[o, line, nxt], tilesets, rack, have, natural, blanked)
-            if natural[e] == 0 and blanked[e] == 0:
+            work[W_NATURAL, e], work[W_BLANKED, e] = enter(
+                tilesets[c2], lt[nxt], masks[o, line, nxt], have, rack[BLANK_SLOT] > 0
+            )
+            if work[W_NATURAL, e] == 0 and work[W_BLANKED, e] == 0:
                 continue
             d = e
-            sq[d], phase[d], node[d], used[d], stage[d] = nxt, 1, c2, -1, 0
-            left[d] = s
+            work[W_SQ, d], work[W_PHASE, d], work[W_NODE, d], work[W_USED, d], work[W_STAGE, d] = nxt, 1, c2, -1, 0
+            work[W_LEFT, d] = s
     return out, n_out, total
 
 
@@ -293,14 +328,15 @@ def generate_plays(tab, pos, rack, keep, out):
     n_out, total = 0, 0
     if in_rack == 0:
         return out, 0, 0
-    work = np.zeros((16, N + 1), dtype=np.int64)
+    work = np.zeros((WORK, N + 1), dtype=np.int64)
     reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
+    game, board = walk_tables(tab), board_tables(pos)
     for o in range(2):
         for line in range(N):
             for a in range(N):
                 if pos.anchors[o, line, a]:
                     out, n_out, count = anchor_walk(
-                        tab, pos, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach
+                        game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach
                     )
                     total += count
     return out, n_out, total
