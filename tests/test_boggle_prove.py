@@ -441,10 +441,13 @@ def small_lexicon(tmp_path_factory, moby_words):
     return data
 
 
+# The proof the command tests run: 2x3 boards of the tiny lexicon, two letter groups, floor 14.
+TINY_PROOF = ("boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny")
+
+
 def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli, small_lexicon):
     def proof(*more):
-        args = ["boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny"]
-        res = cli(*args, "--data-dir", small_lexicon, "--workers", "1", "--json", *more)
+        res = cli(*TINY_PROOF, "--data-dir", small_lexicon, "--workers", "1", "--json", *more)
         assert res.exit_code == 0, res
         return json.loads(res.stdout)
 
@@ -457,16 +460,7 @@ def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli
     assert by_id["summary"]["class"] == by_board["summary"]["class"] == best["class"]
     assert by_id["summary"]["top_level_classes"] == 1 and by_id["summary"]["shards"] == 1
     bad = cli(
-        "boggle",
-        "prove",
-        "--size",
-        "2x3",
-        "--floor",
-        "14",
-        "--classes",
-        "AEI RST",
-        "--lexicon",
-        "tiny",
+        *TINY_PROOF,
         "--data-dir",
         small_lexicon,
         "--class",
@@ -478,16 +472,7 @@ def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli
 def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):
     out = tmp_path / "boards.parquet"
     res = cli(
-        "boggle",
-        "prove",
-        "--size",
-        "2x3",
-        "--floor",
-        "14",
-        "--classes",
-        "AEI RST",
-        "--lexicon",
-        "tiny",
+        *TINY_PROOF,
         "--data-dir",
         small_lexicon,
         "--out",
@@ -508,16 +493,7 @@ def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path
     provenance = read_provenance(out)
     assert json.loads(provenance["summary"])["boards"] == len(expected)
     again = cli(
-        "boggle",
-        "prove",
-        "--size",
-        "2x3",
-        "--floor",
-        "14",
-        "--classes",
-        "AEI RST",
-        "--lexicon",
-        "tiny",
+        *TINY_PROOF,
         "--data-dir",
         small_lexicon,
         "--csv",
