@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -43,8 +44,10 @@ class Players(NamedTuple):
     starts: np.ndarray  # int64 (players + 1,)
 
 
-def players_of(strategies: Sequence[Strategy]) -> Players:
-    """The kernel's view of the players' strategies."""
+@lru_cache(maxsize=2)
+def players_of(strategies: tuple[Strategy, ...]) -> Players:
+    """The kernel's view of the players' strategies, made once for the games of the same players (an equity
+    player's leave values are large: copying them took a fifth of an equity game's time)."""
     parts = [s.kernel() for s in strategies]
     sizes = [len(keys) for _, keys, _ in parts]
     return Players(
@@ -98,7 +101,7 @@ def play_game(
     log = np.zeros((rows, ly.TURN), dtype=np.int32)
     rack_log = np.zeros((rows, 27), dtype=np.int64)
     swapped = np.zeros((rows, 27), dtype=np.int64)
-    players = players_of(strategies)
+    players = players_of(tuple(strategies))
     while True:
         status = gm.game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log, rack_log, swapped)
         if status == ly.SHUFFLE:

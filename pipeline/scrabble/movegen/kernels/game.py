@@ -10,6 +10,7 @@ from numba import njit
 from pipeline.scrabble.movegen.kernels.layout import (
     BLANK_SLOT,
     EQUITY,
+    EVERY_PLAY,
     EXCHANGE,
     GAME_OVER,
     MAX_LEAVE,
@@ -29,9 +30,9 @@ from pipeline.scrabble.movegen.kernels.layout import (
     TURN_PLAYER,
     TURN_RECORD,
 )
-from pipeline.scrabble.movegen.kernels.leaves import best_move, take_tiles
+from pipeline.scrabble.movegen.kernels.leaves import best_move, rack_keeping, take_tiles
 from pipeline.scrabble.movegen.kernels.position import place
-from pipeline.scrabble.movegen.kernels.search import best_plays
+from pipeline.scrabble.movegen.kernels.search import best_plays, search
 from pipeline.scrabble.movegen.kernels.walk import generate_plays
 
 
@@ -62,10 +63,18 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
     """Player p's move by its strategy: PLAY with the play's record, or EXCHANGE with the tiles returned in
     `gone`, or PASS. Greedy: the highest-scoring play, else the whole rack when the bag holds a full rack.
     By equity, while the bag holds a full rack: the play or exchange of highest score + leave value (the
-    player's leave values); with fewer tiles in the bag, as greedy. `one` and `every` hold the plays (`every`
-    may grow)."""
+    player's leave values), best first (search), or from every play (EVERY_PLAY: best_move); with fewer tiles in
+    the bag, as greedy. `one` and `every` hold the plays (`every` may grow)."""
     gone[:] = 0
     if players.kinds[p] == EQUITY and bag_n >= tab.rack_size:
+        first, stop = players.starts[p], players.starts[p + 1]
+        keeping = rack_keeping(rack, players.keys[first:stop], players.values[first:stop], tab.values, 1, kept)
+        one, n, _ = search(tab, pos, rack, 1, one, keeping)
+        if n > 0:
+            return PLAY, one[0].copy(), every
+        gone[:] = rack - kept
+        return EXCHANGE, one[0].copy(), every
+    if players.kinds[p] == EVERY_PLAY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
         every, n, _ = generate_plays(tab, pos, rack, 0, every)
         keys, values = players.keys[first:stop], players.values[first:stop]
