@@ -103,3 +103,17 @@ class Keeping(NamedTuple):
     caps: np.ndarray  # float64 (N + 1,)
     floor: float
     equity: np.ndarray  # float64 (keep,)
+
+
+LOSS_TOP = 8  # the best plays a measured game keeps for the losses of the words of the best (word_losses)
+
+
+class Found(NamedTuple):
+    """What a measured game writes (kernels/losses.py): per row the turn, a word the turn's best play formed (its
+    letter codes, -1 past the end) and the loss of not knowing it; written[0] is the number of rows. A game with no
+    rows to write (zero of them) is not measured."""
+
+    turns: np.ndarray  # int64 (rows,)
+    words: np.ndarray  # int8 (rows, N)
+    losses: np.ndarray  # float64 (rows,)
+    written: np.ndarray  # int64 (1,)
