@@ -105,7 +105,7 @@ class Keeping(NamedTuple):
     equity: np.ndarray  # float64 (keep,)
 
 
-LOSS_TOP = 8  # the best plays a measured game keeps for the losses of the words of the best (word_losses)
+LOSS_TOP = 4  # the best plays a measured game keeps for the losses of the words of the best (word_losses)
 
 
 class Found(NamedTuple):
