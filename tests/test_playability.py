@@ -30,7 +30,8 @@ from pipeline.scrabble.playability.losses import (
     turn_losses,
     word_losses,
 )
-from pipeline.scrabble.playability.table import playability_table, stability
+from pipeline.scrabble.playability.ranks import playability_table
+from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
@@ -261,7 +262,7 @@ def test_the_stage_seed_defaults_to_the_configs_and_the_commands(tmp_path):
     assert section and "seed = 27\n" in tail
     (tmp_path / "configs").mkdir()
     unseeded = tmp_path / "configs" / "default.toml"
-    unseeded.write_text(head + section + tail.replace("seed = 27\n", "", 1))
+    unseeded.write_text((head + section + tail.replace("seed = 27\n", "", 1)).replace('"../', f'"{ROOT}/'))
     seeds = {params(load_config(path), None)["seed"] for path in (unseeded, DEFAULT_CONFIG)}
     assert seeds == {PlayabilityRun().seed} == {27}
 

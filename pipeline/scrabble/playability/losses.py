@@ -30,11 +30,11 @@ from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate, record_tiles
 from pipeline.scrabble.play.game import GameLog
 from pipeline.scrabble.play.turns import rack_text
+from pipeline.scrabble.playability.ranks import MILLI
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
 
-MILLI = 1000  # losses are summed as integer thousandths of a point
 PASS_EQUITY = 0.0  # the pass: no score, the whole rack kept (a leave of a full rack is worth 0)
 
 
