@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline.core import executor
 from pipeline.core.config import load_config
+from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
@@ -30,7 +31,6 @@ from pipeline.scrabble.playability.losses import (
     turn_losses,
     word_losses,
 )
-from pipeline.scrabble.playability.ranks import playability_table
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants

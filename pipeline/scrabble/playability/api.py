@@ -55,11 +55,11 @@ def measure_playability(
     from pipeline.core.files import sha256_file, write_json, write_parquet
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
+    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.play.jobs import local_processes
     from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
-    from pipeline.scrabble.playability.ranks import playability_table
     from pipeline.scrabble.playability.stage import params as stage_params
     from pipeline.scrabble.playability.table import summary
     from pipeline.scrabble.rules.variant import declared_variant

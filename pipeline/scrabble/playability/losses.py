@@ -22,6 +22,7 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.ingest.playability import MILLI
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.moves import Move, ranked_moves
 from pipeline.scrabble.equity.strategy import uses_leaves
@@ -30,7 +31,6 @@ from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate, record_tiles
 from pipeline.scrabble.play.game import GameLog
 from pipeline.scrabble.play.turns import rack_text
-from pipeline.scrabble.playability.ranks import MILLI
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant

@@ -17,6 +17,7 @@ import polars as pl
 
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import Job, Parts, Shard, words_digest
+from pipeline.ingest.playability import REFERENCE_STAGE, covered, playability_table, reference_file
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.playability.job import (
@@ -26,7 +27,6 @@ from pipeline.scrabble.playability.job import (
     merge_parts,
     playability_work,
 )
-from pipeline.scrabble.playability.ranks import REFERENCE_STAGE, covered, playability_table, reference_file
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.variant import Variant, variant_params
 
@@ -94,7 +94,7 @@ class Reference:
     words: str  # digest of the lexicon's sorted playable words, as the jobs hold it (jobs.words_digest)
     games: int
     target: int
-    table_words: str = ""  # digest of every word of the words table (what ranks.covered compares)
+    table_words: str = ""  # digest of every word of the words table (what pipeline.ingest.playability.covered compares)
 
     @property
     def partial(self) -> bool:

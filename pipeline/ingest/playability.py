@@ -1,6 +1,6 @@
-"""Playability as a word table: every word's points and rank from the summed losses of some games, and the
-columns the words table gains from the reference table (reference.py) of the lexicon's words. Light on
-purpose: the ingest stage reads it, and runs no game engine."""
+"""Playability as a word table: every word's points and rank from the summed losses of Scrabble games
+(pipeline/scrabble/playability), and the columns the words table gains from the playability reference table of
+the lexicon's words. Here, outside the game's package, so that the ingest stage runs no game code."""
 
 from __future__ import annotations
 
