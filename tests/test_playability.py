@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline.core import executor
 from pipeline.core.config import load_config
+from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
@@ -33,7 +34,7 @@ from pipeline.scrabble.playability.losses import (
     turn_losses,
     word_losses,
 )
-from pipeline.scrabble.playability.table import playability_table, stability
+from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
@@ -264,7 +265,7 @@ def test_the_stage_seed_defaults_to_the_configs_and_the_commands(tmp_path):
     assert section and "seed = 27\n" in tail
     (tmp_path / "configs").mkdir()
     unseeded = tmp_path / "configs" / "default.toml"
-    unseeded.write_text(head + section + tail.replace("seed = 27\n", "", 1))
+    unseeded.write_text((head + section + tail.replace("seed = 27\n", "", 1)).replace('"../', f'"{ROOT}/'))
     seeds = {params(load_config(path), None)["seed"] for path in (unseeded, DEFAULT_CONFIG)}
     assert seeds == {PlayabilityRun().seed} == {27}
 

@@ -27,6 +27,7 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.ingest.playability import MILLI
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.moves import Move, ranked_moves
 from pipeline.scrabble.equity.strategy import Equity, uses_leaves
@@ -39,7 +40,6 @@ from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
 
-MILLI = 1000  # losses are summed as integer thousandths of a point
 PASS_EQUITY = 0.0  # the pass: no score, the whole rack kept (a leave of a full rack is worth 0)
 
 
