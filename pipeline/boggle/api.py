@@ -435,7 +435,7 @@ class ProveRequest:
     out: Optional[Path] = option(
         OUT, help="Write the boards as Parquet (summary in the footer); refuses to overwrite without --force."
     )
-    force: bool = option(FORCE)
+    force: bool = option(FORCE, help="With --out, replace an existing file; with --reference, prove the table again.")
     workers: Optional[int] = option(
         kind=int, lo=1, hi=MAX_WORKERS, help="Local worker processes (default: the CPUs); not with --ray."
     )
@@ -555,6 +555,10 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> ProofGrowth:
     for name in ("one_class", "out"):
         if getattr(req, name) is not None:
             raise WordstatsError(f"--{name.replace('one_', '')} and --reference: give one of them")
+    if req.verify is not None and not path.exists():
+        raise WordstatsError(f"--reference {path}: no such table to verify")
+    if path.exists():
+        pt.read_table(path)  # a file that is not a proof table is an error before any work
     rows, cols = parse_size(req.size)
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
     dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
@@ -562,8 +566,6 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> ProofGrowth:
     wanted = pt.empty(problem, place.lexicon)
     origin = provenance(place, "boggle prove", {"size": f"{rows}x{cols}", "floor": req.floor, "reference": str(path)})
     if req.verify is not None:
-        if not path.exists():
-            raise WordstatsError(f"--reference {path}: no such table to verify")
         table = pt.read_table(path)
         reason = pt.mismatch(table, wanted)
         if reason is not None:
