@@ -143,11 +143,13 @@ def test_committed_table_verifies_on_cheap_classes():
     """A few cheap classes of the committed ENABLE2K 3x4 table (by its sidecar's CPU seconds), proved again."""
     from pipeline.boggle.dictionary import compile_dictionary
     from pipeline.boggle.prove import Problem, dictionary_hash
-    from pipeline.boggle.rules import STANDARD
+    from pipeline.boggle.rules import Rules
+
+    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))  # the config's standard rules
 
     words = corpus("enable2k/enable2k.txt").read_text().upper().split()
     table = pt.read_table(COMMITTED)
-    dictionary = compile_dictionary(words, STANDARD)
+    dictionary = compile_dictionary(words, standard)
     assert dictionary_hash(dictionary) == table.dictionary
     problem = Problem(3, 4, dictionary, default_partition(3, 4), table.floor)
     seconds = dict(
