@@ -143,8 +143,10 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 # ---- checks -------------------------------------------------------------------------------------
 
 # The tests run in TEST_WORKERS processes (pytest-xdist), a module's tests in one of them (tests/conftest.py).
+# They write bytecode (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: otherwise each
+# process compiles every module and rewrites every test's asserts again, about 4 CPU-s each.
 TEST_WORKERS ?= 2
-PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test: $(INSTALLED) $(ENGINES) ## run the full test suite
 	$(PYTEST)
