@@ -125,7 +125,6 @@ playability-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the nex
 # after each block (CPU seconds in FILE.cpu.json beside it), so that it can be committed between runs. Grown in
 # pieces or at once, the table holds the same bytes; a table of another list, size or floor begins again.
 PROOF_LEXICON ?= enable2k
-PROOF_SOURCE ?= ../shared/corpora/enable2k/enable2k.txt
 PROOF_SIZE ?= 3x4
 PROOF_FLOOR ?= 1500
 PROOF_BLOCK ?= 128
@@ -134,8 +133,6 @@ PROOF_WORKERS ?= 1
 PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR).parquet
 
 boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)
-	@test -f $(OUT)/$(PROOF_LEXICON)/words.parquet || $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT) \
-		--source $(PROOF_SOURCE) --lexicon $(PROOF_LEXICON) ingest -q
 	nice -n 19 $(VENV)/bin/wordstats boggle prove --config $(CONFIG) --data-dir $(OUT) --lexicon $(PROOF_LEXICON) \
 		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) --block $(PROOF_BLOCK) --workers $(PROOF_WORKERS) -q \
 		$(if $(filter all,$(PROOF_BLOCKS)),,--blocks $(PROOF_BLOCKS)) --reference $(PROOF_REFERENCE)
