@@ -467,7 +467,7 @@ class ProveRequest:
 
 @dataclass(frozen=True)
 class Proof:
-    """The boards of a proof (one per symmetry class, best first) and its summary."""
+    """The boards of a proof or of a proof table so far (one per symmetry class, best first) and its summary."""
 
     boards: pl.DataFrame
     summary: dict[str, Any]
@@ -529,16 +529,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     return Proof(proof.boards, summary, origin)
 
 
-@dataclass(frozen=True)
-class ProofGrowth:
-    """A proof table grown (or checked): its boards so far, best first, and its summary."""
-
-    boards: pl.DataFrame
-    summary: dict[str, Any]
-    provenance: dict[str, Any] = field(default_factory=dict)
-
-
-def grow_proof(place: Place, req: ProveRequest, progress=None) -> ProofGrowth:
+def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
     """Grow the proof table `req.reference` by `req.blocks` blocks of `req.block` classes (a table of another
     dictionary, size, floor or partition begins again from the first class), or with `req.verify` prove K of
     its classes again and compare them."""
@@ -572,7 +563,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> ProofGrowth:
             raise WordstatsError(f"--reference {path}: {reason}")
         checked = pt.verify(table, problem, req.verify)
         summary = {"reference": str(path), "verified": checked.tolist(), "state": table.state(), "same_rows": True}
-        return ProofGrowth(table.boards(), summary, origin)
+        return Proof(table.boards(), summary, origin)
     address = executor.cluster_address(place.config, req.ray)
     with executor.engine_session(address, None if address else (req.workers or default_workers())) as engine:
 
@@ -583,4 +574,4 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> ProofGrowth:
 
         grown = pt.grow(problem, path, wanted, run_block, req.blocks, req.block or pt.PROOF_BLOCK, req.force)
     summary = {**grown.summary(), "engine": engine.name}
-    return ProofGrowth(grown.boards, summary, origin)
+    return Proof(grown.boards, summary, origin)

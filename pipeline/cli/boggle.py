@@ -94,7 +94,7 @@ def boggle_prove(q: api.ProveRequest, flags: Flags):
     from pipeline.core.progress import Progress
 
     fmt = flags.format
-    proof: api.Proof | api.ProofGrowth
+    proof: api.Proof
     with flags.session() as s:
         if q.reference is not None:
             proof = api.grow_proof(s, q, Progress(flags.quiet or fmt != "table"))
