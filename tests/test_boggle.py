@@ -638,7 +638,9 @@ def test_cli_random_summary_and_best(cli, tiny):
     assert {"mean", "std", "max", "max_board", "percentiles", "boards_per_second"} <= set(stats)
     text = cli("boggle", "random", "--sample", 300, "--summary", *tiny).stdout
     assert "boards/s" in text and "p50" in text
-    res = cli("boggle", "best", "--size", "2x2", "--minutes", 0.001, "--steps", 3000, "--seed", 4, "--json", *tiny)
+    res = cli(
+        "boggle", "best", "--size", "2x2", "--minutes", 1, "--steps", 3000, "--target", 6, "--seed", 4, "--json", *tiny
+    )
     assert res.exit_code == 0, res
     doc = json.loads(res.stdout)
     assert doc["score"] == 6 and doc["size"] == "2x2" and doc["seed"] == 4  # STAR/TSAR/RATS/...: 6 points
