@@ -27,7 +27,7 @@ NO_RULES_GOALS := clean help install test test-fast lint bench serve
 NO_ENGINE_GOALS := clean help lint
 MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
-.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference
+.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference playability-reference
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
 # engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
@@ -100,6 +100,23 @@ leaves-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the long lea
 	nice -n 10 $(VENV)/bin/wordstats scrabble leaves --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(LEAVES_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
+
+# The playability reference, data/raw/playability-enable.parquet: per word and half of the games, the points lost
+# without it summed over games 1..N of a seeded run of PLAYABILITY_GAMES games between equity players on ENABLE
+# (docs/scrabble.md). Each run plays the next PLAYABILITY_BLOCKS blocks of PLAYABILITY_BLOCK games (all the rest:
+# PLAYABILITY_BLOCKS=all) and writes the table after each block, so that it can be committed between runs; a table
+# played with other leave values or words begins again from game 1. Grown in pieces or at once, the same code and
+# numbers give the same bytes.
+PLAYABILITY_GAMES ?= 1000000
+PLAYABILITY_SEED ?= 27
+PLAYABILITY_BLOCK ?= 20000
+PLAYABILITY_BLOCKS ?= 1
+PLAYABILITY_REFERENCE ?= data/raw/playability-enable.parquet
+
+playability-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: grows data/raw/playability-enable.parquet
+	nice -n 10 $(VENV)/bin/wordstats scrabble playability --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
+		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
+		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
 # ---- checks -------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline.core import executor
 from pipeline.core.config import load_config
+from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
@@ -24,13 +25,16 @@ from pipeline.scrabble.play.turns import game_of, game_rng, rack_text
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
 from pipeline.scrabble.playability.losses import (
     game_losses,
+    kernel_losses,
+    measured_game,
+    milli,
     record_leave_keys,
     reference_losses,
     scan_losses,
     turn_losses,
     word_losses,
 )
-from pipeline.scrabble.playability.table import playability_table, stability
+from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
@@ -261,7 +265,7 @@ def test_the_stage_seed_defaults_to_the_configs_and_the_commands(tmp_path):
     assert section and "seed = 27\n" in tail
     (tmp_path / "configs").mkdir()
     unseeded = tmp_path / "configs" / "default.toml"
-    unseeded.write_text(head + section + tail.replace("seed = 27\n", "", 1))
+    unseeded.write_text((head + section + tail.replace("seed = 27\n", "", 1)).replace('"../', f'"{ROOT}/'))
     seeds = {params(load_config(path), None)["seed"] for path in (unseeded, DEFAULT_CONFIG)}
     assert seeds == {PlayabilityRun().seed} == {27}
 
@@ -341,3 +345,79 @@ def test_playability_order_needs_the_table(tmp_path):
     res = cli_on(data, "anagram", "AB", "--order", "playability")
     assert res.exit_code == 2 and "--order playability needs playability.parquet" in res.stderr
     assert "wordstats run playability --lexicon t" in res.stderr and "Traceback" not in res.stderr
+
+
+# ---- the kernel's losses: the same as the Python replay and the reference -------------------------------
+
+
+def test_kernel_losses_are_the_reference_on_hand_worked_turns(scrabble, lexicon):
+    none, keep_c = LeaveValues.of({}), LeaveValues.of({"C": 10.0})
+    assert kernel_losses(Board(), "IQVVWWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 18.0}
+    assert kernel_losses(Board(), "HIQVVWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 8.0}
+    assert kernel_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, keep_c) == {"XI": 8.0}
+    assert kernel_losses(Board(), "CIVVWWX", SHORT_BAG, scrabble, lexicon, keep_c) == {"XI": 18.0}
+    assert kernel_losses(Board(), "CIVVWWX", FULL_BAG, scrabble, lexicon, LeaveValues.of({"C": 30.0})) == {}
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.sampled_from([0, 1, 2]), st.sampled_from([SHORT_BAG, 7, FULL_BAG]))
+def test_kernel_losses_are_the_reference_on_random_positions(scrabble, lexicon, leaves, number, turn, blanks, bag):
+    """A board of an equity game, a random rack of 0 to 2 blanks: the kernel's losses are the slow reference's
+    and the Python scan's, to the bit, from the measured game's best plays and from only one or two (so that
+    every play is scanned for the words all of those form)."""
+    game = game_of(equity_log(scrabble, lexicon, leaves, number), scrabble, lexicon)
+    board = game.turns[turn % len(game.turns)].board
+    rng = random.Random(turn * 7 + number)
+    rack = "".join(rng.sample("AAEEIIOUNRSTLDGBCMPFHVWYKJXQZ", scrabble.rack_size - blanks)) + "?" * blanks
+    fast = kernel_losses(board, rack, bag, scrabble, lexicon, leaves)
+    assert fast == turn_losses(board, rack, bag, scrabble, lexicon, leaves)
+    assert fast == reference_losses(board, rack, bag, scrabble, lexicon, leaves)
+    for top in (1, 2):
+        assert kernel_losses(board, rack, bag, scrabble, lexicon, leaves, top) == fast
+
+
+def test_kernel_losses_from_fewer_best_plays_on_real_positions(scrabble, lexicon, leaves):
+    """Turns of an equity game with the game's racks: the same losses from 1, 2 or the measured game's best plays
+    (with fewer, more words are formed by all of them and found among every play)."""
+    log = equity_log(scrabble, lexicon, leaves, 4)
+    game = game_of(log, scrabble, lexicon)
+    for k in range(0, len(game.turns), 3):
+        turn = game.turns[k]
+        for bag in (FULL_BAG, SHORT_BAG):
+            found = [kernel_losses(turn.board, turn.rack, bag, scrabble, lexicon, leaves, top) for top in (1, 2, 0)]
+            assert (
+                found[0] == found[1] == found[2] == turn_losses(turn.board, turn.rack, bag, scrabble, lexicon, leaves)
+            )
+
+
+def test_measured_games_lose_what_their_replay_loses(scrabble, lexicon, leaves):
+    """Seeded games measured as they are played: the same turns, players and losses as game_losses of the log."""
+    for number in (1, 2, 3):
+        log, turns = measured_game(scrabble, lexicon, game_rng(27, "scrabble", number), leaves)
+        replayed = game_losses(log, scrabble, lexicon, leaves)
+        assert [(t.turn, t.player, t.losses) for t in turns] == [(t.turn, t.player, t.losses) for t in replayed]
+        plain = equity_log(scrabble, lexicon, leaves, number)
+        assert log.turns.tobytes() == plain.turns.tobytes() and log.scores.tolist() == plain.scores.tolist()
+
+
+@pytest.mark.slow
+def test_job_losses_are_the_python_replays_on_100_games(scrabble, lexicon):
+    """The job's losses table on 100 seeded ENABLE games with the reference leave values: the rows the Python
+    replay (game_losses) gives, thousandth for thousandth."""
+    from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values
+    from pipeline.scrabble.equity.reference import read_reference
+
+    counts = scrabble.tile_set.counts
+    values = LeaveValues(leave_values(read_reference(ROOT / "data/raw/leaves-enable.parquet"), counts, PRIOR_WEIGHT))
+    games = 100
+    expected: dict[tuple[str, int], list[int]] = {}
+    for number in range(1, games + 1):
+        log = play_game(scrabble, lexicon, game_rng(27, "scrabble", number), (Equity(values), Equity(values)))
+        for turn in game_losses(log, scrabble, lexicon, values):
+            for word, loss in turn.losses.items():
+                entry = expected.setdefault((word, number % 2), [0, 0])
+                entry[0] += milli(loss)
+                entry[1] += 1
+    table = executor.run(playability_job(scrabble, lexicon, values, 27, games, 25), None, "t").tables["losses"]
+    assert sorted((w, h, m, t) for (w, h), (m, t) in expected.items()) == table.rows()

@@ -28,6 +28,7 @@ from numba.extending import intrinsic
 POINTS, BOUND, COUNT, KIDS = 0, 1, 2, 3  # a sum node's fields
 POS, MASK = 0, 2  # a choice node's position and letter mask (its bound is at BOUND, children from KIDS)
 INTERNED = 128  # leaf sum nodes of 0..127 points live at offsets 0, 3, ...
+MAX_SLOTS = 1 << 31  # int32 offsets address this many arena slots, no more
 FAR = 1 << 30  # a position past every cell
 
 
@@ -353,9 +354,7 @@ def break_tree(mem, tip, root, n_letters, floor, switch, max_force):
         at[0] = frame_tip[pos]  # the previous letter's tree is done with: reuse its slots
         child = _force(mem, at, frames, frame_root[pos], pos, frame_letter[pos])
         if at[1]:  # the arena is full: grow it and force again
-            grown = np.zeros(2 * mem.shape[0], dtype=np.int32)
-            grown[: frame_tip[pos]] = mem[: frame_tip[pos]]
-            mem = grown
+            mem = _grown(mem, frame_tip[pos])
             at[1] = 0
             continue
         forced[pos] += 1
@@ -376,6 +375,15 @@ def force_tree(mem, tip, root, pos, letter):
         child = _force(mem, at, frames, root, pos, letter)
         if not at[1]:
             return mem, at[0], child
-        grown = np.zeros(2 * mem.shape[0], dtype=np.int32)
-        grown[:tip] = mem[:tip]
-        mem = grown
+        mem = _grown(mem, tip)
+
+
+@njit(cache=True)
+def _grown(mem, keep):
+    """A copy of the arena twice as long (at most MAX_SLOTS), its first `keep` slots kept; MemoryError when it
+    cannot grow. An arena reserved at MAX_SLOTS (the proof's) never comes here."""
+    if mem.shape[0] >= MAX_SLOTS:
+        raise MemoryError("a forced tree needs more arena slots than int32 offsets address")
+    grown = np.zeros(min(2 * mem.shape[0], MAX_SLOTS), dtype=np.int32)
+    grown[:keep] = mem[:keep]
+    return grown

@@ -48,7 +48,7 @@ FREE_CELLS = 4  # cells always left to the search: at most n - FREE_CELLS are fo
 MAX_BOARDS = 50_000_000  # more candidate boards than this means the floor is far too low (800 MB of picks)
 SCORE_CHUNK = 1 << 20  # candidate boards scored at a time: memory stays flat however many there are
 SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
-ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots); it grows as trees need
+ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots) where the system refuses to reserve them all
 KEPT_PATHS = 1 << 22  # word-path buffers up to this many paths are kept for the next class, larger ones freed
 
 
@@ -162,8 +162,8 @@ PARTS = ("boards", "classes", "timing")  # a shard's tables; only `timing` depen
 
 
 class Prover:
-    """Proves classes of one problem, one after another, reusing its buffers (the word paths and the tree's
-    arena grow to the largest class seen)."""
+    """Proves classes of one problem, one after another, reusing its buffers (the word paths grow to the largest
+    class seen; the tree's arena is reserved whole, its pages committed as the largest class writes them)."""
 
     def __init__(self, problem: Problem):
         from pipeline.boggle import prove_kernels as pk
@@ -173,7 +173,7 @@ class Prover:
         self.lexicon = pk.Lexicon(d.nodes, d.values, *neighbours(problem.rows, problem.cols))
         self._new_path_buffers()
         self.seen = np.zeros((d.nodes.shape[0] + 63) // 64, dtype=np.uint64)  # a bit per trie node
-        self.arena, self.base = pk.new_arena(ARENA_SLOTS)
+        self.arena, self.base = reserved_arena()
         self.images = symmetries(problem.rows, problem.cols)
 
     def _new_path_buffers(self) -> None:
@@ -204,17 +204,19 @@ class Prover:
             n_first = int(lay.n_letters[order[0]])
             keys, wcs, at = pk.sort_paths(self.keys, self.wcs, self.firsts, n_paths, lay.key_bits, n_first)
             t1 = time.process_time()
-            self.arena, tip, root = pk.class_tree(keys, wcs, at, p.dictionary.values, lay, self.arena, self.base)
+            if self.keys.shape[0] > KEPT_PATHS:  # the unsorted paths are done with: free them before the tree
+                self._new_path_buffers()
+            self.arena, tip, root = _in_arena(
+                pk.class_tree, class_id, keys, wcs, at, p.dictionary.values, lay, self.arena, self.base
+            )
             row.update(tree_bound=int(self.arena[root + pk.BOUND]), word_paths=int(keys.shape[0]))
             row["tree_slots"] = int(tip - self.base)
-            del keys, wcs, at  # the sorted paths are not needed by the search: free them before it grows the arena
-            if self.keys.shape[0] > KEPT_PATHS:
-                self._new_path_buffers()
+            del keys, wcs, at  # the sorted paths are not needed by the search: free them before it writes the arena
             t2 = time.process_time()
             per_pos = lay.n_letters[order].astype(np.int64)
             switch = int(p.switch * floor)
-            self.arena, picks, forced, cut, searched, visited, dropped = bk.break_tree(
-                self.arena, tip, root, per_pos, floor, switch, n - p.free
+            self.arena, picks, forced, cut, searched, visited, dropped = _in_arena(
+                bk.break_tree, class_id, self.arena, tip, root, per_pos, floor, switch, n - p.free
             )
             row.update(forced=int(forced.sum()), force_dropped=int(cut.sum()), searched=int(searched.sum()))
             row.update(visited=visited.tolist(), dropped=dropped.tolist())
@@ -280,6 +282,25 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
         "classes": pl.DataFrame(rows, schema=CLASS_SCHEMA) if rows else pl.DataFrame(schema=CLASS_SCHEMA),
         "timing": pl.DataFrame(timing, schema=TIMING_SCHEMA) if timing else pl.DataFrame(schema=TIMING_SCHEMA),
     }
+
+
+def reserved_arena() -> tuple[np.ndarray, int]:
+    """A new arena of every slot an int32 offset addresses (8 GiB of address space, memory only for the pages
+    written), so that it never grows by copying; a small one that grows where the system refuses that."""
+    from pipeline.boggle import prove_kernels as pk
+
+    try:
+        return pk.new_arena(pk.MAX_SLOTS)
+    except MemoryError:
+        return pk.new_arena(ARENA_SLOTS)
+
+
+def _in_arena(kernel, class_id: int, *args):
+    """kernel(*args), its running out of arena slots as a one-line error naming the class."""
+    try:
+        return kernel(*args)
+    except MemoryError as error:
+        raise WordstatsError(f"class {class_id}: {error}") from None
 
 
 _PROVERS: dict[int, Prover] = {}  # the last problem's prover in this process (its buffers are large)

@@ -12,7 +12,9 @@ letter) choices. A path is kept as three numbers:
 * `first` (uint8): the digit of position 0, kept apart (it is the first cell forced, so it buckets the keys);
 * `wc` (uint32): the word's trie node << 6 | its points class (`values[class]` points).
 
-The orderly tree is written into an *arena*, one int32 array of variable-length records (offsets are int32):
+The orderly tree is written into an *arena*, one int32 array of variable-length records (offsets are int32, so
+an arena holds at most MAX_SLOTS slots; `new_arena` reserves them all at once and the system commits a page
+only when it is first written, so the arena never grows by copying):
 
 * a sum node at offset s: points, bound, k, then the offsets of its k choice children (increasing position);
 * a choice node at offset c: position, bound, letter mask, then the offsets of its sum children, one per bit
@@ -44,6 +46,7 @@ POINTS, BOUND, COUNT, KIDS = 0, 1, 2, 3  # a sum node's fields
 POS, MASK = 0, 2  # a choice node's position and letter mask (its bound is at BOUND, children from KIDS)
 INTERNED = 128  # leaf sum nodes of 0..127 points live at offsets 0, 3, ...
 WC_SHIFT = 6  # wc = trie node << WC_SHIFT | points class
+MAX_SLOTS = 1 << 31  # int32 offsets address this many arena slots (8 GiB), no more
 RADIX_BITS = 8  # bits of a key sorted per pass: 256 places to write to at a time stay in the caches
 
 Lexicon = namedtuple("Lexicon", ["nodes", "values", "nbrs", "ncount"])
@@ -302,22 +305,25 @@ def sort_paths(keys, wcs, firsts, n_keys, key_bits, n_first):
     return a[:m], aw[:m], at
 
 
-@njit(cache=True)
 def new_arena(size):
-    """An arena of `size` int32 slots holding the interned leaf sum nodes; returns it and the first free slot."""
-    mem = np.zeros(max(size, 3 * INTERNED + 1024), dtype=np.int32)
-    for p in range(INTERNED):
-        mem[3 * p + POINTS] = p
-        mem[3 * p + BOUND] = p
+    """An arena of `size` int32 slots (at most MAX_SLOTS) holding the interned leaf sum nodes; returns it and the
+    first free slot. numpy's zeroed allocation maps fresh pages, so the slots cost memory only once written."""
+    mem = np.zeros(min(max(size, 3 * INTERNED + 1024), MAX_SLOTS), dtype=np.int32)
+    mem[0 : 3 * INTERNED : 3] = np.arange(INTERNED)  # POINTS
+    mem[1 : 3 * INTERNED : 3] = np.arange(INTERNED)  # BOUND
     return mem, 3 * INTERNED
 
 
 @njit(cache=True, inline="always")
 def _room(mem, tip, need):
-    """`mem` itself when `need` more slots fit after `tip`, else a copy twice as long (offsets stay valid)."""
+    """`mem` itself when `need` more slots fit after `tip`, else a copy twice as long, at most MAX_SLOTS (offsets
+    stay valid); MemoryError when even that is too short."""
     if tip + need <= mem.shape[0]:
         return mem
-    grown = np.zeros(max(2 * mem.shape[0], tip + need + 1024), dtype=np.int32)
+    size = min(max(2 * mem.shape[0], tip + need + 1024), MAX_SLOTS)
+    if tip + need > size:
+        raise MemoryError("a class tree needs more arena slots than int32 offsets address")
+    grown = np.zeros(size, dtype=np.int32)
     grown[:tip] = mem[:tip]
     return grown
 

@@ -131,11 +131,19 @@ def scrabble_playability(q: PlayabilityRun, flags: Flags):
     """Measure every word's playability (the points two equity players would lose over N seeded games without
     it) and write playability.parquet: a sharded job that resumes, on this machine or a Ray cluster; prints the
     games per CPU second, the top words and the stability of the ranking between the two halves of the games."""
+    from pipeline.core.errors import WordstatsError
     from pipeline.core.progress import Progress
-    from pipeline.scrabble.playability.api import measure_playability
+    from pipeline.scrabble.playability.api import grow_reference, measure_playability
 
-    result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
-    typer.echo(playability_lines(result))
+    if q.reference is None:
+        if q.blocks is not None or q.block is not None:
+            raise WordstatsError("--blocks and --block go with --reference FILE")
+        result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
+        typer.echo(playability_lines(result))
+        return
+    if q.out is not None:
+        raise WordstatsError("--out and --reference: give one of them")
+    typer.echo(reference_lines(grow_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
 
 
 @command(scrabble_app, options.SELFPLAY, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
@@ -180,12 +188,34 @@ def playability_lines(result) -> str:
     """What `scrabble playability` wrote, how fast, its top words and the stability of their ranking."""
     params, found = result.provenance["params"], result.summary
     rate = f" ({params['games'] / result.cpu_seconds:.2f} games per CPU second)" if result.cpu_seconds else ""
+    return (
+        f"wrote {result.path}: {plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; "
+        f"{plural(result.computed, 'shard')} computed, {result.reused:,} reused on {result.engine}\n"
+        f"{found_lines(found)}"
+    )
+
+
+def found_lines(found: dict) -> str:
+    """A playability summary's words needed, top words and stability."""
     top = ", ".join(f"{t['word']} {t['playability']:g}" for t in found["top"][:10])
     steady = found["stability"]
     rho = "n/a" if steady["spearman"] is None else f"{steady['spearman']:.3f}"
     return (
-        f"wrote {result.path}: {plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; "
-        f"{plural(result.computed, 'shard')} computed, {result.reused:,} reused on {result.engine}\n"
         f"{plural(found['words_needed'], 'word')} needed; top: {top}\n"
         f"stability: Spearman {rho} over the top {plural(steady['top_words'], 'word')}, odd against even games"
     )
+
+
+def reference_lines(result) -> str:
+    """What `scrabble playability --reference` did to the table: why it began again, the games it holds now (and
+    whether that is the target), how fast, its top words and stability."""
+    ref = result.reference
+    played = ref.games - result.before
+    rate = f" ({played / result.cpu_seconds:.2f} games per CPU second)" if result.cpu_seconds and played else ""
+    lines = [f"began {result.path} again from game 1: {result.restarted}"] if result.restarted else []
+    lines.append(
+        f"wrote {result.path}: games 1 to {ref.games:,} ({ref.state()}); {played:,} played now in "
+        f"{result.seconds:.1f} s{rate}; {plural(result.computed, 'shard')} computed, {result.reused:,} reused on "
+        f"{result.engine}"
+    )
+    return "\n".join([*lines, found_lines(result.summary)])

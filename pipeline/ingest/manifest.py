@@ -26,6 +26,8 @@ MANIFEST = Manifest(
                 "distinct_letters": ("i32", "number of different letters"),
                 "scrabble_value": ("i32", "sum of the word's Scrabble tile values"),
                 "zipf": ("f64", "English Zipf frequency from wordfreq (0 when unknown)"),
+                "playability": ("f64", "points lost without it over the reference's games (null: no reference)"),
+                "playability_rank": ("i32", "1 = most playable; equal playability, equal rank (null: no reference)"),
             },
             sorted_by=("word",),
         ),

@@ -1,7 +1,10 @@
-"""The ingest stage: word-list sources → words.parquet and ingest_report.json."""
+"""The ingest stage: word-list sources → words.parquet and ingest_report.json. The words table takes its
+playability columns from [playability] reference when that table was played on the lexicon's words
+(pipeline/ingest/playability.py; null otherwise), so no stage after this one feeds it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -10,6 +13,7 @@ from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
 from pipeline.ingest.normalise import merge_sources, read_words
+from pipeline.ingest.playability import reference_params, word_columns
 from pipeline.ingest.sources import read_source
 from pipeline.ingest.words import word_table
 from pipeline.letters.tilesets import TileSet
@@ -23,6 +27,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         "drop_capitalised": spec.drop_capitalised if spec else None,
         "fold_accents": spec.fold_accents if spec else None,
         "tile_values": dict(sorted(scrabble_tiles(config).values.items())),
+        **{f"playability_{k}": v for k, v in reference_params(config).items()},
     }
 
 
@@ -45,4 +50,6 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     """The ingest stage: the word list sources → the words table and the ingest report."""
     assert ctx.spec is not None
     words, report = merge_sources(ctx.sources, ctx.spec)
-    return ctx.result(words=word_table(words, scrabble_tiles(ctx.config)), ingest_report=report)
+    table = word_table(words, scrabble_tiles(ctx.config))
+    reference = ctx.params.get("playability_reference")
+    return ctx.result(words=word_columns(table, Path(reference) if reference else None), ingest_report=report)

@@ -4,7 +4,7 @@ from pipeline.core.manifest import Manifest, Stage, Table
 
 MANIFEST = Manifest(
     "scrabble",
-    sections=("scrabble",),
+    sections=("scrabble", "playability"),
     stages=(
         Stage(
             "gaddag",

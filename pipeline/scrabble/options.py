@@ -138,8 +138,16 @@ PLAYABILITY = Query(
         Field("games", int, "Self-play games between two equity players to measure.", lo=1, hi=MAX_PLAYABILITY_GAMES),
         GAME_SEED,
         replace(OUT, help="Write FILE.parquet and its summary FILE.json (default: the lexicon's playability.parquet)."),
-        FORCE,
+        replace(FORCE, help="With --out, replace an existing file; with --reference, play it again from game 1."),
         RAY,
         SHARD_SIZE,
+        Field(
+            "reference",
+            Path,
+            "Grow this reference table towards --games games, a block at a time, instead of writing the lexicon's.",
+            metavar="FILE",
+        ),
+        Field("blocks", int, "With --reference: play at most this many blocks now.", lo=1, hi=MAX_PLAYABILITY_GAMES),
+        Field("block", int, "With --reference: games per block (default 20000).", lo=1, hi=MAX_PLAYABILITY_GAMES),
     ),
 )

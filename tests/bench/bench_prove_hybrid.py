@@ -15,15 +15,18 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
 * `3x4`: floor 1500, classes 16762 (which holds PERSLATESIND, 1651) and 38659, and a seeded sample of
   BENCH_PROVE_HYBRID_SAMPLE (default 24) canonical classes, the two programs alternating class by class.
   The sample's mean gives the projection of the whole 3×4 proof for each.
-* `4x4`: floor 3500, class 705707 (which holds PERSLATGSINETERS, 3625); the two programs run at once, one
-  core each (one class takes each of them half an hour of CPU).
+* `class_705707`: floor 3500, ENABLE2K, class 705707 (which holds PERSLATGSINETERS, 3625), hybrid-boggle
+  then ours (one class takes each of them half an hour of CPU or more). Each side's report is kept in
+  BENCH_PROVE_HYBRID_705707_DIR (default data/out/bench/class_705707/, `hybrid.json` and `ours.json`) as it
+  finishes, and a side whose report is there is not run again: a stopped run resumes, and the two sides
+  may be run apart (`python -m tests.bench.bench_prove_hybrid SIDE` runs one side and keeps its report).
 * `4x4_sample` (ENABLE2K) and `twl06_sample` (TWL06, whose best 4×4 board is not proven): floor 3500, a
   seeded sample of BENCH_PROVE_HYBRID_4X4_SAMPLE (default 100) canonical 4×4 classes, alternating; each
   side's projection of the whole 4×4 proof (1,068,363 classes) in CPU-hours with ±2 standard errors, and
   its wall time on 10, 100 and 1,000 nodes of 2 cores.
 
 Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
-understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,4x4,4x4_sample").
+understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,class_705707,4x4_sample").
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ WORD_LISTS = {  # ours (from ../shared), and hybrid-boggle's own copy of the sam
 HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
 HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
 PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
-PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,4x4,4x4_sample").split(",")
+PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,class_705707,4x4_sample").split(",")
+REPORTS_705707 = Path(os.environ.get("BENCH_PROVE_HYBRID_705707_DIR", PROJECT_ROOT / "data/out/bench/class_705707"))
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
 SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
 CORES_PER_NODE = 2  # like this machine
@@ -261,13 +265,32 @@ def part_4x4_sample(lexicon: str) -> dict:
     return out
 
 
-def part_4x4() -> dict:
-    """Class 705707 at floor 3500 on both sides at once."""
+def side_report(side: str, size: str, class_id: int, folder: Path) -> dict:
+    """One side's report on one class: kept in folder/<side>.json, computed (and kept) when it is not there."""
+    path = folder / f"{side}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
     started = time.perf_counter()
-    children = {side: launch(side, "4x4", CLASS_4X4) for side in ("hybrid", "ours")}
-    reports = {side: result(child) for side, child in children.items()}
+    report = result(launch(side, size, class_id))
+    report["wall_seconds"] = round(time.perf_counter() - started, 1)
+    report["load_average_after"] = os.getloadavg()
+    if "error" not in report:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, sort_keys=True) + "\n")
+    return report
+
+
+def part_class_705707() -> dict:
+    """Class 705707 at floor 3500 on each side in turn (a side already reported is reused)."""
+    reports = {side: side_report(side, "4x4", CLASS_4X4, REPORTS_705707) for side in ("hybrid", "ours")}
+    scores = {
+        side: dict(sorted(canonical(r["boards"], 4, 4).items(), key=lambda kv: (-kv[1], kv[0])))
+        for side, r in reports.items()
+        if "error" not in r
+    }
     out = compare("4x4", CLASS_4X4, reports["ours"], reports["hybrid"])
-    out.update(floor=FLOORS["4x4"], wall_seconds=round(time.perf_counter() - started, 1))
+    out.update({f"{side}_scores": found for side, found in scores.items()})
+    out.update(floor=FLOORS["4x4"], lexicon="enable2k")
     return out
 
 
@@ -279,11 +302,15 @@ def run() -> dict:
     out: dict = {"anchor": f"hybrid-boggle HybridTreeBreaker at {HYBRID}", "load_average_before": os.getloadavg()}
     if "3x4" in PARTS:
         out["proof_3x4"] = part_3x4()
-    if "4x4" in PARTS:
-        out["proof_4x4_class_705707"] = part_4x4()
+    if "class_705707" in PARTS:
+        out["proof_4x4_class_705707"] = part_class_705707()
     if "4x4_sample" in PARTS:
         out["sample_4x4_enable2k"] = part_4x4_sample("enable2k")
     if "twl06_sample" in PARTS:
         out["sample_4x4_twl06"] = part_4x4_sample("twl06")
     out["load_average_after"] = os.getloadavg()
     return out
+
+
+if __name__ == "__main__":  # one side of class 705707, its report kept for the `class_705707` part
+    print(json.dumps(side_report(sys.argv[1], "4x4", CLASS_4X4, REPORTS_705707)))

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import polars as pl
 
+from pipeline.core.blas import one_thread
 from pipeline.scrabble.equity.strategy import uses_leaves
 from pipeline.scrabble.equity.values import MAX_LEAVE, RADIX, TILES, LeaveValues, keys_of, texts_of_codes
 from pipeline.scrabble.play.game import GameLog
@@ -272,7 +273,14 @@ def leave_values(
     """The value of every leave of 1 to `longest` tiles (see the module docstring): its observed mean target
     minus the empty leave's worth (the additive model's for a random leave of its length), with a 95%
     confidence interval, shrunk towards the additive model's value (`prior`, less the same) with weight
-    `prior_weight`; with the value's standard error."""
+    `prior_weight`; with the value's standard error. BLAS runs on one thread, so that the values' bits are the
+    same on any machine."""
+    with one_thread():
+        return _leave_values(summary, counts, prior_weight, longest)
+
+
+def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float, longest: int) -> pl.DataFrame:
+    """leave_values, on whatever BLAS threads there are."""
     beta = fit_additive(summary)
     seen = _seen(summary)
     pooled = _pooled_variance(seen)

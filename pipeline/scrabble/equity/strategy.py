@@ -19,16 +19,18 @@ def uses_leaves(bag: int, rack_size: int) -> bool:
 
 @dataclass(frozen=True)
 class Equity:
-    """A player by equity with these leave values (a Strategy: play.strategy)."""
+    """A player by equity with these leave values (a Strategy: play.strategy). Its move is found best first, or
+    with `every_play` from every play ranked (the same moves, slower: the reference for tests and benchmarks)."""
 
     leaves: LeaveValues
     name: str = "equity"
+    every_play: bool = False
 
     def kernel(self) -> tuple[int, np.ndarray, np.ndarray]:
         """The equity kind, with the leave values as sorted keys and values."""
-        from pipeline.scrabble.movegen.kernels.layout import EQUITY
+        from pipeline.scrabble.movegen.kernels.layout import EQUITY, EVERY_PLAY
 
-        return (EQUITY, *self.leaves.arrays)
+        return (EVERY_PLAY if self.every_play else EQUITY, *self.leaves.arrays)
 
     def digest(self) -> str:
         """The digest of the leave values."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -43,8 +44,10 @@ class Players(NamedTuple):
     starts: np.ndarray  # int64 (players + 1,)
 
 
-def players_of(strategies: Sequence[Strategy]) -> Players:
-    """The kernel's view of the players' strategies."""
+@lru_cache(maxsize=2)
+def players_of(strategies: tuple[Strategy, ...]) -> Players:
+    """The kernel's view of the players' strategies, made once for the games of the same players (an equity
+    player's leave values are large: copying them took a fifth of an equity game's time)."""
     parts = [s.kernel() for s in strategies]
     sizes = [len(keys) for _, keys, _ in parts]
     return Players(
@@ -74,16 +77,23 @@ def deal(variant: Variant, rng: np.random.Generator, players: int) -> tuple[np.n
     return bag, bag_n, racks
 
 
+def log_rows(variant: Variant, max_scoreless: int = MAX_SCORELESS) -> int:
+    """The most turns a game can take: each play places a tile, at most max_scoreless - 1 turns between plays."""
+    return max_scoreless * (variant.tile_set.size + 2)
+
+
 def play_game(
     variant: Variant,
     lexicon: Lexicon,
     rng: np.random.Generator,
     strategies: Sequence[Strategy] = (GREEDY, GREEDY),
     max_scoreless: int = MAX_SCORELESS,
+    found=None,
 ) -> GameLog:
     """A game between players who each move by their strategy (see movegen/kernels/game.py: choose_move). It
     ends when a player goes out with the bag empty (they gain the others' rack values, which the others lose)
-    or after `max_scoreless` scoreless turns in a row (each player loses their rack value)."""
+    or after `max_scoreless` scoreless turns in a row (each player loses their rack value). With `found` (a
+    kernels.layout.Found of found_rows rows), equity players' turns are measured into it as they are played."""
     from pipeline.scrabble.movegen.kernels import game as gm
     from pipeline.scrabble.movegen.kernels import layout as ly
     from pipeline.scrabble.movegen.kernels.position import position_tables
@@ -94,13 +104,17 @@ def play_game(
     state = np.zeros(ly.STATE, dtype=np.int64)
     state[ly.S_BAG] = bag_n
     scores = np.zeros(len(strategies), dtype=np.int64)
-    rows = max_scoreless * (bag.shape[0] + 2)  # each play places a tile; at most max_scoreless - 1 turns between
+    rows = log_rows(variant, max_scoreless)
     log = np.zeros((rows, ly.TURN), dtype=np.int32)
     rack_log = np.zeros((rows, 27), dtype=np.int64)
     swapped = np.zeros((rows, 27), dtype=np.int64)
-    players = players_of(strategies)
+    players = players_of(tuple(strategies))
+    if found is None:
+        found = ly.Found(np.zeros(0, np.int64), np.zeros((0, ly.N), np.int8), np.zeros(0), np.zeros(1, np.int64))
     while True:
-        status = gm.game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log, rack_log, swapped)
+        status = gm.game_turns(
+            tab, pos, players, max_scoreless, racks, bag, scores, state, log, rack_log, swapped, found
+        )
         if status == ly.SHUFFLE:
             rng.shuffle(bag[: state[ly.S_BAG]])
         if state[ly.S_OVER]:

@@ -23,6 +23,9 @@ class PlayabilityRun(NamedTuple):
     force: bool = False
     ray: str | None = None
     shard_size: int | None = None
+    reference: Path | None = None  # grow this reference table (reference.py) towards `games` instead
+    blocks: int | None = None  # with `reference`: at most this many blocks this time (None: up to `games`)
+    block: int | None = None  # with `reference`: games per block (reference.REFERENCE_BLOCK)
 
 
 class PlayabilityResult(NamedTuple):
@@ -52,12 +55,13 @@ def measure_playability(
     from pipeline.core.files import sha256_file, write_json, write_parquet
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
+    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.play.jobs import local_processes
     from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
     from pipeline.scrabble.playability.stage import params as stage_params
-    from pipeline.scrabble.playability.table import playability_table, summary
+    from pipeline.scrabble.playability.table import summary
     from pipeline.scrabble.rules.variant import declared_variant
 
     with open_session(config, data_dir, lexicon) as s:  # the inputs read, the lexicon's read lock let go
@@ -98,3 +102,86 @@ def measure_playability(
     return PlayabilityResult(
         table, found, path, seconds, cpu, result.items_computed, result.computed, result.reused, engine_name, origin
     )
+
+
+class ReferenceGrowth(NamedTuple):
+    """A reference table grown by some blocks: the table now, why an older one was set aside, and the run."""
+
+    reference: Any  # reference.Reference
+    path: Path
+    restarted: str | None  # why the table found there was not grown but played again from game 1
+    before: int  # games the table held when the run began
+    seconds: float
+    cpu_seconds: float  # of the shards of the blocks played (reused shards too)
+    computed: int
+    reused: int
+    engine: str
+    table: pl.DataFrame  # every word's playability from the table's games
+    summary: dict[str, Any]
+
+
+def grow_reference(
+    config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: PlayabilityRun, progress=None
+) -> ReferenceGrowth:
+    """Grow `run.reference` block by block towards `run.games` games (at most `run.blocks` blocks), writing it
+    after each block; a table played with other keys (seed, leave values, words), or `run.force`, starts again
+    from game 1. Each block is a job of its own, so an interrupted block resumes from its shards."""
+    import time
+    from dataclasses import replace
+
+    from pipeline.core import executor
+    from pipeline.core.errors import WordstatsError
+    from pipeline.core.session import open_session
+    from pipeline.scrabble.equity.values import load_leaves
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import local_processes
+    from pipeline.scrabble.playability import reference as rf
+    from pipeline.scrabble.playability.job import PLAYABILITY_SHARD
+    from pipeline.scrabble.playability.stage import params as stage_params
+    from pipeline.scrabble.playability.table import summary
+    from pipeline.scrabble.rules.variant import declared_variant
+
+    assert run.reference is not None
+    path, block = run.reference, run.block or rf.REFERENCE_BLOCK
+    if path.suffix != ".parquet":
+        raise WordstatsError(f"--reference {path}: the table must be a .parquet file")
+    with open_session(config, data_dir, lexicon) as s:
+        variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
+        words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
+        every = s.store.read("words", columns=["word"])["word"].to_list()
+        wanted = rf.empty(s.lexicon, variant.name, run.seed, leaves.digest(), every, run.games)
+        address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
+    ref, restarted = wanted, None
+    if path.exists() and not run.force:
+        found = rf.read_reference(path)
+        restarted = rf.mismatch(found, wanted)
+        if restarted is None and found.games > run.games:
+            raise WordstatsError(
+                f"{path} holds {found.games:,} games, more than --games {run.games:,}: give at least that many "
+                "(--force plays the table again from game 1)"
+            )
+        if restarted is None:
+            ref = replace(wanted, losses=found.losses, games=found.games)
+    elif run.force and path.exists():
+        restarted = "--force"
+    before, cpu, computed, reused, engine_name = ref.games, 0.0, 0, 0, "local"
+    started = time.perf_counter()
+    with executor.engine_session(address, local_processes(block)) as engine:
+        engine_name = engine.name
+        for _ in range(run.blocks if run.blocks is not None else run.games):
+            if ref.games >= run.games:
+                break
+            stop = rf.next_stop(ref.games, run.games, block)
+            shard = run.shard_size or PLAYABILITY_SHARD
+            job = rf.block_job(variant, words, leaves, run.seed, ref.games, stop - ref.games, shard)
+            result = executor.run(job, folder, name, engine, progress)
+            ref = rf.grown(ref, result.tables["losses"], stop)
+            rf.write_reference(path, ref)
+            cpu += float(result.tables["cpu"]["seconds"].sum())
+            computed, reused = computed + result.computed, reused + result.reused
+    if computed + reused == 0 and (restarted is not None or not path.exists()):  # no block played: none to play
+        rf.write_reference(path, ref)
+    table = ref.table(every)
+    summed = summary(table, ref.losses, ref.games, variant.name, run.seed)
+    seconds = time.perf_counter() - started
+    return ReferenceGrowth(ref, path, restarted, before, seconds, cpu, computed, reused, engine_name, table, summed)

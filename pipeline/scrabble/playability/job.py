@@ -14,12 +14,10 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipeline.core.jobs import Job, Parts, Shard, words_digest
-from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.turns import game_rng
-from pipeline.scrabble.playability.losses import game_losses, milli
+from pipeline.scrabble.playability.losses import measured_game, milli
 from pipeline.scrabble.rules.variant import Variant, variant_params
 
 PLAYABILITY_SHARD = 20  # games per shard (a few seconds on one core)
@@ -47,11 +45,10 @@ def playability_work(shard: Shard, p: Measuring) -> Parts:
     """Games start+1..stop: per word and half, the thousandths of a point lost and the turns it was needed; and
     the CPU seconds the shard took in the process that ran it."""
     started = time.process_time()
-    player = Equity(p.leaves)
     lost: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
     for number in range(shard.start + 1, shard.stop + 1):
-        log = play_game(p.variant, p.lexicon, game_rng(p.seed, p.variant.name, number), (player, player))
-        for turn in game_losses(log, p.variant, p.lexicon, p.leaves):
+        _, turns = measured_game(p.variant, p.lexicon, game_rng(p.seed, p.variant.name, number), p.leaves)
+        for turn in turns:
             for word, loss in turn.losses.items():
                 entry = lost[word, half_of(number)]
                 entry[0] += milli(loss)

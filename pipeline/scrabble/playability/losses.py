@@ -12,7 +12,12 @@ nothing. Ties: the best move is the one the game plays (higher equity, then high
 generator's order; a play before an exchange of equal equity), and only equities enter a loss, so how ties among
 the other moves are broken never changes it. A turn whose best move is an exchange or a pass costs nothing.
 
-Losses are kept in integer thousandths of a point (MILLI), so that sums over games are exact in any order."""
+Losses are kept in integer thousandths of a point (MILLI), so that sums over games are exact in any order.
+
+measured_game finds them in the game kernel as the game is played (movegen/kernels/losses.py: each word's
+alternative among the best plays the equity search keeps, or among every play when all of those form it);
+game_losses replays a game's log here in Python, and reference_losses ranks every move by the rules: the slow
+references it is tested against."""
 
 from __future__ import annotations
 
@@ -22,19 +27,19 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.ingest.playability import MILLI
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.moves import Move, ranked_moves
-from pipeline.scrabble.equity.strategy import uses_leaves
+from pipeline.scrabble.equity.strategy import Equity, uses_leaves
 from pipeline.scrabble.equity.values import RADIX, TILES, LeaveValues, keys_of_texts, rack_leaves
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate, record_tiles
-from pipeline.scrabble.play.game import GameLog
+from pipeline.scrabble.play.game import GameLog, log_rows, play_game
 from pipeline.scrabble.play.turns import rack_text
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
 
-MILLI = 1000  # losses are summed as integer thousandths of a point
 PASS_EQUITY = 0.0  # the pass: no score, the whole rack kept (a leave of a full rack is worth 0)
 
 
@@ -195,3 +200,58 @@ def game_losses(log: GameLog, variant: Variant, lexicon: Lexicon, leaves: LeaveV
         tiles, _ = record_tiles(record)
         board.put(tiles)
         bag = max(bag - len(tiles), 0)
+
+
+def found_rows(rows: int):
+    """An empty kernels.layout.Found of `rows` rows."""
+    from pipeline.scrabble.movegen.kernels import layout as ly
+
+    return ly.Found(
+        np.zeros(rows, dtype=np.int64),
+        np.full((rows, ly.N), -1, dtype=np.int8),
+        np.zeros(rows, dtype=np.float64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+def found_words(found) -> Iterator[tuple[int, str, float]]:
+    """The rows a measured game or turn wrote: turn, word, loss."""
+    n = int(found.written[0])
+    for turn, codes, loss in zip(found.turns[:n].tolist(), found.words[:n], found.losses[:n].tolist()):
+        yield turn, (codes[codes >= 0] + ord("A")).astype(np.uint8).tobytes().decode(), loss
+
+
+def measured_game(variant: Variant, lexicon: Lexicon, rng: np.random.Generator, leaves: LeaveValues):
+    """A game between two equity players with these leave values, and loss(W) of the words of each play turn,
+    found in the game kernel as the game is played (the same as game_losses of the log, far faster)."""
+    from pipeline.scrabble.movegen.kernels import layout as ly
+
+    player = Equity(leaves)
+    found = found_rows(log_rows(variant) * (variant.rack_size + 1))
+    log = play_game(variant, lexicon, rng, (player, player), found=found)
+    turns: dict[int, dict[str, float]] = {}
+    for turn, word, loss in found_words(found):
+        turns.setdefault(turn, {})[word] = loss
+    return log, [TurnLoss(k, int(log.turns[k, ly.TURN_PLAYER]), losses) for k, losses in turns.items()]
+
+
+def kernel_losses(
+    board: Board, rack: str, bag: int, variant: Variant, lexicon: Lexicon, leaves: LeaveValues, top: int = 0
+) -> dict[str, float]:
+    """loss(W) for each word W of the best move of the turn, as a measured game finds it (the kernel's way), from
+    the `top` best plays (a measured game's LOSS_TOP unless given) or every play when all of those form W."""
+    from pipeline.letters.tiles import rack_counts
+    from pipeline.scrabble.movegen.kernels import layout as ly
+    from pipeline.scrabble.movegen.kernels.losses import measured_move
+    from pipeline.scrabble.movegen.kernels.position import position_tables
+    from pipeline.scrabble.movegen.tables import variant_tables
+
+    tab = variant_tables(lexicon, variant)
+    pos = position_tables(tab, np.ascontiguousarray(board.tiles, dtype=np.int8), np.ascontiguousarray(board.blanks))
+    keys, values = leaves.arrays
+    found = found_rows(variant.rack_size + 1)
+    best = np.zeros((top or ly.LOSS_TOP, ly.RECORD), dtype=np.int32)
+    kept, gone = np.zeros(27, dtype=np.int64), np.zeros(27, dtype=np.int64)
+    counts = rack_counts(rack).astype(np.int64)
+    measured_move(tab, pos, keys, values, counts, bag, best, kept, gone, found, 0)
+    return {word: loss for _, word, loss in found_words(found)}

@@ -1,12 +1,15 @@
 """The playability stage: playability.parquet (the points a player would lose over seeded games between equity
 players by not knowing each word: losses.py) and playability_summary.json (the top words, the stability of the
-ranking between the halves of the games)."""
+ranking between the halves of the games, and where the games come from). With a reference table ([playability]
+reference, the default config's data/raw/playability-enable.parquet: reference.py), the lexicon whose words it
+was played on takes its games, in seconds; any other lexicon plays the `games` games of a small sample here."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.ingest.playability import reference_params
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
@@ -18,7 +21,8 @@ DEFAULT_GAMES = 20
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
-    """The games and seed of [scrabble.playability] (validated); the variant is that of the leave values."""
+    """The games and seed of [scrabble.playability] (validated) and [playability] reference (path, sha256); the
+    variant is that of the leave values."""
     sec = config.section("scrabble").section("playability", {})
     sec.allow("games", "seed")
     variant = config.section("scrabble").section("leaves", {}).text("variant", "scrabble")
@@ -27,18 +31,39 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
         "variant": variant,
         "games": sec.integer("games", DEFAULT_GAMES, lo=1, hi=10_000_000),
         "seed": sec.integer("seed", DEFAULT_SEED, lo=0),
+        **reference_params(config),
     }
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
-    """Playability of every word from the stage's games, and the run's summary."""
+    """Playability of every word from the reference table's games when it covers the lexicon, else from the
+    stage's own games; and the run's summary."""
+    from pathlib import Path
+
+    from pipeline.ingest.playability import playability_table
+    from pipeline.scrabble.playability.reference import covers, read_reference
+    from pipeline.scrabble.playability.table import summary
+
+    p = ctx.params
+    words = inputs["words"]["word"].to_list()
+    ref = read_reference(Path(p["reference"])) if "reference" in p else None
+    if ref is None or not covers(ref, words):
+        return sample(inputs, ctx, words)
+    table = playability_table(ref.losses, words)
+    found = summary(table, ref.losses, ref.games, ref.variant, ref.seed)
+    source = {"source": "reference", "reference": p["reference"], "target": ref.target, "partial": ref.partial}
+    return {"playability.parquet": table, "playability_summary.json": {**found, **source}}
+
+
+def sample(inputs: dict[str, pl.DataFrame], ctx, words: list[str]) -> dict[str, object]:
+    """Playability of every word from the stage's own `games` games, and the run's summary."""
     from pipeline.core import executor
+    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.playability.job import playability_job
-    from pipeline.scrabble.playability.table import playability_table, summary
+    from pipeline.scrabble.playability.table import summary
 
     p = ctx.params
     variant = declared_variant(ctx.config, p["variant"])
-    words = inputs["words"]["word"].to_list()
     lexicon = Lexicon(words)
     lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
     leaves = LeaveValues(inputs["leaves"].select("leave", "value"))
@@ -48,5 +73,5 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     table = playability_table(losses, words)
     return {
         "playability.parquet": table,
-        "playability_summary.json": summary(table, losses, p["games"], variant.name, p["seed"]),
+        "playability_summary.json": {**summary(table, losses, p["games"], variant.name, p["seed"]), "source": "sample"},
     }

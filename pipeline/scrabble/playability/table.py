@@ -1,5 +1,5 @@
-"""The playability table of every word of a lexicon from the job's merged losses, and how stable its ranking is
-between the two halves of the games."""
+"""The top words of a playability table (pipeline.ingest.playability) and how stable their ranking is between the two
+halves of the games."""
 
 from __future__ import annotations
 
@@ -9,29 +9,9 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.stats import spearman
-from pipeline.scrabble.playability.losses import MILLI
 
 STABILITY_TOP = 10_000  # the stability measure ranks this many of the top words
 TOP_SHOWN = 20  # words of the summary's top list
-PLAYABILITY_SCHEMA = {"word": pl.String, "playability": pl.Float64, "turns": pl.Int32, "rank": pl.Int32}
-
-
-def playability_table(losses: pl.DataFrame, words: list[str]) -> pl.DataFrame:
-    """Every word with the points lost without it over all the games (0 for a word never needed), the turns whose
-    best move formed it, and its rank (1 = most points; words of equal playability share the better rank),
-    sorted by word."""
-    totals = losses.group_by("word").agg(pl.col("milli").sum(), pl.col("turns").sum())
-    table = (
-        pl.DataFrame({"word": sorted(words)}, schema={"word": pl.String})
-        .join(totals, on="word", how="left")
-        .with_columns(pl.col("milli").fill_null(0), pl.col("turns").fill_null(0))
-    )
-    return table.select(
-        "word",
-        (pl.col("milli") / MILLI).round(3).alias("playability"),
-        "turns",
-        pl.col("milli").rank("min", descending=True).alias("rank"),
-    ).cast(PLAYABILITY_SCHEMA)  # type: ignore[arg-type]
 
 
 def top_words(table: pl.DataFrame, n: int) -> pl.DataFrame:

@@ -11,6 +11,7 @@ from pipeline.scrabble.movegen.kernels.bits import first_word, lowest
 from pipeline.scrabble.movegen.kernels.layout import (
     ALL_LETTERS,
     BLANK_SLOT,
+    NO_BOUND,
     STRIP,
     STRIP_ANCHOR,
     STRIP_BOUND,
@@ -199,3 +200,47 @@ def strip_bounds(tab, pos, rack, caps):
                     out[n_out, STRIP_EMPTY], out[n_out, STRIP_WORD] = m, maybe
                     n_out += 1
     return out[:n_out]
+
+
+@njit(cache=True)
+def equity_bound(tab, pos, strip, keeping, held, scratch):
+    """An upper bound of the equity of a strip's plays (strip: a row of strip_bounds; keeping: by equity, of a
+    rack of `held` tiles), tighter than its score bound plus the best leave: over each leave its plays can keep,
+    the values of the tiles they place on the strip's best coefficients (at most the strip's score bound) plus
+    the leave's value. `scratch`: three int64 rows of N."""
+    o, line, s, e = strip[STRIP_DIR], strip[STRIP_LINE], strip[STRIP_START], strip[STRIP_END]
+    tt, bb, values = pos.tiles[o, line], pos.blanks[o, line], tab.values
+    lm, xw, coef = scratch[0], scratch[1], scratch[2]
+    board_sum, w, fixed, m = 0, 1, 0, 0
+    for sq in range(s, e + 1):
+        t = tt[sq]
+        if t >= 0:
+            if not bb[sq]:
+                board_sum += values[t]
+        else:
+            wm = tab.wmul[o, line, sq]
+            lm[m] = tab.lmul[o, line, sq]
+            xw[m] = wm if pos.crossed[o, line, sq] else 0
+            if pos.crossed[o, line, sq]:
+                fixed += pos.sums[o, line, sq] * wm
+            w *= wm
+            m += 1
+    for j in range(m):  # coefficients, highest first (insertion sort)
+        c = lm[j] * (w + xw[j])
+        i = j
+        while i > 0 and coef[i - 1] < c:
+            coef[i] = coef[i - 1]
+            i -= 1
+        coef[i] = c
+    base = board_sum * w + fixed + (tab.bingo if strip[STRIP_WORD] else 0)
+    best = NO_BOUND
+    for at in range(keeping.worth.shape[0]):
+        if keeping.sizes[at] != held - m:
+            continue
+        score = base
+        for i in range(m):
+            score += coef[i] * keeping.spent[at, i]
+        score = min(score, strip[STRIP_BOUND])
+        if score + keeping.worth[at] > best:
+            best = score + keeping.worth[at]
+    return best

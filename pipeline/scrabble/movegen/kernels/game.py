@@ -10,8 +10,10 @@ from numba import njit
 from pipeline.scrabble.movegen.kernels.layout import (
     BLANK_SLOT,
     EQUITY,
+    EVERY_PLAY,
     EXCHANGE,
     GAME_OVER,
+    LOSS_TOP,
     MAX_LEAVE,
     NO_PLAY,
     PASS,
@@ -29,9 +31,10 @@ from pipeline.scrabble.movegen.kernels.layout import (
     TURN_PLAYER,
     TURN_RECORD,
 )
-from pipeline.scrabble.movegen.kernels.leaves import best_move, take_tiles
+from pipeline.scrabble.movegen.kernels.leaves import best_move, rack_keeping, take_tiles
+from pipeline.scrabble.movegen.kernels.losses import measured_move
 from pipeline.scrabble.movegen.kernels.position import place
-from pipeline.scrabble.movegen.kernels.search import best_plays
+from pipeline.scrabble.movegen.kernels.search import best_plays, search
 from pipeline.scrabble.movegen.kernels.walk import generate_plays
 
 
@@ -62,10 +65,18 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
     """Player p's move by its strategy: PLAY with the play's record, or EXCHANGE with the tiles returned in
     `gone`, or PASS. Greedy: the highest-scoring play, else the whole rack when the bag holds a full rack.
     By equity, while the bag holds a full rack: the play or exchange of highest score + leave value (the
-    player's leave values); with fewer tiles in the bag, as greedy. `one` and `every` hold the plays (`every`
-    may grow)."""
+    player's leave values), best first (search), or from every play (EVERY_PLAY: best_move); with fewer tiles in
+    the bag, as greedy. `one` and `every` hold the plays (`every` may grow)."""
     gone[:] = 0
     if players.kinds[p] == EQUITY and bag_n >= tab.rack_size:
+        first, stop = players.starts[p], players.starts[p + 1]
+        keeping = rack_keeping(rack, players.keys[first:stop], players.values[first:stop], tab.values, 1, kept)
+        one, n, _ = search(tab, pos, rack, 1, one, keeping)
+        if n > 0:
+            return PLAY, one[0].copy(), every
+        gone[:] = rack - kept
+        return EXCHANGE, one[0].copy(), every
+    if players.kinds[p] == EVERY_PLAY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
         every, n, _ = generate_plays(tab, pos, rack, 0, every)
         keys, values = players.keys[first:stop], players.values[first:stop]
@@ -84,16 +95,19 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
 
 
 @njit(cache=True)
-def game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log, rack_log, swapped):
-    """Play turns, each player by its strategy (choose_move), until the game ends (GAME_OVER) or an exchange
-    needs the bag shuffled (SHUFFLE). A game ends when a player uses their last tile with the bag empty (they
-    gain the others' rack values, which the others lose) or after max_scoreless scoreless turns in a row (each
-    loses their rack value). Each turn appends a row to `log` (TURN_*), the rack before it to `rack_log` and
-    the tiles it exchanged to `swapped`."""
+def game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log, rack_log, swapped, found):
+    """Play turns, each player by its strategy (choose_move; in a measured game, with rows in `found`, equity
+    players by measured_move, which writes each play's words' losses there), until the game ends (GAME_OVER) or
+    an exchange needs the bag shuffled (SHUFFLE). A game ends when a player uses their last tile with the bag
+    empty (they gain the others' rack values, which the others lose) or after max_scoreless scoreless turns in a
+    row (each loses their rack value). Each turn appends a row to `log` (TURN_*), the rack before it to
+    `rack_log` and the tiles it exchanged to `swapped`."""
     n_players = racks.shape[0]
     one = np.zeros((1, RECORD), dtype=np.int32)
     every = np.zeros((256, RECORD), dtype=np.int32)
     kept = np.zeros(27, dtype=np.int64)
+    top = np.zeros((LOSS_TOP, RECORD), dtype=np.int32)
+    measured = found.losses.shape[0] > 0
     while True:
         p = state[S_PLAYER]
         rack = racks[p]
@@ -101,7 +115,14 @@ def game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log,
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        action, rec, every = choose_move(tab, pos, players, p, rack, state[S_BAG], one, every, kept, swapped[turn])
+        if measured:
+            first, stop = players.starts[p], players.starts[p + 1]
+            keys, values = players.keys[first:stop], players.values[first:stop]
+            action, rec = measured_move(
+                tab, pos, keys, values, rack, state[S_BAG], top, kept, swapped[turn], found, turn
+            )
+        else:
+            action, rec, every = choose_move(tab, pos, players, p, rack, state[S_BAG], one, every, kept, swapped[turn])
         row[TURN_ACTION] = action
         shuffle = False
         if action == PLAY:

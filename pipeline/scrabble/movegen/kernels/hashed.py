@@ -9,16 +9,17 @@ from numba import njit
 
 from pipeline.scrabble.movegen.kernels.bits import first_word, may_hold, table_size
 from pipeline.scrabble.movegen.kernels.layout import BLANK_SLOT, MEMO_ROWS, N
-from pipeline.scrabble.movegen.kernels.walk import keep_play
+from pipeline.scrabble.movegen.kernels.walk import keep_play, keep_ranked
 
 
 @njit(cache=True)
-def full_rack_plays(tab, pos, o, line, s, e, rack, keep, out, n_out, scratch):
+def full_rack_plays(tab, pos, o, line, s, e, rack, keep, out, n_out, scratch, keeping):
     """Every play that covers exactly the squares s..e of a line with the whole rack (a full one, at most
     two blanks), found by letter hash among the long words (tab.bingos, tab.bingo_words) rather than by a walk:
     each word of the strip's length whose letters are the rack's and the board's (a blank any letter),
     spelling the board tiles and allowed by each empty square's cross-check, once per way to place the
-    blanks. Kept as in keep_play; returns the records, their number and how many plays were scored."""
+    blanks. Kept by score as in keep_play, or by equity as in keep_ranked (`keeping`: the empty leave's value
+    added, from the floor up); returns the records, their number and how many plays were scored."""
     word, blank, new, count, spots = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
     lt, lb, masks, crossed, sums = pos.tiles[o, line], pos.blanks[o, line], pos.masks, pos.crossed, pos.sums
     values, lmul, wmul, letter_hash = tab.values, tab.lmul, tab.wmul, tab.letter_hash
@@ -115,7 +116,13 @@ def full_rack_plays(tab, pos, o, line, s, e, rack, keep, out, n_out, scratch):
                             score -= v * (w + (wmul[o, line, j1] if crossed[o, line, j1] else 0))
                             blank[j1] = 1
                         scored += 1
-                        out, n_out = keep_play(out, n_out, keep, score, o, line, s, length, word, blank, new)
+                        if not keeping.by_equity:
+                            out, n_out = keep_play(out, n_out, keep, score, o, line, s, length, word, blank, new)
+                        elif score + keeping.worth[0] >= keeping.floor:
+                            value = score + keeping.worth[0]
+                            out, n_out = keep_ranked(
+                                out, n_out, keep, value, score, o, line, s, length, word, blank, new, keeping.equity
+                            )
                         if n_blanks > 0:
                             blank[spots[p1]] = 0
                             if n_blanks > 1:

@@ -61,14 +61,16 @@ PLAY, EXCHANGE, PASS = 0, 1, 2
 S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
 STATE = 6
 # How a player chooses its move (the game's strategies): the highest score, or the highest equity (score plus
-# the value of the leave) while the bag holds a full rack.
-GREEDY, EQUITY = 0, 1
+# the value of the leave) while the bag holds a full rack; EVERY_PLAY is the equity player's move found from every
+# play rather than best first (the reference the best-first search is tested and measured against).
+GREEDY, EQUITY, EVERY_PLAY = 0, 1, 2
 
 # A leave is 27 tile counts (A-Z, then blanks); its key is the number whose base-RADIX digits are its tile
 # codes + 1 in ascending order, the first tile the lowest digit (the equity wing computes the same keys).
 RADIX = 28  # 27 tile codes + 1 (a digit 0 ends the key)
 MAX_LEAVE = 6  # leaves of more tiles are worth 0 (a leave of 7 is a pass)
 NO_PLAY = -1  # best_move's answer when an exchange (or nothing) beats every play
+NO_BOUND = -float(1 << 40)  # below every bound of a search: nothing cut yet
 
 
 class Position(NamedTuple):
@@ -82,3 +84,36 @@ class Position(NamedTuple):
     crossed: np.ndarray  # bool (2, N, N)
     sums: np.ndarray  # int32 (2, N, N)
     anchors: np.ndarray  # bool (2, N, N)
+
+
+class Keeping(NamedTuple):
+    """How a best-first search ranks the plays it keeps: by score (by_equity False; the other fields are not read),
+    or by equity, score plus the value of the leave. A leave, a sub-multiset of the rack, is numbered by its counts
+    of the rack's distinct tile codes `kinds` in mixed radix (the sum of count * weight); `worth` is each one's
+    value, sizes its number of tiles, spent the values of the tiles placed to keep it (highest first), caps[p] the
+    best value of a leave after p tiles are placed, `floor` the equity a play must reach (the best exchange's, or
+    the pass's), and equity[i] that of the i-th play kept."""
+
+    by_equity: bool
+    kinds: np.ndarray  # int64 (distinct codes,)
+    weights: np.ndarray  # int64 (distinct codes,)
+    worth: np.ndarray  # float64 (leaves,)
+    sizes: np.ndarray  # int64 (leaves,)
+    spent: np.ndarray  # int64 (leaves, tiles on the rack)
+    caps: np.ndarray  # float64 (N + 1,)
+    floor: float
+    equity: np.ndarray  # float64 (keep,)
+
+
+LOSS_TOP = 4  # the best plays a measured game keeps for the losses of the words of the best (word_losses)
+
+
+class Found(NamedTuple):
+    """What a measured game writes (kernels/losses.py): per row the turn, a word the turn's best play formed (its
+    letter codes, -1 past the end) and the loss of not knowing it; written[0] is the number of rows. A game with no
+    rows to write (zero of them) is not measured."""
+
+    turns: np.ndarray  # int64 (rows,)
+    words: np.ndarray  # int8 (rows, N)
+    losses: np.ndarray  # float64 (rows,)
+    written: np.ndarray  # int64 (1,)

@@ -9,6 +9,8 @@ from numba import njit
 
 from pipeline.scrabble.movegen.kernels.layout import (
     BLANK_SLOT,
+    MAX_LEAVE,
+    NO_BOUND,
     NO_PLAY,
     PLAY_BLANKS,
     PLAY_COL,
@@ -19,6 +21,7 @@ from pipeline.scrabble.movegen.kernels.layout import (
     PLAY_ROW,
     PLAY_SCORE,
     RADIX,
+    Keeping,
     N,
 )
 
@@ -156,3 +159,66 @@ def best_move(records, n, rack, keys, values, most, weight, exchange, kept):
             break
         trial[code] += 1
     return best, best_equity
+
+
+@njit(cache=True)
+def rack_keeping(rack, keys, values, letter_values, keep, kept):
+    """The Keeping of a search for the `keep` best plays by equity (score + leave value, by the leave values
+    keys / values) of a rack: its leaves numbered, their values and sizes, the letter values of the tiles placed
+    to keep each (letter_values; blanks 0), the best value after each number of tiles placed, and the best
+    exchange as the floor (a play must reach it: a play beats an exchange of equal equity), whose kept tiles are
+    written into `kept` (of equal exchanges, the first in the order of their kept tiles' text, as best_move)."""
+    n_kinds = 0
+    for code in range(27):
+        if rack[code] > 0:
+            n_kinds += 1
+    kinds = np.empty(n_kinds, dtype=np.int64)
+    weights = np.empty(n_kinds, dtype=np.int64)
+    held, total, k = 0, 1, 0
+    for code in range(27):
+        if rack[code] > 0:
+            kinds[k], weights[k] = code, total
+            total *= rack[code] + 1
+            held += rack[code]
+            k += 1
+    worth = np.empty(total, dtype=np.float64)
+    sizes = np.empty(total, dtype=np.int64)
+    spent = np.zeros((total, held), dtype=np.int64)
+    caps = np.full(N + 1, NO_BOUND, dtype=np.float64)
+    trial = np.zeros(27, dtype=np.int64)
+    kept[:] = 0
+    floor = NO_BOUND
+    size = 0
+    for at in range(total):  # every sub-multiset, the first kind counting fastest (its number is `at`)
+        value = leave_value(keys, values, trial, MAX_LEAVE)
+        worth[at], sizes[at] = value, size
+        spent_values(rack, trial, letter_values, spent[at])
+        if value > caps[held - size]:
+            caps[held - size] = value
+        if size < held and (value > floor or (value == floor and text_before(trial, kept))):
+            floor = value
+            kept[:] = trial
+        k = 0
+        while k < n_kinds and trial[kinds[k]] == rack[kinds[k]]:
+            size -= trial[kinds[k]]
+            trial[kinds[k]] = 0
+            k += 1
+        if k < n_kinds:
+            trial[kinds[k]] += 1
+            size += 1
+    return Keeping(True, kinds, weights, worth, sizes, spent, caps, floor, np.zeros(keep, dtype=np.float64))
+
+
+@njit(cache=True)
+def spent_values(rack, leave, letter_values, out):
+    """The letter values of the tiles of `rack` not in `leave`, highest first, into `out` (blanks 0)."""
+    n = 0
+    for code in range(26):
+        for _ in range(rack[code] - leave[code]):
+            v = letter_values[code]
+            i = n
+            while i > 0 and out[i - 1] < v:
+                out[i] = out[i - 1]
+                i -= 1
+            out[i] = v
+            n += 1

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.scrabble.movegen.kernels.bounds import square_caps, strip_bounds
+from pipeline.scrabble.movegen.kernels.bounds import equity_bound, square_caps, strip_bounds
 from pipeline.scrabble.movegen.kernels.hashed import full_rack_plays, may_fill, rack_subsets
 from pipeline.scrabble.movegen.kernels.layout import (
     BLANK_SLOT,
     CHECKED_TILES,
     MEMO_ROWS,
-    PLAY_SCORE,
+    NO_BOUND,
     STRIP_ANCHOR,
     STRIP_BOUND,
     STRIP_DIR,
@@ -25,7 +25,15 @@ from pipeline.scrabble.movegen.kernels.layout import (
     N,
 )
 from pipeline.scrabble.movegen.kernels.position import position_tables
-from pipeline.scrabble.movegen.kernels.walk import anchor_walk, board_tables, generate_plays, rack_facts, walk_tables
+from pipeline.scrabble.movegen.kernels.walk import (
+    anchor_walk,
+    bar_of,
+    board_tables,
+    by_score,
+    generate_plays,
+    rack_facts,
+    walk_tables,
+)
 
 
 @njit(cache=True, inline="always")
@@ -67,16 +75,16 @@ def heap_pop(heap_bound, heap_item, n):
 
 
 @njit(cache=True)
-def anchor_reach(strips, j, next_strip, dead, a, reach, none):
+def anchor_reach(strips, bounds, j, next_strip, dead, a, reach, none):
     """The bounds an anchor walk from square a prunes with, from the anchor's live strips (j, then
-    next_strip[j] ...; the plays of the walk are theirs): reach[0, s, p] (p >= a) the best bound of the
-    strips from s ending at or after p, reach[1, p, a] of those starting at or before p."""
+    next_strip[j] ...; the plays of the walk are theirs; bounds[j] strip j's): reach[0, s, p] (p >= a) the best
+    bound of the strips from s ending at or after p, reach[1, p, a] of those starting at or before p."""
     for s in range(a + 1):
         for p in range(a, N):
             reach[0, s, p] = none
     while j >= 0:
         if not dead[j]:
-            s, b = strips[j, STRIP_START], strips[j, STRIP_BOUND]
+            s, b = strips[j, STRIP_START], bounds[j]
             for p in range(a, strips[j, STRIP_END] + 1):
                 if b > reach[0, s, p]:
                     reach[0, s, p] = b
@@ -90,13 +98,22 @@ def anchor_reach(strips, j, next_strip, dead, a, reach, none):
 
 @njit(cache=True)
 def best_plays(tab, pos, rack, keep, out):
-    """The `keep` best plays (keep >= 1; the records and rank order of generate_plays), highest score bound
-    first until a bound falls below the keep-th best score: the strips a full rack covers (at most two
-    blanks on it) by full_rack_plays when tab.bingo_words holds the words of tab.bingos, the other plays by
-    anchor walks, inside which the branches whose strips cannot reach the keep-th best are cut. Without
-    blanks on the rack, an anchor's strips of CHECKED_TILES or more empty squares are first checked by
-    may_fill: those no word fits are dropped and the anchor waits in the queue under its new bound.
-    Returns the records, their number, and how many plays were scored."""
+    """The `keep` best plays by score (keep >= 1; the records and rank order of generate_plays): search by
+    score."""
+    return search(tab, pos, rack, keep, out, by_score())
+
+
+@njit(cache=True)
+def search(tab, pos, rack, keep, out, keeping):
+    """The `keep` best plays (keep >= 1) by score (the records and rank order of generate_plays) or by equity
+    (keep_ranked's order, from keeping.floor up: `keeping`), highest bound first until a bound falls below the
+    bar (walk.bar_of); a strip's bound is its score bound, plus by equity the best value of a leave after its
+    tiles are placed. The strips a full rack covers (at most two blanks on it) are searched by full_rack_plays
+    when tab.bingo_words holds the words of tab.bingos, the other plays by anchor walks, inside which the
+    branches whose strips cannot reach the bar are cut. Without blanks on the rack, an anchor's strips of
+    CHECKED_TILES or more empty squares are first checked by may_fill: those no word fits are dropped and the
+    anchor waits in the queue under its new bound. Returns the records, their number, and how many plays were
+    scored."""
     in_rack, have = rack_facts(rack)
     if in_rack == 0:
         return out, 0, 0
@@ -115,17 +132,22 @@ def best_plays(tab, pos, rack, keep, out):
     memo_keys = np.empty(MEMO_ROWS, dtype=np.uint64)  # _may_fill's look-ups
     memo = np.zeros((MEMO_ROWS + 1, 3), dtype=np.int64)
     hits = np.empty(1024, dtype=np.int64)
-    none = -(1 << 40)
+    none = NO_BOUND
     n_strips = strips.shape[0]
-    anchor_bound = np.full(2 * N * N, none, dtype=np.int64)
+    bounds = np.empty(n_strips, dtype=np.float64)
+    for j in range(n_strips):
+        bounds[j] = strips[j, STRIP_BOUND]
+        if keeping.by_equity:
+            bounds[j] += keeping.caps[strips[j, STRIP_EMPTY]]
+    anchor_bound = np.full(2 * N * N, none, dtype=np.float64)
     anchor_strip = np.full(2 * N * N, -1, dtype=np.int64)  # the anchor's first strip, then by next_strip
     next_strip = np.empty(n_strips, dtype=np.int64)
     dead = np.zeros(n_strips, dtype=np.bool_)  # no word of the rack and the board letters fits it
-    heap_bound = np.empty(2 * N * N + n_strips, dtype=np.int64)  # anchors (k < 2 N N) and full-rack strips
+    heap_bound = np.empty(2 * N * N + n_strips, dtype=np.float64)  # anchors (k < 2 N N) and full-rack strips
     heap_item = np.empty(2 * N * N + n_strips, dtype=np.int64)
     n_heap = 0
     for j in range(n_strips - 1, -1, -1):
-        b, o, line = strips[j, STRIP_BOUND], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
+        b, o, line = bounds[j], strips[j, STRIP_DIR], strips[j, STRIP_LINE]
         if by_hash and strips[j, STRIP_EMPTY] == in_rack:
             dead[j] = True  # not the walks' business
             if strips[j, STRIP_WORD]:
@@ -140,33 +162,60 @@ def best_plays(tab, pos, rack, keep, out):
         if anchor_bound[k] != none:
             n_heap = heap_push(heap_bound, heap_item, n_heap, anchor_bound[k], k)
     checked = np.zeros(2 * N * N, dtype=np.bool_)
+    refined = np.zeros(2 * N * N, dtype=np.bool_)  # by equity: the anchor's strips under equity_bound
+    coefs = np.zeros((3, N), dtype=np.int64)
     work = np.zeros((WORK, N + 1), dtype=np.int64)
     scratch = np.zeros((5, 32), dtype=np.int64)
-    reach = np.zeros((2, N, N + 1), dtype=np.int64)
+    reach = np.zeros((2, N, N + 1), dtype=np.float64)
     game, board = walk_tables(tab), board_tables(pos)
     n_out, total = 0, 0
     while n_heap > 0:
         b, k = heap_bound[0], heap_item[0]
-        if n_out == keep and b < out[keep - 1, PLAY_SCORE]:
+        bar = bar_of(out, n_out, keep, keeping)
+        if b < bar:
             break
         n_heap = heap_pop(heap_bound, heap_item, n_heap)
         if k >= 2 * N * N:
             j = k - 2 * N * N
             o, line = strips[j, STRIP_DIR], strips[j, STRIP_LINE]
             out, n_out, count = full_rack_plays(
-                tab, pos, o, line, strips[j, STRIP_START], strips[j, STRIP_END], rack, keep, out, n_out, scratch
+                tab,
+                pos,
+                o,
+                line,
+                strips[j, STRIP_START],
+                strips[j, STRIP_END],
+                rack,
+                keep,
+                out,
+                n_out,
+                scratch,
+                keeping,
             )
             total += count
             continue
         o, rest = k // (N * N), k % (N * N)
         line, a = rest // N, rest % N
-        if checking and not checked[k]:  # drop the anchor's strips that no word fits, then queue it anew
-            checked[k] = True
-            target = out[keep - 1, PLAY_SCORE] if n_out == keep else none
+        if keeping.by_equity and not refined[k]:  # the anchor's strips' bounds tightened, then queued anew
+            refined[k] = True
             better = none
             j = anchor_strip[k]
             while j >= 0:
-                if strips[j, STRIP_EMPTY] >= CHECKED_TILES and strips[j, STRIP_BOUND] >= target:
+                if not dead[j] and bounds[j] >= bar:
+                    bounds[j] = min(bounds[j], equity_bound(tab, pos, strips[j], keeping, in_rack, coefs))
+                if not dead[j] and bounds[j] > better:
+                    better = bounds[j]
+                j = next_strip[j]
+            if better < b:
+                if better != none:
+                    n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
+                continue
+        if checking and not checked[k]:  # drop the anchor's strips that no word fits, then queue it anew
+            checked[k] = True
+            better = none
+            j = anchor_strip[k]
+            while j >= 0:
+                if strips[j, STRIP_EMPTY] >= CHECKED_TILES and bounds[j] >= bar:
                     if not may_fill(
                         tab,
                         pos.tiles[o, line],
@@ -181,15 +230,17 @@ def best_plays(tab, pos, rack, keep, out):
                         hits,
                     ):
                         dead[j] = True
-                if not dead[j] and strips[j, STRIP_BOUND] > better:
-                    better = strips[j, STRIP_BOUND]
+                if not dead[j] and bounds[j] > better:
+                    better = bounds[j]
                 j = next_strip[j]
             if better < b:
                 if better != none:
                     n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
                 continue
-        anchor_reach(strips, anchor_strip[k], next_strip, dead, a, reach, none)
-        out, n_out, count = anchor_walk(game, board, o, line, a, rack, have, limit, keep, out, n_out, work, reach)
+        anchor_reach(strips, bounds, anchor_strip[k], next_strip, dead, a, reach, none)
+        out, n_out, count = anchor_walk(
+            game, board, o, line, a, rack, have, limit, keep, out, n_out, work, reach, keeping
+        )
         total += count
     return out, n_out, total
 

@@ -13,6 +13,7 @@ from pipeline.scrabble.movegen.kernels.layout import (
     ARC_MASK,
     BLANK_SLOT,
     CHILD_MASK,
+    NO_BOUND,
     NODE_SHIFT,
     PLAY_BLANKS,
     PLAY_COL,
@@ -39,6 +40,7 @@ from pipeline.scrabble.movegen.kernels.layout import (
     W_USED,
     W_WORD,
     WORK,
+    Keeping,
     N,
 )
 
@@ -91,23 +93,107 @@ def keep_play(out, n_out, keep, score, o, line, start, length, word, blank, new)
             out = bigger
         j = n_out
         n_out += 1
+    write_play(out[j], score, o, line, start, length, word, blank, new)
+    return out, n_out
+
+
+@njit(cache=True, inline="always")
+def ranks_before(value, score, o, line, start, length, word, blank, rec_value, rec):
+    """Whether a play of equity `value` ranks before a kept record of equity rec_value: a higher equity, or the same
+    and before it by score and the generator's order (see before)."""
+    if value != rec_value:
+        return value > rec_value
+    return before(score, o, line, start, length, word, blank, rec)
+
+
+@njit(cache=True)
+def keep_ranked(out, n_out, keep, value, score, o, line, start, length, word, blank, new, equity):
+    """Add a play of equity `value` to the `keep` best by equity (rank order: ranks_before), their equities in
+    `equity`."""
+    if n_out == keep and not ranks_before(
+        value, score, o, line, start, length, word, blank, equity[n_out - 1], out[n_out - 1]
+    ):
+        return out, n_out
+    if n_out < keep:
+        j = n_out
+        n_out += 1
+    else:
+        j = keep - 1
+    while j > 0 and ranks_before(value, score, o, line, start, length, word, blank, equity[j - 1], out[j - 1]):
+        out[j, :] = out[j - 1, :]
+        equity[j] = equity[j - 1]
+        j -= 1
+    write_play(out[j], score, o, line, start, length, word, blank, new)
+    equity[j] = value
+    return out, n_out
+
+
+@njit(cache=True, inline="always")
+def write_play(rec, score, o, line, start, length, word, blank, new):
+    """Write a play's record (the squares start..start+length-1 of `word`, `blank` and `new`)."""
     blank_mask, placed_mask = 0, 0
     for k in range(length):
         if blank[start + k]:
             blank_mask |= 1 << k
         if new[start + k]:
             placed_mask |= 1 << k
-        out[j, PLAY_LETTERS + k] = word[start + k]
+        rec[PLAY_LETTERS + k] = word[start + k]
     for k in range(length, N):
-        out[j, PLAY_LETTERS + k] = -1
-    out[j, PLAY_SCORE] = score
-    out[j, PLAY_ROW] = line if o == 0 else start
-    out[j, PLAY_COL] = start if o == 0 else line
-    out[j, PLAY_DIR] = o
-    out[j, PLAY_LEN] = length
-    out[j, PLAY_BLANKS] = blank_mask
-    out[j, PLAY_PLACED] = placed_mask
-    return out, n_out
+        rec[PLAY_LETTERS + k] = -1
+    rec[PLAY_SCORE] = score
+    rec[PLAY_ROW] = line if o == 0 else start
+    rec[PLAY_COL] = start if o == 0 else line
+    rec[PLAY_DIR] = o
+    rec[PLAY_LEN] = length
+    rec[PLAY_BLANKS] = blank_mask
+    rec[PLAY_PLACED] = placed_mask
+
+
+@njit(cache=True)
+def by_score():
+    """The Keeping of a search by score alone."""
+    none, no_codes = np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64)
+    return Keeping(False, no_codes, no_codes, none, no_codes, np.zeros((0, 0), dtype=np.int64), none, 0.0, none)
+
+
+@njit(cache=True, inline="always")
+def bar_of(out, n_out, keep, keeping):
+    """The bound a branch must reach to add a play to those kept: the keep-th best's score or equity once there
+    are keep, else the floor (by equity) or nothing (by score)."""
+    if keeping.by_equity:
+        return keeping.equity[keep - 1] if n_out == keep else keeping.floor
+    if keep > 0 and n_out == keep:
+        return float(out[keep - 1, PLAY_SCORE])
+    return NO_BOUND
+
+
+@njit(cache=True, inline="always")
+def leave_index(rack, keeping):
+    """The number of the leave on `rack` among the sub-multisets of the rack (Keeping)."""
+    at = 0
+    for k in range(keeping.kinds.shape[0]):
+        at += rack[keeping.kinds[k]] * keeping.weights[k]
+    return at
+
+
+@njit(cache=True, inline="always")
+def keep_found(out, n_out, keep, score, o, line, start, length, word, blank, new, rack, placed, keeping, bar):
+    """Keep a play found by a walk (its tiles off `rack`, which holds its leave) by score or by equity, if it can
+    reach the bar; returns the records, their number and the new bar."""
+    if keeping.by_equity:
+        if score + keeping.caps[placed] < bar:
+            return out, n_out, bar
+        value = score + keeping.worth[leave_index(rack, keeping)]
+        if value < bar:
+            return out, n_out, bar
+        out, n_out = keep_ranked(
+            out, n_out, keep, value, score, o, line, start, length, word, blank, new, keeping.equity
+        )
+    else:
+        if score < bar:
+            return out, n_out, bar
+        out, n_out = keep_play(out, n_out, keep, score, o, line, start, length, word, blank, new)
+    return out, n_out, bar_of(out, n_out, keep, keeping)
 
 
 @njit(cache=True)
@@ -149,18 +235,20 @@ def board_tables(pos):
 
 
 @njit(cache=True, inline="always")
-def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach):
+def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach, keeping):
     """Every play whose leftmost anchor is square a of a line, by a GADDAG walk (the left part backwards from
-    a while the squares are free of anchors, SEP, then rightwards), kept as in keep_play. Once the keep best
-    are found (keep > 0), a branch stops when the score bound of every strip it could still make cannot
-    reach the keep-th best: reach[0, s, p] bounds the strips from s ending at or after p, reach[1, p, q]
-    those starting at or before p and ending at or after q. Returns the records, their number, and how
-    many plays were scored. `game` and `board` are the few parts of the Tables and the Position it reads
+    a while the squares are free of anchors, SEP, then rightwards), kept by score as in keep_play or by equity
+    as in keep_ranked (`keeping`). A branch stops when the bound of every strip it could still make cannot
+    reach the bar (bar_of: the keep-th best's score or equity, or the floor): reach[0, s, p] bounds the strips
+    from s ending at or after p, reach[1, p, q] those starting at or before p and ending at or after q
+    (float64; scores, or equities by the best leave). Returns the records, their number, and how many plays
+    were scored. `game` and `board` are the few parts of the Tables and the Position it reads
     (walk_tables, board_tables), taken once per search rather than once per anchor."""
     root, bingo, rack_size, tilesets, values, lmul, wmul = game
     tiles, bb, masks, crossed, sums, anchors = board
     lt = tiles[o, line]
     total = 0
+    bar = bar_of(out, n_out, keep, keeping)
     right_free = a == N - 1 or lt[a + 1] < 0
     d = 0
     work[W_SQ, 0], work[W_PHASE, 0], work[W_NODE, 0], work[W_USED, 0], work[W_STAGE, 0] = a, 0, root, -1, 0
@@ -243,20 +331,23 @@ def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, 
                         + work[W_CROSS, e]
                         + (bingo if work[W_PLACED, e] == rack_size else 0)
                     )
-                    if keep == 0 or n_out < keep or score >= out[keep - 1, PLAY_SCORE]:  # else keep_play drops it
-                        out, n_out = keep_play(
-                            out,
-                            n_out,
-                            keep,
-                            score,
-                            o,
-                            line,
-                            start,
-                            end - start + 1,
-                            work[W_WORD],
-                            work[W_BLANK],
-                            work[W_NEW],
-                        )
+                    out, n_out, bar = keep_found(
+                        out,
+                        n_out,
+                        keep,
+                        score,
+                        o,
+                        line,
+                        start,
+                        end - start + 1,
+                        work[W_WORD],
+                        work[W_BLANK],
+                        work[W_NEW],
+                        rack,
+                        work[W_PLACED, e],
+                        keeping,
+                        bar,
+                    )
         if st == 1:  # go on: left while left of the anchor, else right
             work[W_STAGE, d] = 2
             c = work[W_CHILD, d]
@@ -267,15 +358,11 @@ def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, 
             if work[W_PHASE, d] == 0:
                 nxt = s - 1
                 go = s > 0 and (lt[nxt] >= 0 or (spare and not anchors[o, line, nxt]))
-                if go and keep > 0 and n_out == keep:
-                    target = out[keep - 1, PLAY_SCORE]
-                    go = reach[1, nxt, a] >= target
+                go = go and reach[1, nxt, a] >= bar
             else:
                 nxt = s + 1
                 go = s < N - 1 and (lt[nxt] >= 0 or spare)
-                if go and keep > 0 and n_out == keep:
-                    target = out[keep - 1, PLAY_SCORE]
-                    go = reach[0, work[W_LEFT, d], nxt] >= target
+                go = go and reach[0, work[W_LEFT, d], nxt] >= bar
             if go:
                 work[W_NATURAL, e], work[W_BLANKED, e] = enter(
                     tilesets[c], lt[nxt], masks[o, line, nxt], have, rack[BLANK_SLOT] > 0
@@ -304,10 +391,8 @@ def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, 
             nxt = a + 1
             if c2 == 0 or (lt[nxt] < 0 and work[W_PLACED, e] >= in_rack):
                 continue
-            if keep > 0 and n_out == keep:
-                target = out[keep - 1, PLAY_SCORE]
-                if reach[0, s, nxt] < target:
-                    continue
+            if reach[0, s, nxt] < bar:
+                continue
             work[W_NATURAL, e], work[W_BLANKED, e] = enter(
                 tilesets[c2], lt[nxt], masks[o, line, nxt], have, rack[BLANK_SLOT] > 0
             )
@@ -329,14 +414,14 @@ def generate_plays(tab, pos, rack, keep, out):
     if in_rack == 0:
         return out, 0, 0
     work = np.zeros((WORK, N + 1), dtype=np.int64)
-    reach = np.full((2, N, N + 1), 1 << 40, dtype=np.int64)  # no bound: every branch is walked
-    game, board = walk_tables(tab), board_tables(pos)
+    reach = np.full((2, N, N + 1), -NO_BOUND, dtype=np.float64)  # no bound: every branch is walked
+    game, board, keeping = walk_tables(tab), board_tables(pos), by_score()
     for o in range(2):
         for line in range(N):
             for a in range(N):
                 if pos.anchors[o, line, a]:
                     out, n_out, count = anchor_walk(
-                        game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach
+                        game, board, o, line, a, rack, have, in_rack, keep, out, n_out, work, reach, keeping
                     )
                     total += count
     return out, n_out, total

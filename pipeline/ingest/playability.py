@@ -1,0 +1,86 @@
+"""Playability as a word table: every word's points and rank from the summed losses of Scrabble games
+(pipeline/scrabble/playability), and the columns the words table gains from the playability reference table of
+the lexicon's words. Here, outside the game's package, so that the ingest stage runs no game code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.core.config import Config
+from pipeline.core.errors import WordstatsError
+from pipeline.core.jobs import words_digest
+
+MILLI = 1000  # losses are summed as integer thousandths of a point
+REFERENCE_STAGE = "playability-reference"  # the stage a reference table's footer names
+PLAYABILITY_SCHEMA = {"word": pl.String, "playability": pl.Float64, "turns": pl.Int32, "rank": pl.Int32}
+WORD_COLUMNS = {"playability": pl.Float64, "playability_rank": pl.Int32}  # what words.parquet gains
+
+
+def playability_table(losses: pl.DataFrame, words: list[str]) -> pl.DataFrame:
+    """Every word with the points lost without it over all the games (0 for a word never needed), the turns whose
+    best move formed it, and its rank (1 = most points; words of equal playability share the better rank, so the
+    words never needed share the rank after the last needed one), sorted by word."""
+    totals = losses.group_by("word").agg(pl.col("milli").sum(), pl.col("turns").sum())
+    table = (
+        pl.DataFrame({"word": sorted(words)}, schema={"word": pl.String})
+        .join(totals, on="word", how="left")
+        .with_columns(pl.col("milli").fill_null(0), pl.col("turns").fill_null(0))
+    )
+    return table.select(
+        "word",
+        (pl.col("milli") / MILLI).round(3).alias("playability"),
+        "turns",
+        pl.col("milli").rank("min", descending=True).alias("rank"),
+    ).cast(PLAYABILITY_SCHEMA)  # type: ignore[arg-type]
+
+
+def reference_params(config: Config) -> dict:
+    """The path (relative to the config that names it) and sha256 of [playability] reference, so that the stages
+    that read it are stale when it changes; nothing when the config names none. A top-level table of its own, so
+    that the ingest stage, which reads it, is not stale whenever a Scrabble setting changes."""
+    from pipeline.core.files import sha256_file
+
+    sec = config.section("playability")
+    sec.allow("reference")
+    name = sec.text("reference", "")
+    if not name:
+        return {}
+    path = config.folder("playability", "reference") / name
+    if not path.is_file():
+        sec.fail("reference", f"no such file: {path}")
+    return {"reference": str(path), "reference_sha256": sha256_file(path)}
+
+
+def reference_file(path: Path) -> tuple[pl.DataFrame, dict]:
+    """A reference table's losses (word, half, milli, turns) and footer; a one-line error naming the file when
+    it is not one."""
+    from pipeline.core.files import read_provenance
+
+    try:
+        losses, meta = pl.read_parquet(path), read_provenance(path)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise WordstatsError(f"{path}: not a playability reference table ({str(exc).splitlines()[0]})") from None
+    if meta.get("stage") != REFERENCE_STAGE or not {"word", "milli", "turns"} <= set(losses.columns):
+        raise WordstatsError(f"{path}: not a playability reference table (columns {losses.columns})")
+    return losses, meta
+
+
+def covered(meta: dict, words: list[str]) -> bool:
+    """Whether the table's games were played on a words table of exactly these words."""
+    return (meta.get("inputs") or {}).get("table_words") == words_digest(sorted(words))
+
+
+def word_columns(words: pl.DataFrame, reference: Path | None) -> pl.DataFrame:
+    """The words table with each word's playability and rank from the reference table when it was played on
+    this lexicon's words; null for every word otherwise (rows kept in order)."""
+    found = None
+    if reference is not None:
+        losses, meta = reference_file(reference)
+        if covered(meta, words["word"].to_list()):
+            found = playability_table(losses, words["word"].to_list())
+    if found is None:
+        return words.with_columns(pl.lit(None, dtype).alias(name) for name, dtype in WORD_COLUMNS.items())
+    ranks = found.select("word", "playability", pl.col("rank").alias("playability_rank"))
+    return words.join(ranks, on="word", how="left", maintain_order="left")
