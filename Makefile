@@ -27,7 +27,7 @@ NO_RULES_GOALS := clean help install test test-fast lint bench serve
 NO_ENGINE_GOALS := clean help lint
 MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
-.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference playability-reference
+.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference playability-reference boggle-proof
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
 # engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
@@ -119,11 +119,32 @@ playability-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the nex
 		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
+# The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500.parquet: every canonical top-level class of
+# PROOF_SIZE proven at PROOF_FLOOR on PROOF_LEXICON (ENABLE2K from ../shared, built as a lexicon first when missing),
+# with the boards of each class at or above the floor (docs/boggle-prove.md). Each run proves the next PROOF_BLOCKS
+# blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS processes and writes the table
+# after each block (CPU seconds in FILE.cpu.json beside it), so that it can be committed between runs. Grown in
+# pieces or at once, the table holds the same bytes; a table of another list, size or floor begins again.
+PROOF_LEXICON ?= enable2k
+PROOF_SIZE ?= 3x4
+PROOF_FLOOR ?= 1500
+PROOF_BLOCK ?= 128
+PROOF_BLOCKS ?= 1
+PROOF_WORKERS ?= 1
+PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR).parquet
+
+boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)
+	nice -n 19 $(VENV)/bin/wordstats boggle prove --config $(CONFIG) --data-dir $(OUT) --lexicon $(PROOF_LEXICON) \
+		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) --block $(PROOF_BLOCK) --workers $(PROOF_WORKERS) -q \
+		$(if $(filter all,$(PROOF_BLOCKS)),,--blocks $(PROOF_BLOCKS)) --reference $(PROOF_REFERENCE)
+
 # ---- checks -------------------------------------------------------------------------------------
 
 # The tests run in TEST_WORKERS processes (pytest-xdist), a module's tests in one of them (tests/conftest.py).
+# They write bytecode (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: otherwise each
+# process compiles every module and rewrites every test's asserts again, about 4 CPU-s each.
 TEST_WORKERS ?= 2
-PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test: $(INSTALLED) $(ENGINES) ## run the full test suite
 	$(PYTEST)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -93,11 +94,42 @@ def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", c
         from pipeline.core.stages import STAGES
 
         stages = tuple(s.name for s in STAGES)
-    res = run_cli(
-        "run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet"
-    )
+    with shared_leaves_fit():
+        res = run_cli(
+            "run", *stages, "--source", path, "--lexicon", lexicon, "--data-dir", data, "--config", config, "--quiet"
+        )
     assert res.exit_code == 0, res
     return data
+
+
+# The leaves stage's fit of a reference table, (summary, counts, prior weight, longest) -> values, made once per
+# test process for the lexicons built by build_lexicon: it is a pure function of its arguments (its own tests call
+# it directly: tests/test_players.py, tests/test_leaves_reference.py), and each fit of the default reference
+# values all ~915k leaves (about 6 CPU-s).
+_FITS: list[tuple[tuple, object]] = []
+
+
+@contextlib.contextmanager
+def shared_leaves_fit():
+    """Within the block, the leaves stage fits each reference table once per process (later fits with equal
+    arguments return the first one's table)."""
+    from pipeline.scrabble.equity import stage
+
+    fit = stage.leave_values
+
+    def shared(summary, counts, prior_weight, *rest):
+        for (s, c, w, r), values in _FITS:
+            if (c, w, r) == (counts, prior_weight, rest) and s.equals(summary):
+                return values
+        values = fit(summary, counts, prior_weight, *rest)
+        _FITS.append(((summary, dict(counts), prior_weight, rest), values))
+        return values
+
+    stage.leave_values = shared
+    try:
+        yield
+    finally:
+        stage.leave_values = fit
 
 
 @pytest.fixture
@@ -232,6 +264,9 @@ SLOW_GAME_TESTS = (
 RAY_GROUP = "ray"  # the tests that start Ray run one after another, in one worker of `make test`
 # Modules whose tests run make against the environment's engines or build engines: one worker, in turn
 CHECKOUT_MODULES = {"tests.test_make", "tests.test_engines", "tests.test_engine_files"}
+# Modules whose quick tests read lexicons built with every stage or the leaves: one worker, in turn, so that the
+# leaves fit is made once (shared_leaves_fit)
+LEAVES_MODULES = {"tests.test_vocabulary", "tests.test_outputs"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks added here
@@ -239,13 +274,14 @@ def pytest_collection_modifyitems(config, items):
     """Tests that start Ray are slow as well (make test-fast leaves them out), and so are SLOW_GAME_TESTS. Under
     pytest-xdist (`--dist loadgroup`), a module's tests run in one worker, so that its fixtures are built once;
     every test that starts Ray runs in the same worker, so that two Ray instances never share the machine; so do
-    the modules that run make against the environment's engines."""
+    the modules that run make against the environment's engines, and those of LEAVES_MODULES."""
     for item in items:
         ray = item.get_closest_marker("ray") is not None
         if (ray or item.nodeid.startswith(SLOW_GAME_TESTS)) and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
         module = item.module.__name__
         group = RAY_GROUP if ray else "checkout" if module in CHECKOUT_MODULES else module
+        group = "leaves" if group in LEAVES_MODULES else group
         item.add_marker(pytest.mark.xdist_group(group))
         if getattr(config.option, "loadgroup", False):
             in_group(item, group)

@@ -89,10 +89,21 @@ def test_breaking_a_tree_is_the_same_wherever_its_arena_ends(moby):
             assert np.array_equal(mine, theirs), extra
 
 
-def test_a_proof_from_a_tiny_growing_arena_equals_brute_force(tmp_path, monkeypatch):
-    monkeypatch.setattr(prove_module, "reserved_arena", lambda: pk.new_arena(0))  # 1,408 slots, grown many times
-    dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)  # all 4,096 3x4 boards of R and T
-    assert_proof_is_brute_force(tmp_path, 3, 4, "RT", dictionary, ["RT", "R T, center: RT"], 0, (1.0, 1.7))
-    problem = Problem(3, 4, dictionary, parse_partition("RT"), 1)
+def proof_from_a_tiny_growing_arena(tmp_path, monkeypatch, rows: int, cols: int) -> None:
+    """A proof over every board of R and T whose arena starts at 1,408 slots and grows many times: the boards
+    brute force finds, and a class's tree alone outgrew the first arena."""
+    monkeypatch.setattr(prove_module, "reserved_arena", lambda: pk.new_arena(0))
+    dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)
+    assert_proof_is_brute_force(tmp_path, rows, cols, "RT", dictionary, ["RT", "R T, center: RT"], 0, (1.0, 1.7))
+    problem = Problem(rows, cols, dictionary, parse_partition("RT"), 1)
     classes = prove_shard(problem, problem.space.canonical_ids())["classes"]
-    assert classes["tree_slots"].max() > 1408  # a class's tree alone outgrew the first arena
+    assert classes["tree_slots"].max() > 1408
+
+
+def test_a_proof_from_a_tiny_growing_arena_equals_brute_force_on_3x3(tmp_path, monkeypatch):
+    proof_from_a_tiny_growing_arena(tmp_path, monkeypatch, 3, 3)  # 512 boards
+
+
+@pytest.mark.slow
+def test_a_proof_from_a_tiny_growing_arena_equals_brute_force(tmp_path, monkeypatch):
+    proof_from_a_tiny_growing_arena(tmp_path, monkeypatch, 3, 4)  # 4,096 boards

@@ -261,10 +261,20 @@ def assert_proof_is_brute_force(tmp_path, rows, cols, alphabet, dictionary, part
             assert dict(zip(got.boards["board"].to_list(), got.boards["score"].to_list())) == expected, partition
 
 
+FORCING_SWITCHES = (1.0, 1.7, 100.0)  # force until the last cells, as hybrid-boggle does, or search at once
+
+
+def test_forcing_proof_equals_brute_force_on_3x3(tmp_path, one_thread):
+    dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)  # all 512 boards of R and T
+    partitions = ["RT", "R T, center: RT"]
+    assert_proof_is_brute_force(tmp_path, 3, 3, "RT", dictionary, partitions, 0, FORCING_SWITCHES)
+
+
+@pytest.mark.slow
 def test_forcing_proof_equals_brute_force_on_3x4(tmp_path, one_thread):
     dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)  # all 4,096 boards of R and T
-    for switch in (1.0, 1.7, 100.0):  # force until the last cells, as hybrid-boggle does, or search at once
-        assert_proof_is_brute_force(tmp_path / str(switch), 3, 4, "RT", dictionary, ["RT", "R T, center: RT"], 0)
+    partitions = ["RT", "R T, center: RT"]
+    assert_proof_is_brute_force(tmp_path, 3, 4, "RT", dictionary, partitions, 0, FORCING_SWITCHES)
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from pipeline.core.store import Store
 from pipeline.wordlists.safety import Exclusions
 from pipeline.wordlists.select import presets_table, word_list
 from pipeline.wordlists.settings import blocked_words, excluded_words, exclusions, load_settings
-from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
+from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 ORDINARY = (
@@ -80,12 +80,15 @@ def call(*args) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def lex(tmp_path_factory):
-    """A third of the Moby list plus known ordinary and offensive words, with Hangman and Boggle tables."""
+    """A third of the Moby list plus known ordinary and offensive words, with Hangman and Boggle tables (without
+    the optimal search's columns, which no word list reads: most of the Hangman stage's time)."""
+    root = tmp_path_factory.mktemp("wordlists")
     return build_lexicon(
-        tmp_path_factory.mktemp("wordlists") / "out",
+        root / "out",
         sample_words(MOBY, 3, ORDINARY + OFFENSIVE + TOPICS),
         "hangman",
         "boggle",
+        config=config_with(root, "optimal_states = 1000", "optimal_states = 0"),
     )
 
 

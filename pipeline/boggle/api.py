@@ -34,6 +34,7 @@ BOARD_WORK_BYTES = 16  # a rolled board's score, word count and longest word whi
 MAX_SCORE = 10**9  # a floor or target score
 MAX_RUNS = 10**9
 MAX_WORKERS = 1024
+MAX_CLASSES = 10**8  # classes in a block, blocks in a run, classes verified
 
 
 def check_minutes(minutes: float) -> float:
@@ -434,7 +435,7 @@ class ProveRequest:
     out: Optional[Path] = option(
         OUT, help="Write the boards as Parquet (summary in the footer); refuses to overwrite without --force."
     )
-    force: bool = option(FORCE)
+    force: bool = option(FORCE, help="With --out, replace an existing file; with --reference, prove the table again.")
     workers: Optional[int] = option(
         kind=int, lo=1, hi=MAX_WORKERS, help="Local worker processes (default: the CPUs); not with --ray."
     )
@@ -444,11 +445,29 @@ class ProveRequest:
     shard_size: Optional[int] = option(
         SHARD_SIZE, help="Top-level classes per shard of the job (default: about 1,024 shards)."
     )
+    reference: Optional[Path] = option(
+        kind=Path,
+        metavar="FILE",
+        help="Grow this proof table (.parquet) a block of classes at a time, writing it after each block.",
+    )
+    block: Optional[int] = option(
+        kind=int, lo=1, hi=MAX_CLASSES, help="With --reference: classes per block (default 256)."
+    )
+    blocks: Optional[int] = option(
+        kind=int, lo=1, hi=MAX_CLASSES, help="With --reference: prove at most N blocks now (default: to the end)."
+    )
+    verify: Optional[int] = option(
+        kind=int,
+        metavar="K",
+        lo=1,
+        hi=MAX_CLASSES,
+        help="With --reference: prove K seeded random classes of the table again here and compare their rows.",
+    )
 
 
 @dataclass(frozen=True)
 class Proof:
-    """The boards of a proof (one per symmetry class, best first) and its summary."""
+    """The boards of a proof or of a proof table so far (one per symmetry class, best first) and its summary."""
 
     boards: pl.DataFrame
     summary: dict[str, Any]
@@ -473,6 +492,8 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.core.files import sha256_file
     from pipeline.core.outputs import check_out
 
+    if req.reference is None and (req.block, req.blocks, req.verify) != (None, None, None):
+        raise WordstatsError("--block, --blocks and --verify go with --reference FILE")
     if req.out is not None and req.out.suffix.lower() != ".parquet":
         raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
     rows, cols = parse_size(req.size)
@@ -506,3 +527,51 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
 
         write_parquet(req.out, proof.boards, {**origin, "summary": summary})
     return Proof(proof.boards, summary, origin)
+
+
+def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
+    """Grow the proof table `req.reference` by `req.blocks` blocks of `req.block` classes (a table of another
+    dictionary, size, floor or partition begins again from the first class), or with `req.verify` prove K of
+    its classes again and compare them."""
+    from pipeline.boggle import proof_table as pt
+    from pipeline.boggle.prove import Problem, default_partition, default_workers, parse_partition
+    from pipeline.boggle.queries import store_dictionary
+    from pipeline.boggle.rules import parse_size
+    from pipeline.core import executor
+
+    path = req.reference
+    assert path is not None
+    if path.suffix.lower() != ".parquet":
+        raise WordstatsError(f"--reference {path}: the table must be a .parquet file")
+    for name in ("one_class", "out"):
+        if getattr(req, name) is not None:
+            raise WordstatsError(f"--{name.replace('one_', '')} and --reference: give one of them")
+    if req.verify is not None and not path.exists():
+        raise WordstatsError(f"--reference {path}: no such table to verify")
+    if path.exists():
+        pt.read_table(path)  # a file that is not a proof table is an error before any work
+    rows, cols = parse_size(req.size)
+    partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    problem = Problem(rows, cols, dictionary, partition, req.floor)
+    wanted = pt.empty(problem, place.lexicon)
+    origin = provenance(place, "boggle prove", {"size": f"{rows}x{cols}", "floor": req.floor, "reference": str(path)})
+    if req.verify is not None:
+        table = pt.read_table(path)
+        reason = pt.mismatch(table, wanted)
+        if reason is not None:
+            raise WordstatsError(f"--reference {path}: {reason}")
+        checked = pt.verify(table, problem, req.verify)
+        summary = {"reference": str(path), "verified": checked.tolist(), "state": table.state(), "same_rows": True}
+        return Proof(table.boards(), summary, origin)
+    address = executor.cluster_address(place.config, req.ray)
+    with executor.engine_session(address, None if address else (req.workers or default_workers())) as engine:
+
+        def run_block(job):
+            """A block's job on the engine: its merged tables and the shards it computed."""
+            result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
+            return result.tables, result.computed
+
+        grown = pt.grow(problem, path, wanted, run_block, req.blocks, req.block or pt.PROOF_BLOCK, req.force)
+    summary = {**grown.summary(), "engine": engine.name}
+    return Proof(grown.boards, summary, origin)

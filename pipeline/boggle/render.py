@@ -94,3 +94,48 @@ def proof_text(summary: dict[str, Any]) -> str:
             f"job: {summary['job']}",
         ]
     )
+
+
+def count_classes(n: int) -> str:
+    """'1 class', '256 classes'."""
+    return f"{n:,} class" if n == 1 else f"{n:,} classes"
+
+
+def proof_table_text(summary: dict[str, Any]) -> str:
+    """What `boggle prove --reference` did: why the table began again, the classes it holds now, its best board
+    and boards so far, this run's blocks and CPU seconds, and the projection of the whole proof; or which
+    classes `--verify` proved again."""
+    where = summary["reference"]
+    if "verified" in summary:
+        return f"{where} ({summary['state']}): {count_classes(len(summary['verified']))} proved again, the same rows"
+    lines = [f"began {where} again from the first class: {summary['restarted']}"] if summary["restarted"] else []
+    state = "partial" if summary["partial"] else "complete"
+    best = summary["best"]
+    found = (
+        f"best {best['board']} {best['score']} (class {best['class']})"
+        if best
+        else "none yet"
+        if summary["partial"]
+        else "none"
+    )
+    lines.append(
+        f"wrote {where} ({state}): {summary['classes_done']:,} of {summary['classes_total']:,} classes of "
+        f"{summary['size']} at floor {summary['floor']}, lexicon {summary['lexicon']}; "
+        f"{plural(summary['boards'], 'board')} {'so far' if summary['partial'] else 'in all'}, {found}"
+    )
+    now = summary["blocks_now"]
+    if now:
+        cpu = sum(b["cpu_seconds"] for b in now)
+        lines.append(
+            f"now: {count_classes(summary['classes_proved_now'])} in {plural(len(now), 'block')}, "
+            f"{cpu:,.1f} CPU-s, {sum(b['wall_seconds'] for b in now):,.0f} s wall on {summary['engine']}"
+        )
+    if summary.get("classes_timed"):
+        lines.append(
+            f"CPU: {summary['cpu_seconds']:,.1f} s over {summary['classes_timed']:,} classes (median "
+            f"{summary['median_class_cpu_seconds']:.3f} s, mean {summary['mean_class_cpu_seconds']:.3f} s, "
+            f"max {summary['max_class_cpu_seconds']:.1f} s); the whole proof projected at "
+            f"{summary['projected_cpu_hours']:.2f} CPU-h ({summary['projected_cpu_hours_low']:.2f} to "
+            f"{summary['projected_cpu_hours_high']:.2f})"
+        )
+    return "\n".join(lines)

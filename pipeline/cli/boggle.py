@@ -94,11 +94,15 @@ def boggle_prove(q: api.ProveRequest, flags: Flags):
     from pipeline.core.progress import Progress
 
     fmt = flags.format
+    proof: api.Proof
     with flags.session() as s:
-        proof = api.prove_boards(s, q, Progress(flags.quiet or fmt != "table"))
+        if q.reference is not None:
+            proof = api.grow_proof(s, q, Progress(flags.quiet or fmt != "table"))
+        else:
+            proof = api.prove_boards(s, q, Progress(flags.quiet or fmt != "table"))
     if fmt == "json":
         emit_json({"boards": proof.boards.to_dicts(), "summary": proof.summary})
         return
     emit(proof.boards, fmt)
     if fmt == "table":
-        typer.echo(render.proof_text(proof.summary))
+        typer.echo(render.proof_text(proof.summary) if q.reference is None else render.proof_table_text(proof.summary))

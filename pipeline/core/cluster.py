@@ -143,7 +143,8 @@ class RayEngine:
 
             ray.shutdown()
             self.owned = False
-        self.native_stderr.restore()
+        if not self.lost:  # a lost cluster's threads log until the process leaves (at once): fd 2 stays silenced
+            self.native_stderr.restore()
 
 
 class NativeStderr:

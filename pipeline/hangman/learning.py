@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.core.blas import one_thread
 from pipeline.hangman.setters import Lexicon, Setter
 
 FLOOR = 1e-3  # each model's share spread evenly over the lexicon
@@ -165,7 +166,22 @@ def benchmark(
 ) -> Benchmark:
     """`games` seeded games set by models[truth], played by the learning guesser (knowing all the models), the
     uniform-prior guesser and the oracle, on the same secret words. `grouped` (groups) and `uniform`
-    (uniform_misses) may be given when several setters share the lexicon, to compute them once."""
+    (uniform_misses) may be given when several setters share the lexicon, to compute them once. BLAS runs on one
+    thread, so that the expected misses (float dot products) have the same bits on any machine."""
+    with one_thread():
+        return _benchmark(lexicon, models, truth, games, seed, grouped, uniform)
+
+
+def _benchmark(
+    lexicon: Lexicon,
+    models: list[Setter],
+    truth: int,
+    games: int,
+    seed: int,
+    grouped: tuple[dict[int, Group], np.ndarray] | None,
+    uniform: np.ndarray | None,
+) -> Benchmark:
+    """benchmark, on whatever BLAS threads there are."""
     by_length, row = grouped or groups(lexicon)
     setter = models[truth]
     secrets = setter.draw(seed, games)

@@ -136,7 +136,7 @@ def grow_reference(
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.play.jobs import local_processes
     from pipeline.scrabble.playability import reference as rf
-    from pipeline.scrabble.playability.job import PLAYABILITY_SHARD
+    from pipeline.scrabble.playability.job import PLAYABILITY_SHARD, playability_job
     from pipeline.scrabble.playability.stage import params as stage_params
     from pipeline.scrabble.playability.table import summary
     from pipeline.scrabble.rules.variant import declared_variant
@@ -173,7 +173,7 @@ def grow_reference(
                 break
             stop = rf.next_stop(ref.games, run.games, block)
             shard = run.shard_size or PLAYABILITY_SHARD
-            job = rf.block_job(variant, words, leaves, run.seed, ref.games, stop - ref.games, shard)
+            job = playability_job(variant, words, leaves, run.seed, stop - ref.games, shard, before=ref.games)
             result = executor.run(job, folder, name, engine, progress)
             ref = rf.grown(ref, result.tables["losses"], stop)
             rf.write_reference(path, ref)

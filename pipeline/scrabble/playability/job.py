@@ -28,12 +28,14 @@ CPU_SCHEMA = {"shard": pl.Int64, "games": pl.Int64, "seconds": pl.Float64}  # ea
 
 @dataclass(frozen=True)
 class Measuring:
-    """What a shard reads: the variant, the lexicon with its GADDAG, the seed and the players' leave values."""
+    """What a shard reads: the variant, the lexicon with its GADDAG, the seed, the players' leave values and the
+    games before the job's first (a block of a longer run starts after them)."""
 
     variant: Variant
     lexicon: Lexicon
     seed: int
     leaves: LeaveValues
+    before: int = 0
 
 
 def half_of(game: int) -> int:
@@ -42,11 +44,11 @@ def half_of(game: int) -> int:
 
 
 def playability_work(shard: Shard, p: Measuring) -> Parts:
-    """Games start+1..stop: per word and half, the thousandths of a point lost and the turns it was needed; and
-    the CPU seconds the shard took in the process that ran it."""
+    """Games before+start+1..before+stop: per word and half, the thousandths of a point lost and the turns it was
+    needed; and the CPU seconds the shard took in the process that ran it."""
     started = time.process_time()
     lost: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
-    for number in range(shard.start + 1, shard.stop + 1):
+    for number in range(p.before + shard.start + 1, p.before + shard.stop + 1):
         _, turns = measured_game(p.variant, p.lexicon, game_rng(p.seed, p.variant.name, number), p.leaves)
         for turn in turns:
             for word, loss in turn.losses.items():
@@ -77,13 +79,21 @@ def merge_parts(part: str, frames: pl.DataFrame) -> pl.DataFrame:
 
 
 def playability_job(
-    variant: Variant, lexicon: Lexicon, leaves: LeaveValues, seed: int, games: int, shard_size: int = PLAYABILITY_SHARD
+    variant: Variant,
+    lexicon: Lexicon,
+    leaves: LeaveValues,
+    seed: int,
+    games: int,
+    shard_size: int = PLAYABILITY_SHARD,
+    before: int = 0,
 ) -> Job:
-    """`games` seeded games (1..N) between two equity players with these leave values, measured word by word."""
+    """Games before+1..before+games of a seeded run between two equity players with these leave values, measured
+    word by word (a whole run from game 1, or a block of a longer one)."""
     _ = lexicon.gaddag, leaves.arrays  # made once here, shipped to every worker
     params = {
         "variant": variant_params(variant),
         "seed": seed,
+        "before": before,
         "games": games,
         "leaves": leaves.digest(),
         "words": words_digest(sorted(lexicon.words)),
@@ -96,7 +106,7 @@ def playability_job(
         seed,
         playability_work,
         ("losses", "cpu"),
-        Measuring(variant, lexicon, seed, leaves),
+        Measuring(variant, lexicon, seed, leaves, before),
         merge=merge_parts,
         unit="games",
     )

@@ -16,70 +16,15 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.jobs import Job, Parts, Shard, words_digest
+from pipeline.core.jobs import words_digest
 from pipeline.ingest.playability import REFERENCE_STAGE, covered, playability_table, reference_file
-from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.playability.job import (
-    LOSSES_SCHEMA,
-    PLAYABILITY_SHARD,
-    Measuring,
-    merge_parts,
-    playability_work,
-)
+from pipeline.scrabble.playability.job import LOSSES_SCHEMA, merge_parts
 from pipeline.scrabble.playability.table import stability
-from pipeline.scrabble.rules.variant import Variant, variant_params
 
 REFERENCE_BLOCK = 20_000  # games per block: the table's games done are a multiple of it until the target
 REFERENCE_TARGET = 1_000_000  # games of the full reference
 KEYS = ("lexicon", "variant", "seed", "leaves", "words")  # what a table must share with a run that extends it
-
-
-@dataclass(frozen=True)
-class Block:
-    """What a block's shard reads: the measuring of the games and the games before the block."""
-
-    measuring: Measuring
-    before: int
-
-
-def block_work(shard: Shard, b: Block) -> Parts:
-    """The playability job's work on the shard's games counted from the block's first game."""
-    moved = Shard(shard.index, shard.start + b.before, shard.stop + b.before, shard.seed)
-    return playability_work(moved, b.measuring)
-
-
-def block_job(
-    variant: Variant,
-    lexicon: Lexicon,
-    leaves: LeaveValues,
-    seed: int,
-    before: int,
-    games: int,
-    shard_size: int = PLAYABILITY_SHARD,
-) -> Job:
-    """Games before+1..before+games of the seeded run, measured word by word (a block of the reference)."""
-    _ = lexicon.gaddag, leaves.arrays  # made once here, shipped to every worker
-    params = {
-        "variant": variant_params(variant),
-        "seed": seed,
-        "before": before,
-        "games": games,
-        "leaves": leaves.digest(),
-        "words": words_digest(sorted(lexicon.words)),
-    }
-    return Job(
-        "scrabble-playability-block",
-        params,
-        games,
-        shard_size,
-        seed,
-        block_work,
-        ("losses", "cpu"),
-        Block(Measuring(variant, lexicon, seed, leaves), before),
-        merge=merge_parts,
-        unit="games",
-    )
 
 
 @dataclass(frozen=True)

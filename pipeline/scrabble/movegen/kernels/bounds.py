@@ -93,6 +93,19 @@ def maybe_word(tab, key, blanks, memo_keys, memo_values):
     return found
 
 
+@njit(cache=True, inline="always")
+def sort_coefficients(lm, xw, w, m, coef):
+    """The coefficients of a strip's m empty squares (letter multiplier times the word multiplier w plus the
+    square's own in a cross word, xw) into coef, highest first (insertion sort)."""
+    for j in range(m):
+        c = lm[j] * (w + xw[j])
+        i = j
+        while i > 0 and coef[i - 1] < c:
+            coef[i] = coef[i - 1]
+            i -= 1
+        coef[i] = c
+
+
 @njit(cache=True)
 def strip_bounds(tab, pos, rack, caps):
     """Every strip (squares s..e of a line that a play may cover exactly: edges free, 1 to rack-size empty
@@ -172,13 +185,7 @@ def strip_bounds(tab, pos, rack, caps):
                         continue
                     if o == 1 and m == 1 and crossed[o, line, single]:
                         continue  # a one-tile play that makes an across word is reported across
-                    for j in range(m):  # coefficients, highest first (insertion sort)
-                        c = lm[j] * (w + xw[j])
-                        i = j
-                        while i > 0 and coef[i - 1] < c:
-                            coef[i] = coef[i - 1]
-                            i -= 1
-                        coef[i] = c
+                    sort_coefficients(lm, xw, w, m, coef)
                     base = board_sum * w + fixed
                     maybe = m == tab.rack_size and maybe_word(tab, key, rack[BLANK_SLOT], memo_keys, memo_values)
                     if maybe:
@@ -225,13 +232,7 @@ def equity_bound(tab, pos, strip, keeping, held, scratch):
                 fixed += pos.sums[o, line, sq] * wm
             w *= wm
             m += 1
-    for j in range(m):  # coefficients, highest first (insertion sort)
-        c = lm[j] * (w + xw[j])
-        i = j
-        while i > 0 and coef[i - 1] < c:
-            coef[i] = coef[i - 1]
-            i -= 1
-        coef[i] = c
+    sort_coefficients(lm, xw, w, m, coef)
     base = board_sum * w + fixed + (tab.bingo if strip[STRIP_WORD] else 0)
     best = NO_BOUND
     for at in range(keeping.worth.shape[0]):

@@ -74,6 +74,18 @@ def heap_pop(heap_bound, heap_item, n):
     return n
 
 
+@njit(cache=True, inline="always")
+def requeue(heap_bound, heap_item, n_heap, b, better, k):
+    """After anchor k, taken off the heap at bound b, had its strips' bounds tightened or dropped: queue it anew
+    under `better` (its best live strip's bound; NO_BOUND: none is left, so it is dropped) when that fell below b.
+    Returns the heap's new size and whether the anchor was moved (then it is not walked now)."""
+    if better >= b:
+        return n_heap, False
+    if better != NO_BOUND:
+        n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
+    return n_heap, True
+
+
 @njit(cache=True)
 def anchor_reach(strips, bounds, j, next_strip, dead, a, reach, none):
     """The bounds an anchor walk from square a prunes with, from the anchor's live strips (j, then
@@ -206,9 +218,8 @@ def search(tab, pos, rack, keep, out, keeping):
                 if not dead[j] and bounds[j] > better:
                     better = bounds[j]
                 j = next_strip[j]
-            if better < b:
-                if better != none:
-                    n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
+            n_heap, moved = requeue(heap_bound, heap_item, n_heap, b, better, k)
+            if moved:
                 continue
         if checking and not checked[k]:  # drop the anchor's strips that no word fits, then queue it anew
             checked[k] = True
@@ -233,9 +244,8 @@ def search(tab, pos, rack, keep, out, keeping):
                 if not dead[j] and bounds[j] > better:
                     better = bounds[j]
                 j = next_strip[j]
-            if better < b:
-                if better != none:
-                    n_heap = heap_push(heap_bound, heap_item, n_heap, better, k)
+            n_heap, moved = requeue(heap_bound, heap_item, n_heap, b, better, k)
+            if moved:
                 continue
         anchor_reach(strips, bounds, anchor_strip[k], next_strip, dead, a, reach, none)
         out, n_out, count = anchor_walk(

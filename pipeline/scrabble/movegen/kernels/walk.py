@@ -247,6 +247,7 @@ def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, 
     root, bingo, rack_size, tilesets, values, lmul, wmul = game
     tiles, bb, masks, crossed, sums, anchors = board
     lt = tiles[o, line]
+    by_equity, caps = keeping.by_equity, keeping.caps
     total = 0
     bar = bar_of(out, n_out, keep, keeping)
     right_free = a == N - 1 or lt[a + 1] < 0
@@ -331,23 +332,25 @@ def anchor_walk(game, board, o, line, a, rack, have, in_rack, keep, out, n_out, 
                         + work[W_CROSS, e]
                         + (bingo if work[W_PLACED, e] == rack_size else 0)
                     )
-                    out, n_out, bar = keep_found(
-                        out,
-                        n_out,
-                        keep,
-                        score,
-                        o,
-                        line,
-                        start,
-                        end - start + 1,
-                        work[W_WORD],
-                        work[W_BLANK],
-                        work[W_NEW],
-                        rack,
-                        work[W_PLACED, e],
-                        keeping,
-                        bar,
-                    )
+                    if score + (caps[work[W_PLACED, e]] if by_equity else 0.0) >= bar:  # else not kept:
+                        # checked before keep_found, whose array arguments move reference counts
+                        out, n_out, bar = keep_found(
+                            out,
+                            n_out,
+                            keep,
+                            score,
+                            o,
+                            line,
+                            start,
+                            end - start + 1,
+                            work[W_WORD],
+                            work[W_BLANK],
+                            work[W_NEW],
+                            rack,
+                            work[W_PLACED, e],
+                            keeping,
+                            bar,
+                        )
         if st == 1:  # go on: left while left of the anchor, else right
             work[W_STAGE, d] = 2
             c = work[W_CHILD, d]

@@ -1,0 +1,166 @@
+"""The Boggle proof table (`boggle prove --reference`, `make boggle-proof`): grown block by block it holds the same
+bytes as proved at once, its boards are the proof's, other problems begin again, bad tables are one-line errors,
+and --verify proves classes again (the committed ENABLE2K 3x4 table too)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pipeline.boggle import proof_table as pt
+from pipeline.boggle.classes import ClassSpace, default_partition
+from pipeline.core.files import read_provenance, write_parquet
+from tests.conftest import ROOT, corpus
+
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
+LETTERS = set("AEILNRST")
+# 3x3 boards of ENABLE's words over eight letters, two groups: 102 canonical classes, a few CPU-seconds
+CASE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--workers", "1", "-q")
+FLOOR = "250"
+COMMITTED = ROOT / "data" / "raw" / "boggle-proof-enable2k-3x4-1500.parquet"
+
+
+@pytest.fixture(scope="module")
+def enable_small(tmp_path_factory):
+    """ENABLE's words over LETTERS, built as the lexicon `small` with the real CLI."""
+    from tests.conftest import run_cli
+
+    root = tmp_path_factory.mktemp("proof-table")
+    source = root / "words.txt"
+    words = [w for w in ENABLE.read_text().upper().split() if set(w) <= LETTERS]
+    source.write_text("\n".join(words) + "\n")
+    data = root / "out"
+    res = run_cli("run", "--source", source, "--lexicon", "small", "--data-dir", data, "ingest", "-q")
+    assert res.exit_code == 0, res
+    return data
+
+
+def grow(cli, data, path, *more, floor=FLOOR):
+    """`boggle prove --reference path` on the small lexicon; the result (asserted to succeed)."""
+    res = cli(*CASE, "--floor", floor, "--data-dir", data, "--reference", path, *more)
+    assert res.exit_code == 0, res
+    return res
+
+
+def test_class_order_is_a_fixed_shuffle_of_the_canonical_classes():
+    ids = ClassSpace(3, 4, default_partition(3, 4)).canonical_ids()
+    order = pt.class_order(ids)
+    assert sorted(order.tolist()) == ids.tolist() and order.tolist() != ids.tolist()
+    assert pt.class_order(ids[::-1]).tolist() == order.tolist()  # the order of the input does not matter
+    assert pt.class_order(ids, 1).tolist() != order.tolist()
+    # the 3x4 table's order (ORDER_SEED 26): class 38659 (best 1614) is 11th, 16762 (PERSLATESIND) 2,406th
+    assert order[:3].tolist() == [11851, 57879, 12683]
+    assert int(np.flatnonzero(order == 38659)[0]) == 10 and int(np.flatnonzero(order == 16762)[0]) == 2405
+
+
+def test_next_stop_ends_blocks_at_multiples_of_the_block():
+    assert [pt.next_stop(d, 100, 32) for d in (0, 31, 32, 96)] == [32, 32, 64, 100]
+
+
+@pytest.mark.slow
+def test_table_grown_in_blocks_is_the_same_bytes_as_proved_at_once(cli, enable_small, tmp_path):
+    once = tmp_path / "once.parquet"
+    grow(cli, enable_small, once, "--block", "1000")
+    pieces = tmp_path / "pieces.parquet"
+    first = grow(cli, enable_small, pieces, "--block", "7", "--blocks", "2", "--json")
+    partial = json.loads(first.stdout)["summary"]
+    assert partial["partial"] and partial["classes_done"] == 14 and partial["classes_total"] == 102
+    footer = read_provenance(pieces)
+    assert footer["partial"] == "true" and footer["classes_done"] == "14" and "version" not in footer
+    grow(cli, enable_small, pieces, "--block", "25", "--blocks", "1")  # up to the next multiple of 25
+    assert pl.read_parquet(pieces).height == 25
+    grow(cli, enable_small, pieces, "--block", "13")
+    assert pieces.read_bytes() == once.read_bytes()
+    blocks = json.loads(pt.cpu_path(pieces).read_text())["blocks"]
+    assert [(b["start"], b["stop"]) for b in blocks][:3] == [(0, 7), (7, 14), (14, 25)] and blocks[-1]["stop"] == 102
+    # the table's boards are the whole proof's, and a complete table says so
+    whole = cli(*CASE, "--floor", FLOOR, "--data-dir", enable_small, "--json")
+    proof = json.loads(whole.stdout)
+    table = json.loads(grow(cli, enable_small, once, "--json").stdout)
+    assert table["boards"] == proof["boards"] and len(proof["boards"]) > 0
+    assert not table["summary"]["partial"] and table["summary"]["classes_proved_now"] == 0
+    assert table["summary"]["best"] == proof["boards"][0]
+    assert read_provenance(once)["partial"] == "false"
+
+
+@pytest.mark.slow
+def test_table_of_another_floor_begins_again_and_says_so(cli, enable_small, tmp_path):
+    path = tmp_path / "table.parquet"
+    grow(cli, enable_small, path, "--block", "5", "--blocks", "1")
+    res = grow(cli, enable_small, path, "--block", "5", "--blocks", "1", floor="300")
+    assert "began" in res.stdout and "another floor (250 there, not 300)" in res.stdout
+    assert read_provenance(path)["params"]["floor"] == 300
+    assert pl.read_parquet(path).height == 5
+
+
+@pytest.mark.slow
+def test_verify_proves_classes_again_and_names_a_changed_row(cli, enable_small, tmp_path):
+    path = tmp_path / "table.parquet"
+    grow(cli, enable_small, path, "--block", "51", "--blocks", "1")
+    assert "51 classes proved again, the same rows" in grow(cli, enable_small, path, "--verify", "100").stdout
+    table = pt.read_table(path)
+    with_boards = table.rows.filter(pl.col("boards").list.len() > 0)
+    assert with_boards.height > 0
+    changed = with_boards["class"][0]
+    bad = table.rows.with_columns(
+        scores=pl.when(pl.col("class") == changed)
+        .then(pl.col("scores").list.eval(pl.element() + 1))
+        .otherwise("scores")
+    )
+    pt.write_table(path, replace(table, rows=bad))
+    res = cli(*CASE, "--floor", FLOOR, "--data-dir", enable_small, "--reference", path, "--verify", "100")
+    assert res.exit_code == 2 and f"class {changed}:" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--reference", "t.csv"], ".parquet file"),
+        (["--reference", "{bad}"], "not a Boggle proof table"),
+        (["--reference", "{missing}", "--verify", "3"], "no such table"),
+        (["--block", "5"], "go with --reference"),
+        (["--verify", "5"], "go with --reference"),
+        (["--reference", "{missing}", "--class", "7"], "--class and --reference"),
+    ],
+)
+def test_bad_proof_table_input_is_one_line(cli, enable_small, tmp_path, args, message):
+    bad = tmp_path / "bad.parquet"
+    write_parquet(bad, pl.DataFrame({"word": ["A"]}), {"stage": "words"})
+    args = [a.format(bad=bad, missing=tmp_path / "none.parquet") for a in args]
+    res = cli(
+        "boggle", "prove", "--size", "2x2", "--floor", "5", "--lexicon", "small", "--data-dir", enable_small, *args
+    )
+    assert res.exit_code == 2, res
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_committed_table_verifies_on_cheap_classes():
+    """A few cheap classes of the committed ENABLE2K 3x4 table (by its sidecar's CPU seconds), proved again."""
+    from pipeline.boggle.dictionary import compile_dictionary
+    from pipeline.boggle.prove import Problem, dictionary_hash
+    from pipeline.boggle.rules import Rules
+
+    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))  # the config's standard rules
+
+    words = corpus("enable2k/enable2k.txt").read_text().upper().split()
+    table = pt.read_table(COMMITTED)
+    dictionary = compile_dictionary(words, standard)
+    assert dictionary_hash(dictionary) == table.dictionary
+    problem = Problem(3, 4, dictionary, default_partition(3, 4), table.floor)
+    seconds = dict(
+        zip(
+            [
+                c
+                for b in pt.read_cpu(COMMITTED)
+                for c in pt.class_order(problem.space.canonical_ids())[b["start"] : b["stop"]].tolist()
+            ],
+            [s for b in pt.read_cpu(COMMITTED) for s in b["class_cpu_seconds"]],
+        )
+    )
+    cheap = table.rows.filter(pl.col("class").is_in([c for c, s in seconds.items() if s < 1.0]))
+    assert len(pt.verify(replace(table, rows=cheap), problem, 4)) == 4
