@@ -34,7 +34,9 @@ from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, ru
 REFERENCE = ROOT / "data" / "raw" / "leaves-enable.parquet"
 COUNTS = variants(load_config(DEFAULT_CONFIG))["scrabble"].tile_set.counts
 SPEARMAN_FLOOR = 0.9
-SIGN_GAPS = 7  # common leaves whose sign is not Macondo's (docs/scrabble.md): all within a point of 0 here
+# the common leaves whose sign is not Macondo's (docs/scrabble.md): within a point of 0 by ours, and 2 to 5 standard
+# errors from Macondo's NWL23 values (ENABLE is not NWL23)
+SIGN_GAPS = {"A", "T", "AE", "P", "AIT"}
 NEAR_ZERO = 1.0
 
 
@@ -52,8 +54,8 @@ def test_reference_single_tiles_rank_as_published(short_leaves):
 
 
 def test_reference_common_leaves_mostly_have_the_published_signs(short_leaves):
-    """Of the 100 leaves the reference saw most often (none longer than 4 tiles), all but a few have Macondo's
-    sign, and those few are worth less than a point either way by ours."""
+    """Of the 100 leaves the reference saw most often (none longer than 4 tiles), all but five have Macondo's
+    sign, and those five are worth less than a point either way by ours."""
     common = common_leaves(short_leaves)
     assert common.height == 100 and common["count"].min() > 0
     assert (
@@ -64,7 +66,7 @@ def test_reference_common_leaves_mostly_have_the_published_signs(short_leaves):
     )
     gaps = sign_disagreements(short_leaves, published())
     assert gaps["macondo"].null_count() == 0  # every common leave is in the published table
-    assert gaps.height <= SIGN_GAPS and (gaps["value"].abs() < NEAR_ZERO).all(), gaps
+    assert set(gaps["leave"]) == SIGN_GAPS and (gaps["value"].abs() < NEAR_ZERO).all(), gaps
 
 
 def test_every_short_leave_has_a_standard_error(short_leaves):
