@@ -87,10 +87,11 @@ serve: $(INSTALLED) ## the teacher's page on http://127.0.0.1:8765/ (after make 
 ENABLE_OUTPUTS = $(filter $(OUT)/enable/%,$(ALL_OUTPUTS))
 
 # The leaves reference, data/raw/leaves-enable.parquet: the observations of the last of LEAVES_ROUNDS rounds of
-# LEAVES_GAMES seeded self-play games on ENABLE, which the leaves stage fits its values from (docs/scrabble.md:
-# about an hour on two busy cores). The same code and numbers give the same bytes; the rounds' shards are kept
+# seeded self-play games on ENABLE (LEAVES_GAMES games in each round, LEAVES_LAST_GAMES in the last), which the
+# leaves stage fits its values from (docs/scrabble.md: about an hour on two busy cores). The same code and numbers give the same bytes; the rounds' shards are kept
 # under $(OUT)/enable/jobs, so an interrupted run resumes.
-LEAVES_GAMES ?= 4000
+LEAVES_GAMES ?= 12000
+LEAVES_LAST_GAMES ?= 200000
 LEAVES_ROUNDS ?= 3
 LEAVES_SEED ?= 14
 LEAVES_PRIOR_WEIGHT ?= 1000
@@ -98,7 +99,7 @@ LEAVES_REFERENCE ?= data/raw/leaves-enable.parquet
 
 leaves-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
 	nice -n 10 $(VENV)/bin/wordstats scrabble leaves --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
-		--games $(LEAVES_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
+		--games $(LEAVES_GAMES) --last-games $(LEAVES_LAST_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
 
 # The playability reference, data/raw/playability-enable.parquet: per word and half of the games, the points lost

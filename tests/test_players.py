@@ -483,14 +483,16 @@ def test_leave_values_shrink_observed_means_towards_the_model():
     got = {r["leave"]: r for r in table.iter_rows(named=True)}
     assert set(got) == {"S", "SS", "SSS", "SSSS", "Q", "QS", "QSS", "QSSS", "QSSSS"}
     beta = fit_additive(summary)
-    empty = beta[0]
+    empty = beta[0] + (4 * beta[19] + beta[17]) / 5  # a random tile of the bag SSSSQ: S 4 times in 5, Q once
     s = got["S"]
     assert s["count"] == 6 and s["observed"] == pytest.approx(25.0 - empty)
     assert s["value"] == pytest.approx((6 * (25.0 - empty) + 5 * s["prior"]) / 11)
     assert s["ci_low"] == pytest.approx(25.0 - empty - 1.959963984540054 * (30.0**0.5) / 6**0.5)
     assert got["SSS"]["count"] == 0 and got["SSS"]["observed"] is None
     assert got["SSS"]["value"] == pytest.approx(got["SSS"]["prior"])
-    assert got["S"]["value"] > 0 > got["Q"]["value"]  # S was followed by more than the empty leave, Q by less
+    assert got["S"]["value"] > 0 > got["Q"]["value"]  # S was followed by more than a random tile, Q by less
+    assert 4 * got["S"]["prior"] + got["Q"]["prior"] == pytest.approx(0.0, abs=1e-9)
+    assert got["QSSSS"]["value"] == pytest.approx(0.0, abs=1e-9)  # the whole bag: the only leave of five
 
 
 def test_summaries_merge_exactly_in_any_order():

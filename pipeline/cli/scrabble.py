@@ -177,9 +177,10 @@ def leaves_line(result) -> str:
     """What `scrabble leaves` wrote, from how many games, how fast, and the shards it computed or reused."""
     params = result.provenance["params"]
     rate = f" ({result.played / result.seconds:.1f} games/s)" if result.played else ""
+    last = f" ({params['last_games']:,} in the last)" if "last_games" in params else ""
     return (
         f"wrote {result.path}: {plural(result.table.height, 'leave')} from {plural(params['rounds'], 'round')} of "
-        f"{plural(params['games'], 'game')} in {result.seconds:.1f} s{rate}; {plural(result.computed, 'shard')} "
+        f"{plural(params['games'], 'game')}{last} in {result.seconds:.1f} s{rate}; {plural(result.computed, 'shard')} "
         f"computed, {result.reused:,} reused on {result.engine}"
     )
 

@@ -514,6 +514,7 @@ class LeaveRun(NamedTuple):
     ray: str | None = None
     shard_size: int | None = None
     reference: Path | None = None
+    last_games: int | None = None  # the last round's games (default: games)
 
 
 class LeaveResult(NamedTuple):
@@ -549,6 +550,8 @@ def learn_leaves(
 
     shard = run.shard_size or LEAVES_SHARD
     check_games_memory(run.games, f"--games {run.games:,}", shard, kept=False)
+    if run.last_games is not None:
+        check_games_memory(run.last_games, f"--last-games {run.last_games:,}", shard, kept=False)
     with open_session(config, data_dir, lexicon) as s:
         variant = variant_of(s.config, run.variant)
         check_out(run.out, run.force and run.out is not None, (".parquet",), s.data_dir)
@@ -564,10 +567,12 @@ def learn_leaves(
         with executor.engine_session(address, local_processes(run.games)) as engine:
             frames, results = learn(
                 variant, words, run.games, run.seed, run.prior_weight, run.rounds, engine, s.data_dir, s.lexicon,
-                progress, shard,
+                progress, shard, run.last_games,
             )  # fmt: skip
         seconds = time.perf_counter() - started
         params = {"variant": variant.name, "games": run.games, "rounds": run.rounds, "seed": run.seed}
+        if run.last_games is not None:
+            params["last_games"] = run.last_games
         origin = {
             "stage": "leaves",
             "lexicon": s.lexicon,

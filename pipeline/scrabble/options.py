@@ -120,6 +120,7 @@ LEAVES = Query(
     (
         Field("games", int, "Self-play games per round to learn from.", lo=1, hi=MAX_LEAVE_GAMES),
         Field("rounds", int, "Rounds: a greedy one, then equity with the values before.", lo=1, hi=MAX_ROUNDS),
+        Field("last_games", int, "Games of the last round, whose values are kept.", lo=1, hi=MAX_LEAVE_GAMES),
         GAME_SEED,
         Field("prior_weight", int, "Observations that outweigh the additive model.", lo=0, hi=MAX_PRIOR_WEIGHT),
         VARIANT,

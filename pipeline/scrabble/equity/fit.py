@@ -9,19 +9,25 @@ plus the value (previous round's) of the leave that move keeps: a bootstrapped t
 worth over several turns, not one, accumulates over the rounds.
 
 The values of a round: an additive model (an intercept, a value per tile, per extra copy of a tile and per
-pair of distinct tiles) is fitted to the observations by ridge-penalised least squares; its intercept is
-the target of the empty leave. A leave's observed value is its mean target minus that intercept; its prior
-is the model's value; its value is (count * observed + K * prior) / (count + K), K the prior weight, so
-rare leaves take the model's value and often-seen ones their own mean. Its standard error `se` weighs the same
-way the standard error of the observed mean (the leave's own spread, or the pooled one for a single
-observation) and the prior's: the additive model's sampling error (from the covariance of its coefficients)
-and its misfit (the spread of observed minus prior among leaves of the length seen twice or more, less what
-sampling explains). A leave never observed has the prior's alone.
+pair of distinct tiles) is fitted to the observations by ridge-penalised least squares. Keeping nothing is
+worth what keeping as many tiles drawn at random is worth (the tiles kept and the tiles drawn then come from
+the same bag), so for each leave length the empty leave's worth (its `baseline`) is the additive model's
+expected target of a leave of that length drawn at random from the full bag: a random leave of any length is
+worth 0 on average, and how many tiles a player keeps (which goes with the state of the board, open or
+closed) does not by itself move the values. A leave's prior is the model's value less that baseline; its
+observed value is its mean target less the baseline; its value is (count * observed + K * prior) / (count + K),
+K the prior weight, so rare leaves take the model's value and often-seen ones their own mean. Its standard
+error `se` weighs the same way the standard error of the observed mean (the leave's own spread, or the pooled
+one for a single observation) and the prior's: the additive model's sampling error (from the covariance of its
+coefficients, for the leave's features less the random leave's) and its misfit (the spread of observed minus
+prior among leaves of the length seen twice or more, less what sampling explains). A leave never observed has
+the prior's alone.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import zlib
 from collections.abc import Iterable, Iterator
 
@@ -201,15 +207,30 @@ def coefficient_covariance(summary: pl.DataFrame, noise: float, ridge: float = R
     return out
 
 
-def prior_variances(codes: np.ndarray, covariance: np.ndarray) -> np.ndarray:
+def prior_variances(codes: np.ndarray, covariance: np.ndarray, draw: np.ndarray) -> np.ndarray:
     """The sampling variance of the additive model's value of each leave (rows of sorted tile codes, -1
-    padding): x' covariance x, x the leave's features less the empty leave's."""
+    padding) less that of a leave of as many tiles drawn at random (`draw`: each row's probability):
+    (x - m)' covariance (x - m), x the leave's features less the empty leave's and m their mean under `draw`."""
     where = _feature_slots(codes)
+    mean = np.bincount(where.ravel(), np.repeat(draw, where.shape[1]), minlength=N_FEATURES + 1)
+    mean[N_FEATURES] = 0.0  # the slot of no feature
+    shared = covariance @ mean
     out = np.empty(len(codes))
     for first in range(0, len(codes), VARIANCE_CHUNK):
         block = where[first : first + VARIANCE_CHUNK]
-        out[first : first + VARIANCE_CHUNK] = covariance[block[:, :, None], block[:, None, :]].sum(axis=(1, 2))
-    return out
+        own = covariance[block[:, :, None], block[:, None, :]].sum(axis=(1, 2))
+        out[first : first + VARIANCE_CHUNK] = own - 2 * shared[block].sum(axis=1)
+    return np.maximum(out + mean @ shared, 0.0)
+
+
+def draw_probabilities(codes: np.ndarray, limits: tuple[int, ...]) -> np.ndarray:
+    """The probability of each leave (rows of sorted tile codes of one length, -1 padding) among the leaves of
+    that length drawn at random from a full bag with these tile counts (hypergeometric: they sum to 1)."""
+    counts = _counts_of_codes(codes)
+    most = int(counts.max(initial=0))
+    ways = np.array([[math.comb(n, c) for c in range(most + 1)] for n in limits], dtype=np.float64)
+    size = int((codes[0] >= 0).sum()) if len(codes) else 0
+    return ways[np.arange(len(limits))[None, :], counts].prod(axis=1) / math.comb(sum(limits), size)
 
 
 def _feature_slots(codes: np.ndarray) -> np.ndarray:
@@ -250,9 +271,10 @@ def leave_values(
     summary: pl.DataFrame, counts: dict[str, int], prior_weight: float, longest: int = MAX_LEAVE
 ) -> pl.DataFrame:
     """The value of every leave of 1 to `longest` tiles (see the module docstring): its observed mean target
-    minus the empty leave's (the additive model's intercept), with a 95% confidence interval, shrunk towards
-    the additive model's value (`prior`) with weight `prior_weight`; with the value's standard error. BLAS runs
-    on one thread, so that the values' bits are the same on any machine."""
+    minus the empty leave's worth (the additive model's for a random leave of its length), with a 95%
+    confidence interval, shrunk towards the additive model's value (`prior`, less the same) with weight
+    `prior_weight`; with the value's standard error. BLAS runs on one thread, so that the values' bits are the
+    same on any machine."""
     with one_thread():
         return _leave_values(summary, counts, prior_weight, longest)
 
@@ -273,8 +295,12 @@ def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: f
             var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
             half = np.where(n >= 2, Z95 * np.sqrt(var / n), np.nan)
             se_observed = np.sqrt(np.where(n >= 2, var, pooled) / n)
-        prior = additive_values(codes, beta)
-        sampled = prior_variances(codes, covariance)
+        draw = draw_probabilities(codes, limits)
+        model = additive_values(codes, beta)
+        baseline = float(draw @ model)  # a random leave of this length, less the intercept
+        observed -= baseline
+        prior = model - baseline
+        sampled = prior_variances(codes, covariance, draw)
         misfit = _misfit(observed - prior, se_observed**2 + sampled, n, misfit)
         model = np.sqrt(sampled + misfit**2)
         weight = n / (n + prior_weight) if prior_weight else np.where(n > 0, 1.0, 0.0)

@@ -105,16 +105,18 @@ def learn(
     lexicon_name: str = "",
     progress=None,
     shard_size: int = LEAVES_SHARD,
+    last_games: int | None = None,
 ) -> tuple[list[pl.DataFrame], list]:
-    """The leave values of each of `rounds` rounds of `games` seeded games (the last round's are the
-    answer), on `engine` (default local), in the lexicon's job folders under `data_dir` (temporary ones
-    when None); with each round's job result."""
+    """The leave values of each of `rounds` rounds of `games` seeded games (`last_games` in the last round,
+    whose values are the answer), on `engine` (default local), in the lexicon's job folders under `data_dir`
+    (temporary ones when None); with each round's job result."""
     from pipeline.core import executor
 
     table: LeaveValues | None = None
     frames, results = [], []
     for round_ in range(1, rounds + 1):
-        job = round_job(variant, lexicon, seed, games, round_, table, shard_size)
+        played = last_games if round_ == rounds and last_games is not None else games
+        job = round_job(variant, lexicon, seed, played, round_, table, shard_size)
         result = executor.run(job, data_dir, lexicon_name, engine, progress)
         results.append(result)
         frames.append(leave_values(result.tables["summary"], variant.tile_set.counts, prior_weight))

@@ -50,9 +50,10 @@ def reference_provenance(origin: dict[str, Any], results: list) -> dict[str, Any
     """What a leaves reference table records: the run's lexicon, parameters, words (their digest, as the jobs
     hold it) and version, and the command that makes it again; nothing of this machine or config file."""
     p = origin["params"]
+    last = f" --last-games {p['last_games']}" if "last_games" in p else ""
     command = (
         f"wordstats scrabble leaves --lexicon {origin['lexicon']} --variant {p['variant']} --games {p['games']} "
-        f"--rounds {p['rounds']} --seed {p['seed']} --prior-weight {p['prior_weight']} --reference FILE"
+        f"--rounds {p['rounds']}{last} --seed {p['seed']} --prior-weight {p['prior_weight']} --reference FILE"
     )
     return {
         "stage": "leaves-reference",
