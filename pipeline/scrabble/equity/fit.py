@@ -46,6 +46,7 @@ RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like 
 PRIOR_WEIGHT = 1000  # observations a leave needs before its own mean outweighs the additive model
 FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
 VARIANCE_CHUNK = 4_000  # leaves per block of the model's variances
+VALUE_GRID = 1024  # published values are whole 1/1024 points: BLAS kernels differ by CPU in the last bits
 
 SUMMARY_SCHEMA = {"key": pl.Int64, "count": pl.Int64, "total": pl.Int64, "squares": pl.Int64}
 LEAVES_SCHEMA = {
@@ -277,6 +278,12 @@ def leave_values(
     same on any machine."""
     with one_thread():
         return _leave_values(summary, counts, prior_weight, longest)
+
+
+def published(values: pl.DataFrame) -> pl.DataFrame:
+    """Leave values as the leaves stage publishes them: each value rounded to 1/VALUE_GRID of a point, so that
+    the same observations give the same bits on any CPU (its BLAS kernels move them by about 1e-11)."""
+    return values.with_columns((pl.col("value") * VALUE_GRID).round() / VALUE_GRID + 0.0)  # + 0.0: no -0.0
 
 
 def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float, longest: int) -> pl.DataFrame:

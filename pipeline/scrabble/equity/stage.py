@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
-from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values
+from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values, published
 from pipeline.scrabble.equity.job import ROUNDS, Learning, learn, round_game
 from pipeline.scrabble.equity.reference import read_reference
 from pipeline.scrabble.equity.values import LeaveValues
@@ -91,7 +91,7 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     lexicon = Lexicon(inputs["words"]["word"].to_list())
     lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
     if "reference" in p:
-        values = leave_values(read_reference(Path(p["reference"])), variant.tile_set.counts, p["prior_weight"])
+        values = published(leave_values(read_reference(Path(p["reference"])), variant.tile_set.counts, p["prior_weight"]))
         records = last_round_records(variant, lexicon, p["seed"], p["rounds"], values, min(GCG_KEPT, p["games"]))
         return {"leaves.parquet": values, "leaves_games.zip": gcg_zip(records)}
     with executor.engine_session(ctx.cluster, local_processes(p["games"])) as engine:
@@ -109,4 +109,4 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
         )
     read = frames[-2] if len(frames) > 1 else None
     records = last_round_records(variant, lexicon, p["seed"], p["rounds"], read, min(GCG_KEPT, p["games"]))
-    return {"leaves.parquet": frames[-1], "leaves_games.zip": gcg_zip(records)}
+    return {"leaves.parquet": published(frames[-1]), "leaves_games.zip": gcg_zip(records)}
