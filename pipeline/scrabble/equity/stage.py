@@ -91,7 +91,8 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     lexicon = Lexicon(inputs["words"]["word"].to_list())
     lexicon.__dict__["gaddag"] = from_table(inputs["gaddag"])
     if "reference" in p:
-        values = published(leave_values(read_reference(Path(p["reference"])), variant.tile_set.counts, p["prior_weight"]))
+        fitted = leave_values(read_reference(Path(p["reference"])), variant.tile_set.counts, p["prior_weight"])
+        values = published(fitted)
         records = last_round_records(variant, lexicon, p["seed"], p["rounds"], values, min(GCG_KEPT, p["games"]))
         return {"leaves.parquet": values, "leaves_games.zip": gcg_zip(records)}
     with executor.engine_session(ctx.cluster, local_processes(p["games"])) as engine:
