@@ -274,8 +274,8 @@ def leave_values(
     """The value of every leave of 1 to `longest` tiles (see the module docstring): its observed mean target
     minus the empty leave's worth (the additive model's for a random leave of its length), with a 95%
     confidence interval, shrunk towards the additive model's value (`prior`, less the same) with weight
-    `prior_weight`; with the value's standard error. BLAS runs on one thread, so that the values' bits are the
-    same on any machine."""
+    `prior_weight`; with the value's standard error. BLAS runs on one thread, so that one machine gives the same
+    bits every time (other CPUs' kernels move them by about 1e-11: `published` rounds that away)."""
     with one_thread():
         return _leave_values(summary, counts, prior_weight, longest)
 
