@@ -112,6 +112,9 @@ class BestRequest(NamedTuple):
     variant: str = "scrabble"
     limit: int = 10  # at most this many (MAX_LIMIT for all)
     equity: bool = False
+    sim: int | None = None  # simulate (pipeline/scrabble/sim.py) over this many draws
+    candidates: int | None = None  # with sim: how many plays of highest static equity
+    seed: int | None = None  # with sim: the draws' seed
 
     @property
     def where(self) -> Where:
@@ -133,11 +136,14 @@ class BestPlays(NamedTuple):
 def best(s: Session, request: BestRequest) -> BestPlays:
     """The highest-scoring plays, or the moves of highest equity, for a rack on a board; NotFound when there
     is none."""
-    from pipeline.core.errors import NotFound
+    from pipeline.core.errors import NotFound, WordstatsError
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.movegen.generate import best_plays
     from pipeline.scrabble.rules.scoring import check_bag
 
+    for name in ("candidates", "seed"):
+        if getattr(request, name) is not None:
+            raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
     variant = variant_of(s.config, request.where.variant)
     rack = rack_of(request.rack, variant)
     board = board_of(request.where)
