@@ -177,7 +177,7 @@ def scrabble_selfplay(q: api.SelfPlayRequest, flags: Flags):
 
 def sim_line(found) -> str:
     """What `scrabble best --sim` played out, and how fast."""
-    rate = f"{found.iterations / found.cpu_seconds:,.0f}" if found.cpu_seconds else "n/a"
+    rate = f"{found.iterations / max(found.cpu_seconds, 1e-6):,.0f}"
     return (
         f"{plural(len(found.candidates), 'candidate')} x {plural(found.iterations, 'iteration')} (seed "
         f"{found.seed}) in {found.seconds:.2f} s: {rate} iterations per CPU second"
