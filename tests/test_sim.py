@@ -233,3 +233,13 @@ def test_an_endgame_is_refused(data, scrabble, lexicon, tmp_path):
     res = sim_cli(data, "--board", path, "--rack", rack, "--sim", "10")
     assert res.exit_code == 2, res
     assert "--sim" in res.stderr and "endgame" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_an_opening_simulates_each_play_once(scrabble, lexicon, leaves):
+    """On the empty board each down play mirrors an across play of the same score: only the across ones are
+    candidates."""
+    from pipeline.scrabble.rules.variant import ACROSS
+
+    found = simulate_position(Board(), "HIKRTVZ", scrabble, lexicon, leaves, 5, 6)
+    assert len(found.candidates) == 6 and all(c.play.direction == ACROSS for c in found.candidates)
+    assert len({str(c.play) for c in found.candidates}) == 6

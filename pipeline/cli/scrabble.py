@@ -25,14 +25,14 @@ WHERE = (LEXICON, CONFIG, DATA_DIR)
 def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
     """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave; or
     the best by equity played out over N seeded draws (--sim N): mean value, its standard error, mean reply."""
+    from pipeline.scrabble import sim
     from pipeline.scrabble.records import render
 
     fmt = flags.format
+    sim.check_request(q)
     with flags.session() as s:
         if q.sim is not None:
-            from pipeline.scrabble.sim import simulate
-
-            found = simulate(s, q)
+            found = sim.simulate(s, q)
             typer.echo(sim_line(found), err=True)
             emit(render.sim_table(found.candidates), fmt)
             if show and fmt == "table":

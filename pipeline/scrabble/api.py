@@ -136,14 +136,11 @@ class BestPlays(NamedTuple):
 def best(s: Session, request: BestRequest) -> BestPlays:
     """The highest-scoring plays, or the moves of highest equity, for a rack on a board; NotFound when there
     is none."""
-    from pipeline.core.errors import NotFound, WordstatsError
+    from pipeline.core.errors import NotFound
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.movegen.generate import best_plays
     from pipeline.scrabble.rules.scoring import check_bag
 
-    for name in ("candidates", "seed"):
-        if getattr(request, name) is not None:
-            raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
     variant = variant_of(s.config, request.where.variant)
     rack = rack_of(request.rack, variant)
     board = board_of(request.where)

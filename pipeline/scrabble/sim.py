@@ -57,6 +57,13 @@ class Simulation(NamedTuple):
     provenance: Provenance | None = None
 
 
+def check_request(request: BestRequest) -> None:
+    """--candidates and --seed go with --sim."""
+    for name in ("candidates", "seed"):
+        if request.sim is None and getattr(request, name) is not None:
+            raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
+
+
 def unseen_counts(board: Board, rack: str, variant: Variant) -> np.ndarray:
     """The 27 counts (A-Z, then blanks) of the tiles we cannot see: the tile set less the board and our rack."""
     from pipeline.scrabble.play.game import bag_counts
@@ -103,13 +110,15 @@ def simulate_position(
     seed: int = DEFAULT_SEED,
 ) -> Simulation:
     """The `candidates` plays of highest static equity simulated over `iterations` draws (see the module)."""
+    from pipeline.scrabble.engine import kernels
     from pipeline.scrabble.equity.moves import ranked_records, unseen_bag
     from pipeline.scrabble.equity.strategy import Equity, uses_leaves
-    from pipeline.scrabble.movegen.generate import record_tiles
+    from pipeline.scrabble.movegen.generate import mirrored_opening, record_tiles
     from pipeline.scrabble.movegen.kernels.position import position_tables
     from pipeline.scrabble.movegen.tables import variant_tables
     from pipeline.scrabble.play.game import players_of
     from pipeline.scrabble.rules.scoring import evaluate
+    from pipeline.scrabble.rules.variant import ACROSS
 
     unseen = unseen_counts(board, rack, variant)
     if unseen_bag(board, rack, variant) == 0:
@@ -118,7 +127,11 @@ def simulate_position(
             "endgame, which has no draws to simulate"
         )
     static = leaves if uses_leaves(unseen_bag(board, rack, variant), variant.rack_size) else LeaveValues.of({})
-    records, kept, worth = ranked_records(board, rack, variant, lexicon, static, candidates)
+    records, kept, worth = ranked_records(board, rack, variant, lexicon, static, 2 * candidates)
+    if mirrored_opening(board, variant):  # each down play mirrors an across play: simulated once
+        across = [i for i, r in enumerate(records) if r[kernels().PLAY_DIR] == ACROSS]
+        records, kept = records[across], [kept[i] for i in across]
+    records, kept = records[:candidates], kept[:candidates]
     if not len(records):
         raise NotFound(f"no legal play for rack {rack} on this board")
     tab = variant_tables(lexicon, variant)
