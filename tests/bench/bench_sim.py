@@ -124,7 +124,7 @@ def run() -> dict:
             (small, _), (large, text) = (magpie(n) for n in MAGPIE_ITERATIONS)
             rates["magpie"].append((MAGPIE_ITERATIONS[1] - MAGPIE_ITERATIONS[0]) / (large - small))
             magpie_table = magpie_rows(text)
-    median = {name: statistics.median(xs) if xs else None for name, xs in rates.items()}
+    median = {name: statistics.median(xs) for name, xs in rates.items() if xs}
 
     def table(sim) -> list[dict]:
         """A simulation's candidates, best first."""
@@ -141,7 +141,7 @@ def run() -> dict:
             for c in sim.candidates
         ]
 
-    theirs = median["magpie"]
+    theirs = median.get("magpie")
     return {
         "position": "MEGRIMS at 8D, rack HIKRTVZ, two plies",
         "candidates": CANDIDATES,
