@@ -23,11 +23,23 @@ WHERE = (LEXICON, CONFIG, DATA_DIR)
 
 @command(scrabble_app, options.BEST, options.SHOW, *WHERE, JSON_LIST, CSV, name="best")
 def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
-    """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave."""
+    """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave; or
+    the best by equity played out over N seeded draws (--sim N): mean value, its standard error, mean reply."""
+    from pipeline.scrabble import sim
     from pipeline.scrabble.records import render
 
     fmt = flags.format
+    sim.check_request(q)
     with flags.session() as s:
+        if q.sim is not None:
+            found = sim.simulate(s, q)
+            typer.echo(sim_line(found), err=True)
+            emit(render.sim_table(found.candidates), fmt)
+            if show and fmt == "table":
+                top = found.candidates[0].play
+                typer.echo(f"\n{top} {top.score}")
+                render.print_board(render.with_play(found.board, top), found.variant, render.new_squares(top))
+            return
         result = api.best(s, q)
         emit(render.best_table(result.plays, result.moves, result.rack), fmt)
         if show and fmt == "table" and result.plays:
@@ -161,6 +173,15 @@ def scrabble_selfplay(q: api.SelfPlayRequest, flags: Flags):
             job, engine = result.job
             typer.echo(f"{job.summary()} on {engine}", err=True)
         emit(result.table, fmt)
+
+
+def sim_line(found) -> str:
+    """What `scrabble best --sim` played out, and how fast."""
+    rate = f"{found.iterations / max(found.cpu_seconds, 1e-6):,.0f}"
+    return (
+        f"{plural(len(found.candidates), 'candidate')} x {plural(found.iterations, 'iteration')} (seed "
+        f"{found.seed}) in {found.seconds:.2f} s: {rate} iterations per CPU second"
+    )
 
 
 def replay_summary(result) -> str:

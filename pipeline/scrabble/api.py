@@ -112,6 +112,9 @@ class BestRequest(NamedTuple):
     variant: str = "scrabble"
     limit: int = 10  # at most this many (MAX_LIMIT for all)
     equity: bool = False
+    sim: int | None = None  # simulate (pipeline/scrabble/sim.py) over this many draws
+    candidates: int | None = None  # with sim: how many plays of highest static equity
+    seed: int | None = None  # with sim: the draws' seed
 
     @property
     def where(self) -> Where:

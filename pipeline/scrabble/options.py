@@ -17,6 +17,8 @@ MAX_LEAVE_GAMES = 10_000_000  # games of one round of `leaves`
 MAX_PLAYABILITY_GAMES = 100_000_000
 MAX_ROUNDS = 20
 MAX_PRIOR_WEIGHT = 10**6
+MAX_SIM = 100_000  # iterations of a simulation
+MAX_CANDIDATES = 50  # plays a simulation plays out
 
 
 # The options of where a request plays, shared by its commands.
@@ -39,6 +41,24 @@ BEST = Query(
         VARIANT,
         replace(LIMIT, help="How many plays to show (0 = all).", parse=all_plays),
         Field("equity", bool, "Rank by equity: score + the leave's value (leaves.parquet); exchanges too."),
+        Field(
+            "sim",
+            int,
+            "Simulate: play the best plays by equity out two plies over N seeded draws of the unseen tiles; "
+            "rank them by mean value.",
+            metavar="N",
+            lo=2,
+            hi=MAX_SIM,
+        ),
+        Field(
+            "candidates",
+            int,
+            "With --sim: how many plays of highest static equity to simulate (default 10).",
+            metavar="K",
+            lo=1,
+            hi=MAX_CANDIDATES,
+        ),
+        replace(SEED, help="With --sim: the seed of the draws (default 0)."),
     ),
 )
 SHOW = Field("show", bool, "Also print the board with the top play on it.")  # how the command line shows them

@@ -79,21 +79,14 @@ def ranked_moves(
     """The `top` moves by equity (score + leave value), plays and (when `exchanges`) every exchange;
     ties keep the higher score, then the generator's order. With `bag` (tiles in the bag) short of a full
     rack, leave values are not counted and nothing is exchanged (equity.strategy.uses_leaves): score alone."""
-    from pipeline.scrabble.engine import kernels
-
     if bag is not None and not uses_leaves(bag, variant.rack_size):
         leaves, exchanges = LeaveValues.of({}), False
-    records, _ = generate(board, rack, variant, lexicon)
-    kept = record_leaves(records, rack)
-    worth = leaves.lookup(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
-    scores = records[:, kernels().PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
-    equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
-    order = np.lexsort((-scores, -equity))[:top] if len(records) else np.zeros(0, dtype=np.int64)
+    records, kept, worth = ranked_records(board, rack, variant, lexicon, leaves, top, exchanges)
     moves = []
-    for i in order:
-        tiles, direction = record_tiles(records[i])
+    for record, keep in zip(records, kept):
+        tiles, direction = record_tiles(record)
         play = evaluate(board, tiles, variant, lexicon, direction)
-        moves.append(Move(play, "", play.score, kept[i], worth[kept[i]]))
+        moves.append(Move(play, "", play.score, keep, worth[keep]))
     if exchanges:
         for keep in rack_leaves(rack):
             if len(keep) < len(rack):
@@ -101,6 +94,23 @@ def ranked_moves(
                 moves.append(Move(None, returned, 0, keep, worth[keep]))
     moves.sort(key=lambda m: (-m.equity, -m.score))
     return moves[:top]
+
+
+def ranked_records(
+    board: Board, rack: str, variant: Variant, lexicon: Lexicon, leaves: LeaveValues, top: int, exchanges: bool = False
+) -> tuple[np.ndarray, list[str], dict[str, float]]:
+    """The records of the `top` plays by equity (score + leave value; ties keep the higher score, then the
+    generator's order), the leave of each, and the values of the leaves looked up (every exchange's too, when
+    `exchanges`)."""
+    from pipeline.scrabble.engine import kernels
+
+    records, _ = generate(board, rack, variant, lexicon)
+    kept = record_leaves(records, rack)
+    worth = leaves.lookup(sorted(set(kept) | (set(rack_leaves(rack)) if exchanges else set())))
+    scores = records[:, kernels().PLAY_SCORE].astype(np.float64) if len(records) else np.zeros(0)
+    equity = scores + np.array([worth[k] for k in kept], dtype=np.float64)
+    order = np.lexsort((-scores, -equity))[:top] if len(records) else np.zeros(0, dtype=np.int64)
+    return records[order], [kept[i] for i in order], worth
 
 
 def best_move(

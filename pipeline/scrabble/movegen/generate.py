@@ -57,15 +57,21 @@ def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
     return tiles, direction
 
 
+def mirrored_opening(board: Board, variant: Variant) -> bool:
+    """Whether every play on the board has a mirror image of the same score: an empty board whose layout is
+    symmetric about its diagonal (each down play mirrors an across play)."""
+    return board.is_empty and all(
+        line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
+    )
+
+
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
     (its down play mirrors an across play of the same score)."""
     from pipeline.scrabble.engine import kernels
 
     k = kernels()
-    if board.is_empty and all(
-        line[c] == variant.layout[c][r] for r, line in enumerate(variant.layout) for c in range(len(line))
-    ):
+    if mirrored_opening(board, variant):
         records, _ = generate(board, rack, variant, lexicon)
         records = records[records[:, k.PLAY_DIR] == ACROSS]
         records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]

@@ -239,6 +239,35 @@ def equity_table(moves: Sequence) -> pl.DataFrame:
     )
 
 
+def sim_table(candidates: Sequence) -> pl.DataFrame:
+    """Simulated candidates (sim.Candidate) as rows, best mean value first: play, score, leave, static equity,
+    mean value and its standard error, mean reply score, mean next score."""
+    import polars as pl
+
+    return pl.DataFrame(
+        {
+            "move": [str(c.play) for c in candidates],
+            "score": [c.play.score for c in candidates],
+            "leave": [c.leave for c in candidates],
+            "equity": [round(c.equity, 2) for c in candidates],
+            "value": [round(c.value, 2) for c in candidates],
+            "stderr": [round(c.stderr, 2) for c in candidates],
+            "reply": [round(c.reply, 2) for c in candidates],
+            "next": [round(c.next, 2) for c in candidates],
+        },
+        schema={
+            "move": pl.String,
+            "score": pl.Int32,
+            "leave": pl.String,
+            "equity": pl.Float64,
+            "value": pl.Float64,
+            "stderr": pl.Float64,
+            "reply": pl.Float64,
+            "next": pl.Float64,
+        },
+    )
+
+
 def best_table(plays: Sequence[Play], moves: Sequence | None, rack: str) -> pl.DataFrame:
     """The best plays as `scrabble best` lists them: the moves by equity, or the plays by score."""
     return equity_table(moves) if moves is not None else plays_table(plays, rack)
