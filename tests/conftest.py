@@ -27,6 +27,7 @@ SHARED = ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
 SMALL_CONFIG = ROOT / "tests" / "configs" / "small.toml"
 DEFAULT_CONFIG = ROOT / "configs" / "default.toml"
+ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 
 
 def corpus(relative: str) -> Path:
@@ -45,6 +46,29 @@ def corpus_words(relative: str) -> list[str]:
 def sample_words(path: Path, every: int, extra: tuple[str, ...] = ()) -> list[str]:
     """Every `every`-th word of a word list (plus `extra`), for a lexicon of a chosen size."""
     return sorted(set(path.read_text().split()[::every]) | set(extra))
+
+
+@pytest.fixture(scope="session")
+def enable_words() -> list[str]:
+    """The ENABLE words, upper case."""
+    return ENABLE.read_text().upper().split()
+
+
+@pytest.fixture(scope="session")
+def lexicon(enable_words):
+    """The ENABLE lexicon (a module may define its own `lexicon`)."""
+    from pipeline.scrabble.lexicon.words import Lexicon
+
+    return Lexicon(enable_words)
+
+
+@pytest.fixture(scope="session")
+def scrabble():
+    """The scrabble variant of the default config (a module may define its own `scrabble`)."""
+    from pipeline.core.config import load_config
+    from pipeline.scrabble.rules.variant import variants
+
+    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
 
 
 class Result:

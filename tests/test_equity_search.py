@@ -11,23 +11,16 @@ import pytest
 from pipeline.core.config import load_config
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues
-from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.play.game import play_game, players_of
 from pipeline.scrabble.play.strategy import GREEDY
 from pipeline.scrabble.play.turns import game_of, game_rng
 from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT
+from tests.conftest import DEFAULT_CONFIG
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 # whole points, so that equities tie often; fractions, so that they seldom do
 TIED = {"?": 25.0, "S": 8.0, "ES": 10.0, "R": 1.0, "E": 2.0, "Q": -7.0, "V": -5.0, "VV": -14.0, "U": -3.0, "EQU": 4.0}
 FRACTIONS = {k: v + 0.37 * (i % 5) - 0.11 for i, (k, v) in enumerate(TIED.items())}
 TILES = "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ"
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon(ENABLE.read_text().upper().split())
 
 
 @pytest.fixture(scope="module", params=["scrabble", "wwf"])

@@ -18,7 +18,6 @@ from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
-from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.turns import game_of, game_rng, rack_text
@@ -36,25 +35,11 @@ from pipeline.scrabble.playability.losses import (
 )
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
-from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon
+from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, build_lexicon
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 FULL_BAG, SHORT_BAG = 86, 3  # tiles in the bag: leaves count, and they do not (equity.strategy.uses_leaves)
 # a few leave values of the usual signs, so that equity and score disagree
 SOME_LEAVES = {"?": 25.0, "S": 8.0, "ES": 10.5, "R": 1.5, "E": 2.0, "Q": -7.0, "V": -5.5, "VV": -14.0, "U": -3.0}
-
-
-@pytest.fixture(scope="module")
-def scrabble():
-    """The scrabble variant of the default config."""
-    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    """The ENABLE lexicon."""
-    return Lexicon(ENABLE.read_text().upper().split())
 
 
 @pytest.fixture(scope="module")

@@ -54,29 +54,10 @@ from pipeline.scrabble.rules.board import Board, leave, parse_board
 from pipeline.scrabble.rules.notation import parse_play
 from pipeline.scrabble.rules.scoring import check_bag, score_play
 from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, config_with, run_cli
+from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, build_lexicon, config_with, run_cli
 from tests.reference.scrabble import reference_game
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
-
-
-@pytest.fixture(scope="module")
-def scrabble():
-    """The scrabble variant of the default config."""
-    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
-
-
-@pytest.fixture(scope="module")
-def enable_words():
-    """The ENABLE words, upper case."""
-    return ENABLE.read_text().upper().split()
-
-
-@pytest.fixture(scope="module")
-def lexicon(enable_words):
-    """The ENABLE lexicon."""
-    return Lexicon(enable_words)
 
 
 @pytest.fixture(scope="module")

@@ -7,34 +7,18 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipeline.core.config import load_config
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import TILES, LeaveValues
-from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.strategy import GREEDY
 from pipeline.scrabble.play.turns import game_of, game_rng, rack_value
 from pipeline.scrabble.rules.board import Board, leave
 from pipeline.scrabble.rules.scoring import Play, evaluate
-from pipeline.scrabble.rules.variant import variants
 from pipeline.scrabble.sim import draw_orders, simulate_position, unseen_counts
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, run_cli
+from tests.conftest import ENABLE, SMALL_CONFIG, build_lexicon, run_cli
 from tests.reference.scrabble import reference_move
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 MEGRIMS = "\n".join("...MEGRIMS....." if r == 7 else "." * 15 for r in range(15)) + "\n"
-
-
-@pytest.fixture(scope="module")
-def scrabble():
-    """The scrabble variant of the default config."""
-    return variants(load_config(DEFAULT_CONFIG))["scrabble"]
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    """The ENABLE lexicon."""
-    return Lexicon(ENABLE.read_text().upper().split())
 
 
 @pytest.fixture(scope="module")
