@@ -120,11 +120,12 @@ playability-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the nex
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
 # The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500.parquet: every canonical top-level class of
-# PROOF_SIZE proven at PROOF_FLOOR on PROOF_LEXICON (ENABLE2K from ../shared, built as a lexicon first when missing),
-# with the boards of each class at or above the floor (docs/boggle-prove.md). Each run proves the next PROOF_BLOCKS
-# blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS processes and writes the table
-# after each block (CPU seconds in FILE.cpu.json beside it), so that it can be committed between runs. Grown in
-# pieces or at once, the table holds the same bytes; a table of another list, size or floor begins again.
+# PROOF_SIZE proven at PROOF_FLOOR on PROOF_LEXICON, with the boards of each class at or above the floor
+# (docs/boggle-prove.md). A missing lexicon is first built from PROOF_SOURCE (ENABLE2K under ../shared). Each run
+# proves the next PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS
+# processes and writes the table after each block (CPU seconds in FILE.cpu.json beside it), so that it can be
+# committed between runs. Grown in pieces or at once, the table holds the same bytes; a table of another list,
+# size or floor begins again.
 PROOF_LEXICON ?= enable2k
 PROOF_SIZE ?= 3x4
 PROOF_FLOOR ?= 1500
@@ -132,8 +133,11 @@ PROOF_BLOCK ?= 128
 PROOF_BLOCKS ?= 1
 PROOF_WORKERS ?= 1
 PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR).parquet
+PROOF_SOURCE ?= ../shared/corpora/$(PROOF_LEXICON)/$(PROOF_LEXICON).txt
 
 boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)
+	test -f $(OUT)/$(PROOF_LEXICON)/words.parquet || $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT) \
+		--source $(PROOF_SOURCE) --lexicon $(PROOF_LEXICON) -q ingest
 	nice -n 19 $(VENV)/bin/wordstats boggle prove --config $(CONFIG) --data-dir $(OUT) --lexicon $(PROOF_LEXICON) \
 		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) --block $(PROOF_BLOCK) --workers $(PROOF_WORKERS) -q \
 		$(if $(filter all,$(PROOF_BLOCKS)),,--blocks $(PROOF_BLOCKS)) --reference $(PROOF_REFERENCE)
