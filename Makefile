@@ -136,8 +136,8 @@ PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_
 PROOF_SOURCE ?= ../shared/corpora/$(PROOF_LEXICON)/$(PROOF_LEXICON).txt
 
 boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)
-	test -f $(OUT)/$(PROOF_LEXICON)/words.parquet || $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT) \
-		--source $(PROOF_SOURCE) --lexicon $(PROOF_LEXICON) -q ingest
+	test -d $(OUT)/$(PROOF_LEXICON) || nice -n 19 $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT) \
+		--source $(PROOF_SOURCE) --lexicon $(PROOF_LEXICON) -q
 	nice -n 19 $(VENV)/bin/wordstats boggle prove --config $(CONFIG) --data-dir $(OUT) --lexicon $(PROOF_LEXICON) \
 		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) --block $(PROOF_BLOCK) --workers $(PROOF_WORKERS) -q \
 		$(if $(filter all,$(PROOF_BLOCKS)),,--blocks $(PROOF_BLOCKS)) --reference $(PROOF_REFERENCE)
