@@ -14,9 +14,8 @@ import pytest
 from pipeline.boggle import proof_table as pt
 from pipeline.boggle.classes import ClassSpace, default_partition
 from pipeline.core.files import read_provenance, write_parquet
-from tests.conftest import ROOT, corpus
+from tests.conftest import ENABLE, ROOT, corpus
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 LETTERS = set("AEILNRST")
 # 3x3 boards of ENABLE's words over eight letters, two groups: 102 canonical classes, a few CPU-seconds
 CASE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--workers", "1", "-q")

@@ -37,10 +37,9 @@ from pipeline.scrabble.movegen.generate import board_plays
 from pipeline.scrabble.movegen.tables import tables
 from pipeline.scrabble.rules.variant import variants
 from tests.bench.timing import imported_modules
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon
+from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, SMALL_CONFIG, build_lexicon
 from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
 

@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 
 from pipeline.core.config import MAX_SOURCE_BYTES, Source
 from pipeline.ingest.sources import line_batches
-from tests.conftest import ROOT, SMALL_CONFIG, special_file
+from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, special_file
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 HEADROOM_MIB = 128  # what a large list of repeated words may cost over the words once (the old reader: 1 GB+)
 
 

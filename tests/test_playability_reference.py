@@ -16,14 +16,12 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
 from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.values import LeaveValues
-from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.playability import reference as rf
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.variant import variants
-from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli
+from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli
 
-ENABLE = ROOT / "data" / "raw" / "enable1.txt"
 REFERENCE = ROOT / "data" / "raw" / "playability-enable.parquet"
 
 
@@ -117,7 +115,7 @@ def grow(data, out, *args):
 
 
 @pytest.mark.slow
-def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data, tmp_path):
+def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data, lexicon, tmp_path):
     """Two blocks then one give the bytes of three blocks at once, of blocks of another size, and the sums of the
     playability job over the same games (any shard size)."""
     pieces, once, other = (tmp_path / f"{name}.parquet" for name in ("pieces", "once", "other"))
@@ -134,7 +132,6 @@ def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data
     assert not made.partial and made.games == 6 and made.seed == 5
     config = load_config(SMALL_CONFIG)
     scrabble = variants(config)["scrabble"]
-    lexicon = Lexicon(ENABLE.read_text().upper().split())
     leaves = LeaveValues(pl.read_parquet(enable_data / "t" / "leaves.parquet").select("leave", "value"))
     assert made.leaves == leaves.digest() and made.words == words_digest(sorted(lexicon.words))
     job = executor.run(playability_job(scrabble, lexicon, leaves, 5, 6, 4), None, "t").tables["losses"]
