@@ -27,6 +27,8 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
 
 Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
 understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,class_705707,4x4_sample").
+BENCH_PROVE_HYBRID_AT_ONCE=1 runs the two sides of each class at the same time, one core each (on a machine with
+two cores free; each child's CPU seconds are its own either way).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,class_705707,4x4_sample"
 REPORTS_705707 = Path(os.environ.get("BENCH_PROVE_HYBRID_705707_DIR", PROJECT_ROOT / "data/out/bench/class_705707"))
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
 SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
+AT_ONCE = os.environ.get("BENCH_PROVE_HYBRID_AT_ONCE", "0") == "1"  # both sides of a class at the same time
 CORES_PER_NODE = 2  # like this machine
 RAY_OVERHEAD_SECONDS = 0.013  # per shard, measured by bench_cluster (docs/cluster.md)
 SEED = 2025
@@ -179,11 +182,15 @@ def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
 
 
 def interleaved(size: str, classes: list[int], lexicon: str = "enable2k") -> list[dict]:
-    """Each class on both sides, one after the other, the first side alternating."""
+    """Each class on both sides, one after the other, the first side alternating (or both at once, AT_ONCE)."""
     rows = []
     for i, class_id in enumerate(classes):
         sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
-        reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
+        if AT_ONCE:
+            children = {side: launch(side, size, class_id, lexicon) for side in sides}
+            reports = {side: result(child) for side, child in children.items()}
+        else:
+            reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
         rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run shows each class as it ends
     return rows
@@ -198,10 +205,11 @@ def canonical_classes(size: str) -> np.ndarray:
 
 
 def sample(size: str, k: int) -> list[int]:
-    """A seeded sample of k canonical classes."""
+    """A seeded sample of k canonical classes, in the sample's random order (so a run stopped early has measured
+    a random subset of it)."""
     canon = canonical_classes(size)
     rng = np.random.default_rng(SEED)
-    return canon[np.sort(rng.choice(canon.shape[0], k, replace=False))].tolist()
+    return canon[rng.choice(canon.shape[0], k, replace=False)].tolist()
 
 
 def projection(rows: list[dict], n_classes: int) -> dict:
