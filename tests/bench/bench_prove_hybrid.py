@@ -26,7 +26,12 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
   its wall time on 10, 100 and 1,000 nodes of 2 cores.
 
 Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
-understates the spread. BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x4,class_705707,4x4_sample").
+understates the spread.
+* `3x3`: the whole 3×3 proof at floor 500, two buckets (`aeiouy` and the rest), hybrid-boggle's `break_all` and
+  ours, each one process of one thread, CPU seconds of the whole process, boards compared.
+* `4x4_named`: class 156513 at floor 3500 on ENABLE2K, the class the issue timed hybrid-boggle on.
+
+BENCH_PROVE_HYBRID_PARTS chooses the parts (default "3x3,3x4,class_705707,4x4_named,4x4_sample").
 BENCH_PROVE_HYBRID_AT_ONCE=1 runs the two sides of each class at the same time, one core each (on a machine with
 two cores free; each child's CPU seconds are its own either way).
 """
@@ -37,6 +42,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,7 +59,7 @@ WORD_LISTS = {  # ours (from ../shared), and hybrid-boggle's own copy of the sam
 HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
 HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
 PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
-PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x4,class_705707,4x4_sample").split(",")
+PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x3,3x4,class_705707,4x4_named,4x4_sample").split(",")
 REPORTS_705707 = Path(os.environ.get("BENCH_PROVE_HYBRID_705707_DIR", PROJECT_ROOT / "data/out/bench/class_705707"))
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
 SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
@@ -62,8 +68,10 @@ CORES_PER_NODE = 2  # like this machine
 RAY_OVERHEAD_SECONDS = 0.013  # per shard, measured by bench_cluster (docs/cluster.md)
 SEED = 2025
 NAMED_3X4 = (16762, 38659)  # PERSLATESIND's class, and a heavy one
+NAMED_4X4 = (156513,)  # the 4x4 class the issue timed hybrid-boggle on
 CLASS_4X4 = 705707  # PERSLATGSINETERS's class
-FLOORS = {"3x4": 1500, "4x4": 3500}
+FLOORS = {"3x3": 500, "3x4": 1500, "4x4": 3500}
+PARTITION_3X3 = "aeiouy bcdfghjklmnpqrstvwxz"  # two buckets: hybrid-boggle's fastest 3x3 setting, and our default
 HYBRID_3X4_CPU_HOURS = 24_300 / 3600  # hybrid-boggle's README: the whole 3×4 proof, user CPU on a laptop
 
 HYBRID_DRIVER = """
@@ -117,6 +125,23 @@ row = parts["classes"].row(0, named=True)
 report = {"cpu": cpu, "boards": boards, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 report.update({k: row[k] for k in ("boards_scored", "tree_bound", "word_paths", "tree_slots")})
 print(json.dumps(report))
+"""
+
+
+OURS_WHOLE_DRIVER = """
+import json, sys
+from pipeline.boggle.classes import ClassSpace
+from pipeline.boggle.dictionary import compile_dictionary
+from pipeline.boggle.prove import Problem, parse_partition, prove_shard
+from pipeline.boggle.rules import Rules
+
+rows, cols, floor = (int(x) for x in sys.argv[1:4])
+partition, words = sys.argv[4], sys.argv[5]
+rules = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
+dictionary = compile_dictionary(open(words).read().upper().split(), rules)
+problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
+parts = prove_shard(problem, ClassSpace(rows, cols, problem.partition).canonical_ids())
+print(json.dumps(dict(zip(parts["boards"]["board"].to_list(), parts["boards"]["score"].to_list()))))
 """
 
 
@@ -265,6 +290,74 @@ def part_3x4() -> dict:
     return out
 
 
+def whole_proof(side: str, rows: int, cols: int, floor: int, partition: str) -> dict:
+    """One side's whole proof of a grid in one process of one thread: the process's CPU seconds (start-up and
+    dictionary included on both sides), its peak memory, and the boards it found."""
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    if side == "ours":
+        cmd = [sys.executable, "-c", OURS_WHOLE_DRIVER, str(rows), str(cols), str(floor), partition, str(ENABLE2K)]
+        cwd = PROJECT_ROOT
+    else:
+        env["PYTHONPATH"] = str(HYBRID)
+        cmd = [str(HYBRID_PYTHON), "-m", "boggle.break_all", partition, str(floor), f"--size={rows}{cols}"]
+        cmd += ["--num_threads=1", "--omit_times", f"--output_base={tempfile.mkdtemp()}/tasks"]
+        cwd = HYBRID
+    child = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    if status:
+        return {"error": f"exit status {status}"}
+    if side == "ours":
+        boards = json.loads(out.strip().splitlines()[-1])
+    else:  # its last lines: "Found N breaking failure(s):" and the boards, one per line
+        lines = out.strip().splitlines()
+        found = [i for i, line in enumerate(lines) if line.startswith("Found ") and "breaking failure" in line][-1]
+        scorer = Scorer(rows, cols)
+        boards = {b: scorer(b.upper()) for b in lines[found + 1 :] if b.strip()}
+    return {
+        "cpu": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+        "boards": boards,
+    }
+
+
+class Scorer:
+    """Our exact score of a board of ENABLE2K (to score hybrid-boggle's boards, which it lists unscored)."""
+
+    def __init__(self, rows: int, cols: int):
+        from pipeline.boggle.dictionary import compile_dictionary
+        from pipeline.boggle.rules import Rules
+
+        rules = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
+        self.dictionary = compile_dictionary(ENABLE2K.read_text().upper().split(), rules)
+        self.rows, self.cols = rows, cols
+
+    def __call__(self, board: str) -> int:
+        from pipeline.boggle.rules import parse_board
+        from pipeline.boggle.solver import score
+
+        return int(score(parse_board(board, f"{self.rows}x{self.cols}"), self.dictionary))
+
+
+def part_3x3() -> dict:
+    """The whole 3x3 proof at floor 500 on each side, hybrid-boggle's `break_all` against ours, one thread each."""
+    reports = {side: whole_proof(side, 3, 3, FLOORS["3x3"], PARTITION_3X3) for side in ("hybrid", "ours")}
+    out: dict = {"floor": FLOORS["3x3"], "partition": PARTITION_3X3, **reports}
+    if "error" not in reports["ours"] and "error" not in reports["hybrid"]:
+        mine, theirs = canonical(reports["ours"]["boards"], 3, 3), canonical(reports["hybrid"]["boards"], 3, 3)
+        out.update(same_boards=mine == theirs, boards=len(mine), best=max(mine.values(), default=None))
+        out["hybrid_over_ours_cpu"] = round(reports["hybrid"]["cpu"] / reports["ours"]["cpu"], 2)
+        for side in ("ours", "hybrid"):
+            out[side]["boards"] = len(out[side]["boards"])
+    return out
+
+
+def part_4x4_named() -> dict:
+    """The named 4x4 classes at floor 3500 on ENABLE2K, interleaved."""
+    rows = interleaved("4x4", list(NAMED_4X4))
+    return {"lexicon": "enable2k", "floor": FLOORS["4x4"], "named": rows, "totals": totals(rows)}
+
+
 def part_4x4_sample(lexicon: str) -> dict:
     """A seeded sample of canonical 4x4 classes at floor 3500, interleaved, with each side's projection."""
     rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon)
@@ -308,10 +401,14 @@ def run() -> dict:
     if missing:
         return {"skipped": missing}
     out: dict = {"anchor": f"hybrid-boggle HybridTreeBreaker at {HYBRID}", "load_average_before": os.getloadavg()}
+    if "3x3" in PARTS:
+        out["proof_3x3"] = part_3x3()
     if "3x4" in PARTS:
         out["proof_3x4"] = part_3x4()
     if "class_705707" in PARTS:
         out["proof_4x4_class_705707"] = part_class_705707()
+    if "4x4_named" in PARTS:
+        out["proof_4x4_named"] = part_4x4_named()
     if "4x4_sample" in PARTS:
         out["sample_4x4_enable2k"] = part_4x4_sample("enable2k")
     if "twl06_sample" in PARTS:
