@@ -163,3 +163,39 @@ def test_committed_table_verifies_on_cheap_classes():
     )
     cheap = table.rows.filter(pl.col("class").is_in([c for c, s in seconds.items() if s < 1.0]))
     assert len(pt.verify(replace(table, rows=cheap), problem, 4)) == 4
+
+
+# hybrid-boggle's proven list of 3x4 boards at 1500 on ENABLE2K (results/best-boards-3x4.enable2k.txt in
+# github.com/danvk/hybrid-boggle), each in our canonical form
+HYBRID_3X4_BOARDS = {
+    "DNISETALSREP": 1651, "CINDLATEPERS": 1614, "BINDLATEPERS": 1613, "BINDLATESERS": 1607, "DNIPETALSRES": 1607,
+    "DNAPETILSRES": 1585, "DNALETIPSRES": 1567, "GRESENALSTIP": 1563, "DNILETAPSRES": 1559, "GNTREAIESLPS": 1552,
+    "GNIPETALSRES": 1548, "CINSLATEPERD": 1541, "CINGLATEPERS": 1538, "DRESETIPSNAL": 1531, "GNIRELATSRES": 1529,
+    "GREPENALSTIS": 1529, "BERSLATESIND": 1528, "GNISETALSREP": 1528, "DNIMETALSREP": 1526, "GLARENITSRES": 1523,
+    "DERSLATEPIND": 1522, "BERSLATEPIND": 1521, "DERSLATEPING": 1521, "BANDLITESERS": 1517, "GRESENAPSTIL": 1517,
+    "CITSLANEPERG": 1515, "DERGLANEPITS": 1513, "DREPETALSNIS": 1508, "DNASETILSRAP": 1507, "BINDLARESETS": 1503,
+    "LANTPITESERS": 1503, "GLIRENATSRES": 1501, "NTLPEIAERSTR": 1500,
+}  # fmt: skip
+
+
+def test_committed_table_is_the_whole_3x4_proof():
+    """The committed table covers every canonical 3x4 class, and its boards are hybrid-boggle's, scored alike by
+    our solver; the best is PERSLATESIND (DNISETALSREP), 1651."""
+    from pipeline.boggle.dictionary import compile_dictionary
+    from pipeline.boggle.rules import Rules, parse_board
+    from pipeline.boggle.solver import score
+
+    table = pt.read_table(COMMITTED)
+    footer = read_provenance(COMMITTED)
+    assert footer["partial"] == "false" and footer["classes_done"] == footer["classes_total"] == "27135"
+    assert table.rows["class"].n_unique() == 27135
+    space = ClassSpace(3, 4, default_partition(3, 4))
+    assert sorted(table.rows["class"].to_list()) == space.canonical_ids().tolist()
+    found = {
+        b: s for boards, scores in table.rows.select("boards", "scores").iter_rows() for b, s in zip(boards, scores)
+    }
+    assert found == HYBRID_3X4_BOARDS
+    assert max(found.items(), key=lambda kv: kv[1]) == ("DNISETALSREP", 1651)
+    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
+    dictionary = compile_dictionary(corpus("enable2k/enable2k.txt").read_text().upper().split(), standard)
+    assert {b: score(parse_board(b, "3x4"), dictionary) for b in found} == HYBRID_3X4_BOARDS
