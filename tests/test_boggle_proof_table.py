@@ -137,18 +137,23 @@ def test_bad_proof_table_input_is_one_line(cli, enable_small, tmp_path, args, me
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.slow
-def test_committed_table_verifies_on_cheap_classes():
-    """A few cheap classes of the committed ENABLE2K 3x4 table (by its sidecar's CPU seconds), proved again."""
+@pytest.fixture(scope="module")
+def enable2k():
+    """ENABLE2K compiled under the config's standard rules, the dictionary of the committed table."""
     from pipeline.boggle.dictionary import compile_dictionary
-    from pipeline.boggle.prove import Problem, dictionary_hash
     from pipeline.boggle.rules import Rules
 
-    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))  # the config's standard rules
+    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
+    return compile_dictionary(corpus("enable2k/enable2k.txt").read_text().upper().split(), standard)
 
-    words = corpus("enable2k/enable2k.txt").read_text().upper().split()
+
+@pytest.mark.slow
+def test_committed_table_verifies_on_cheap_classes(enable2k):
+    """A few cheap classes of the committed ENABLE2K 3x4 table (by its sidecar's CPU seconds), proved again."""
+    from pipeline.boggle.prove import Problem, dictionary_hash
+
+    dictionary = enable2k
     table = pt.read_table(COMMITTED)
-    dictionary = compile_dictionary(words, standard)
     assert dictionary_hash(dictionary) == table.dictionary
     problem = Problem(3, 4, dictionary, default_partition(3, 4), table.floor)
     seconds = dict(
@@ -178,17 +183,15 @@ HYBRID_3X4_BOARDS = {
 }  # fmt: skip
 
 
-def test_committed_table_is_the_whole_3x4_proof():
+def test_committed_table_is_the_whole_3x4_proof(enable2k):
     """The committed table covers every canonical 3x4 class, and its boards are hybrid-boggle's, scored alike by
     our solver; the best is PERSLATESIND (DNISETALSREP), 1651."""
-    from pipeline.boggle.dictionary import compile_dictionary
-    from pipeline.boggle.rules import Rules, parse_board
+    from pipeline.boggle.rules import parse_board
     from pipeline.boggle.solver import score
 
     table = pt.read_table(COMMITTED)
     footer = read_provenance(COMMITTED)
     assert footer["partial"] == "false" and footer["classes_done"] == footer["classes_total"] == "27135"
-    assert table.rows["class"].n_unique() == 27135
     space = ClassSpace(3, 4, default_partition(3, 4))
     assert sorted(table.rows["class"].to_list()) == space.canonical_ids().tolist()
     found = {
@@ -196,6 +199,4 @@ def test_committed_table_is_the_whole_3x4_proof():
     }
     assert found == HYBRID_3X4_BOARDS
     assert max(found.items(), key=lambda kv: kv[1]) == ("DNISETALSREP", 1651)
-    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
-    dictionary = compile_dictionary(corpus("enable2k/enable2k.txt").read_text().upper().split(), standard)
-    assert {b: score(parse_board(b, "3x4"), dictionary) for b in found} == HYBRID_3X4_BOARDS
+    assert {b: score(parse_board(b, "3x4"), enable2k) for b in found} == HYBRID_3X4_BOARDS

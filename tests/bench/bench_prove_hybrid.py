@@ -294,17 +294,18 @@ def whole_proof(side: str, rows: int, cols: int, floor: int, partition: str) -> 
     """One side's whole proof of a grid in one process of one thread: the process's CPU seconds (start-up and
     dictionary included on both sides), its peak memory, and the boards it found."""
     env = {**os.environ, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    if side == "ours":
-        cmd = [sys.executable, "-c", OURS_WHOLE_DRIVER, str(rows), str(cols), str(floor), partition, str(ENABLE2K)]
-        cwd = PROJECT_ROOT
-    else:
-        env["PYTHONPATH"] = str(HYBRID)
-        cmd = [str(HYBRID_PYTHON), "-m", "boggle.break_all", partition, str(floor), f"--size={rows}{cols}"]
-        cmd += ["--num_threads=1", "--omit_times", f"--output_base={tempfile.mkdtemp()}/tasks"]
-        cwd = HYBRID
-    child = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    out = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
+    with tempfile.TemporaryDirectory() as scratch:  # hybrid-boggle's per-class log files
+        if side == "ours":
+            cmd = [sys.executable, "-c", OURS_WHOLE_DRIVER, str(rows), str(cols), str(floor), partition]
+            cmd, cwd = [*cmd, str(ENABLE2K)], PROJECT_ROOT
+        else:
+            env["PYTHONPATH"] = str(HYBRID)
+            cmd = [str(HYBRID_PYTHON), "-m", "boggle.break_all", partition, str(floor), f"--size={rows}{cols}"]
+            cmd += ["--num_threads=1", "--omit_times", f"--output_base={scratch}/tasks"]
+            cwd = HYBRID
+        child = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
     if status:
         return {"error": f"exit status {status}"}
     if side == "ours":
