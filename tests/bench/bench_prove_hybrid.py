@@ -23,7 +23,9 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
 * `4x4_sample` (ENABLE2K) and `twl06_sample` (TWL06, whose best 4×4 board is not proven): floor 3500, a
   seeded sample of BENCH_PROVE_HYBRID_4X4_SAMPLE (default 100) canonical 4×4 classes, alternating; each
   side's projection of the whole 4×4 proof (1,068,363 classes) in CPU-hours with ±2 standard errors, and
-  its wall time on 10, 100 and 1,000 nodes of 2 cores.
+  its wall time on 10, 100 and 1,000 nodes of 2 cores. Each class's row is appended, as it ends, to
+  BENCH_PROVE_HYBRID_ROWS_DIR (default data/out/bench/prove_hybrid_rows/) in `4x4_<lexicon>.jsonl`, and a
+  class whose row is there (with the same floor) is not run again: a stopped sample resumes where it stopped.
 
 Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
 understates the spread.
@@ -60,6 +62,7 @@ HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
 HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
 PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
 PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x3,3x4,class_705707,4x4_named,4x4_sample").split(",")
+ROWS_DIR = Path(os.environ.get("BENCH_PROVE_HYBRID_ROWS_DIR", PROJECT_ROOT / "data/out/bench/prove_hybrid_rows"))
 REPORTS_705707 = Path(os.environ.get("BENCH_PROVE_HYBRID_705707_DIR", PROJECT_ROOT / "data/out/bench/class_705707"))
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
 SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
@@ -206,18 +209,42 @@ def compare(size: str, class_id: int, ours: dict, hybrid: dict) -> dict:
     return out
 
 
-def interleaved(size: str, classes: list[int], lexicon: str = "enable2k") -> list[dict]:
-    """Each class on both sides, one after the other, the first side alternating (or both at once, AT_ONCE)."""
+def kept_rows(path: Path | None) -> dict[int, dict]:
+    """The rows a stopped run kept in path (JSON lines), by class; a torn last line is ignored."""
+    if path is None or not path.is_file():
+        return {}
+    kept = {}
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "same_boards" in row:
+            kept[row["class"]] = row
+    return kept
+
+
+def interleaved(size: str, classes: list[int], lexicon: str = "enable2k", keep: Path | None = None) -> list[dict]:
+    """Each class on both sides, one after the other, the first side alternating (or both at once, AT_ONCE);
+    with keep, each row is appended there as it ends and a class already kept there is not run again."""
+    kept = kept_rows(keep)
     rows = []
     for i, class_id in enumerate(classes):
+        if class_id in kept and kept[class_id].get("floor") == FLOORS[size]:
+            rows.append(kept[class_id])
+            continue
         sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
         if AT_ONCE:
             children = {side: launch(side, size, class_id, lexicon) for side in sides}
             reports = {side: result(child) for side, child in children.items()}
         else:
             reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
-        rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]))
+        rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]) | {"floor": FLOORS[size]})
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run shows each class as it ends
+        if keep is not None and "same_boards" in rows[-1]:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            with keep.open("a") as out:
+                out.write(json.dumps(rows[-1]) + "\n")
     return rows
 
 
@@ -361,7 +388,7 @@ def part_4x4_named() -> dict:
 
 def part_4x4_sample(lexicon: str) -> dict:
     """A seeded sample of canonical 4x4 classes at floor 3500, interleaved, with each side's projection."""
-    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon)
+    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon, keep=ROWS_DIR / f"4x4_{lexicon}.jsonl")
     out: dict = {"lexicon": lexicon, "floor": FLOORS["4x4"], "sample": rows, "sample_totals": totals(rows)}
     out["projection"] = projection(rows, int(canonical_classes("4x4").shape[0]))
     return out
