@@ -1,6 +1,6 @@
 """The Boggle proof table (`boggle prove --reference`, `make boggle-proof`): grown block by block it holds the same
 bytes as proved at once, its boards are the proof's, other problems begin again, bad tables are one-line errors,
-and --verify proves classes again (the committed ENABLE2K 3x4 table too)."""
+and --verify proves classes again (the committed ENABLE2K 3x4 and TWL06 4x4 tables too)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ LETTERS = set("AEILNRST")
 CASE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--workers", "1", "-q")
 FLOOR = "250"
 COMMITTED = ROOT / "data" / "raw" / "boggle-proof-enable2k-3x4-1500.parquet"
+COMMITTED_TWL06 = ROOT / "data" / "raw" / "boggle-proof-twl06-4x4-3701.parquet"
 
 
 @pytest.fixture(scope="module")
@@ -137,37 +138,64 @@ def test_bad_proof_table_input_is_one_line(cli, enable_small, tmp_path, args, me
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
-@pytest.fixture(scope="module")
-def enable2k():
-    """ENABLE2K compiled under the config's standard rules, the dictionary of the committed table."""
+STANDARD_POINTS = (0, 0, 0, 1, 1, 2, 3, 5, 11)  # points by word length under the config's standard rules
+
+
+def compiled(relative: str):
+    """A corpus under ../shared compiled under the config's standard rules."""
     from pipeline.boggle.dictionary import compile_dictionary
     from pipeline.boggle.rules import Rules
 
-    standard = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
-    return compile_dictionary(corpus("enable2k/enable2k.txt").read_text().upper().split(), standard)
+    return compile_dictionary(corpus(relative).read_text().upper().split(), Rules("standard", 3, STANDARD_POINTS))
+
+
+@pytest.fixture(scope="module")
+def enable2k():
+    """ENABLE2K compiled, the dictionary of the committed 3x4 table."""
+    return compiled("enable2k/enable2k.txt")
+
+
+def verify_cheap_classes(path, dictionary, rows: int, cols: int, k: int) -> None:
+    """The committed table at path was proven with this dictionary, and k of its cheapest classes (by its
+    sidecar's CPU seconds) proved again give the same rows."""
+    from pipeline.boggle.prove import Problem, dictionary_hash
+
+    table = pt.read_table(path)
+    assert dictionary_hash(dictionary) == table.dictionary
+    problem = Problem(rows, cols, dictionary, default_partition(rows, cols), table.floor)
+    order = pt.class_order(problem.space.canonical_ids())
+    seconds = {
+        c: s for b in pt.read_cpu(path) for c, s in zip(order[b["start"] : b["stop"]].tolist(), b["class_cpu_seconds"])
+    }
+    cheapest = sorted(seconds, key=lambda c: (seconds[c], c))[:k]
+    cheap = table.rows.filter(pl.col("class").is_in(cheapest))
+    assert len(pt.verify(replace(table, rows=cheap), problem, k)) == k
 
 
 @pytest.mark.slow
 def test_committed_table_verifies_on_cheap_classes(enable2k):
-    """A few cheap classes of the committed ENABLE2K 3x4 table (by its sidecar's CPU seconds), proved again."""
-    from pipeline.boggle.prove import Problem, dictionary_hash
+    """A few cheap classes of the committed ENABLE2K 3x4 table, proved again."""
+    verify_cheap_classes(COMMITTED, enable2k, 3, 4, 4)
 
-    dictionary = enable2k
-    table = pt.read_table(COMMITTED)
-    assert dictionary_hash(dictionary) == table.dictionary
-    problem = Problem(3, 4, dictionary, default_partition(3, 4), table.floor)
-    seconds = dict(
-        zip(
-            [
-                c
-                for b in pt.read_cpu(COMMITTED)
-                for c in pt.class_order(problem.space.canonical_ids())[b["start"] : b["stop"]].tolist()
-            ],
-            [s for b in pt.read_cpu(COMMITTED) for s in b["class_cpu_seconds"]],
-        )
-    )
-    cheap = table.rows.filter(pl.col("class").is_in([c for c, s in seconds.items() if s < 1.0]))
-    assert len(pt.verify(replace(table, rows=cheap), problem, 4)) == 4
+
+@pytest.mark.slow
+def test_committed_twl06_4x4_table_is_a_prefix_of_the_order_and_verifies():
+    """The TWL06 4x4 table at floor 3701 (grown toward its 1% sample) holds the first classes of the seeded
+    order, each board in it scores as listed and at least the floor, and two cheap classes proved again agree."""
+    from pipeline.boggle.rules import parse_board
+    from pipeline.boggle.solver import score
+
+    twl06 = compiled("princeton-boggle/dictionary-twl06.txt")
+    table = pt.read_table(COMMITTED_TWL06)
+    footer = read_provenance(COMMITTED_TWL06)
+    done = int(footer["classes_done"])
+    assert (table.size, table.floor, table.total, done) == ("4x4", 3701, 1_068_363, table.rows.height)
+    assert done >= 32 and footer["partial"] == "true"
+    order = pt.class_order(ClassSpace(4, 4, default_partition(4, 4)).canonical_ids())
+    assert table.rows["class"].to_list() == order[:done].tolist()
+    for boards, scores in table.rows.select("boards", "scores").iter_rows():
+        assert [score(parse_board(b, "4x4"), twl06) for b in boards] == scores and min(scores, default=3701) >= 3701
+    verify_cheap_classes(COMMITTED_TWL06, twl06, 4, 4, 2)
 
 
 # hybrid-boggle's proven list of 3x4 boards at 1500 on ENABLE2K (results/best-boards-3x4.enable2k.txt in
