@@ -23,9 +23,10 @@ words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
 * `4x4_sample` (ENABLE2K) and `twl06_sample` (TWL06, whose best 4×4 board is not proven): floor 3500, a
   seeded sample of BENCH_PROVE_HYBRID_4X4_SAMPLE (default 100) canonical 4×4 classes, alternating; each
   side's projection of the whole 4×4 proof (1,068,363 classes) in CPU-hours with ±2 standard errors, and
-  its wall time on 10, 100 and 1,000 nodes of 2 cores. Each class's row is appended, as it ends, to
-  BENCH_PROVE_HYBRID_ROWS_DIR (default data/out/bench/prove_hybrid_rows/) in `4x4_<lexicon>.jsonl`, and a
-  class whose row is there (with the same floor) is not run again: a stopped sample resumes where it stopped.
+  its wall time on 10, 100 and 1,000 nodes of 2 cores. With BENCH_PROVE_HYBRID_ROWS_DIR set, each class's
+  row is appended, as it ends, to `4x4_<lexicon>.jsonl` there, and a class whose row is there (same floor,
+  same boards on both sides) is not run again: a stopped sample resumes where it stopped, and the part's
+  `resumed` says how many of its rows came from the file. Without it, every class is measured.
 
 Each side's projection assumes the sample's mean; the classes' cost is heavy-tailed, so a small sample
 understates the spread.
@@ -62,7 +63,7 @@ HYBRID = Path(os.environ.get("BENCH_HYBRID_BOGGLE", "/tmp/hb"))
 HYBRID_PYTHON = Path(os.environ.get("BENCH_HYBRID_PYTHON", "/tmp/hbvenv/bin/python"))
 PARTITION = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"  # hybrid-boggle's
 PARTS = os.environ.get("BENCH_PROVE_HYBRID_PARTS", "3x3,3x4,class_705707,4x4_named,4x4_sample").split(",")
-ROWS_DIR = Path(os.environ.get("BENCH_PROVE_HYBRID_ROWS_DIR", PROJECT_ROOT / "data/out/bench/prove_hybrid_rows"))
+ROWS_DIR = os.environ.get("BENCH_PROVE_HYBRID_ROWS_DIR")  # where a long sample keeps its rows, to resume
 REPORTS_705707 = Path(os.environ.get("BENCH_PROVE_HYBRID_705707_DIR", PROJECT_ROOT / "data/out/bench/class_705707"))
 SAMPLE_3X4 = int(os.environ.get("BENCH_PROVE_HYBRID_SAMPLE", "24"))
 SAMPLE_4X4 = int(os.environ.get("BENCH_PROVE_HYBRID_4X4_SAMPLE", "100"))
@@ -219,7 +220,7 @@ def kept_rows(path: Path | None) -> dict[int, dict]:
             row = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if "same_boards" in row:
+        if isinstance(row, dict) and row.get("same_boards") is True and "class" in row:
             kept[row["class"]] = row
     return kept
 
@@ -231,7 +232,7 @@ def interleaved(size: str, classes: list[int], lexicon: str = "enable2k", keep: 
     rows = []
     for i, class_id in enumerate(classes):
         if class_id in kept and kept[class_id].get("floor") == FLOORS[size]:
-            rows.append(kept[class_id])
+            rows.append(kept[class_id] | {"resumed": True})
             continue
         sides = ("ours", "hybrid") if i % 2 == 0 else ("hybrid", "ours")
         if AT_ONCE:
@@ -241,10 +242,11 @@ def interleaved(size: str, classes: list[int], lexicon: str = "enable2k", keep: 
             reports = {side: result(launch(side, size, class_id, lexicon)) for side in sides}
         rows.append(compare(size, class_id, reports["ours"], reports["hybrid"]) | {"floor": FLOORS[size]})
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run shows each class as it ends
-        if keep is not None and "same_boards" in rows[-1]:
+        if keep is not None and rows[-1].get("same_boards") is True:
             keep.parent.mkdir(parents=True, exist_ok=True)
+            torn = keep.is_file() and keep.stat().st_size and not keep.read_bytes().endswith(b"\n")
             with keep.open("a") as out:
-                out.write(json.dumps(rows[-1]) + "\n")
+                out.write(("\n" if torn else "") + json.dumps(rows[-1]) + "\n")
     return rows
 
 
@@ -388,8 +390,10 @@ def part_4x4_named() -> dict:
 
 def part_4x4_sample(lexicon: str) -> dict:
     """A seeded sample of canonical 4x4 classes at floor 3500, interleaved, with each side's projection."""
-    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon, keep=ROWS_DIR / f"4x4_{lexicon}.jsonl")
+    keep = Path(ROWS_DIR) / f"4x4_{lexicon}.jsonl" if ROWS_DIR else None
+    rows = interleaved("4x4", sample("4x4", SAMPLE_4X4), lexicon, keep=keep)
     out: dict = {"lexicon": lexicon, "floor": FLOORS["4x4"], "sample": rows, "sample_totals": totals(rows)}
+    out["resumed"] = sum(1 for r in rows if r.get("resumed"))
     out["projection"] = projection(rows, int(canonical_classes("4x4").shape[0]))
     return out
 
