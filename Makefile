@@ -42,7 +42,7 @@ all: ## build every dataset of the config (default); LEXICONS="scowl enable" bui
 help: ## list the targets
 	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-install: $(INSTALLED) $(ENGINES) ## create .venv, install the project (pinned dependencies), compile the quick-start kernels
+install: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## create .venv, install the project (pinned dependencies), compile the engines
 
 $(INSTALLED): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
@@ -50,6 +50,15 @@ $(INSTALLED): pyproject.toml requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
+
+# The compiled extensions (setup.py: each pipeline/<package>/native/ folder), built again when a source changed
+# and the build installed with the package is not already current.
+NATIVE_SOURCES := setup.py pipeline/core/native_sources.py $(wildcard pipeline/*/native/*.[ch] pipeline/*/*/native/*.[ch])
+NATIVE_BUILT := $(VENV)/.native
+$(NATIVE_BUILT): $(NATIVE_SOURCES) $(INSTALLED)
+	@$(PY) -m pipeline.core.native --current >/dev/null || \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
 
 # A build whose record or module is wrong (damaged, cut short, made on another machine) is made again.
 STALE_ENGINES := $(if $(wildcard $(PY)),$(shell $(PY) -m pipeline.core.aot --stale $(ENGINES) 2>/dev/null))
@@ -68,9 +77,9 @@ ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif
 ifdef LEXICONS
-all: $(ENGINES) $(filter $(foreach L,$(LEXICONS),$(OUT)/$(L)/%),$(ALL_OUTPUTS))
+all: $(NATIVE_BUILT) $(ENGINES) $(filter $(foreach L,$(LEXICONS),$(OUT)/$(L)/%),$(ALL_OUTPUTS))
 else
-all: $(ENGINES) $(ALL_OUTPUTS)
+all: $(NATIVE_BUILT) $(ENGINES) $(ALL_OUTPUTS)
 endif
 endif
 
@@ -97,7 +106,7 @@ LEAVES_SEED ?= 14
 LEAVES_PRIOR_WEIGHT ?= 1000
 LEAVES_REFERENCE ?= data/raw/leaves-enable.parquet
 
-leaves-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
+leaves-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
 	nice -n 10 $(VENV)/bin/wordstats scrabble leaves --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(LEAVES_GAMES) --last-games $(LEAVES_LAST_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
@@ -114,7 +123,7 @@ PLAYABILITY_BLOCK ?= 20000
 PLAYABILITY_BLOCKS ?= 1
 PLAYABILITY_REFERENCE ?= data/raw/playability-enable.parquet
 
-playability-reference: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: grows data/raw/playability-enable.parquet
+playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: grows data/raw/playability-enable.parquet
 	nice -n 10 $(VENV)/bin/wordstats scrabble playability --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
@@ -150,18 +159,18 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 TEST_WORKERS ?= 2
 PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
-test: $(INSTALLED) $(ENGINES) ## run the full test suite
+test: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## run the full test suite
 	$(PYTEST)
 
-test-fast: $(INSTALLED) $(ENGINES) ## the quick tests for the edit loop (no slow end-to-end tests)
+test-fast: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## the quick tests for the edit loop (no slow end-to-end tests)
 	$(PYTEST) -m "not slow" -x
 
 lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
-	$(VENV)/bin/ruff check pipeline tests
-	$(VENV)/bin/ruff format --check pipeline tests
+	$(VENV)/bin/ruff check pipeline tests setup.py
+	$(VENV)/bin/ruff format --check pipeline tests setup.py
 	$(VENV)/bin/mypy
 
-bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench/*.json
+bench: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
 
 # ---- reference runs committed as data -----------------------------------------------------------
@@ -169,7 +178,7 @@ bench: $(INSTALLED) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench
 HANGMAN_LEARNING := docs/data/hangman_learning_enable.csv
 HANGMAN_LEARNING_RUN := hangman-learn --lexicon enable --games 10000 --seed 1 --list data/raw/dolch.csv
 
-hangman-learning: $(INSTALLED) $(ENGINES) $(ENABLE_OUTPUTS) ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
+hangman-learning: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## the learning guesser's benchmark, docs/data/hangman_learning_enable.csv
 	$(VENV)/bin/wordstats $(HANGMAN_LEARNING_RUN) --config $(CONFIG) --data-dir $(OUT) --csv > $(HANGMAN_LEARNING).tmp
 	mv $(HANGMAN_LEARNING).tmp $(HANGMAN_LEARNING)
 
