@@ -12,6 +12,8 @@ VENV ?= .venv
 CONFIG ?= configs/default.toml
 OUT ?= data/out
 INSTALLED := $(VENV)/.installed
+NATIVE_SOURCES := setup.py pipeline/core/native_sources.py $(wildcard pipeline/*/native/*.[ch] pipeline/*/*/native/*.[ch])
+NATIVE_BUILT := $(VENV)/.native
 ENGINE_DIR := $(VENV)/wordstats
 ENGINES_MK := $(ENGINE_DIR)/engines.mk
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
@@ -53,8 +55,6 @@ $(INSTALLED): pyproject.toml requirements.lock
 
 # The compiled extensions (setup.py: each pipeline/<package>/native/ folder), built again when a source changed
 # and the build installed with the package is not already current.
-NATIVE_SOURCES := setup.py pipeline/core/native_sources.py $(wildcard pipeline/*/native/*.[ch] pipeline/*/*/native/*.[ch])
-NATIVE_BUILT := $(VENV)/.native
 $(NATIVE_BUILT): $(NATIVE_SOURCES) $(INSTALLED)
 	@$(PY) -m pipeline.core.native --current >/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
