@@ -18,6 +18,8 @@ ENGINE_DIR := $(VENV)/wordstats
 ENGINES_MK := $(ENGINE_DIR)/engines.mk
 RUN := $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT)
 PY := $(VENV)/bin/python
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS += --jobs=$(JOBS)  # independent stages and warm-ups at once, one per core
 
 ifeq ($(wildcard $(CONFIG)),)
 $(error config file $(CONFIG) not found)
@@ -32,7 +34,9 @@ MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*
 .PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference playability-reference boggle-proof
 
 # The kernels of one-off commands compiled ahead of time, so that they start without numba: one rule per game
-# engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES).
+# engine, generated from the games' manifests into the environment ($(ENGINES_MK), which defines ENGINES);
+# and the numba kernels compiled into numba's cache in the environment by each package's warm-up (WARMED: one
+# rule per package on the files it runs; its stages wait for it), so that nothing compiles at first use.
 $(ENGINES_MK): $(MODULES) $(INSTALLED)
 	@$(VENV)/bin/wordstats make-rules --engines --out $@
 ifeq ($(filter $(NO_ENGINE_GOALS),$(MAKECMDGOALS)),)
@@ -44,7 +48,7 @@ all: ## build every dataset of the config (default); LEXICONS="scowl enable" bui
 help: ## list the targets
 	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-install: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## create .venv, install the project (pinned dependencies), compile the engines
+install: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) ## create .venv, install the project (pinned dependencies), compile every kernel
 
 $(INSTALLED): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
@@ -58,6 +62,13 @@ $(INSTALLED): pyproject.toml requirements.lock
 $(NATIVE_BUILT): $(NATIVE_SOURCES) $(INSTALLED)
 	@$(PY) -m pipeline.core.native --current >/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+# The package's bytecode, written ahead (Python would write it at first use, unless PYTHONDONTWRITEBYTECODE is
+# set, and then compile every module at every start).
+BYTECODE := $(VENV)/.bytecode
+$(BYTECODE): $(MODULES) $(INSTALLED)
+	@$(PY) -m compileall -q pipeline
 	@touch $@
 
 # A build whose record or module is wrong (damaged, cut short, made on another machine) is made again.
@@ -77,9 +88,9 @@ ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
 endif
 ifdef LEXICONS
-all: $(NATIVE_BUILT) $(ENGINES) $(filter $(foreach L,$(LEXICONS),$(OUT)/$(L)/%),$(ALL_OUTPUTS))
+all: $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) $(filter $(foreach L,$(LEXICONS),$(OUT)/$(L)/%),$(ALL_OUTPUTS))
 else
-all: $(NATIVE_BUILT) $(ENGINES) $(ALL_OUTPUTS)
+all: $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) $(ALL_OUTPUTS)
 endif
 endif
 
@@ -159,10 +170,10 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 TEST_WORKERS ?= 2
 PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
-test: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## run the full test suite
+test: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) ## run the full test suite
 	$(PYTEST)
 
-test-fast: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## the quick tests for the edit loop (no slow end-to-end tests)
+test-fast: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) ## the quick tests for the edit loop (no slow end-to-end tests)
 	$(PYTEST) -m "not slow" -x
 
 lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in pyproject.toml)
@@ -170,7 +181,7 @@ lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in 
 	$(VENV)/bin/ruff format --check pipeline tests setup.py
 	$(VENV)/bin/mypy
 
-bench: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) ## run the benchmarks; results go to $(OUT)/bench/*.json
+bench: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(ENGINES) $(WARMED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
 
 # ---- reference runs committed as data -----------------------------------------------------------

@@ -1,5 +1,9 @@
 """wordstats: datasets about word games, built from word lists."""
 
+from pipeline.core import cache_units as _cache_units
+
+_cache_units.configure()  # numba's cache in the environment, before anything imports numba
+
 
 def __getattr__(name: str):
     """`pipeline.__version__`, read from the installed package's metadata on first use (keeps start-up fast)."""

@@ -10,6 +10,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -228,11 +229,11 @@ def word_file(tmp_path):
 
 def project_copy(dest: Path) -> Path:
     """A copy of the project for a test that runs make or changes its modules' times (the checkout's own files
-    are never touched): the Makefile, the package (with its bytecode and numba caches), the configs (the tests'
-    too) and a link to data/raw, file times kept. Its code runs with this checkout's Python environment
-    (run_make, project_env)."""
+    are never touched): the Makefile, the build script, the package (with its bytecode and compiled extensions),
+    the configs (the tests' too) and a link to data/raw, file times kept. Its code runs with this checkout's
+    Python environment (run_make, project_env)."""
     dest.mkdir(parents=True)
-    for name in ("Makefile", "pyproject.toml", "requirements.lock"):
+    for name in ("Makefile", "pyproject.toml", "requirements.lock", "setup.py"):
         shutil.copy2(ROOT / name, dest / name)
     for name in ("pipeline", "configs", "tests/configs"):
         shutil.copytree(ROOT / name, dest / name, symlinks=True)
@@ -246,9 +247,13 @@ def project_env(project: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(project), "WORDSTATS_QUIET": "1"}
 
 
+ENVIRONMENT_BUILDS = ("NATIVE_BUILT=", "BYTECODE=", "WARMED=")  # the checkout's, made by its `make install`
+
+
 def run_make(project: Path, *args: str) -> subprocess.CompletedProcess:
-    """Run make in a project copy with this checkout's Python environment."""
-    command = ["make", "--no-print-directory", "-C", str(project), *args, f"VENV={sys.prefix}"]
+    """Run make in a project copy with this checkout's Python environment, whose compiled extensions, bytecode
+    and warm kernels (the copy's bytes are the checkout's) it leaves to the checkout: it builds the stages."""
+    command = ["make", "--no-print-directory", "-C", str(project), *args, f"VENV={sys.prefix}", *ENVIRONMENT_BUILDS]
     return subprocess.run(command, capture_output=True, text=True, env=project_env(project))
 
 
@@ -319,6 +324,32 @@ def in_group(item: pytest.Item, group: str) -> None:
 
     if "@" not in item.nodeid.rpartition("]")[2]:
         item._id = coerce_node_id(f"{item.nodeid}@{group}")
+
+
+COMPILE_LOG_ENV = "WORDSTATS_COMPILE_LOG"  # pipeline.core.cache_units writes each kernel compile there
+
+
+def pytest_configure(config):
+    """The session's compile log: every process of the run (pytest-xdist's workers and the commands tests start
+    inherit the environment) writes each numba compile of one of the package's kernels to it."""
+    if not hasattr(config, "workerinput") and not os.environ.get(COMPILE_LOG_ENV):  # pytest-xdist's controller
+        folder = Path(tempfile.mkdtemp(prefix="wordstats-compiles-"))
+        os.environ[COMPILE_LOG_ENV] = str(folder / "compiles.log")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """`make install` compiled every kernel (pipeline.core.warm): a run in which any kernel was compiled again
+    fails, naming them, since a user's first call would have waited for the same compile."""
+    log = Path(os.environ.get(COMPILE_LOG_ENV, ""))
+    if hasattr(session.config, "workerinput") or not log.is_file():
+        return
+    compiled = sorted({line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines() if " " in line})
+    if compiled:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"{len(compiled)} kernels compiled during the tests (not by `make install`'s warm-up):", *compiled]
+        if reporter is not None:
+            reporter.write_line("\n".join(lines[:40]), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def special_file(path: Path, kind: str) -> Path:

@@ -78,4 +78,11 @@ MANIFEST = Manifest(
     ),
     engine="pipeline.boggle.engine",
     commands=("pipeline.cli.boggle",),
+    warmup=(
+        ("boggle", "random", "--sample", "20", "--json"),
+        ("boggle", "random", "--sample", "200", "--summary", "--json", "--quiet"),
+        ("boggle", "best", "--runs", "2", "--steps", "20", "--json", "--quiet"),
+        ("boggle", "prove", "--size", "2x2", "--floor", "1", "--json", "--quiet", "--workers", "1"),
+        ("boggle", "prove", "--size", "2x3", "--floor", "20", "--json", "--quiet", "--workers", "1"),
+    ),
 )

@@ -1,69 +1,171 @@
-"""numba cache units of several files: a package whose __init__ declares it one (`UNIT = declare_unit(...)`)
-has every function of its files cached under a stamp of all of them (a digest of their bytes), so an edit of any
-one file recompiles the unit's kernels on their next use. numba alone keys a function's cache on its own file, so
-a kernel calling a kernel of another file would keep stale machine code after an edit there; inside a unit, its
-files may call each other's kernels and read each other's constants (tests/test_kernels_rule.py).
+"""Where numba keeps the compiled kernels, keyed on their sources' bytes: numba's own on-disk cache (`cache=True`),
+placed in the Python environment (NUMBA_CACHE_DIR, set by `pipeline/__init__.py`) and found by the locator below,
+which numba takes from its documented NUMBA_CACHE_LOCATOR_CLASSES setting. `make install` compiles every kernel
+into it ahead of first use (pipeline.core.warm).
 
-numba is imported only when a unit is declared (by importing one of its kernels)."""
+A kernel's cache unit is its file, or the package folder whose __init__ declares one (`UNIT =
+declare_unit(Path(__file__).parent)`): a kernel too large for one file is split into a package whose files call
+each other's kernels and read each other's constants (tests/test_kernels_rule.py). numba alone stamps a function
+with its own file, so a caller would keep stale machine code after an edit of a callee's file; here every function
+of a unit is filed under a digest of all of the unit's files, so an edit of any one recompiles the unit's kernels,
+and only them, on their next use. A copy of the project with the same bytes (the tests' project copies) finds the
+same machine code.
+
+This module imports numba only when numba asks it for a locator (at a kernel's definition)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from functools import cache
 from pathlib import Path
 
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+CACHE_ENV = "NUMBA_CACHE_DIR"
+LOCATORS_ENV = "NUMBA_CACHE_LOCATOR_CLASSES"
+COMPILE_LOG_ENV = "WORDSTATS_COMPILE_LOG"  # a file each compile of a kernel is written to (the tests' guard)
+# numba's own locators after ours, in numba's order, for functions outside the package and its units
+LOCATORS = (
+    f"{__name__}.UnitLocator",
+    "UserProvidedCacheLocator",
+    "InTreeCacheLocator",
+    "UserWideCacheLocator",
+    "IPythonCacheLocator",
+    "ZipCacheLocator",
+)
 UNITS: set[Path] = set()  # the folders declared cache units
 
 
-def declare_unit(folder: Path) -> Path:
-    """Declare a package's folder one cache unit (its __init__ does, before any of its kernels is compiled)."""
-    from numba.core import caching
+def cache_root() -> Path:
+    """Where the compiled kernels live: inside the Python environment (a virtual environment's prefix), else
+    under the user's cache folder."""
+    if sys.prefix != sys.base_prefix:
+        return Path(sys.prefix) / "wordstats" / "numba"
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "wordstats" / "numba"
 
-    if UnitLocator not in caching.CacheImpl._locator_classes:
-        caching.CacheImpl._locator_classes.insert(0, UnitLocator)
+
+def configure(environ: os._Environ | dict[str, str] = os.environ) -> None:
+    """Point numba's cache at the environment's folder and at this module's locator (before numba is imported;
+    settings already made by the user are kept)."""
+    environ.setdefault(CACHE_ENV, str(cache_root()))
+    environ.setdefault(LOCATORS_ENV, ",".join(LOCATORS))
+    config = sys.modules.get("numba.core.config")
+    if config is not None and environ is os.environ:  # numba came first: it reads its settings again
+        config.reload_config()
+
+
+def declare_unit(folder: Path) -> Path:
+    """Declare a package's folder one cache unit (its __init__ does, before any of its kernels is defined)."""
     UNITS.add(folder.resolve())
     return folder.resolve()
 
 
 @cache
-def unit_stamp(folder: Path) -> str:
-    """A digest of the names and bytes of every Python file of a cache unit's folder."""
+def unit_stamp(sources: tuple[Path, ...]) -> str:
+    """A digest of the names and bytes of a unit's Python files."""
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    for path in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
 
 
-class _UnitStamped:
-    """numba's own locator of a function's cache, with the unit's stamp in place of its file's."""
-
-    def __init__(self, inner, folder: Path):
-        self._inner, self._folder = inner, folder
-
-    def __getattr__(self, name):
-        """Everything else as numba's locator does it (where the cache lives, how files are named)."""
-        return getattr(self._inner, name)
-
-    def get_source_stamp(self) -> str:
-        """The stamp of the whole unit: the cache is stale when any file of the unit changed."""
-        return unit_stamp(self._folder)
+def unit_of(py_file: str) -> tuple[str, tuple[Path, ...]] | None:
+    """A kernel file's unit, as (its name, its sources): the declared folder holding it, or the file itself when
+    it lies in the package; None for a file of neither (numba's own locators take it)."""
+    path = Path(py_file).resolve()
+    if path.parent in UNITS:
+        return unit_name(path.parent), tuple(sorted(path.parent.glob("*.py")))
+    if path.is_relative_to(PACKAGE_DIR) and path.suffix == ".py":
+        return unit_name(path.with_suffix("")), (path,)
+    return None
 
 
-class UnitLocator:
-    """A numba cache locator for the functions of the declared units' files (numba's CacheImpl asks each locator
-    in turn; this one answers first, for those folders only)."""
+def unit_name(path: Path) -> str:
+    """A unit's folder name in the cache: its module name inside the package, else its folder's name and a digest
+    of its place."""
+    if path.is_relative_to(PACKAGE_DIR.parent):
+        return ".".join(path.relative_to(PACKAGE_DIR.parent).parts)
+    return f"{path.name}-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
+
+
+def unit_folder(name: str, stamp: str) -> Path:
+    """The cache folder of one version of a unit."""
+    return Path(os.environ.get(CACHE_ENV) or cache_root()) / name / stamp
+
+
+def _numba_locator():
+    """numba's public locator of a user-provided cache folder, the base of ours."""
+    from numba.core.caching import UserProvidedCacheLocator
+
+    return UserProvidedCacheLocator
+
+
+class _Locator:
+    """Built on first use (numba is imported then): see UnitLocator."""
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        """numba's locator for the function, stamped by its unit, or None for a file outside every unit."""
-        from numba.core import caching
-
-        folder = Path(py_file).resolve().parent
-        if folder not in UNITS:
+        """The locator of a function of the package or of a declared unit, or None (numba asks the next one)."""
+        found = unit_of(py_file)
+        if found is None or not os.path.exists(py_file):
             return None
-        for other in caching.CacheImpl._locator_classes:
-            if other is not cls:
-                found = other.from_function(py_func, py_file)
-                if found is not None:
-                    return _UnitStamped(found, folder)
-        return None
+        name, sources = found
+        locator = unit_locator_class()(py_func, py_file, unit_folder(name, unit_stamp(sources)))
+        try:
+            locator.ensure_cache_path()
+        except OSError:  # a read-only environment: numba's other locators are asked
+            return None
+        return locator
+
+
+@cache
+def unit_locator_class():
+    """numba's user-provided locator, filing a function under its unit's folder and version."""
+    watch_compiles()
+
+    class Located(_numba_locator()):  # type: ignore[misc]
+        """A function's cache in its unit's versioned folder: a unit's version is the digest of its sources, so
+        every entry of the folder is current."""
+
+        def __init__(self, py_func, py_file, folder: Path):
+            super().__init__(py_func, py_file)
+            self._folder = str(folder)
+
+        def get_cache_path(self) -> str:
+            """The unit's folder for its current sources."""
+            return self._folder
+
+        def get_source_stamp(self) -> str:
+            """The folder already names the sources' digest."""
+            return Path(self._folder).name
+
+    return Located
+
+
+UnitLocator = _Locator  # what NUMBA_CACHE_LOCATOR_CLASSES names
+
+
+def watch_compiles() -> None:
+    """When WORDSTATS_COMPILE_LOG names a file, append a line to it for every kernel numba compiles in this
+    process (a cache miss): what the tests check after `make install` compiled everything."""
+    log = os.environ.get(COMPILE_LOG_ENV) or ""
+    if not log:
+        return
+    from numba.core import event
+
+    class Logged(event.Listener):
+        """Writes each compile of one of our kernels."""
+
+        def on_start(self, ev):
+            """A compile begins: name the function and its argument types."""
+            dispatcher = ev.data["dispatcher"]
+            module = getattr(dispatcher.py_func, "__module__", "") or ""
+            if module.split(".")[0] == "pipeline":
+                with open(log, "a", encoding="utf-8") as fh:
+                    fh.write(f"{os.getpid()} {module}.{dispatcher.py_func.__qualname__} {ev.data['args']}\n")
+
+        def on_end(self, ev):
+            """Nothing to do when it ends."""
+
+    event.register("numba:compile", Logged())

@@ -107,3 +107,6 @@ class Manifest:
     tables: tuple[Table, ...] = ()
     engine: str | None = None
     commands: tuple[str, ...] = ()
+    # commands (the words after `wordstats`) that `make install` runs on a small lexicon built with the
+    # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm)
+    warmup: tuple[tuple[str, ...], ...] = ()

@@ -40,4 +40,5 @@ MANIFEST = Manifest(
         ),
     ),
     commands=("pipeline.cli.hangman",),
+    warmup=(("hangman", "CAT", "--json"), ("hangman-learn", "--games", "3", "--json")),
 )

@@ -103,4 +103,13 @@ MANIFEST = Manifest(
     ),
     engine="pipeline.scrabble.engine",
     commands=("pipeline.cli.scrabble",),
+    warmup=(
+        ("scrabble", "best", "--empty", "--rack", "RETAIN?", "--json"),
+        ("scrabble", "best", "--empty", "--rack", "RETAINS", "--equity", "--json"),
+        ("scrabble", "best", "--empty", "--rack", "RETAINS", "--sim", "2", "--candidates", "2", "--json"),
+        ("scrabble", "selfplay", "--games", "1", "--json", "--quiet"),
+        ("scrabble", "selfplay", "--games", "1", "--first", "equity", "--second", "equity", "--json", "--quiet"),
+        ("scrabble", "playability", "--games", "2", "--quiet"),
+        ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--quiet"),
+    ),
 )
