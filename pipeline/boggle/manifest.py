@@ -76,6 +76,5 @@ MANIFEST = Manifest(
             row_group_rows=1,
         ),
     ),
-    engine="pipeline.boggle.engine",
     commands=("pipeline.cli.boggle",),
 )
