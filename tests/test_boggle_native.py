@@ -109,6 +109,9 @@ def test_arguments_are_checked():
         k.boggle_solve(board, *neighbours(3, 3), *d.arrays)
     with pytest.raises(ValueError, match="cell 1's letter or neighbours are out of range"):
         k.boggle_solve(np.array([0, 26, 0, 0], dtype=np.int8), *grid, *d.arrays)
+    broken = np.array([1 | 5 << 32], dtype=np.uint64)  # the root's child for A lies past the last node
+    with pytest.raises(ValueError, match="a node's child or points class is out of range"):
+        k.boggle_solve(board, *grid, broken, d.values, np.zeros(1, dtype=np.int32))
     with pytest.raises(ValueError, match="at most 64 cells"):
         k.boggle_solve(np.zeros(72, dtype=np.int8), *neighbours(8, 9), *d.arrays)
     children = np.array([[1, -1], [-1, -1]], dtype=np.int32)

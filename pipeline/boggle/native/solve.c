@@ -15,10 +15,13 @@ typedef struct {
     const int8_t *board;
     const int32_t *nbrs;
     const uint64_t *nodes;
+    uint64_t n_nodes;
     const int32_t *values;
+    Py_ssize_t n_values;
     uint8_t *seen;  /* per node: reached already on this board */
     int32_t *found; /* the word nodes found, in order of discovery */
     Py_ssize_t words;
+    int broken; /* a node or points class outside the dictionary was reached */
 } Walk;
 
 /* The neighbours of `cell` whose letter is one of `letters` (a node's child mask), as a set of cells. */
@@ -33,9 +36,14 @@ static uint64_t next_cells(const Walk *w, int cell, uint32_t letters)
     return cells;
 }
 
-/* Step to `node`: list the word ending there the first time the board reaches it; returns the packed node. */
+/* Step to `node`: list the word ending there the first time the board reaches it; returns the packed node (a
+   node outside the dictionary, or with a points class outside it, marks the walk broken and has no children). */
 static uint64_t visit(Walk *w, uint64_t node)
 {
+    if (node >= w->n_nodes || (Py_ssize_t)node_class(w->nodes[node]) >= w->n_values) {
+        w->broken = 1;
+        return 0;
+    }
     uint64_t record = w->nodes[node];
     if (!w->seen[node]) {
         w->seen[node] = 1;
@@ -73,18 +81,6 @@ static void solve(Walk *w, int cells)
         uint64_t used = 1ull << start;
         expand(w, record, next_cells(w, start, node_children(record)) & ~used, used);
     }
-}
-
-/* The index of the first node whose points class or children lie outside values or nodes, or -1. */
-static Py_ssize_t bad_node(const uint64_t *nodes, Py_ssize_t n_nodes, Py_ssize_t n_values)
-{
-    for (Py_ssize_t i = 0; i < n_nodes; i++) {
-        uint32_t children = node_children(nodes[i]);
-        if ((Py_ssize_t)node_class(nodes[i]) >= n_values ||
-            (children && node_first(nodes[i]) + (uint64_t)__builtin_popcount(children) > (uint64_t)n_nodes))
-            return i;
-    }
-    return -1;
 }
 
 /* The index of the first cell whose letter is not A-Z or whose neighbour is not a cell of the board, or -1. */
@@ -132,12 +128,12 @@ PyObject *boggle_solve(PyObject *self, PyObject *args)
     uint8_t *seen = calloc((size_t)n_nodes, 1);
     if (!seen)
         return release(&held), PyErr_NoMemory();
-    Walk w = {board->buf, nbrs->buf, nodes->buf, values->buf, seen, found->buf, 0};
-    Py_ssize_t bad_at_cell, bad_at_node;
+    Walk w = {board->buf, nbrs->buf, nodes->buf, (uint64_t)n_nodes, values->buf, values->shape[0],
+              seen, found->buf, 0, 0};
+    Py_ssize_t bad_at_cell;
     Py_BEGIN_ALLOW_THREADS
     bad_at_cell = bad_cell(board->buf, nbrs->buf, cells);
-    bad_at_node = bad_node(nodes->buf, n_nodes, values->shape[0]);
-    if (bad_at_cell < 0 && bad_at_node < 0)
+    if (bad_at_cell < 0)
         solve(&w, (int)cells);
     Py_END_ALLOW_THREADS
     free(seen);
@@ -145,8 +141,7 @@ PyObject *boggle_solve(PyObject *self, PyObject *args)
     if (bad_at_cell >= 0)
         return PyErr_Format(PyExc_ValueError, "boggle_solve(): cell %zd's letter or neighbours are out of range",
                             bad_at_cell);
-    if (bad_at_node >= 0)
-        return PyErr_Format(PyExc_ValueError, "boggle_solve(): node %zd's points class or children are out of range",
-                            bad_at_node);
+    if (w.broken)
+        return PyErr_Format(PyExc_ValueError, "boggle_solve(): a node's child or points class is out of range");
     return PyLong_FromSsize_t(w.words);
 }
