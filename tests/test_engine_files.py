@@ -230,7 +230,7 @@ def test_make_install_builds_again_a_build_whose_record_or_file_is_wrong(damage,
 @pytest.mark.slow
 def test_make_install_keeps_a_record_of_a_build_that_could_not_be_made(tmp_path):
     venv = venv_with_builds(tmp_path)
-    built = venv / "wordstats" / "wordstats_boggle_aot.so"
+    built = venv / "wordstats" / "wordstats_scrabble_aot.so"
     built.unlink()
     record_path(built).write_text(json.dumps({"source_key": None, "reason": "no C compiler (cc, gcc, clang)"}))
     made_after_everything(venv)

@@ -1,6 +1,7 @@
-"""The kernels compiled ahead of time (pipeline.core.aot; the Scrabble move generator and the Boggle solver,
-built by `make install`): the same results as the numba kernels they are built from, never used when stale
-or damaged, and one-off commands that start without numba."""
+"""The kernels compiled ahead of time (pipeline.core.aot; the Scrabble move generator, built by `make install`):
+the same results as the numba kernels they are built from, never used when stale or damaged, and one-off
+commands (Scrabble's, and Boggle's on its compiled extension: tests/test_boggle_native.py) that start without
+numba."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.boggle import engine as boggle_engine
+from pipeline.core import native
 from pipeline.core.aot import (
     AHEAD_OF_TIME,
     COMPILERS,
@@ -33,14 +34,13 @@ from pipeline.core.config import load_config
 from pipeline.scrabble import engine as scrabble_engine
 from pipeline.scrabble.lexicon import kernels as lk
 from pipeline.scrabble.lexicon.gaddag import LETTER_HASH
+from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import board_plays
 from pipeline.scrabble.movegen.tables import tables
 from pipeline.scrabble.rules.variant import variants
 from tests.bench.timing import imported_modules
 from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, SMALL_CONFIG, build_lexicon
 from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack
-
-MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
 
 def current_build(engine):
@@ -77,7 +77,7 @@ def test_commands_use_the_current_build(name):
 
 def aot_kernels(name: str):
     """What the game's one-off commands call."""
-    return {"scrabble": scrabble_engine.kernels, "boggle": boggle_engine.kernels}[name]()
+    return {"scrabble": scrabble_engine.kernels}[name]()
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
@@ -196,9 +196,9 @@ mISERY.........
 
 @pytest.mark.slow
 def test_build_without_a_compiler_says_so(tmp_path):
-    engine = engine_named("boggle")
+    engine = engine_named("scrabble")
     run = subprocess.run(
-        [sys.executable, "-m", "pipeline.core.aot", "boggle", str(tmp_path / "x.json")],
+        [sys.executable, "-m", "pipeline.core.aot", "scrabble", str(tmp_path / "x.json")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -211,39 +211,35 @@ def test_build_without_a_compiler_says_so(tmp_path):
 
 @pytest.mark.slow
 def test_a_failing_compiler_leaves_numba_in_use_and_make_going(tmp_path):
-    engine = engine_named("boggle")
+    engine = engine_named("scrabble")
     tools = tmp_path / "bin"
     tools.mkdir()
     for cc in COMPILERS:  # a compiler that fails, as one missing Python's headers does
         (tools / cc).write_text("#!/bin/sh\necho 'fatal error: Python.h: No such file or directory' >&2\nexit 1\n")
         (tools / cc).chmod(0o755)
     run = subprocess.run(
-        [sys.executable, "-m", "pipeline.core.aot", "boggle", str(tmp_path / "x.json")],
+        [sys.executable, "-m", "pipeline.core.aot", "scrabble", str(tmp_path / "x.json")],
         capture_output=True,
         text=True,
         cwd=ROOT,
         env={"PATH": f"{tools}:/usr/bin:/bin", "HOME": str(tmp_path), "CC": str(tools / "cc")},
     )
-    assert run.returncode == 0 and run.stdout.startswith("warning: boggle kernels not compiled"), run
+    assert run.returncode == 0 and run.stdout.startswith("warning: scrabble kernels not compiled"), run
     assert status(engine, tmp_path / "x.so").startswith("numba (not built: the compiler failed")
     assert load_build(engine, tmp_path / "x.so") is None
 
 
-def test_compiled_functions_check_their_arguments():
-    engine = engine_named("boggle")
-    built, numba = current_build(engine), numba_kernels(engine)
-    children = np.array([[1, -1], [-1, -1]], dtype=np.int32)
-    word_at = np.array([-1, 0], dtype=np.int32)
-    for a, b in zip(built.trie_compact(children, word_at), numba.trie_compact(children, word_at), strict=True):
-        assert (a == b).all()
-    wide = np.array([[1, 9, -1, 9], [-1, 9, -1, 9]], dtype=np.int32)
-    for bad in ([children.astype(np.int64), word_at], [wide[:, ::2], word_at], [children.tolist(), word_at]):
-        with pytest.raises(TypeError, match="argument 0 must be a C-ordered 2-d int32 array"):
-            built.trie_compact(*bad)
-    with pytest.raises(TypeError, match="argument 0 must be a int64 scalar, not float"):
-        built.boggle_neighbours(2.5, 2)
-    with pytest.raises(TypeError, match="takes 2 arguments"):
-        built.boggle_neighbours(2)
+def test_compiled_functions_check_their_arguments(built):
+    arcs = Lexicon(["AT", "TA", "QI"]).gaddag.arcs
+    assert (built.arc_tilesets(arcs) == lk.arc_tilesets(arcs)).all()
+    wide = np.repeat(arcs, 2)
+    for bad in (arcs.astype(np.int64), wide[::2], arcs.tolist()):
+        with pytest.raises(TypeError, match="argument 0 must be a C-ordered 1-d uint32 array"):
+            built.arc_tilesets(bad)
+    with pytest.raises(TypeError, match="argument 1 must be a int64 scalar, not float"):
+        built.long_words(arcs, 2.5, LETTER_HASH)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        built.long_words(arcs, 7)
 
 
 @pytest.mark.slow
@@ -262,43 +258,6 @@ def test_kernel_modules_take_nothing_from_other_modules_of_the_package(name):
         outside = [m for m in imported if m and m.split(".")[0] == "pipeline" and module_path(m) not in sources]
         assert not outside, (path, outside)
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level], path  # no relative
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(3))
-def test_compiled_boggle_kernels_give_the_numba_kernels_results(seed):
-    from pipeline.boggle.dictionary import compile_dictionary
-    from pipeline.boggle.kernels import nodes, solve
-    from pipeline.boggle.rules import neighbours
-    from pipeline.boggle.sampling import roll
-    from pipeline.boggle.settings import boggle_config
-    from pipeline.boggle.solver import score_boards
-    from pipeline.letters import kernels as lk
-    from pipeline.letters.trie import build_trie
-
-    built = current_build(boggle_engine.ENGINE)
-    words = [w for w in MOBY.read_text().upper().split() if w.isalpha() and w.isascii()]
-    ours, theirs = build_trie(words[seed::3], built), build_trie(words[seed::3], lk)
-    assert (ours.children == theirs.children).all() and (ours.word_at == theirs.word_at).all()
-    for a, b in zip(built.trie_compact(ours.children, ours.word_at), nodes.trie_compact(ours.children, ours.word_at)):
-        assert (a == b).all()
-    config = boggle_config(load_config(SMALL_CONFIG))
-    dictionary = compile_dictionary(words, config.rules("standard"))
-    for rows, dice in ((4, "new"), (5, "big")):
-        if dice not in config.dice:
-            continue
-        assert all(
-            (a == b).all() for a, b in zip(built.boggle_neighbours(rows, rows), solve.boggle_neighbours(rows, rows))
-        )
-        boards = roll(config.dice[dice], seed, 60)
-        grid = neighbours(rows, rows)
-        totals = []
-        for codes in boards:
-            found = built.boggle_solve(codes, *grid, *dictionary.arrays)
-            assert (found == solve.boggle_solve(codes, *grid, *dictionary.arrays)).all()
-            totals.append(int(dictionary.points[found].sum()))
-        assert totals == score_boards(boards, rows, rows, dictionary).scores.tolist()  # the parallel kernel
-        assert sum(totals) > 0
 
 
 @pytest.mark.slow
@@ -321,5 +280,8 @@ def test_info_says_which_kernels_one_off_commands_use(cli, tmp_path):
     res = cli("info", "--data-dir", tmp_path)
     assert res.exit_code == 0, res
     line = next(x for x in res.stderr.splitlines() if x.startswith("one-off commands' kernels: "))
-    assert line == "one-off commands' kernels: " + "; ".join(f"{n} {status(engine_named(n))}" for n in ENGINES)
+    kernels = [f"{n} {status(engine_named(n))}" for n in ENGINES]
+    kernels += [f"{p.rpartition('.')[2]} {native.status(p)}" for p in native.packages()]
+    assert line == "one-off commands' kernels: " + "; ".join(kernels)
+    assert f"boggle {native.COMPILED}" in line
     assert all(f"{n} {AHEAD_OF_TIME}" in line for n in ENGINES) or not any(shutil.which(c) for c in COMPILERS)

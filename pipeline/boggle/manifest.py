@@ -76,7 +76,6 @@ MANIFEST = Manifest(
             row_group_rows=1,
         ),
     ),
-    engine="pipeline.boggle.engine",
     commands=("pipeline.cli.boggle",),
     warmup=(
         ("boggle", "random", "--sample", "20", "--json"),

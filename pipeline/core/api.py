@@ -202,11 +202,13 @@ def make_rules(config_path: Path | None, data_dir: Path | None, q: MakeRules) ->
 
 def info(s: Session, only: str | None) -> Overview:
     """The lexicons (or only the one named) and their tables, and which kernels the one-off commands use."""
+    from pipeline.core import native
     from pipeline.core.aot import ENGINES, engine_named, status
     from pipeline.core.info import tables_overview
 
     table = tables_overview(s.config, s.data_dir, [only] if only is not None else None)
     kernels = {name: status(engine_named(name)) for name in ENGINES}
+    kernels |= {package.rpartition(".")[2]: native.status(package) for package in native.packages()}
     return Overview(table, s.data_dir, s.data_from, s.config.path, kernels)
 
 

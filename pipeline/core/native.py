@@ -14,10 +14,11 @@ from pipeline.core.errors import WordstatsError
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REBUILD = "run `make install`"
+COMPILED = "compiled extension"
 
 
 def folder(package: str) -> Path:
-    """The native folder of a package of the pipeline (`pipeline.boggle` → pipeline/boggle/native)."""
+    """The native folder of a package of the pipeline (`pipeline.<name>` → pipeline/<name>/native)."""
     return PACKAGE_DIR.joinpath(*package.split(".")[1:], "native")
 
 
@@ -32,6 +33,17 @@ def problem(package: str) -> str | None:
     if getattr(module, "PROCESSOR_DIGEST", None) != native_sources.processor():
         return f"the compiled {package} engine was built for another processor: {REBUILD}"
     return None
+
+
+def packages() -> list[str]:
+    """The packages of the pipeline with a native folder (pipeline/<name>/native → `pipeline.<name>`)."""
+    folders = native_sources.folders(PACKAGE_DIR)
+    return [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
+
+
+def status(package: str) -> str:
+    """What the package's commands run, in words: its compiled extension, or why it cannot be used."""
+    return problem(package) or COMPILED
 
 
 @cache
@@ -49,9 +61,7 @@ def main(argv: list[str]) -> int:
     if argv != ["--current"]:
         print("usage: python -m pipeline.core.native --current")
         return 2
-    folders = native_sources.folders(PACKAGE_DIR)
-    packages = [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
-    problems = [p for p in map(problem, packages) if p is not None]
+    problems = [p for p in map(problem, packages()) if p is not None]
     for line in problems:
         print(line)
     return 1 if problems else 0

@@ -1,0 +1,38 @@
+/* The module pipeline.boggle._native: the Boggle solver's kernels for one-off commands, the node layout, and
+   the digests of the sources and processor it was built from (pipeline.core.native checks them). */
+#include "arrays.h"
+#include "kernels.h"
+#include "nodes.h"
+
+static PyMethodDef methods[] = {
+    {"trie_node_count", trie_node_count, METH_VARARGS, "Distinct prefixes (root included) of sorted words."},
+    {"trie_fill", trie_fill, METH_VARARGS, "Write the words' trie into children and word_at."},
+    {"trie_compact", trie_compact, METH_VARARGS, "Write the trie breadth-first into mask, first and out_word."},
+    {"boggle_neighbours", boggle_neighbours, METH_VARARGS, "Write each cell's neighbours and their count."},
+    {"boggle_solve", boggle_solve, METH_VARARGS, "Write the word nodes found on one board; return how many."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "pipeline.boggle._native",
+    .m_doc = "The Boggle solver's kernels for one-off commands (pipeline.boggle.engine wraps them).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+/* The module, with its kernels, the node layout's shifts and the digests of what it was built from. */
+PyMODINIT_FUNC PyInit__native(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0 ||
+        PyModule_AddStringConstant(m, "PROCESSOR_DIGEST", PROCESSOR_DIGEST) < 0 ||
+        PyModule_AddIntConstant(m, "NODE_CLASS_SHIFT", NODE_CLASS_SHIFT) < 0 ||
+        PyModule_AddIntConstant(m, "NODE_FIRST_SHIFT", NODE_FIRST_SHIFT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

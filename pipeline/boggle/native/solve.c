@@ -1,0 +1,147 @@
+/* Solving one Boggle board: a depth-first walk of the board's paths and the dictionary's trie together, listing
+   the word nodes found in order of discovery. A board is an array of letter codes (A = 0; Q is the Qu cube, and
+   the dictionary spells QU as Q); nbrs[cell] holds a cell's neighbours, -1 padded to 8. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "arrays.h"
+#include "kernels.h"
+#include "nodes.h"
+
+#define MAX_CELLS 64 /* a path is a 64-bit set of cells */
+
+/* One board's walk: the board, its grid, the dictionary, and the words found so far. */
+typedef struct {
+    const int8_t *board;
+    const int32_t *nbrs;
+    const uint64_t *nodes;
+    uint64_t n_nodes;
+    const int32_t *values;
+    Py_ssize_t n_values;
+    uint8_t *seen;  /* per node: reached already on this board */
+    int32_t *found; /* the word nodes found, in order of discovery */
+    Py_ssize_t words;
+    int broken; /* a node or points class outside the dictionary was reached */
+} Walk;
+
+/* The neighbours of `cell` whose letter is one of `letters` (a node's child mask), as a set of cells. */
+static uint64_t next_cells(const Walk *w, int cell, uint32_t letters)
+{
+    uint64_t cells = 0;
+    for (int i = 0; i < 8; i++) {
+        int32_t nb = w->nbrs[cell * 8 + i];
+        if (nb >= 0 && (letters >> w->board[nb] & 1))
+            cells |= 1ull << nb;
+    }
+    return cells;
+}
+
+/* Step to `node`: list the word ending there the first time the board reaches it; returns the packed node (a
+   node outside the dictionary, or with a points class outside it, marks the walk broken and has no children). */
+static uint64_t visit(Walk *w, uint64_t node)
+{
+    if (node >= w->n_nodes || (Py_ssize_t)node_class(w->nodes[node]) >= w->n_values) {
+        w->broken = 1;
+        return 0;
+    }
+    uint64_t record = w->nodes[node];
+    if (!w->seen[node]) {
+        w->seen[node] = 1;
+        if (w->values[node_class(record)] > 0)
+            w->found[w->words++] = (int32_t)node;
+    }
+    return record;
+}
+
+/* From the node `record`, reached by the path `used`, step to its children on `cells` (all of them first, in
+   cell order), then walk on from each child that has unused neighbours continuing it, in cell order. */
+static void expand(Walk *w, uint64_t record, uint64_t cells, uint64_t used)
+{
+    int here[8];
+    uint64_t kids[8], nexts[8];
+    int n = 0;
+    for (; cells; cells &= cells - 1, n++) {
+        here[n] = __builtin_ctzll(cells);
+        kids[n] = visit(w, child_of(record, w->board[here[n]]));
+        nexts[n] = next_cells(w, here[n], node_children(kids[n])) & ~(used | 1ull << here[n]);
+    }
+    for (int i = 0; i < n; i++)
+        if (nexts[i])
+            expand(w, kids[i], nexts[i], used | 1ull << here[i]);
+}
+
+/* Walk every path of the board from each cell in turn; the words found are w->found[:w->words]. */
+static void solve(Walk *w, int cells)
+{
+    uint64_t root = w->nodes[0];
+    for (int start = 0; start < cells; start++) {
+        if (!(node_children(root) >> w->board[start] & 1))
+            continue;
+        uint64_t record = visit(w, child_of(root, w->board[start]));
+        uint64_t used = 1ull << start;
+        expand(w, record, next_cells(w, start, node_children(record)) & ~used, used);
+    }
+}
+
+/* The index of the first cell whose letter is not A-Z or whose neighbour is not a cell of the board, or -1. */
+static Py_ssize_t bad_cell(const int8_t *board, const int32_t *nbrs, Py_ssize_t cells)
+{
+    for (Py_ssize_t cell = 0; cell < cells; cell++) {
+        if (board[cell] < 0 || board[cell] >= LETTERS)
+            return cell;
+        for (int i = 0; i < 8; i++)
+            if (nbrs[cell * 8 + i] < -1 || nbrs[cell * 8 + i] >= cells)
+                return cell;
+    }
+    return -1;
+}
+
+/* boggle_solve(board, nbrs, ncount, nodes, values, rank, found): write the word nodes found on one board (int8
+   letter codes; int32 neighbours, cells x 8, and their counts; the dictionary's uint64 nodes, int32 points of
+   each class and int32 ranks) into found (int32, one entry per node), in order of discovery; returns how many. */
+PyObject *boggle_solve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *board_obj, *nbrs_obj, *ncount_obj, *nodes_obj, *values_obj, *rank_obj, *found_obj;
+    if (!PyArg_ParseTuple(args, "OOOOOOO:boggle_solve", &board_obj, &nbrs_obj, &ncount_obj, &nodes_obj,
+                          &values_obj, &rank_obj, &found_obj))
+        return NULL;
+    Held held = {.function = "boggle_solve"};
+    Py_buffer *board = hold(&held, board_obj, "board", "int8", 1, 0);
+    Py_buffer *nbrs = board ? hold(&held, nbrs_obj, "nbrs", "int32", 2, 0) : NULL;
+    Py_buffer *ncount = nbrs ? hold(&held, ncount_obj, "ncount", "int32", 1, 0) : NULL;
+    Py_buffer *nodes = ncount ? hold(&held, nodes_obj, "nodes", "uint64", 1, 0) : NULL;
+    Py_buffer *values = nodes ? hold(&held, values_obj, "values", "int32", 1, 0) : NULL;
+    Py_buffer *rank = values ? hold(&held, rank_obj, "rank", "int32", 1, 0) : NULL;
+    Py_buffer *found = rank ? hold(&held, found_obj, "found", "int32", 1, 1) : NULL;
+    Py_ssize_t cells = board ? board->shape[0] : 0, n_nodes = nodes ? nodes->shape[0] : 0;
+    if (!found || !check_shape(&held, nbrs, "nbrs", 0, cells) || !check_shape(&held, nbrs, "nbrs", 1, 8) ||
+        !check_shape(&held, ncount, "ncount", 0, cells) || !check_shape(&held, rank, "rank", 0, n_nodes) ||
+        !check_shape(&held, found, "found", 0, n_nodes))
+        return release(&held), NULL;
+    if (cells > MAX_CELLS || n_nodes < 1 || n_nodes > INT32_MAX || values->shape[0] < 1) {
+        release(&held);
+        return PyErr_Format(PyExc_ValueError,
+                            "boggle_solve(): a board has at most %d cells, a dictionary a root and a points class",
+                            MAX_CELLS);
+    }
+    uint8_t *seen = calloc((size_t)n_nodes, 1);
+    if (!seen)
+        return release(&held), PyErr_NoMemory();
+    Walk w = {board->buf, nbrs->buf, nodes->buf, (uint64_t)n_nodes, values->buf, values->shape[0],
+              seen, found->buf, 0, 0};
+    Py_ssize_t bad_at_cell;
+    Py_BEGIN_ALLOW_THREADS
+    bad_at_cell = bad_cell(board->buf, nbrs->buf, cells);
+    if (bad_at_cell < 0)
+        solve(&w, (int)cells);
+    Py_END_ALLOW_THREADS
+    free(seen);
+    release(&held);
+    if (bad_at_cell >= 0)
+        return PyErr_Format(PyExc_ValueError, "boggle_solve(): cell %zd's letter or neighbours are out of range",
+                            bad_at_cell);
+    if (w.broken)
+        return PyErr_Format(PyExc_ValueError, "boggle_solve(): a node's child or points class is out of range");
+    return PyLong_FromSsize_t(w.words);
+}
