@@ -1,12 +1,12 @@
-"""The kernels compiled ahead of time (pipeline.core.aot; the Scrabble move generator and the Boggle solver,
-built by `make install`): the same results as the numba kernels they are built from, never used when stale
-or damaged, and one-off commands that start without numba."""
+"""The kernels compiled ahead of time (pipeline.core.aot; the Boggle solver, built by `make install`): the same
+results as the numba kernels they are built from, never used when stale or damaged; and one-off commands that
+start without numba (Scrabble's run its C extension: tests/test_scrabble_native.py)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.boggle import engine as boggle_engine
+from pipeline.core import native
 from pipeline.core.aot import (
     AHEAD_OF_TIME,
     COMPILERS,
@@ -30,15 +31,8 @@ from pipeline.core.aot import (
     status,
 )
 from pipeline.core.config import load_config
-from pipeline.scrabble import engine as scrabble_engine
-from pipeline.scrabble.lexicon import kernels as lk
-from pipeline.scrabble.lexicon.gaddag import LETTER_HASH
-from pipeline.scrabble.movegen.generate import board_plays
-from pipeline.scrabble.movegen.tables import tables
-from pipeline.scrabble.rules.variant import variants
 from tests.bench.timing import imported_modules
-from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, SMALL_CONFIG, build_lexicon
-from tests.test_scrabble_gaddag import moby_sample, random_board, random_rack
+from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 
@@ -53,18 +47,6 @@ def current_build(engine):
     return module
 
 
-@pytest.fixture(scope="module")
-def built():
-    """The Scrabble move generator's build."""
-    return current_build(scrabble_engine.ENGINE)
-
-
-@pytest.fixture(scope="module")
-def small():
-    """moby_sample(), once per module."""
-    return moby_sample()
-
-
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_commands_use_the_current_build(name):
     engine = engine_named(name)
@@ -77,7 +59,7 @@ def test_commands_use_the_current_build(name):
 
 def aot_kernels(name: str):
     """What the game's one-off commands call."""
-    return {"scrabble": scrabble_engine.kernels, "boggle": boggle_engine.kernels}[name]()
+    return importlib.import_module(ENGINES[name]).kernels()
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
@@ -105,35 +87,6 @@ def test_a_stale_missing_or_damaged_build_is_not_used(name, tmp_path):
     assert load_build(engine, copy) is None
 
 
-@pytest.mark.parametrize("variant", ["scrabble", "wwf"])
-@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 4))])
-def test_compiled_kernels_give_the_numba_kernels_results(built, small, variant, seed):
-    game = variants(load_config(DEFAULT_CONFIG))[variant]
-    numba = numba_kernels(scrabble_engine.ENGINE)
-    rng = random.Random(seed)
-    tab = tables(small.gaddag, game)
-    arcs = small.gaddag.arcs
-    assert (built.arc_tilesets(arcs) == lk.arc_tilesets(arcs)).all()
-    for ours, theirs in zip(built.long_words(arcs, 7, LETTER_HASH), lk.long_words(arcs, 7, LETTER_HASH), strict=True):
-        assert (ours == theirs).all()
-    compared = 0
-    for plays in (0, 3, 8):
-        board = random_board(small, game, 100 * seed + plays, plays)
-        for blanks in (0, 1, 2):
-            rack = random_rack(rng, blanks)
-            for keep in (0, 1, 10):
-                ours, total = board_plays(built, tab, board, rack, keep)
-                theirs, expected_total = board_plays(numba, tab, board, rack, keep)
-                assert total == expected_total and ours.shape == theirs.shape and (ours == theirs).all()
-                compared += len(ours)
-    assert compared > 100
-    words = sorted(small.words)
-    probes = words[::97] + [w[::-1] for w in words[::89]] + [w + "Q" for w in words[::83]]
-    for word in probes:
-        codes = np.frombuffer(word.encode(), dtype=np.uint8).astype(np.int64) - 65
-        assert built.gaddag_contains(arcs, codes) == lk.gaddag_contains(arcs, codes) == (word in small.words)
-
-
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
     """ENABLE built (words, the GADDAG, a few games of leave values) with the small test config."""
@@ -148,18 +101,20 @@ def data(tmp_path_factory):
         ["scrabble", "best", "--board", "{board}", "--rack", "AFJOP?W", "--equity"],
         ["scrabble", "best", "--empty", "--rack", "RETAINS", "--show"],
         ["scrabble", "play", "--board", "{board}", "--play", "G7 F(E)W", "--rack", "AFJOPRW"],
+        ["scrabble", "replay", "{game}"],
         ["scrabble", "show", "{board}"],
         ["judge", "JO", "QAT", "OXO"],
         ["boggle", "solve", "PERSLATGSINETERS"],
         ["boggle", "score", "PERSLATGSINETERS"],
     ],
-    ids=["best", "equity", "best-show", "play", "show", "judge", "boggle-solve", "boggle-score"],
+    ids=["best", "equity", "best-show", "play", "replay", "show", "judge", "boggle-solve", "boggle-score"],
 )
 @pytest.mark.slow
-def test_one_off_commands_start_without_numba(built, data, tmp_path, args):
-    board = tmp_path / "board.txt"
+def test_one_off_commands_start_without_numba(data, tmp_path, args):
+    board, game = tmp_path / "board.txt", tmp_path / "game.gcg"
     board.write_text(BOARD)
-    argv = [a.format(board=board) for a in args]
+    game.write_text(GAME)
+    argv = [a.format(board=board, game=game) for a in args]
     if argv[0] != "scrabble" or argv[1] != "show":
         argv += ["--lexicon", "t", "--data-dir", str(data)]
     run = subprocess.run(
@@ -191,6 +146,12 @@ BOARD = """\
 ...ME..........
 mISERY.........
 .....OVULE.....
+"""
+
+GAME = """#player1 ann Ann
+#player2 bob Bob
+>ann: AEINRST 8D RETAINS +66 66
+>bob: ADEJOQU D8 .AJ +10 10
 """
 
 
@@ -321,5 +282,9 @@ def test_info_says_which_kernels_one_off_commands_use(cli, tmp_path):
     res = cli("info", "--data-dir", tmp_path)
     assert res.exit_code == 0, res
     line = next(x for x in res.stderr.splitlines() if x.startswith("one-off commands' kernels: "))
-    assert line == "one-off commands' kernels: " + "; ".join(f"{n} {status(engine_named(n))}" for n in ENGINES)
+    kernels = {n: status(engine_named(n)) for n in ENGINES}
+    kernels |= {p.rsplit(".", 1)[1]: native.status(p) for p in native.packages()}
+    said = "; ".join(f"{n} {how}" for n, how in sorted(kernels.items())) or "none"
+    assert line == f"one-off commands' kernels: {said}"
+    assert "scrabble C extension" in line
     assert all(f"{n} {AHEAD_OF_TIME}" in line for n in ENGINES) or not any(shutil.which(c) for c in COMPILERS)

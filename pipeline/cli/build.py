@@ -51,7 +51,7 @@ def info(_: None, flags: Flags):
         f"data folder: {overview.data_dir.resolve()} (from {overview.data_from}); config: {overview.config}", err=True
     )
     kernels = "; ".join(f"{name} {how}" for name, how in overview.kernels.items())
-    typer.echo(f"one-off commands' kernels: {kernels}", err=True)
+    typer.echo(f"one-off commands' kernels: {kernels or 'none'}", err=True)
     emit(overview.table, fmt)
 
 

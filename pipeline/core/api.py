@@ -201,12 +201,16 @@ def make_rules(config_path: Path | None, data_dir: Path | None, q: MakeRules) ->
 
 
 def info(s: Session, only: str | None) -> Overview:
-    """The lexicons (or only the one named) and their tables, and which kernels the one-off commands use."""
+    """The lexicons (or only the one named) and their tables, and which kernels the one-off commands use (the
+    engines compiled ahead of time, and the compiled extensions), by game."""
+    from pipeline.core import native
     from pipeline.core.aot import ENGINES, engine_named, status
     from pipeline.core.info import tables_overview
 
     table = tables_overview(s.config, s.data_dir, [only] if only is not None else None)
     kernels = {name: status(engine_named(name)) for name in ENGINES}
+    kernels |= {package.rsplit(".", 1)[1]: native.status(package) for package in native.packages()}
+    kernels = dict(sorted(kernels.items()))
     return Overview(table, s.data_dir, s.data_from, s.config.path, kernels)
 
 

@@ -14,6 +14,7 @@ from pipeline.core.errors import WordstatsError
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REBUILD = "run `make install`"
+COMPILED = "C extension"
 
 
 def folder(package: str) -> Path:
@@ -34,6 +35,18 @@ def problem(package: str) -> str | None:
     return None
 
 
+def packages() -> list[str]:
+    """The packages of the pipeline with a native folder (`pipeline.scrabble`, ...)."""
+    folders = native_sources.folders(PACKAGE_DIR)
+    return [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
+
+
+def status(package: str) -> str:
+    """What the package's one-off commands run, in words: its compiled extension, or why they cannot."""
+    found = problem(package)
+    return COMPILED if found is None else f"none ({found})"
+
+
 @cache
 def load(package: str) -> ModuleType:
     """The package's extension module, checked; a one-line error naming the fix when it is stale or missing."""
@@ -49,9 +62,7 @@ def main(argv: list[str]) -> int:
     if argv != ["--current"]:
         print("usage: python -m pipeline.core.native --current")
         return 2
-    folders = native_sources.folders(PACKAGE_DIR)
-    packages = [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
-    problems = [p for p in map(problem, packages) if p is not None]
+    problems = [p for p in map(problem, packages()) if p is not None]
     for line in problems:
         print(line)
     return 1 if problems else 0

@@ -101,6 +101,5 @@ MANIFEST = Manifest(
             },
         ),
     ),
-    engine="pipeline.scrabble.engine",
     commands=("pipeline.cli.scrabble",),
 )
