@@ -18,7 +18,7 @@ COMPILED = "C extension"
 
 
 def folder(package: str) -> Path:
-    """The native folder of a package of the pipeline (`pipeline.boggle` → pipeline/boggle/native)."""
+    """The native folder of a package of the pipeline (`pipeline.GAME` → pipeline/GAME/native)."""
     return PACKAGE_DIR.joinpath(*package.split(".")[1:], "native")
 
 
@@ -36,7 +36,7 @@ def problem(package: str) -> str | None:
 
 
 def packages() -> list[str]:
-    """The packages of the pipeline with a native folder (`pipeline.scrabble`, ...)."""
+    """The packages of the pipeline with a native folder, by module name."""
     folders = native_sources.folders(PACKAGE_DIR)
     return [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
 
