@@ -138,8 +138,7 @@ static int get_tables(PyObject *obj, Held *held, Tables *tab) {
     if (check_extent(f, "tables.tilesets", last(held), 0, tab->n_arcs)) return -1;
     if (!(tab->long_words.hashes = hold(held, f, "tables.bingos", item[2], &UINT64_1, false))) return -1;
     tab->long_words.n_words = last(held)->shape[0];
-    ArrayType words = INT8_2;
-    if (!(tab->long_words.words = hold(held, f, "tables.bingo_words", item[3], &words, false))) return -1;
+    if (!(tab->long_words.words = hold(held, f, "tables.bingo_words", item[3], &INT8_2, false))) return -1;
     if (check_extent(f, "tables.bingo_words", last(held), 0, tab->long_words.n_words) ||
         check_extent(f, "tables.bingo_words", last(held), 1, LONGEST))
         return -1;
@@ -317,11 +316,12 @@ static PyObject *py_long_words(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_BuildValue(
-        "NNN", PyByteArray_FromStringAndSize((const char *)table.hashes, (Py_ssize_t)(table.n_words * 8)),
-        PyByteArray_FromStringAndSize((const char *)table.words, (Py_ssize_t)(table.n_words * LONGEST)),
-        PyByteArray_FromStringAndSize((const char *)table.slots, (Py_ssize_t)(table.n_slots * 8)));
+    PyObject *hashes = PyByteArray_FromStringAndSize((const char *)table.hashes, (Py_ssize_t)(table.n_words * 8));
+    PyObject *words = PyByteArray_FromStringAndSize((const char *)table.words, (Py_ssize_t)(table.n_words * LONGEST));
+    PyObject *slots = PyByteArray_FromStringAndSize((const char *)table.slots, (Py_ssize_t)(table.n_slots * 8));
     free_long_words(&table);
+    if (hashes && words && slots) result = PyTuple_Pack(3, hashes, words, slots);
+    Py_XDECREF(hashes), Py_XDECREF(words), Py_XDECREF(slots);
 done:
     release(&held);
     return result;
