@@ -22,6 +22,8 @@ from pipeline.letters import kernels as letters
 from pipeline.letters.trie import build_trie
 from tests.conftest import ENABLE, ROOT
 
+pytestmark = pytest.mark.numba_reference  # the numba kernels called directly, as the reference
+
 LETTERS = "EEEEEEEEEAAAAAAIIIIIIOOOOOSSSSSRRRRRTTTTTNNNNNLLLLCCCDDDUUUGGPPMMHHBYFVKWZXJQQQ"  # as in words, Q often
 STANDARD = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
 

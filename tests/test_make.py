@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.aot import ENGINES, engine_named, record_path
 from pipeline.core.config import load_config
-from pipeline.core.makerules import engine_rules, make_rules, stage_files
+from pipeline.core.makerules import make_rules, stage_files, warm_rules, warmed_games
 from pipeline.core.makerules import rules as make_rules_text
 from pipeline.core.registry import manifest_module
 from pipeline.core.stages import STAGES, producer
@@ -209,37 +208,35 @@ def test_touching_each_stage_module_reruns_exactly_its_stages(built):
     modules = sorted({project.joinpath(*s.module.split(".")).with_suffix(".py") for s in STAGES})
     everything = sorted((project / "pipeline").rglob("*.py")) + [config, config.parent / "tiny.txt"]
     time.sleep(max(0.0, start + 30 + len(modules) - time.time()))
-    builds = [record_path(engine_named(name).build_path()) for name in ENGINES]  # the environment's engines
-    before = {p: p.stat().st_mtime for p in builds}
-    try:
-        set_time(everything, start)
-        set_time([*outputs(out), *builds], start + 10)
-        assert make("-q", "all", config=config, out=out).returncode == 0
-        for i, module in enumerate(modules):
-            expected = downstream({name for name, files in runs.items() if module in files})
-            set_time([*outputs(out), *builds], start + 10)
-            set_time([module], start + 20 + i)
-            set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
-            plan = planned(make("-n", "all", config=config, out=out))
-            set_time([module], start)
-            assert expected and plan == expected, module
-    finally:
-        for p, when in before.items():  # the environment's builds: their times as they were
-            os.utime(p, (when, when))
+    set_time(everything, start)
+    set_time(outputs(out), start + 10)
+    assert make("-q", "all", config=config, out=out).returncode == 0
+    for i, module in enumerate(modules):
+        expected = downstream({name for name, files in runs.items() if module in files})
+        set_time(outputs(out), start + 10)
+        set_time([module], start + 20 + i)
+        set_time([out / ".rules.mk"], start + 21 + i)  # as `make` leaves it: imports did not change
+        plan = planned(make("-n", "all", config=config, out=out))
+        set_time([module], start)
+        assert expected and plan == expected, module
 
 
-@pytest.mark.parametrize("name", sorted(ENGINES))
-def test_each_engine_rule_names_the_engine_sources(name):
-    engine = engine_named(name)
-    lines = engine_rules().splitlines()
-    target = f"$(ENGINE_DIR)/{record_path(engine.build_path()).name}"
-    rule = next(line for line in lines if line.startswith(f"{target}:"))
-    assert {ROOT / w for w in rule.split()[1:] if w.endswith(".py")} == set(engine.sources())
-    assert target in next(line for line in lines if line.startswith("ENGINES :="))
+def test_each_warm_up_rule_names_the_files_its_package_runs():
+    text = warm_rules()
+    for manifest in warmed_games():
+        target = f"$(KERNEL_DIR)/warm-{manifest.name}"
+        rule = next(line for line in text.splitlines() if line.startswith(f"{target}:"))
+        words = set(rule.split()[1:])
+        assert {f for s in manifest.stages for f in stage_files(s) if f.endswith(".py")} <= words
+        assert "pipeline/core/warm.py" in words and target in text.partition("\n\n")[2].splitlines()[0]
     makefile = (ROOT / "Makefile").read_text().splitlines()
-    defined = next(line for line in makefile if line.startswith("ENGINE_DIR :="))
-    assert defined.split(":=")[1].strip() == f"$(VENV)/{engine.build_path().parent.relative_to(sys.prefix)}"
-    assert "-include $(ENGINES_MK)" in makefile and "wordstats_" not in "\n".join(makefile)  # generated only
+    assert "-include $(KERNELS_MK)" in makefile and "warm-" not in "\n".join(makefile)  # generated only
+
+
+def test_a_stage_depends_on_the_c_sources_of_the_extensions_it_loads():
+    dictionary = next(s for s in STAGES if s.name == "dictionary")
+    assert "pipeline/boggle/native/solve.c" in stage_files(dictionary)
+    assert not any("/native/" in f for s in STAGES if s.name in ("ingest", "phonics") for f in stage_files(s))
 
 
 @pytest.mark.slow

@@ -34,7 +34,7 @@ def run(q: api.Build, flags: Flags):
 
 @command(app, api.MakeRules, CONFIG, DATA_DIR, name="make-rules")
 def make_rules(q: api.MakeRules, flags: Flags):
-    """Write the Makefile's stage rules and each stage's settings fingerprint, or with --engines the engine
+    """Write the Makefile's stage rules and each stage's settings fingerprint, or with --kernels the kernel
     rules (`make` calls this)."""
     api.make_rules(flags.config, flags.data_dir, q)
 
@@ -51,7 +51,7 @@ def info(_: None, flags: Flags):
         f"data folder: {overview.data_dir.resolve()} (from {overview.data_from}); config: {overview.config}", err=True
     )
     kernels = "; ".join(f"{name} {how}" for name, how in overview.kernels.items())
-    typer.echo(f"one-off commands' kernels: {kernels}", err=True)
+    typer.echo(f"one-off commands' kernels: {kernels or 'none'}", err=True)
     emit(overview.table, fmt)
 
 

@@ -80,8 +80,8 @@ class MakeRules:
     """Where to write the Makefile's generated rules, and which."""
 
     out: Path = option(kind=Path, required=True, help="The makefile to write (only when its content changes).")
-    engines: bool = option(
-        kind=bool, default=False, help="Write the engine rules (the games' compiled kernels) instead."
+    kernels: bool = option(
+        kind=bool, default=False, help="Write the kernel rules instead (each package's warm-up of its kernels)."
     )
     force: bool = option(kind=bool, default=False, help="Replace an existing file that make-rules did not write.")
 
@@ -186,12 +186,12 @@ def stage_run(lexicon: str, result: dict[str, Any]) -> StageRun:
 
 
 def make_rules(config_path: Path | None, data_dir: Path | None, q: MakeRules) -> None:
-    """Write the Makefile's stage rules and each stage's settings fingerprint, or the engine rules."""
+    """Write the Makefile's stage rules and each stage's settings fingerprint, or the kernel rules."""
     from pipeline.core.makerules import make_rules as write_rules
-    from pipeline.core.makerules import write_engine_rules
+    from pipeline.core.makerules import write_kernel_rules
 
-    if q.engines:
-        write_engine_rules(q.out, q.force)
+    if q.kernels:
+        write_kernel_rules(q.out, q.force)
         return
     from pipeline.core.config import load_config
     from pipeline.core.store import default_data_dir
@@ -201,14 +201,13 @@ def make_rules(config_path: Path | None, data_dir: Path | None, q: MakeRules) ->
 
 
 def info(s: Session, only: str | None) -> Overview:
-    """The lexicons (or only the one named) and their tables, and which kernels the one-off commands use."""
+    """The lexicons (or only the one named) and their tables, and whether each game's compiled extension (the
+    engine of its one-off commands) is current."""
     from pipeline.core import native
-    from pipeline.core.aot import ENGINES, engine_named, status
     from pipeline.core.info import tables_overview
 
     table = tables_overview(s.config, s.data_dir, [only] if only is not None else None)
-    kernels = {name: status(engine_named(name)) for name in ENGINES}
-    kernels |= {package.rpartition(".")[2]: native.status(package) for package in native.packages()}
+    kernels = {package.rsplit(".", 1)[1]: native.status(package) for package in native.packages()}
     return Overview(table, s.data_dir, s.data_from, s.config.path, kernels)
 
 

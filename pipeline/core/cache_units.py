@@ -146,12 +146,10 @@ def unit_locator_class():
 UnitLocator = _Locator  # what NUMBA_CACHE_LOCATOR_CLASSES names
 
 
+@cache
 def watch_compiles() -> None:
-    """When WORDSTATS_COMPILE_LOG names a file, append a line to it for every kernel numba compiles in this
-    process (a cache miss): what the tests check after `make install` compiled everything."""
-    log = os.environ.get(COMPILE_LOG_ENV) or ""
-    if not log:
-        return
+    """Append a line to the file WORDSTATS_COMPILE_LOG names, when it names one, for every kernel of the package
+    numba compiles in this process (a cache miss): what the tests check after `make install` compiled them all."""
     from numba.core import event
 
     class Logged(event.Listener):
@@ -159,9 +157,10 @@ def watch_compiles() -> None:
 
         def on_start(self, ev):
             """A compile begins: name the function and its argument types."""
+            log = os.environ.get(COMPILE_LOG_ENV)
             dispatcher = ev.data["dispatcher"]
             module = getattr(dispatcher.py_func, "__module__", "") or ""
-            if module.split(".")[0] == "pipeline":
+            if log and module.split(".")[0] == "pipeline":
                 with open(log, "a", encoding="utf-8") as fh:
                     fh.write(f"{os.getpid()} {module}.{dispatcher.py_func.__qualname__} {ev.data['args']}\n")
 

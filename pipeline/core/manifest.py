@@ -1,6 +1,6 @@
 """What a package declares to the shared core, once, in its manifest (`pipeline/<package>/manifest.py`): its
-config sections, its stages, the schema of every table they write, its engine (kernels compiled ahead of time)
-and its command-line modules. The core gathers the manifests of the packages `pipeline/games.py` lists
+config sections, its stages, the schema of every table they write, its command-line modules and the warm-up
+that compiles its numba kernels. The core gathers the manifests of the packages `pipeline/games.py` lists
 (`pipeline.core.registry`); nothing in the core names a game.
 
 This module imports nothing heavy: the config loader reads the manifests at every start."""
@@ -99,13 +99,12 @@ class Table:
 @dataclass(frozen=True)
 class Manifest:
     """A package's declarations: its name, the top-level config sections it reads, its stages (in dependency
-    order), its tables, its engine's module (holding ENGINE, an `aot.Engine`) and its command-line modules."""
+    order), its tables, its command-line modules and its warm-up."""
 
     name: str
     sections: tuple[str, ...] = ()
     stages: tuple[Stage, ...] = ()
     tables: tuple[Table, ...] = ()
-    engine: str | None = None
     commands: tuple[str, ...] = ()
     # commands (the words after `wordstats`) that `make install` runs on a small lexicon built with the
     # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm)

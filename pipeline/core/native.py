@@ -14,11 +14,11 @@ from pipeline.core.errors import WordstatsError
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REBUILD = "run `make install`"
-COMPILED = "compiled extension"
+COMPILED = "C extension"
 
 
 def folder(package: str) -> Path:
-    """The native folder of a package of the pipeline (`pipeline.<name>` → pipeline/<name>/native)."""
+    """The native folder of a package of the pipeline (`pipeline.GAME` → pipeline/GAME/native)."""
     return PACKAGE_DIR.joinpath(*package.split(".")[1:], "native")
 
 
@@ -36,14 +36,15 @@ def problem(package: str) -> str | None:
 
 
 def packages() -> list[str]:
-    """The packages of the pipeline with a native folder (pipeline/<name>/native → `pipeline.<name>`)."""
+    """The packages of the pipeline with a native folder, by module name."""
     folders = native_sources.folders(PACKAGE_DIR)
     return [".".join(("pipeline", *f.parent.relative_to(PACKAGE_DIR).parts)) for f in folders]
 
 
 def status(package: str) -> str:
-    """What the package's commands run, in words: its compiled extension, or why it cannot be used."""
-    return problem(package) or COMPILED
+    """What the package's one-off commands run, in words: its compiled extension, or why they cannot."""
+    found = problem(package)
+    return COMPILED if found is None else f"none ({found})"
 
 
 @cache

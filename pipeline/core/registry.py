@@ -1,6 +1,6 @@
 """The packages' manifests gathered (pipeline/games.py lists the packages, each one's manifest.py declares what
-it brings): every stage in dependency order, every table's schema, the config's top-level sections, the
-engines and the command-line modules. A manifest that contradicts another is a RuntimeError at first use."""
+it brings): every stage in dependency order, every table's schema, the config's top-level sections and the
+command-line modules. A manifest that contradicts another is a RuntimeError at first use."""
 
 from __future__ import annotations
 
@@ -49,11 +49,6 @@ def tables() -> dict[str, Table]:
 def sections() -> tuple[str, ...]:
     """The top-level fields and tables a config may have: the core's, then each package's sections."""
     return CORE_SECTIONS + tuple(s for m in manifests() for s in m.sections)
-
-
-def engines() -> dict[str, str]:
-    """Each game's engine (kernels compiled ahead of time): game name → the module holding its ENGINE."""
-    return {m.name: m.engine for m in manifests() if m.engine}
 
 
 def commands() -> tuple[str, ...]:

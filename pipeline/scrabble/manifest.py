@@ -101,7 +101,6 @@ MANIFEST = Manifest(
             },
         ),
     ),
-    engine="pipeline.scrabble.engine",
     commands=("pipeline.cli.scrabble",),
     warmup=(
         ("scrabble", "best", "--empty", "--rack", "RETAIN?", "--json"),

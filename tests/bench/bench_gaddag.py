@@ -5,9 +5,9 @@ p95 on the 100 benchmark positions of bench_scrabble (without blanks, with one, 
 two blanks on the rack), reference beside; plays generated per second (every legal play); greedy self-play
 games per second on one core and on two (one process per core), the reference engine beside, and wolges
 (`../shared/anchors/wolges/run.sh N`, skipped when absent) run alternately with the one-core rounds; the cold
-`wordstats scrabble best` process (median of 10; the move generator compiled ahead of time, see
+`wordstats scrabble best` process (median of 10; the move generator's C extension, see
 pipeline/scrabble/engine.py) beside `python -c "import polars"`, numba's import and its first call of a cached
-kernel (what the command would pay without the ahead-of-time build). Targets: best play under 0.1 ms
+kernel (what the command would pay running the numba kernels). Targets: best play under 0.1 ms
 (no blank) and 1 ms (two blanks); self-play at least wolges' rate on one core; cold best under 0.4 s.
 """
 

@@ -22,7 +22,7 @@ LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=
 
 
 def _kernels():
-    """The engine's kernels and layout (its ahead-of-time build when current, else numba's)."""
+    """The engine's look-ups and layout (the compiled extension: pipeline/scrabble/engine.py)."""
     from pipeline.scrabble.engine import kernels
 
     return kernels()

@@ -29,9 +29,9 @@ def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: 
 
 
 def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
-    """The play records of `k.board_plays` (k: the engine's kernels) for a position, in the kernel's order, and
-    the count that goes with them (see generate). Every argument is built here or by movegen.tables with the
-    kernel's types, so the kernel is called unchecked (see pipeline.core.aot)."""
+    """The play records of `k.board_plays` (k: the engine's kernels, or a namespace of the numba kernels under
+    the same names) for a position, in the kernel's order, and the count that goes with them (see generate).
+    Every argument is built here or by movegen.tables with the kernel's types, so `unchecked` is called."""
     tiles = np.ascontiguousarray(board.tiles, dtype=np.int8)
     blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
     if tiles.shape != (k.N, k.N) or blanks.shape != (k.N, k.N):

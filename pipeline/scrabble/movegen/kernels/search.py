@@ -258,8 +258,8 @@ def search(tab, pos, rack, keep, out, keeping):
 @njit(cache=True)
 def board_plays(tab, tiles, blanks, rack, keep, out):
     """The plays of a board (tiles: int8 (N, N) letter codes, -1 empty; blanks: bool (N, N)) and rack (27
-    counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_plays. Compiled ahead of
-    time for one-off commands (pipeline/scrabble/engine.py)."""
+    counts): every legal one by generate_plays (keep = 0) or the `keep` best by best_plays. One-off commands
+    run its C twin (pipeline/scrabble/native/, pipeline/scrabble/engine.py), which returns the same records."""
     pos = position_tables(tab, tiles, blanks)
     if keep == 0:
         return generate_plays(tab, pos, rack, keep, out)
