@@ -128,20 +128,20 @@ playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS)
 		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
-# The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500.parquet: every canonical top-level class of
-# PROOF_SIZE proven at PROOF_FLOOR on PROOF_LEXICON, with the boards of each class at or above the floor
-# (docs/boggle-prove.md). A missing lexicon is first built from PROOF_SOURCE (ENABLE2K under ../shared). Each run
-# proves the next PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS
-# processes and writes the table after each block (CPU seconds in FILE.cpu.json beside it), so that it can be
-# committed between runs. Grown in pieces or at once, the table holds the same bytes; a table of another list,
-# size or floor begins again.
+# The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500/: every canonical top-level class of PROOF_SIZE
+# proven at PROOF_FLOOR on PROOF_LEXICON, with the boards of each class at or above the floor (docs/boggle-prove.md).
+# A missing lexicon is first built from PROOF_SOURCE (ENABLE2K under ../shared). Each run proves the next
+# PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS processes; the table
+# is a folder of Parquet parts, and each block adds one (part-NNNNN.parquet, its CPU seconds beside it in
+# part-NNNNN.cpu.json) and rewrites none, so that it can be committed between runs. The same blocks give the same
+# bytes; a table of another list, size or floor is refused (the command with --force removes its parts).
 PROOF_LEXICON ?= enable2k
 PROOF_SIZE ?= 3x4
 PROOF_FLOOR ?= 1500
 PROOF_BLOCK ?= 128
 PROOF_BLOCKS ?= 1
 PROOF_WORKERS ?= 1
-PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR).parquet
+PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR)
 PROOF_SOURCE ?= ../shared/corpora/$(PROOF_LEXICON)/$(PROOF_LEXICON).txt
 
 boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)
