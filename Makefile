@@ -111,19 +111,20 @@ leaves-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## p
 		--games $(LEAVES_GAMES) --last-games $(LEAVES_LAST_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
 
-# The playability reference, data/raw/playability-enable.parquet: per word and half of the games, the points lost
-# without it summed over games 1..N of a seeded run of PLAYABILITY_GAMES games between equity players on ENABLE
-# (docs/scrabble.md). Each run plays the next PLAYABILITY_BLOCKS blocks of PLAYABILITY_BLOCK games (all the rest:
-# PLAYABILITY_BLOCKS=all) and writes the table after each block, so that it can be committed between runs; a table
-# played with other leave values or words begins again from game 1. Grown in pieces or at once, the same code and
-# numbers give the same bytes.
+# The playability reference, data/raw/playability-enable/: per word and half of the games, the points lost without
+# it summed over games 1..N of a seeded run of PLAYABILITY_GAMES games between equity players on ENABLE
+# (docs/scrabble.md). The table is a folder of Parquet parts: each run plays the next PLAYABILITY_BLOCKS blocks of
+# PLAYABILITY_BLOCK games (all the rest: PLAYABILITY_BLOCKS=all) and adds a part per block (the block's own sums)
+# and rewrites none, so that it can be committed between runs; a table played with other leave values or words is
+# refused. The same blocks give the same bytes: the committed part 0 holds games 1 to 1,000,000 as one block
+# (PLAYABILITY_BLOCK=1000000 makes it again from nothing), and longer runs add parts of PLAYABILITY_BLOCK games.
 PLAYABILITY_GAMES ?= 1000000
 PLAYABILITY_SEED ?= 27
 PLAYABILITY_BLOCK ?= 20000
 PLAYABILITY_BLOCKS ?= 1
-PLAYABILITY_REFERENCE ?= data/raw/playability-enable.parquet
+PLAYABILITY_REFERENCE ?= data/raw/playability-enable
 
-playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: grows data/raw/playability-enable.parquet
+playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENGINES) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: adds a part to data/raw/playability-enable/
 	nice -n 10 $(VENV)/bin/wordstats scrabble playability --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)

@@ -217,7 +217,7 @@ def read_table(path: Path) -> ProofTable:
             raise WordstatsError(f"{part}: not a part of the table its first part begins ({reason})")
         if done != table.done + rows.height:
             raise WordstatsError(
-                f"{part}: its footer says {done:,} classes done, but the parts up to it hold {table.done + rows.height:,}"
+                f"{part}: its footer says {done:,} classes done, the parts up to it hold {table.done + rows.height:,}"
             )
         table = grown(table, rows)
     assert table is not None

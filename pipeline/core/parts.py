@@ -1,13 +1,13 @@
 """Parted tables: a table grown block by block kept as a folder of immutable Parquet parts, one per block.
 
 A parted table `NAME/` holds `part-00000.parquet`, `part-00001.parquet`, ... in the order the blocks were
-written, and optionally sidecars beside the parts (`part-00000.cpu.json`, any `part-NNNNN.WHAT.json`: what a
-block records that is not the table, such as its CPU seconds). Read in part order the parts are one table, for polars (`scan`,
-`read`) and for DuckDB (`duckdb_source`). A new block adds a part and rewrites none; a part is created once,
-never replaced: it is written to a temporary file, synced, and linked to its name, which fails when the name
-exists, so two runs growing the same table cannot overwrite each other. A part that exists already with the
-same bytes is left as it is (the same block written again); with other bytes it is a one-line error naming
-the file, and nothing is written.
+written, and optionally sidecars beside the parts (`part-00000.cpu.json`, any `part-NNNNN.WHAT.json`: what
+a block records that is not the table, such as its CPU seconds). Read in part order the parts are one table,
+for polars (`scan`, `read`) and for DuckDB (`duckdb_source`). A new block adds a part and rewrites none; a part
+is created once, never replaced: it is written to a temporary file, synced, and linked to its name, which fails
+when the name exists, so two runs growing the same table cannot overwrite each other. A part that exists
+already with the same bytes is left as it is (the same block written again); with other bytes it is a
+one-line error naming the file, and nothing is written.
 
 What each part's footer holds is the caller's (pipeline.core.files.parquet_bytes writes it, so the same frame
 and provenance give the same bytes); `footers` reads them all, and the tables that grow this way check each
@@ -201,12 +201,9 @@ def part_bytes(df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int
 
 
 def append(folder: Path, index: int, df: pl.DataFrame, provenance: dict[str, Any]) -> bool:
-    """Add part `index` to the table in `folder` (the folder made if needed): True when written, False when it
-    exists with the same bytes; a one-line error naming it when it exists with other bytes."""
-    from pipeline.core.files import temporary_path
-
+    """Add part `index` to the table in `folder` (the folder made if needed, by create_once): True when written,
+    False when it exists with the same bytes; a one-line error naming it when it exists with other bytes."""
     target = part_path(folder, index)
-    temporary_path(target).unlink()  # makes the folder, or says why it cannot
     if index and not part_path(folder, index - 1).is_file():
         raise WordstatsError(f"{part_path(folder, index - 1)}: missing (a part is added after the one before it)")
     return create_once(target, part_bytes(df, provenance))
