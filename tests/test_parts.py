@@ -157,6 +157,29 @@ def test_a_proof_table_part_of_another_problem_is_named(problem, tmp_path):
         pt.read_table(tmp_path / "t")
 
 
+def test_a_second_run_growing_the_same_table_fails_naming_the_part(problem, tmp_path):
+    """Two runs read the same table; the other one adds the next part first (here, of another block size)."""
+    from pipeline.boggle import proof_table as pt
+    from pipeline.core import executor
+
+    proved(problem, tmp_path / "t", [1], [2])
+    proved(problem, tmp_path / "other", [1, 1], [2, 3])  # its second part: the third class alone
+    theirs = (tmp_path / "other" / "part-00001.parquet").read_bytes()
+
+    def run_block(job):
+        (tmp_path / "t" / "part-00001.parquet").write_bytes(theirs)  # the other run finishes first
+        result = executor.run(job, None, "t")
+        return result.tables, result.computed
+
+    with pytest.raises(WordstatsError, match=r"t/part-00001\.parquet: exists with other bytes") as err:
+        pt.grow(problem, tmp_path / "t", pt.empty(problem, "t"), run_block, 1, 4)
+    assert err.value.exit_code == 2 and len(str(err.value).splitlines()) == 1
+    assert (tmp_path / "t" / "part-00001.parquet").read_bytes() == theirs  # theirs is kept
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
+        "part-00000.cpu.json", "part-00000.parquet", "part-00001.parquet"
+    ]  # fmt: skip
+
+
 # ---- a tiny playability run ---------------------------------------------------------------------------------
 
 
