@@ -183,6 +183,25 @@ def test_a_second_run_growing_the_same_table_fails_naming_the_part(problem, tmp_
 # ---- a tiny playability run ---------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "change, message", [({"seed": 1}, "another run's keys"), ({"games": 4}, "does not hold games after")]
+)
+def test_a_playability_part_of_another_run_is_named(tmp_path, change, message):
+    from dataclasses import replace
+
+    from pipeline.ingest.playability import reference_file
+    from pipeline.scrabble.playability import reference as rf
+    from pipeline.scrabble.playability.job import LOSSES_SCHEMA
+
+    block = pl.DataFrame([("XI", 0, 3000, 1)], schema=LOSSES_SCHEMA, orient="row")
+    first = rf.grown(rf.Reference(block.clear(), "t", "scrabble", 27, "l", "w", 0, 10), block, 4)
+    rf.write_part(tmp_path / "t", first, block)
+    rf.write_part(tmp_path / "t", replace(rf.grown(first, block, 8), **change), block)
+    for read in (reference_file, rf.read_reference):
+        with pytest.raises(WordstatsError, match=r"t/part-00001\.parquet: .*" + message):
+            read(tmp_path / "t")
+
+
 @pytest.fixture(scope="module")
 def small_lexicon(tmp_path_factory):
     """ENABLE's words of two and three letters as lexicon t, with its GADDAG and leave values."""

@@ -267,11 +267,9 @@ def read_cpu(path: Path) -> list[dict[str, Any]]:
 def write_cpu(path: Path, index: int, block: dict[str, Any]) -> None:
     """Write part `index`'s sidecar once (a sidecar found there already is kept: its part was written by another
     run of the same block, whose seconds it holds)."""
-    text = json.dumps(block, sort_keys=True, separators=(",", ":")) + "\n"
-    try:
-        parts.create_once(cpu_path(path, index), text.encode())
-    except WordstatsError:
-        pass
+    target = cpu_path(path, index)
+    if not target.exists():
+        parts.create_once(target, (json.dumps(block, sort_keys=True, separators=(",", ":")) + "\n").encode())
 
 
 def block_cpu(start: int, classes: np.ndarray, timing: pl.DataFrame, wall: float, computed: int) -> dict[str, Any]:

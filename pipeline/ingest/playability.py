@@ -63,10 +63,22 @@ def reference_parts(path: Path) -> tuple[list[Path], list[pl.DataFrame], list[di
     if not files:
         raise WordstatsError(f"{path}: not a playability reference table (no parts)")
     blocks, metas = [parts.read_part(f) for f in files], parts.footers(files)
+    games = 0
     for part, block, meta in zip(files, blocks, metas):
         if meta.get("stage") != REFERENCE_STAGE or not {"word", "half", "milli", "turns"} <= set(block.columns):
             raise WordstatsError(f"{part}: not a playability reference table's part (columns {block.columns})")
+        if _run_keys(meta) != _run_keys(metas[0]):
+            raise WordstatsError(f"{part}: not a part of the table its first part begins (another run's keys)")
+        if not isinstance(meta.get("params"), dict) or int(meta["params"].get("games", 0)) <= games:
+            raise WordstatsError(f"{part}: does not hold games after those of the part before it")
+        games = int(meta["params"]["games"])
     return files, blocks, metas
+
+
+def _run_keys(meta: dict) -> tuple:
+    """What every part of one reference table shares: the lexicon, the variant and seed, the inputs' digests."""
+    p = meta["params"] if isinstance(meta.get("params"), dict) else {}
+    return meta.get("lexicon"), p.get("variant"), p.get("seed"), meta.get("inputs")
 
 
 def reference_file(path: Path) -> tuple[pl.DataFrame, dict]:
