@@ -118,37 +118,38 @@ leaves-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the lon
 		--games $(LEAVES_GAMES) --last-games $(LEAVES_LAST_GAMES) --rounds $(LEAVES_ROUNDS) --seed $(LEAVES_SEED) \
 		--prior-weight $(LEAVES_PRIOR_WEIGHT) --reference $(LEAVES_REFERENCE) --force
 
-# The playability reference, data/raw/playability-enable.parquet: per word and half of the games, the points lost
-# without it summed over games 1..N of a seeded run of PLAYABILITY_GAMES games between equity players on ENABLE
-# (docs/scrabble.md). Each run plays the next PLAYABILITY_BLOCKS blocks of PLAYABILITY_BLOCK games (all the rest:
-# PLAYABILITY_BLOCKS=all) and writes the table after each block, so that it can be committed between runs; a table
-# played with other leave values or words begins again from game 1. Grown in pieces or at once, the same code and
-# numbers give the same bytes.
+# The playability reference, data/raw/playability-enable/: per word and half of the games, the points lost without
+# it summed over games 1..N of a seeded run of PLAYABILITY_GAMES games between equity players on ENABLE
+# (docs/scrabble.md). The table is a folder of Parquet parts: each run plays the next PLAYABILITY_BLOCKS blocks of
+# PLAYABILITY_BLOCK games (all the rest: PLAYABILITY_BLOCKS=all) and adds a part per block (the block's own sums)
+# and rewrites none, so that it can be committed between runs; a table played with other leave values or words is
+# refused. The same blocks give the same bytes: the committed part 0 holds games 1 to 1,000,000 as one block
+# (PLAYABILITY_BLOCK=1000000 makes it again from nothing), and longer runs add parts of PLAYABILITY_BLOCK games.
 PLAYABILITY_GAMES ?= 1000000
 PLAYABILITY_SEED ?= 27
 PLAYABILITY_BLOCK ?= 20000
 PLAYABILITY_BLOCKS ?= 1
-PLAYABILITY_REFERENCE ?= data/raw/playability-enable.parquet
+PLAYABILITY_REFERENCE ?= data/raw/playability-enable
 
-playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: grows data/raw/playability-enable.parquet
+playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: adds a part to data/raw/playability-enable/
 	nice -n 10 $(VENV)/bin/wordstats scrabble playability --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
 		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
-# The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500.parquet: every canonical top-level class of
-# PROOF_SIZE proven at PROOF_FLOOR on PROOF_LEXICON, with the boards of each class at or above the floor
-# (docs/boggle-prove.md). A missing lexicon is first built from PROOF_SOURCE (ENABLE2K under ../shared). Each run
-# proves the next PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS
-# processes and writes the table after each block (CPU seconds in FILE.cpu.json beside it), so that it can be
-# committed between runs. Grown in pieces or at once, the table holds the same bytes; a table of another list,
-# size or floor begins again.
+# The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500/: every canonical top-level class of PROOF_SIZE
+# proven at PROOF_FLOOR on PROOF_LEXICON, with the boards of each class at or above the floor (docs/boggle-prove.md).
+# A missing lexicon is first built from PROOF_SOURCE (ENABLE2K under ../shared). Each run proves the next
+# PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS processes; the table
+# is a folder of Parquet parts, and each block adds one (part-NNNNN.parquet, its CPU seconds beside it in
+# part-NNNNN.cpu.json) and rewrites none, so that it can be committed between runs. The same blocks give the same
+# bytes; a table of another list, size or floor is refused (the command with --force removes its parts).
 PROOF_LEXICON ?= enable2k
 PROOF_SIZE ?= 3x4
 PROOF_FLOOR ?= 1500
 PROOF_BLOCK ?= 128
 PROOF_BLOCKS ?= 1
 PROOF_WORKERS ?= 1
-PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR).parquet
+PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR)
 PROOF_SOURCE ?= ../shared/corpora/$(PROOF_LEXICON)/$(PROOF_LEXICON).txt
 
 boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proof table (PROOF_SIZE, PROOF_FLOOR, PROOF_LEXICON)

@@ -1,6 +1,7 @@
-"""The Boggle proof table (`boggle prove --reference`, `make boggle-proof`): grown block by block it holds the same
-bytes as proved at once, its boards are the proof's, other problems begin again, bad tables are one-line errors,
-and --verify proves classes again (the committed ENABLE2K 3x4 and TWL06 4x4 tables too)."""
+"""The Boggle proof table (`boggle prove --reference`, `make boggle-proof`): a folder of parts, one per block; grown
+block by block it holds the same rows as proved at once (the same bytes for the same blocks), its boards are the
+proof's, a table of another problem is refused (--force begins again), bad tables are one-line errors, and
+--verify proves classes again (the committed ENABLE2K 3x4 and TWL06 4x4 tables too)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ LETTERS = set("AEILNRST")
 # 3x3 boards of ENABLE's words over eight letters, two groups: 102 canonical classes, a few CPU-seconds
 CASE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--workers", "1", "-q")
 FLOOR = "250"
-COMMITTED = ROOT / "data" / "raw" / "boggle-proof-enable2k-3x4-1500.parquet"
-COMMITTED_TWL06 = ROOT / "data" / "raw" / "boggle-proof-twl06-4x4-3701.parquet"
+COMMITTED = ROOT / "data" / "raw" / "boggle-proof-enable2k-3x4-1500"
+COMMITTED_TWL06 = ROOT / "data" / "raw" / "boggle-proof-twl06-4x4-3701"
 
 
 @pytest.fixture(scope="module")
@@ -61,22 +62,41 @@ def test_next_stop_ends_blocks_at_multiples_of_the_block():
     assert [pt.next_stop(d, 100, 32) for d in (0, 31, 32, 96)] == [32, 32, 64, 100]
 
 
+def last_footer(path):
+    """The footer of a table's last part: the table as it stands."""
+    return read_provenance(pt.parts.part_files(path)[-1])
+
+
+def folder_bytes(path):
+    """Each part's name and bytes (the sidecars' CPU seconds are not the table)."""
+    return {p.name: p.read_bytes() for p in pt.parts.part_files(path)}
+
+
 @pytest.mark.slow
-def test_table_grown_in_blocks_is_the_same_bytes_as_proved_at_once(cli, enable_small, tmp_path):
-    once = tmp_path / "once.parquet"
+def test_table_grown_in_blocks_is_the_same_rows_as_proved_at_once(cli, enable_small, tmp_path):
+    once = tmp_path / "once"
     grow(cli, enable_small, once, "--block", "1000")
-    pieces = tmp_path / "pieces.parquet"
+    pieces = tmp_path / "pieces"
     first = grow(cli, enable_small, pieces, "--block", "7", "--blocks", "2", "--json")
     partial = json.loads(first.stdout)["summary"]
     assert partial["partial"] and partial["classes_done"] == 14 and partial["classes_total"] == 102
-    footer = read_provenance(pieces)
+    footer = last_footer(pieces)
     assert footer["partial"] == "true" and footer["classes_done"] == "14" and "version" not in footer
     grow(cli, enable_small, pieces, "--block", "25", "--blocks", "1")  # up to the next multiple of 25
-    assert pl.read_parquet(pieces).height == 25
+    assert pt.parts.read(pieces).height == 25 and len(folder_bytes(pieces)) == 3
+    kept = folder_bytes(pieces)
     grow(cli, enable_small, pieces, "--block", "13")
-    assert pieces.read_bytes() == once.read_bytes()
-    blocks = json.loads(pt.cpu_path(pieces).read_text())["blocks"]
+    assert {k: v for k, v in folder_bytes(pieces).items() if k in kept} == kept  # no part rewritten
+    assert pt.read_table(pieces).rows.equals(pt.read_table(once).rows)
+    assert last_footer(pieces) == last_footer(once)
+    blocks = pt.read_cpu(pieces)
     assert [(b["start"], b["stop"]) for b in blocks][:3] == [(0, 7), (7, 14), (14, 25)] and blocks[-1]["stop"] == 102
+    # the same blocks give the same bytes, part by part
+    again = tmp_path / "again"
+    grow(cli, enable_small, again, "--block", "7", "--blocks", "2")
+    grow(cli, enable_small, again, "--block", "25", "--blocks", "1")
+    grow(cli, enable_small, again, "--block", "13")
+    assert folder_bytes(again) == folder_bytes(pieces)
     # the table's boards are the whole proof's, and a complete table says so
     whole = cli(*CASE, "--floor", FLOOR, "--data-dir", enable_small, "--json")
     proof = json.loads(whole.stdout)
@@ -84,22 +104,27 @@ def test_table_grown_in_blocks_is_the_same_bytes_as_proved_at_once(cli, enable_s
     assert table["boards"] == proof["boards"] and len(proof["boards"]) > 0
     assert not table["summary"]["partial"] and table["summary"]["classes_proved_now"] == 0
     assert table["summary"]["best"] == proof["boards"][0]
-    assert read_provenance(once)["partial"] == "false"
+    assert last_footer(once)["partial"] == "false"
 
 
 @pytest.mark.slow
-def test_table_of_another_floor_begins_again_and_says_so(cli, enable_small, tmp_path):
-    path = tmp_path / "table.parquet"
+def test_table_of_another_floor_is_refused_and_force_begins_again(cli, enable_small, tmp_path):
+    path = tmp_path / "table"
     grow(cli, enable_small, path, "--block", "5", "--blocks", "1")
-    res = grow(cli, enable_small, path, "--block", "5", "--blocks", "1", floor="300")
-    assert "began" in res.stdout and "another floor (250 there, not 300)" in res.stdout
-    assert read_provenance(path)["params"]["floor"] == 300
-    assert pl.read_parquet(path).height == 5
+    kept = folder_bytes(path)
+    res = cli(*CASE, "--floor", "300", "--data-dir", enable_small, "--reference", path, "--block", "5")
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "part-00000.parquet: it proves another floor (250 there, not 300)" in res.stderr
+    assert folder_bytes(path) == kept
+    res = grow(cli, enable_small, path, "--block", "5", "--blocks", "1", "--force", floor="300")
+    assert "began" in res.stdout and "--force" in res.stdout
+    assert last_footer(path)["params"]["floor"] == 300
+    assert pt.parts.read(path).height == 5
 
 
 @pytest.mark.slow
 def test_verify_proves_classes_again_and_names_a_changed_row(cli, enable_small, tmp_path):
-    path = tmp_path / "table.parquet"
+    path = tmp_path / "table"
     grow(cli, enable_small, path, "--block", "51", "--blocks", "1")
     assert "51 classes proved again, the same rows" in grow(cli, enable_small, path, "--verify", "100").stdout
     table = pt.read_table(path)
@@ -111,16 +136,17 @@ def test_verify_proves_classes_again_and_names_a_changed_row(cli, enable_small, 
         .then(pl.col("scores").list.eval(pl.element() + 1))
         .otherwise("scores")
     )
-    pt.write_table(path, replace(table, rows=bad))
-    res = cli(*CASE, "--floor", FLOOR, "--data-dir", enable_small, "--reference", path, "--verify", "100")
+    other = tmp_path / "changed"
+    pt.write_table(other, replace(table, rows=bad))
+    res = cli(*CASE, "--floor", FLOOR, "--data-dir", enable_small, "--reference", other, "--verify", "100")
     assert res.exit_code == 2 and f"class {changed}:" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--reference", "t.csv"], ".parquet file"),
-        (["--reference", "{bad}"], "not a Boggle proof table"),
+        (["--reference", "{file}"], "a proof table is a folder of parts"),
+        (["--reference", "{bad}"], "part-00000.parquet: not a Boggle proof table's part"),
         (["--reference", "{missing}", "--verify", "3"], "no such table"),
         (["--block", "5"], "go with --reference"),
         (["--verify", "5"], "go with --reference"),
@@ -128,9 +154,11 @@ def test_verify_proves_classes_again_and_names_a_changed_row(cli, enable_small, 
     ],
 )
 def test_bad_proof_table_input_is_one_line(cli, enable_small, tmp_path, args, message):
-    bad = tmp_path / "bad.parquet"
-    write_parquet(bad, pl.DataFrame({"word": ["A"]}), {"stage": "words"})
-    args = [a.format(bad=bad, missing=tmp_path / "none.parquet") for a in args]
+    bad = tmp_path / "bad"
+    write_parquet(bad / "part-00000.parquet", pl.DataFrame({"word": ["A"]}), {"stage": "words"})
+    file = tmp_path / "table.parquet"
+    file.write_bytes(b"")
+    args = [a.format(bad=bad, file=file, missing=tmp_path / "none") for a in args]
     res = cli(
         "boggle", "prove", "--size", "2x2", "--floor", "5", "--lexicon", "small", "--data-dir", enable_small, *args
     )
@@ -168,6 +196,7 @@ def verify_cheap_classes(path, dictionary, rows: int, cols: int, k: int, under: 
     seconds = {
         c: s for b in pt.read_cpu(path) for c, s in zip(in_order[b["start"] : b["stop"]], b["class_cpu_seconds"])
     }
+    assert [(b["start"], b["stop"]) for b in pt.read_cpu(path)] == list(zip((0, *table.stops), table.stops))
     assert len(seconds) == table.rows.height, f"{path.name}: the sidecar does not cover the table"
     cheap = [c for c, s in seconds.items() if s < under]
     worked = table.rows.filter(pl.col("class").is_in(cheap) & (pl.col("sum_union") >= table.floor))
@@ -194,7 +223,7 @@ def test_committed_twl06_4x4_table_is_a_prefix_of_the_order_and_verifies():
 
     twl06 = compiled("princeton-boggle/dictionary-twl06.txt")
     table = pt.read_table(COMMITTED_TWL06)
-    footer = read_provenance(COMMITTED_TWL06)
+    footer = last_footer(COMMITTED_TWL06)
     done = int(footer["classes_done"])
     assert (table.size, table.floor, table.total, done) == ("4x4", 3701, 1_068_363, table.rows.height)
     assert done >= 32 and footer["partial"] == str(done < table.total).lower()
@@ -225,7 +254,7 @@ def test_committed_table_is_the_whole_3x4_proof(enable2k):
     from pipeline.boggle.solver import score
 
     table = pt.read_table(COMMITTED)
-    footer = read_provenance(COMMITTED)
+    footer = last_footer(COMMITTED)
     assert footer["partial"] == "false" and footer["classes_done"] == footer["classes_total"] == "27135"
     space = ClassSpace(3, 4, default_partition(3, 4))
     assert sorted(table.rows["class"].to_list()) == space.canonical_ids().tolist()

@@ -1,6 +1,7 @@
-"""The playability reference (data/raw/playability-enable.parquet): a table grown block by block holds the bytes
-of one played at once and the sums of the playability job; a table of other leave values begins again; the stage
-and the words table take their playability from it; the committed table is the one `make all` can use."""
+"""The playability reference (data/raw/playability-enable/, a folder of parts, one per block): a table grown block
+by block holds the sums of one played at once and of the playability job, the same blocks the same bytes; a table
+of other leave values is refused (--force plays it again); the stage and the words table take their playability
+from it; the committed table is the one `make all` can use."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pipeline.core import executor
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
-from pipeline.ingest.playability import playability_table
+from pipeline.ingest.playability import playability_table, reference_file
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.playability import reference as rf
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
@@ -22,7 +23,7 @@ from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli
 
-REFERENCE = ROOT / "data" / "raw" / "playability-enable.parquet"
+REFERENCE = ROOT / "data" / "raw" / "playability-enable"
 
 
 def losses(*rows) -> pl.DataFrame:
@@ -74,25 +75,30 @@ def test_a_table_grows_only_with_its_own_keys():
 
 def test_the_footer_round_trips_with_the_stability_and_the_command(tmp_path):
     mine = some_reference()
-    path = tmp_path / "ref.parquet"
+    path = tmp_path / "ref"
     rf.write_reference(path, mine)
     back = rf.read_reference(path)
-    assert back.losses.equals(mine.losses) and replace(back, losses=mine.losses) == mine
+    assert back.losses.equals(mine.losses) and replace(back, losses=mine.losses) == replace(mine, stops=(40,))
     table = playability_table(mine.losses, ["JO", "XI"])
     steady = rf.stored_stability(path)  # XI ahead of JO in both halves
     assert steady == stability(mine.losses, table).as_dict() and steady["spearman"] == pytest.approx(1.0)
-    meta = rf.reference_file(path)[1]
+    meta = reference_file(path)[1]
     assert meta["partial"] == "true" and "--games 100 --reference FILE" in meta["command"]
 
 
-def test_a_file_that_is_not_a_reference_is_a_one_line_error(tmp_path):
-    bad = tmp_path / "bad.parquet"
-    pl.DataFrame({"word": ["XI"]}).write_parquet(bad)
-    with pytest.raises(WordstatsError, match="bad.parquet: not a playability reference table"):
+def test_a_folder_that_is_not_a_reference_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    pl.DataFrame({"word": ["XI"]}).write_parquet(bad / "part-00000.parquet")
+    with pytest.raises(WordstatsError, match="part-00000.parquet: not a playability reference table's part"):
         rf.read_reference(bad)
-    (tmp_path / "junk.parquet").write_text("junk")
-    with pytest.raises(WordstatsError, match="junk.parquet: not a playability reference table"):
-        rf.read_reference(tmp_path / "junk.parquet")
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "part-00000.parquet").write_text("junk")
+    with pytest.raises(WordstatsError, match="junk/part-00000.parquet: not a readable Parquet part"):
+        rf.read_reference(tmp_path / "junk")
+    (tmp_path / "file.parquet").write_text("junk")
+    with pytest.raises(WordstatsError, match="file.parquet: not a playability reference table"):
+        rf.read_reference(tmp_path / "file.parquet")
 
 
 # ---- the command on real ENABLE ----------------------------------------------------------------------------
@@ -114,21 +120,30 @@ def grow(data, out, *args):
     return res.stdout
 
 
+def folder_bytes(path):
+    """Each part's name and bytes."""
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+
+
 @pytest.mark.slow
 def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data, lexicon, tmp_path):
-    """Two blocks then one give the bytes of three blocks at once, of blocks of another size, and the sums of the
-    playability job over the same games (any shard size)."""
-    pieces, once, other = (tmp_path / f"{name}.parquet" for name in ("pieces", "once", "other"))
+    """Two blocks then one give the bytes of the same three blocks at once (and add a part, rewriting none), the
+    sums of blocks of another size, and the sums of the playability job over the same games (any shard size)."""
+    pieces, once, other = (tmp_path / name for name in ("pieces", "once", "other"))
     first = grow(enable_data, pieces, "--games", "6", "--block", "2", "--blocks", "2", "--shard-size", "1")
     assert "games 1 to 4 (partial: 4 of 6 games)" in first and "began" not in first
     assert rf.read_reference(pieces).partial
+    kept = folder_bytes(pieces)
     assert "games 1 to 6 (complete: 6 of 6 games); 2 played now" in grow(
         enable_data, pieces, "--games", "6", "--block", "2", "--blocks", "1", "--shard-size", "1"
     )
+    assert {k: v for k, v in folder_bytes(pieces).items() if k in kept} == kept and len(folder_bytes(pieces)) == 3
     grow(enable_data, once, "--games", "6", "--block", "2", "--shard-size", "2")
     grow(enable_data, other, "--games", "6", "--block", "5", "--shard-size", "3")
-    assert pieces.read_bytes() == once.read_bytes() == other.read_bytes()
+    assert folder_bytes(pieces) == folder_bytes(once)
+    assert len(folder_bytes(other)) == 2 and reference_file(other)[1] == reference_file(pieces)[1]
     made = rf.read_reference(pieces)
+    assert made.losses.equals(rf.read_reference(other).losses) and made.stops == (2, 4, 6)
     assert not made.partial and made.games == 6 and made.seed == 5
     config = load_config(SMALL_CONFIG)
     scrabble = variants(config)["scrabble"]
@@ -136,31 +151,41 @@ def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data
     assert made.leaves == leaves.digest() and made.words == words_digest(sorted(lexicon.words))
     job = executor.run(playability_job(scrabble, lexicon, leaves, 5, 6, 4), None, "t").tables["losses"]
     assert made.losses.equals(job) and made.losses.height > 20
+    block = executor.run(playability_job(scrabble, lexicon, leaves, 5, 2, 1, before=4), None, "t").tables["losses"]
+    assert pl.read_parquet(pieces / "part-00002.parquet").equals(block)  # a part holds its block's own sums
 
 
 @pytest.mark.slow
-def test_a_table_of_other_leave_values_begins_again(enable_data, tmp_path):
-    fresh, stale = tmp_path / "fresh.parquet", tmp_path / "stale.parquet"
+def test_a_table_of_other_leave_values_is_refused_and_force_plays_it_again(enable_data, tmp_path):
+    fresh, stale = tmp_path / "fresh", tmp_path / "stale"
     grow(enable_data, fresh, "--games", "2", "--block", "2")
     rf.write_reference(stale, replace(rf.read_reference(fresh), leaves="0" * 64, losses=losses(("ZA", 1, 1, 1))))
-    said = grow(enable_data, stale, "--games", "2", "--block", "2")
-    assert "began" in said and "again from game 1: it was played with other leave values" in said
-    assert stale.read_bytes() == fresh.read_bytes()
-    assert "0 played now" in grow(enable_data, fresh, "--games", "2")  # nothing left to play: the file as it was
-    assert stale.read_bytes() == fresh.read_bytes()
+    kept = folder_bytes(stale)
+    res = run_cli(
+        "scrabble", "playability", "--lexicon", "t", "--data-dir", enable_data, "--config", SMALL_CONFIG, "--seed",
+        "5", "--reference", stale, "--games", "2", "--block", "2",
+    )  # fmt: skip
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "stale/part-00000.parquet: it was played with other leave values" in res.stderr
+    assert folder_bytes(stale) == kept
+    said = grow(enable_data, stale, "--games", "2", "--block", "2", "--force")
+    assert "began" in said and "again from game 1: --force" in said
+    assert folder_bytes(stale) == folder_bytes(fresh)
+    assert "0 played now" in grow(enable_data, fresh, "--games", "2")  # nothing left to play: the parts as they were
+    assert folder_bytes(stale) == folder_bytes(fresh)
     res = run_cli(
         "scrabble", "playability", "--lexicon", "t", "--data-dir", enable_data, "--config", SMALL_CONFIG, "--seed",
         "5", "--reference", fresh, "--games", "1",
     )  # fmt: skip
     assert res.exit_code == 2 and "holds 2 games, more than --games 1" in res.stderr and "Traceback" not in res.stderr
-    assert stale.read_bytes() == fresh.read_bytes()
+    assert folder_bytes(stale) == folder_bytes(fresh)
 
 
 def test_reference_options_are_checked(tmp_path):
     res = run_cli("scrabble", "playability", "--blocks", "2", "--data-dir", tmp_path, "--config", SMALL_CONFIG)
-    assert res.exit_code == 2 and "--blocks and --block go with --reference FILE" in res.stderr
+    assert res.exit_code == 2 and "--blocks and --block go with --reference DIR" in res.stderr
     res = run_cli(
-        "scrabble", "playability", "--reference", tmp_path / "r.parquet", "--out", tmp_path / "o.parquet",
+        "scrabble", "playability", "--reference", tmp_path / "r", "--out", tmp_path / "o.parquet",
         "--data-dir", tmp_path, "--config", SMALL_CONFIG,
     )  # fmt: skip
     assert res.exit_code == 2 and "--out and --reference" in res.stderr and "Traceback" not in res.stderr
@@ -173,7 +198,7 @@ def test_reference_options_are_checked(tmp_path):
 def test_the_stage_and_the_words_table_take_the_reference(enable_data, tmp_path):
     """With [playability] reference, ENABLE's playability.parquet and the words table's columns are the
     reference's; a lexicon of other words gets null columns and plays its own sample; sql sees both."""
-    table_path = tmp_path / "ref.parquet"
+    table_path = tmp_path / "ref"
     grow(enable_data, table_path, "--games", "4", "--block", "2", "--blocks", "1")
     config = config_with(tmp_path, 'reference = ""     #', f'reference = "{table_path}"  #')
     data = build_lexicon(tmp_path / "out", ENABLE, "ingest", "playability", config=config)
@@ -204,7 +229,7 @@ def test_the_stage_and_the_words_table_take_the_reference(enable_data, tmp_path)
 
 @pytest.mark.slow
 def test_the_committed_reference_was_played_with_the_leave_values_make_all_fits(tmp_path):
-    """data/raw/playability-enable.parquet: ENABLE's words, the leave values the leaves stage fits from the leaves
+    """data/raw/playability-enable/: ENABLE's words, the leave values the leaves stage fits from the leaves
     reference (when these change, `make playability-reference` plays it again from game 1), its stability. The
     stage runs as `make all` runs it, in a process of its own: the kernels compiled ahead of time there and the
     numba kernels of this process fit values that differ in their last bits."""

@@ -435,7 +435,9 @@ class ProveRequest:
     out: Optional[Path] = option(
         OUT, help="Write the boards as Parquet (summary in the footer); refuses to overwrite without --force."
     )
-    force: bool = option(FORCE, help="With --out, replace an existing file; with --reference, prove the table again.")
+    force: bool = option(
+        FORCE, help="With --out, replace an existing file; with --reference, remove its parts and prove it again."
+    )
     workers: Optional[int] = option(
         kind=int, lo=1, hi=MAX_WORKERS, help="Local worker processes (default: the CPUs); not with --ray."
     )
@@ -447,8 +449,8 @@ class ProveRequest:
     )
     reference: Optional[Path] = option(
         kind=Path,
-        metavar="FILE",
-        help="Grow this proof table (.parquet) a block of classes at a time, writing it after each block.",
+        metavar="DIR",
+        help="Grow this proof table (a folder of Parquet parts) a block of classes at a time, a part per block.",
     )
     block: Optional[int] = option(
         kind=int, lo=1, hi=MAX_CLASSES, help="With --reference: classes per block (default 256)."
@@ -493,7 +495,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.core.outputs import check_out
 
     if req.reference is None and (req.block, req.blocks, req.verify) != (None, None, None):
-        raise WordstatsError("--block, --blocks and --verify go with --reference FILE")
+        raise WordstatsError("--block, --blocks and --verify go with --reference DIR")
     if req.out is not None and req.out.suffix.lower() != ".parquet":
         raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
     rows, cols = parse_size(req.size)
@@ -541,15 +543,14 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
 
     path = req.reference
     assert path is not None
-    if path.suffix.lower() != ".parquet":
-        raise WordstatsError(f"--reference {path}: the table must be a .parquet file")
+    pt.check_folder(path)
     for name in ("one_class", "out"):
         if getattr(req, name) is not None:
             raise WordstatsError(f"--{name.replace('one_', '')} and --reference: give one of them")
     if req.verify is not None and not path.exists():
         raise WordstatsError(f"--reference {path}: no such table to verify")
-    if path.exists():
-        pt.read_table(path)  # a file that is not a proof table is an error before any work
+    if path.exists() and not req.force:
+        pt.read_table(path)  # a folder that is not a proof table is an error before any work
     rows, cols = parse_size(req.size)
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
     dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))

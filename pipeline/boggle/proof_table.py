@@ -1,13 +1,18 @@
-"""The proof table (`make boggle-proof`: data/raw/boggle-proof-enable2k-3x4-1500.parquet): one row per canonical
-top-level class proven so far, with the boards of that class scoring at least the floor, grown a block of
-classes at a time until every class of the partition is done.
+"""The proof table (`make boggle-proof`: data/raw/boggle-proof-enable2k-3x4-1500/): one row per canonical top-level
+class proven so far, with the boards of that class scoring at least the floor, grown a block of classes at a time
+until every class of the partition is done.
 
 The classes are proven in a fixed order, a seeded shuffle of the canonical ids (`class_order`), so that any
 prefix of the table is a random sample of the classes: a partial table projects the cost of the rest. A row
 holds only what a proof of its class must give whatever the code that proved it (the class's sum/union bound
 and its boards, best first), never work counts or times, so a table grown block by block, by any code that
-proves correctly, holds the same bytes as one proved at once. The CPU seconds of each block go to a sidecar
-JSON file beside the table (`FILE.cpu.json`)."""
+proves correctly, holds the same rows as one proved at once.
+
+The table is a parted table (pipeline.core.parts): a folder with one Parquet part per block, its rows the
+block's, its footer the table as it stood once the block was added (the problem, the classes done, the boards
+so far and the best), so that the last part's footer describes the whole table. A block adds a part and
+rewrites none; the same blocks give the same bytes. The CPU seconds of each block go to a sidecar beside its
+part (`part-NNNNN.cpu.json`)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.boggle.prove import Problem, Proving, dictionary_hash, prove_merge, prove_work
+from pipeline.core import parts
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import Job
 
@@ -34,6 +40,7 @@ TABLE_SCHEMA: dict[str, Any] = {
     "scores": pl.List(pl.Int32),  # their scores
 }
 KEYS = ("size", "floor", "partition", "dictionary", "seed")  # what a table must share with a run that grows it
+CPU_SUFFIX = ".cpu.json"  # a part's sidecar of CPU seconds
 MIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)  # splitmix64's constants
 
 
@@ -64,6 +71,7 @@ class ProofTable:
     dictionary: str  # prove.dictionary_hash: the trie and points the proof read
     seed: int  # of the class order
     total: int  # canonical classes of the partition
+    stops: tuple[int, ...] = ()  # the classes done at the end of each part, in order
 
     @property
     def done(self) -> int:
@@ -154,14 +162,14 @@ def block_job(problem: Problem, classes: np.ndarray, start: int, shard_size: int
     )
 
 
-def block_rows(classes: np.ndarray, parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+def block_rows(classes: np.ndarray, merged: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """A block's rows of the table, in the block's order, from its job's merged `boards` and `classes`."""
-    found = parts["boards"].sort(["score", "board"], descending=[True, False])
+    found = merged["boards"].sort(["score", "board"], descending=[True, False])
     per_class = found.group_by("class", maintain_order=True).agg(
         pl.col("board").alias("boards"), pl.col("score").alias("scores")
     )
     order = pl.DataFrame({"class": np.asarray(classes, dtype=np.int64)})
-    rows = order.join(parts["classes"].select("class", "sum_union"), on="class", how="left", maintain_order="left")
+    rows = order.join(merged["classes"].select("class", "sum_union"), on="class", how="left", maintain_order="left")
     rows = rows.join(per_class, on="class", how="left", maintain_order="left")
     rows = rows.with_columns(
         pl.col("boards").fill_null(pl.lit([], dtype=pl.List(pl.String))),
@@ -171,27 +179,49 @@ def block_rows(classes: np.ndarray, parts: dict[str, pl.DataFrame]) -> pl.DataFr
 
 
 def grown(table: ProofTable, rows: pl.DataFrame) -> ProofTable:
-    """The table with a block's rows appended."""
-    return replace(table, rows=pl.concat([table.rows, rows.cast(TABLE_SCHEMA)]))  # type: ignore[arg-type]
+    """The table with a block's rows appended as a new part."""
+    rows = rows.cast(TABLE_SCHEMA)  # type: ignore[arg-type]
+    return replace(table, rows=pl.concat([table.rows, rows]), stops=(*table.stops, table.done + rows.height))
+
+
+def check_folder(path: Path) -> None:
+    """A one-line error when `path` is a file: a proof table is a folder of parts."""
+    if path.exists() and not path.is_dir():
+        raise WordstatsError(f"{path}: a proof table is a folder of parts (part-NNNNN.parquet), not a file")
 
 
 def read_table(path: Path) -> ProofTable:
-    """A proof table with its footer; a one-line error naming the file when it is not one."""
-    from pipeline.core.files import read_provenance
-
-    try:
-        rows = pl.read_parquet(path)
-        meta = read_provenance(path)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same one-line error
-        raise WordstatsError(f"{path}: not a readable Parquet file ({type(exc).__name__})") from None
-    if dict(rows.schema) != TABLE_SCHEMA or meta.get("stage") != STAGE:
-        raise WordstatsError(f"{path}: not a Boggle proof table (columns {list(rows.schema)})")
-    try:
-        p, order, inputs = (_parsed(meta[k]) for k in ("params", "order", "inputs"))
-        keys = (p["size"], int(p["floor"]), p["partition"], inputs["dictionary_sha256"], int(order["seed"]))
-        return ProofTable(rows, meta.get("lexicon", ""), *keys, int(meta["classes_total"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise WordstatsError(f"{path}: not a Boggle proof table (its footer lacks {exc})") from None
+    """The proof table in the folder `path`, its parts checked: each is a proof table's part of the same problem
+    as the first, holding the classes its footer adds to the part before it; a one-line error naming the part
+    otherwise (or the folder, when it holds no part)."""
+    check_folder(path)
+    files = parts.part_files(path)
+    if not files:
+        raise WordstatsError(f"{path}: not a Boggle proof table (no parts)")
+    table: ProofTable | None = None
+    for part, meta in zip(files, parts.footers(files)):
+        rows = parts.read_part(part)
+        if dict(rows.schema) != TABLE_SCHEMA or meta.get("stage") != STAGE:
+            raise WordstatsError(f"{part}: not a Boggle proof table's part (columns {list(rows.schema)})")
+        try:
+            p, order, inputs = (_parsed(meta[k]) for k in ("params", "order", "inputs"))
+            keys = (p["size"], int(p["floor"]), p["partition"], inputs["dictionary_sha256"], int(order["seed"]))
+            found = ProofTable(rows, meta.get("lexicon", ""), *keys, int(meta["classes_total"]))
+            done = int(meta["classes_done"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise WordstatsError(f"{part}: not a Boggle proof table's part (its footer lacks {exc})") from None
+        if table is None:
+            table = replace(found, rows=found.rows.clear())
+        reason = mismatch(found, table) or (None if found.total == table.total else "another number of classes")
+        if reason is not None:
+            raise WordstatsError(f"{part}: not a part of the table its first part begins ({reason})")
+        if done != table.done + rows.height:
+            raise WordstatsError(
+                f"{part}: its footer says {done:,} classes done, the parts up to it hold {table.done + rows.height:,}"
+            )
+        table = grown(table, rows)
+    assert table is not None
+    return table
 
 
 def _parsed(value: Any) -> Any:
@@ -199,34 +229,47 @@ def _parsed(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
+def write_part(path: Path, table: ProofTable) -> bool:
+    """Add the table's last block as its next part (table.provenance() in its footer): True when written, False
+    when that part exists with the same bytes; a one-line error naming it when it exists with other bytes."""
+    start = table.stops[-2] if len(table.stops) > 1 else 0
+    return parts.append(path, len(table.stops) - 1, table.rows.slice(start), table.provenance())
+
+
 def write_table(path: Path, table: ProofTable) -> None:
-    """Write the table atomically with its footer."""
-    from pipeline.core.files import write_parquet
-
-    write_parquet(path, table.rows, table.provenance())
-
-
-# ---- the CPU seconds of each block: a sidecar beside the table ----------------------------------------
+    """Write a whole table as a new folder of parts, one per block of `table.stops` (a table of one part when
+    it records none): the parts a run growing it block by block writes."""
+    stops = table.stops or (table.done,)
+    for stop in stops:
+        write_part(path, replace(table, rows=table.rows.head(stop), stops=stops[: stops.index(stop) + 1]))
 
 
-def cpu_path(path: Path) -> Path:
-    """The sidecar JSON of a table's CPU seconds: FILE.cpu.json."""
-    return path.with_suffix(".cpu.json")
+# ---- the CPU seconds of each block: a sidecar beside its part ---------------------------------------------
+
+
+def cpu_path(path: Path, index: int) -> Path:
+    """The sidecar JSON of part `index`'s CPU seconds: part-NNNNN.cpu.json."""
+    return parts.sidecar_path(parts.part_path(path, index), CPU_SUFFIX)
 
 
 def read_cpu(path: Path) -> list[dict[str, Any]]:
-    """The blocks recorded in a table's sidecar (none when it is missing or unreadable)."""
-    try:
-        return list(json.loads(cpu_path(path).read_text())["blocks"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
+    """The blocks recorded in the parts' sidecars, in part order (a missing or unreadable sidecar is passed
+    over: CPU seconds are not the table)."""
+    blocks = []
+    for index in range(len(parts.part_files(path))):
+        try:
+            blocks.append(dict(json.loads(cpu_path(path, index).read_text())))
+        except (OSError, ValueError, TypeError):
+            continue
+    return blocks
 
 
-def write_cpu(path: Path, blocks: list[dict[str, Any]]) -> None:
-    """Write the sidecar atomically."""
-    from pipeline.core.files import write_json
-
-    write_json(cpu_path(path), {"table": path.name, "blocks": blocks})
+def write_cpu(path: Path, index: int, block: dict[str, Any]) -> None:
+    """Write part `index`'s sidecar once (a sidecar found there already is kept: its part was written by another
+    run of the same block, whose seconds it holds)."""
+    target = cpu_path(path, index)
+    if not target.exists():
+        parts.create_once(target, (json.dumps(block, sort_keys=True, separators=(",", ":")) + "\n").encode())
 
 
 def block_cpu(start: int, classes: np.ndarray, timing: pl.DataFrame, wall: float, computed: int) -> dict[str, Any]:
@@ -332,16 +375,35 @@ class Growth:
 
 
 def start_table(path: Path, wanted: ProofTable, force: bool) -> tuple[ProofTable, str | None]:
-    """The table to grow at `path`, and why one found there is begun again (None when it is grown)."""
-    if force and path.exists():
-        return wanted, "--force"
-    if not path.exists():
+    """The table to grow at `path` (the parts found there, or none), and "--force" when `force` removed the parts
+    found there to prove the table again; a one-line error naming the first part when they prove another
+    problem."""
+    check_folder(path)
+    if not parts.part_files(path):
         return wanted, None
+    if force:
+        parts.remove(path)
+        return wanted, "--force"
     found = read_table(path)
     reason = mismatch(found, wanted)
     if reason is not None:
-        return wanted, reason
-    return replace(wanted, rows=found.rows), None
+        raise WordstatsError(
+            f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to prove the table again "
+            "(its parts removed)"
+        )
+    return replace(wanted, rows=found.rows, stops=found.stops), None
+
+
+def check_order(path: Path, table: ProofTable, order: np.ndarray) -> None:
+    """A one-line error naming the first part whose classes are not the next ones of the order."""
+    have = table.rows["class"].to_numpy()
+    wrong = np.flatnonzero(have != order[: have.shape[0]])
+    if wrong.size:
+        index = int(np.searchsorted(np.asarray(table.stops), int(wrong[0]), side="right"))
+        raise WordstatsError(
+            f"{parts.part_path(path, index)}: class {int(have[wrong[0]])} where the order has "
+            f"{int(order[wrong[0]])} (row {int(wrong[0]):,} of the table)"
+        )
 
 
 def grow(
@@ -353,29 +415,26 @@ def grow(
     block: int = PROOF_BLOCK,
     force: bool = False,
 ) -> Growth:
-    """Grow the table at `path` by at most `blocks` blocks (None: to the end), writing it and its sidecar after
-    each; `run_block(job)` runs a block's job and returns (merged tables, wall seconds, shards computed)."""
+    """Grow the table in the folder `path` by at most `blocks` blocks (None: to the end), adding a part and its
+    sidecar after each; `run_block(job)` runs a block's job and returns (merged tables, shards computed)."""
     import time
 
     table, restarted = start_table(path, wanted, force)
     order = class_order(problem.space.canonical_ids(), table.seed)
-    history = [] if restarted is not None else read_cpu(path)
-    history = [b for b in history if b["stop"] <= table.done]
+    check_order(path, table, order)
+    history = read_cpu(path)
     before, now = table.done, []
-    if restarted is not None or not path.exists():
-        write_table(path, table)
-        write_cpu(path, history)
     for _ in range(blocks if blocks is not None else table.total):
         if not table.partial:
             break
         start = table.done
         classes = order[start : next_stop(start, table.total, block)]
         began = time.perf_counter()
-        parts, computed = run_block(block_job(problem, classes, start))
-        table = grown(table, block_rows(classes, parts))
-        now.append(block_cpu(start, classes, parts["timing"], time.perf_counter() - began, computed))
-        write_table(path, table)
-        write_cpu(path, [*history, *now])
+        merged, computed = run_block(block_job(problem, classes, start))
+        table = grown(table, block_rows(classes, merged))
+        now.append(block_cpu(start, classes, merged["timing"], time.perf_counter() - began, computed))
+        write_part(path, table)
+        write_cpu(path, len(table.stops) - 1, now[-1])
     return Growth(
         table, path, restarted, before, tuple(now), cpu_figures([*history, *now], table.done, table.total), ""
     )

@@ -149,7 +149,7 @@ def scrabble_playability(q: PlayabilityRun, flags: Flags):
 
     if q.reference is None:
         if q.blocks is not None or q.block is not None:
-            raise WordstatsError("--blocks and --block go with --reference FILE")
+            raise WordstatsError("--blocks and --block go with --reference DIR")
         result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
         typer.echo(playability_lines(result))
         return

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipeline.core import parts
 from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
@@ -15,6 +16,7 @@ from pipeline.core.jobs import words_digest
 MILLI = 1000  # losses are summed as integer thousandths of a point
 REFERENCE_STAGE = "playability-reference"  # the stage a reference table's footer names
 PLAYABILITY_SCHEMA = {"word": pl.String, "playability": pl.Float64, "turns": pl.Int32, "rank": pl.Int32}
+LOSSES_TYPES = {"word": pl.String, "half": pl.Int8, "milli": pl.Int64, "turns": pl.Int64}  # job.LOSSES_SCHEMA
 WORD_COLUMNS = {"playability": pl.Float64, "playability_rank": pl.Int32}  # what words.parquet gains
 
 
@@ -37,34 +39,60 @@ def playability_table(losses: pl.DataFrame, words: list[str]) -> pl.DataFrame:
 
 
 def reference_params(config: Config) -> dict:
-    """The path (relative to the config that names it) and sha256 of [playability] reference, so that the stages
-    that read it are stale when it changes; nothing when the config names none. A top-level table of its own, so
-    that the ingest stage, which reads it, is not stale whenever a Scrabble setting changes."""
-    from pipeline.core.files import sha256_file
-
+    """The path (relative to the config that names it) and digest (pipeline.core.parts.digest: of its parts'
+    bytes) of [playability] reference, a folder of parts, so that the stages that read it are stale when it
+    changes; nothing when the config names none. A top-level table of its own, so that the ingest stage, which
+    reads it, is not stale whenever a Scrabble setting changes."""
     sec = config.section("playability")
     sec.allow("reference")
     name = sec.text("reference", "")
     if not name:
         return {}
     path = config.folder("playability", "reference") / name
-    if not path.is_file():
-        sec.fail("reference", f"no such file: {path}")
-    return {"reference": str(path), "reference_sha256": sha256_file(path)}
+    if not path.is_dir():
+        sec.fail("reference", f"no such folder of parts: {path}")
+    return {"reference": str(path), "reference_sha256": parts.digest(path)}
+
+
+def reference_parts(path: Path) -> tuple[list[Path], list[pl.DataFrame], list[dict]]:
+    """A reference table's parts (a folder of them), each part's losses (word, half, milli, turns: the sums of
+    its block's games) and footer; a one-line error naming the folder or the part that is not one."""
+    if not path.is_dir():
+        raise WordstatsError(f"{path}: not a playability reference table (a folder of part-NNNNN.parquet)")
+    files = parts.part_files(path)
+    if not files:
+        raise WordstatsError(f"{path}: not a playability reference table (no parts)")
+    blocks, metas = [parts.read_part(f) for f in files], parts.footers(files)
+    games = 0
+    for part, block, meta in zip(files, blocks, metas):
+        if meta.get("stage") != REFERENCE_STAGE or not {"word", "half", "milli", "turns"} <= set(block.columns):
+            raise WordstatsError(f"{part}: not a playability reference table's part (columns {block.columns})")
+        if _run_keys(meta) != _run_keys(metas[0]):
+            raise WordstatsError(f"{part}: not a part of the table its first part begins (another run's keys)")
+        if not isinstance(meta.get("params"), dict) or int(meta["params"].get("games", 0)) <= games:
+            raise WordstatsError(f"{part}: does not hold games after those of the part before it")
+        games = int(meta["params"]["games"])
+    return files, blocks, metas
+
+
+def _run_keys(meta: dict) -> tuple:
+    """What every part of one reference table shares: the lexicon, the variant and seed, the inputs' digests."""
+    p = meta["params"] if isinstance(meta.get("params"), dict) else {}
+    return meta.get("lexicon"), p.get("variant"), p.get("seed"), meta.get("inputs")
 
 
 def reference_file(path: Path) -> tuple[pl.DataFrame, dict]:
-    """A reference table's losses (word, half, milli, turns) and footer; a one-line error naming the file when
-    it is not one."""
-    from pipeline.core.files import read_provenance
-
-    try:
-        losses, meta = pl.read_parquet(path), read_provenance(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise WordstatsError(f"{path}: not a playability reference table ({str(exc).splitlines()[0]})") from None
-    if meta.get("stage") != REFERENCE_STAGE or not {"word", "milli", "turns"} <= set(losses.columns):
-        raise WordstatsError(f"{path}: not a playability reference table (columns {losses.columns})")
-    return losses, meta
+    """A reference table's losses summed over its parts (word, half, milli, turns; sorted by word and half) and
+    the footer of its last part (the table as it stands); a one-line error naming the part that is not one."""
+    _, blocks, metas = reference_parts(path)
+    frames = [b.select("word", "half", "milli", "turns").cast(LOSSES_TYPES) for b in blocks]  # type: ignore[arg-type]
+    losses = (
+        pl.concat(frames)
+        .group_by("word", "half")
+        .agg(pl.col("milli").sum(), pl.col("turns").sum())
+        .sort("word", "half")
+    )
+    return losses.cast(LOSSES_TYPES), metas[-1]  # type: ignore[arg-type]
 
 
 def covered(meta: dict, words: list[str]) -> bool:

@@ -159,14 +159,17 @@ PLAYABILITY = Query(
         Field("games", int, "Self-play games between two equity players to measure.", lo=1, hi=MAX_PLAYABILITY_GAMES),
         GAME_SEED,
         replace(OUT, help="Write FILE.parquet and its summary FILE.json (default: the lexicon's playability.parquet)."),
-        replace(FORCE, help="With --out, replace an existing file; with --reference, play it again from game 1."),
+        replace(
+            FORCE, help="With --out, replace an existing file; with --reference, remove its parts and play it again."
+        ),
         RAY,
         SHARD_SIZE,
         Field(
             "reference",
             Path,
-            "Grow this reference table towards --games games, a block at a time, instead of writing the lexicon's.",
-            metavar="FILE",
+            "Grow this reference table (a folder of Parquet parts) towards --games games, a part per block, instead "
+            "of writing the lexicon's.",
+            metavar="DIR",
         ),
         Field("blocks", int, "With --reference: play at most this many blocks now.", lo=1, hi=MAX_PLAYABILITY_GAMES),
         Field("block", int, "With --reference: games per block (default 20000).", lo=1, hi=MAX_PLAYABILITY_GAMES),

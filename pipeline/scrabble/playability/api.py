@@ -123,13 +123,14 @@ class ReferenceGrowth(NamedTuple):
 def grow_reference(
     config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: PlayabilityRun, progress=None
 ) -> ReferenceGrowth:
-    """Grow `run.reference` block by block towards `run.games` games (at most `run.blocks` blocks), writing it
-    after each block; a table played with other keys (seed, leave values, words), or `run.force`, starts again
-    from game 1. Each block is a job of its own, so an interrupted block resumes from its shards."""
+    """Grow the table in the folder `run.reference` block by block towards `run.games` games (at most
+    `run.blocks` blocks), adding a part after each block; a table played with other keys (seed, leave values,
+    words) is refused, and `run.force` removes its parts and plays it again from game 1. Each block is a job of
+    its own, so an interrupted block resumes from its shards."""
     import time
     from dataclasses import replace
 
-    from pipeline.core import executor
+    from pipeline.core import executor, parts
     from pipeline.core.errors import WordstatsError
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.values import load_leaves
@@ -143,8 +144,7 @@ def grow_reference(
 
     assert run.reference is not None
     path, block = run.reference, run.block or rf.REFERENCE_BLOCK
-    if path.suffix != ".parquet":
-        raise WordstatsError(f"--reference {path}: the table must be a .parquet file")
+    rf.check_folder(path)
     with open_session(config, data_dir, lexicon) as s:
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
@@ -152,18 +152,23 @@ def grow_reference(
         wanted = rf.empty(s.lexicon, variant.name, run.seed, leaves.digest(), every, run.games)
         address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
     ref, restarted = wanted, None
-    if path.exists() and not run.force:
+    if parts.part_files(path) and run.force:
+        parts.remove(path)
+        restarted = "--force"
+    elif parts.part_files(path):
         found = rf.read_reference(path)
-        restarted = rf.mismatch(found, wanted)
-        if restarted is None and found.games > run.games:
+        reason = rf.mismatch(found, wanted)
+        if reason is not None:
+            raise WordstatsError(
+                f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to play the table again "
+                "from game 1 (its parts removed)"
+            )
+        if found.games > run.games:
             raise WordstatsError(
                 f"{path} holds {found.games:,} games, more than --games {run.games:,}: give at least that many "
                 "(--force plays the table again from game 1)"
             )
-        if restarted is None:
-            ref = replace(wanted, losses=found.losses, games=found.games)
-    elif run.force and path.exists():
-        restarted = "--force"
+        ref = replace(wanted, losses=found.losses, games=found.games, stops=found.stops)
     before, cpu, computed, reused, engine_name = ref.games, 0.0, 0, 0, "local"
     started = time.perf_counter()
     with executor.engine_session(address, local_processes(block)) as engine:
@@ -176,11 +181,9 @@ def grow_reference(
             job = playability_job(variant, words, leaves, run.seed, stop - ref.games, shard, before=ref.games)
             result = executor.run(job, folder, name, engine, progress)
             ref = rf.grown(ref, result.tables["losses"], stop)
-            rf.write_reference(path, ref)
+            rf.write_part(path, ref, result.tables["losses"])
             cpu += float(result.tables["cpu"]["seconds"].sum())
             computed, reused = computed + result.computed, reused + result.reused
-    if computed + reused == 0 and (restarted is not None or not path.exists()):  # no block played: none to play
-        rf.write_reference(path, ref)
     table = ref.table(every)
     summed = summary(table, ref.losses, ref.games, variant.name, run.seed)
     seconds = time.perf_counter() - started

@@ -1,11 +1,15 @@
-"""The playability reference table (`make playability-reference`: data/raw/playability-enable.parquet): per word
-and half of the games, the integer sums of the playability job (thousandths of a point lost, turns) over games
-1..N of one seeded run, grown a block of games at a time towards a target number of games.
+"""The playability reference table (`make playability-reference`: data/raw/playability-enable/): per word and half
+of the games, the integer sums of the playability job (thousandths of a point lost, turns) over games 1..N of one
+seeded run, grown a block of games at a time towards a target number of games.
 
-A block plays games N+1..M as a job of its own; game k's random stream comes from the seed, the variant and k
-alone and the sums are integers, so a table grown block by block holds the same bytes as one played at once.
-The footer records the games done and the target (a table short of its target is partial), the seed, the
-digests of the leave values and words it was played with, the stability of its ranking and the command."""
+The table is a parted table (pipeline.core.parts): a folder with one Parquet part per block. A block plays games
+N+1..M as a job of its own, and its part holds the block's own sums; its footer is the table as it stood once the
+block was added (the games done, M, and the target: a table short of its target is partial; the seed, the
+digests of the leave values and words it was played with, the stability of its ranking and the command), so the
+last part's footer describes the whole table and part k holds games (part k-1's games)+1 to its own. Game k's
+random stream comes from the seed, the variant and k alone and the sums are integers, so the parts summed are
+the sums of the games played at once, and the same blocks give the same bytes; a block adds a part and
+rewrites none."""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ from typing import Any
 
 import polars as pl
 
+from pipeline.core import parts
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
-from pipeline.ingest.playability import REFERENCE_STAGE, covered, playability_table, reference_file
+from pipeline.ingest.playability import REFERENCE_STAGE, covered, playability_table, reference_parts
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, merge_parts
 from pipeline.scrabble.playability.table import stability
@@ -40,6 +45,7 @@ class Reference:
     games: int
     target: int
     table_words: str = ""  # digest of every word of the words table (what pipeline.ingest.playability.covered compares)
+    stops: tuple[int, ...] = ()  # the games done at the end of each part, in order
 
     @property
     def partial(self) -> bool:
@@ -89,9 +95,10 @@ def empty(lexicon: str, variant: str, seed: int, leaves: str, words: list[str], 
 
 
 def grown(ref: Reference, block: pl.DataFrame, games: int) -> Reference:
-    """The table with a block's losses (games ref.games+1..games) added: integer sums per word and half."""
+    """The table with a block's losses (games ref.games+1..games) added as a new part: integer sums per word and
+    half."""
     losses = merge_parts("losses", pl.concat([ref.losses, block.cast(LOSSES_SCHEMA)]))  # type: ignore[arg-type]
-    return replace(ref, losses=losses, games=games)
+    return replace(ref, losses=losses, games=games, stops=(*ref.stops, games))
 
 
 def next_stop(done: int, target: int, block: int = REFERENCE_BLOCK) -> int:
@@ -109,23 +116,47 @@ def mismatch(ref: Reference, wanted: Reference) -> str | None:
 
 
 def read_reference(path: Path) -> Reference:
-    """A reference table with its footer; a one-line error naming the file when it is not one."""
-    losses, meta = reference_file(path)
-    if dict(losses.schema) != LOSSES_SCHEMA:
-        raise WordstatsError(f"{path}: not a playability reference table (columns {dict(losses.schema)})")
-    try:
-        p, inputs = meta["params"], meta["inputs"]
-        keys = (meta["lexicon"], p["variant"], int(p["seed"]), inputs["leaves"], inputs["words"])
-        return Reference(losses, *keys, int(p["games"]), int(p["target"]), inputs["table_words"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise WordstatsError(f"{path}: not a playability reference table (its footer lacks {exc})") from None
+    """The reference table in the folder `path`, its parts checked (each a reference table's part played with
+    the first part's keys, each adding games to the one before); a one-line error naming the part otherwise."""
+    files, blocks, metas = reference_parts(path)
+    ref: Reference | None = None
+    for part, block, meta in zip(files, blocks, metas):
+        if dict(block.schema) != LOSSES_SCHEMA:
+            raise WordstatsError(f"{part}: not a playability reference table's part (columns {dict(block.schema)})")
+        try:
+            p, inputs = meta["params"], meta["inputs"]
+            keys = (meta["lexicon"], p["variant"], int(p["seed"]), inputs["leaves"], inputs["words"])
+            found = Reference(block, *keys, int(p["games"]), int(p["target"]), inputs["table_words"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise WordstatsError(f"{part}: not a playability reference table's part (its footer lacks {exc})") from None
+        if ref is None:
+            ref = replace(found, losses=block.clear(), games=0)
+        reason = mismatch(found, ref) or (None if found.table_words == ref.table_words else "other table words")
+        if reason is not None:
+            raise WordstatsError(f"{part}: not a part of the table its first part begins ({reason})")
+        if found.games <= ref.games:
+            raise WordstatsError(f"{part}: holds games up to {found.games:,}, not beyond the {ref.games:,} before it")
+        ref = replace(grown(ref, block, found.games), target=found.target)
+    assert ref is not None
+    return ref
+
+
+def write_part(path: Path, ref: Reference, block: pl.DataFrame) -> bool:
+    """Add a block's losses as the table's next part, with `ref` (the table once the block is added) in its
+    footer: True when written, False when that part exists with the same bytes; a one-line error naming it when
+    it exists with other bytes."""
+    return parts.append(path, len(ref.stops) - 1, block.cast(LOSSES_SCHEMA), ref.provenance())  # type: ignore[arg-type]
 
 
 def write_reference(path: Path, ref: Reference) -> None:
-    """Write the table atomically with its footer."""
-    from pipeline.core.files import write_parquet
+    """Write a table of no parts yet as a new folder of one part holding all its games."""
+    write_part(path, replace(ref, stops=(ref.games,)), ref.losses)
 
-    write_parquet(path, ref.losses, ref.provenance())
+
+def check_folder(path: Path) -> None:
+    """A one-line error when `path` is a file: a reference table is a folder of parts."""
+    if path.exists() and not path.is_dir():
+        raise WordstatsError(f"{path}: a playability reference table is a folder of parts (part-NNNNN.parquet)")
 
 
 def covers(ref: Reference, words: list[str]) -> bool:
@@ -134,9 +165,7 @@ def covers(ref: Reference, words: list[str]) -> bool:
 
 
 def stored_stability(path: Path) -> dict[str, Any]:
-    """The stability figure a table's footer records."""
+    """The stability figure the footer of the table's last part records."""
     import json
 
-    from pipeline.core.files import read_provenance
-
-    return json.loads(read_provenance(path)["stability"])
+    return json.loads(reference_parts(path)[2][-1]["stability"])
