@@ -161,11 +161,11 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 
 # ---- checks -------------------------------------------------------------------------------------
 
-# The tests run in TEST_WORKERS processes (pytest-xdist), a module's tests in one of them (tests/conftest.py).
+# The tests run in TEST_WORKERS processes (pytest-xdist), each file's tests in one of them (its fixtures built once).
 # They write bytecode (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: otherwise each
 # process compiles every module and rewrites every test's asserts again, about 4 CPU-s each.
 TEST_WORKERS ?= 2
-PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(WARMED) ## run the full test suite
 	$(PYTEST)

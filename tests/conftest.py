@@ -257,73 +257,24 @@ def run_make(project: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, env=project_env(project))
 
 
-# Slow tests of the game modules, marked by name (their files carry no mark): end-to-end runs over ENABLE or
-# Moby, reference comparisons over whole lexicons, proofs by brute force. `make test-fast` leaves them out.
-SLOW_GAME_TESTS = (
-    "tests/test_boggle.py::test_kernel_agrees_with_reference_on_rolled_boards",
-    "tests/test_boggle.py::test_kernel_agrees_with_reference_on_random_grids",
-    "tests/test_boggle.py::test_many_boards_scored_at_once_match_one_at_a_time",
-    "tests/test_boggle.py::test_stage_",
-    "tests/test_boggle.py::test_cli_random_reproduces_the_stage_boards",
-    "tests/test_boggle.py::test_princeton_",
-    "tests/test_boggle.py::test_annealing_",
-    "tests/test_boggle_prove.py::test_proof_equals_brute_force[2-3-",
-    "tests/test_boggle_prove.py::test_proof_equals_brute_force[3-2-",
-    "tests/test_boggle_prove.py::test_cli_prove_prints_boards_and_writes_a_table",
-    "tests/test_boggle_prove.py::test_bound_is_never_below_a_board_of_the_class",
-    "tests/test_players.py::test_play_writes_the_new_board_and_prints_the_leave",
-    "tests/test_players.py::test_bad_plays_are_one_line",
-    "tests/test_players.py::test_show_text_svg_png",
-    "tests/test_players.py::test_replay_",
-    "tests/test_players.py::test_gcg_encodings",
-    "tests/test_players.py::test_gcg_wrong_encoding_is_one_line",
-    "tests/test_players.py::test_equity_engine_plays_the_reference_games",
-    "tests/test_players.py::test_leaves_",
-    "tests/test_players.py::test_leave_values_shrink_observed_means_towards_the_model",
-    "tests/test_players.py::test_best_equity_cli",
-    "tests/test_players.py::test_judge_club_style",
-    "tests/test_players.py::test_hooks_beside_anagrams",
-    "tests/test_players.py::test_study_deck_and_csv",
-    "tests/test_players.py::test_selfplay_",
-    "tests/test_scrabble_gaddag.py::test_agrees_with_the_reference_on_random_positions",
-    "tests/test_scrabble_gaddag.py::test_self_play_on_enable_plays_the_reference_games",
-    "tests/test_scrabble_gaddag.py::test_strip_checks_keep_exactly_the_strips_a_play_covers",
-    "tests/test_hangman.py::test_every_word_replays_on_a_real_lexicon",
-)
-RAY_GROUP = "ray"  # the tests that start Ray run one after another, in one worker of `make test`
-# Modules whose tests run make in project copies against the environment: one worker, in turn
-CHECKOUT_MODULES = {"tests.test_make", "tests.test_native"}
-# Modules whose quick tests read lexicons built with every stage or the leaves: one worker, in turn, so that the
-# leaves fit is made once (shared_leaves_fit)
-LEAVES_MODULES = {"tests.test_vocabulary", "tests.test_outputs"}
+RAY_LOCK_ENV = "WORDSTATS_TEST_RAY_LOCK"  # the file whose lock a test holds while it runs Ray
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks added here
-def pytest_collection_modifyitems(config, items):
-    """Tests that start Ray are slow as well (make test-fast leaves them out), and so are SLOW_GAME_TESTS. Under
-    pytest-xdist (`--dist loadgroup`), a module's tests run in one worker, so that its fixtures are built once;
-    every test that starts Ray runs in the same worker, so that two Ray instances never share the machine; so do
-    the modules that run make against the environment's engines, and those of LEAVES_MODULES."""
-    for item in items:
-        ray = item.get_closest_marker("ray") is not None
-        if (ray or item.nodeid.startswith(SLOW_GAME_TESTS)) and item.get_closest_marker("slow") is None:
-            item.add_marker(pytest.mark.slow)
-        module = item.module.__name__
-        group = RAY_GROUP if ray else "checkout" if module in CHECKOUT_MODULES else module
-        group = "leaves" if group in LEAVES_MODULES else group
-        item.add_marker(pytest.mark.xdist_group(group))
-        if getattr(config.option, "loadgroup", False):
-            in_group(item, group)
+@pytest.fixture(autouse=True)
+def one_ray_at_a_time(request):
+    """Tests that start Ray (marked `ray`) run one after another across pytest-xdist's workers (`make test`
+    sends each file to one worker, `--dist loadfile`), so that two Ray instances never share the machine."""
+    if request.node.get_closest_marker("ray") is None:
+        yield
+        return
+    import fcntl
 
-
-def in_group(item: pytest.Item, group: str) -> None:
-    """Name a test's group in its node id (`id@group`), which is what pytest-xdist's loadgroup scheduling sends
-    to one worker: pytest-xdist 3.8 writes it to `item._nodeid`, which pytest 9 no longer reads, so every test
-    would go to any worker and a module's fixtures be built in each."""
-    from _pytest.nodeid import coerce_node_id
-
-    if "@" not in item.nodeid.rpartition("]")[2]:
-        item._id = coerce_node_id(f"{item.nodeid}@{group}")
+    with open(os.environ.get(RAY_LOCK_ENV) or Path(tempfile.gettempdir()) / "wordstats-ray.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 COMPILE_LOG_ENV = "WORDSTATS_COMPILE_LOG"  # pipeline.core.cache_units writes each kernel compile there
@@ -333,8 +284,9 @@ def pytest_configure(config):
     """The session's compile log: every process of the run (pytest-xdist's workers and the commands tests start
     inherit the environment) writes each numba compile of one of the package's kernels to it."""
     if not hasattr(config, "workerinput") and not os.environ.get(COMPILE_LOG_ENV):  # pytest-xdist's controller
-        folder = Path(tempfile.mkdtemp(prefix="wordstats-compiles-"))
+        folder = Path(tempfile.mkdtemp(prefix="wordstats-tests-"))
         os.environ[COMPILE_LOG_ENV] = str(folder / "compiles.log")
+        os.environ[RAY_LOCK_ENV] = str(folder / "ray.lock")
 
 
 @pytest.fixture(autouse=True)

@@ -134,6 +134,7 @@ def yawl():
     return compile_dictionary(corpus_words(f"{PRINCETON}/dictionary-yawl.txt"), STANDARD)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, points", princeton_points_boards())
 def test_princeton_board_scores_exactly_its_points(name, points, yawl):
     board = read_board_file(corpus(f"{PRINCETON}/{name}"))
@@ -141,11 +142,13 @@ def test_princeton_board_scores_exactly_its_points(name, points, yawl):
     assert sum(f.points for f in solve(board, yawl)) == points
 
 
+@pytest.mark.slow
 def test_princeton_points_boards_are_all_there():
     corpus(f"{PRINCETON}/dictionary-yawl.txt")
     assert len(princeton_points_boards()) == 21
 
 
+@pytest.mark.slow
 def test_princeton_algs4_boards_via_the_cli(cli, build):
     data = build(corpus(f"{PRINCETON}/dictionary-algs4.txt"), "ingest", lexicon="algs4")
     res = cli(
@@ -189,6 +192,7 @@ def check_against_reference(letters, rows, cols, dictionary, trie):
 LETTERS = "AAAEEEIIOOUSSTTRRNNLLDCMPBGHQYKWFVXZJ"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.integers(1, 6), cols=st.integers(1, 6), data=st.data())
 def test_kernel_agrees_with_reference_on_random_grids(rows, cols, data, moby, moby_trie):
@@ -196,6 +200,7 @@ def test_kernel_agrees_with_reference_on_random_grids(rows, cols, data, moby, mo
     check_against_reference(letters, rows, cols, moby, moby_trie)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(dice_name=st.sampled_from(sorted(CONFIG.dice)), seed=st.integers(0, 2**32), index=st.integers(0, 10**6))
 def test_kernel_agrees_with_reference_on_rolled_boards(dice_name, seed, index, moby_words, moby, moby_trie):
@@ -231,6 +236,7 @@ def one_thread():
     return single
 
 
+@pytest.mark.slow
 def test_many_boards_scored_at_once_match_one_at_a_time(moby, one_thread):
     dice = CONFIG.dice["new"]
     boards = roll(dice, 11, 400)
@@ -345,6 +351,7 @@ def test_malformed_board_strings(text, size, message):
         parse_board(text, size)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["board0x4.txt", "board4x0.txt"])
 def test_princeton_zero_size_boards_are_one_line_errors(cli, name, build):
     data = build(["cat"], "ingest")
@@ -438,6 +445,7 @@ def test_score_summary():
 # ---- search -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_annealing_is_seeded_and_scores_are_true(moby, one_thread):
     params = SearchParams(300, 50.0, 1.0)
     runs = anneal(moby, 4, 4, 3, 0, 2, params)
@@ -452,6 +460,7 @@ def test_annealing_is_seeded_and_scores_are_true(moby, one_thread):
         assert rollable(r.board.letters, dice) and r.score == score(r.board, moby)
 
 
+@pytest.mark.slow
 def test_annealing_climbs_far_above_random_boards(moby):
     random_mean = score_boards(roll(CONFIG.dice["new"], 1, 2000), 4, 4, moby).scores.mean()
     best = max(r.score for r in anneal(moby, 4, 4, 1, 0, 2, SearchParams(3000, 100.0, 1.0)))
@@ -474,6 +483,7 @@ def stage_out(tmp_path_factory):
     return out / "m"
 
 
+@pytest.mark.slow
 def test_stage_tables(stage_out, moby, moby_words):
     boards = pl.read_parquet(stage_out / "boggle_boards.parquet")
     words = pl.read_parquet(stage_out / "boggle_words.parquet")
@@ -507,6 +517,7 @@ def test_stage_tables(stage_out, moby, moby_words):
             assert rollable(row["board"], CONFIG.dice[row["dice"]])
 
 
+@pytest.mark.slow
 def test_stage_words_table_counts_boards(stage_out, moby_words):
     boards = pl.read_parquet(stage_out / "boggle_boards.parquet").filter(pl.col("dice") == "classic")
     words = pl.read_parquet(stage_out / "boggle_words.parquet").filter(pl.col("dice") == "classic")
@@ -525,6 +536,7 @@ def test_stage_words_table_counts_boards(stage_out, moby_words):
     assert unformable.height > 10 and unformable["boards_found"].max() == 0 and unformable["points"].max() == 0
 
 
+@pytest.mark.slow
 def test_stage_is_deterministic(stage_out, tmp_path):
     from pipeline.core.config import adhoc_lexicon
     from pipeline.core.progress import Progress
@@ -542,6 +554,7 @@ def test_stage_is_deterministic(stage_out, tmp_path):
         assert (tmp_path / "m" / name).read_bytes() == (stage_out / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_cli_random_reproduces_the_stage_boards(cli, stage_out):
     boards = pl.read_parquet(stage_out / "boggle_boards.parquet").filter(pl.col("dice") == "new").head(5)
     res = cli(

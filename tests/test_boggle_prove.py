@@ -89,10 +89,10 @@ CASES = [
     # rows, cols, partition (its letters are the alphabet), floor
     (2, 2, "AE RST", 4),
     (2, 2, "AEO LNRST", 6),
-    (2, 3, "AE RST", 10),
-    (2, 3, "AEI NRST", 14),
-    (3, 2, "AEQ RSTU", 18),
-    (2, 3, "E R S T A", 12),
+    pytest.param(2, 3, "AE RST", 10, marks=pytest.mark.slow),
+    pytest.param(2, 3, "AEI NRST", 14, marks=pytest.mark.slow),
+    pytest.param(3, 2, "AEQ RSTU", 18, marks=pytest.mark.slow),
+    pytest.param(2, 3, "E R S T A", 12, marks=pytest.mark.slow),
 ]
 
 
@@ -188,6 +188,7 @@ def enable_like(moby_words):
 LETTERS = "ABCDEFGHIKLMNOPQRSTUWY"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(size=st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4)]), data=st.data())
 def test_bound_is_never_below_a_board_of_the_class(enable_like, size, data):
@@ -479,6 +480,7 @@ def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli
     assert bad.exit_code == 2 and "--class 64" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):
     out = tmp_path / "boards.parquet"
     res = cli(
@@ -572,6 +574,7 @@ def assert_same_proof(a, b) -> None:
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 @pytest.mark.usefixtures("ray_local", "one_thread")
 def test_proof_on_local_processes_and_on_ray_gives_the_same_bytes(moby_words, tmp_path):
     problem = tiny_problem(moby_words, RAY_CASE)
@@ -605,6 +608,7 @@ def dies_once(shard: Shard, shared: DiesOnce):
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 @pytest.mark.usefixtures("one_thread")
 def test_a_proof_worker_that_dies_is_retried(request, moby_words, tmp_path):
     ray = request.getfixturevalue("ray_local")
@@ -637,6 +641,7 @@ def prove_args(case, data) -> list[str]:
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_cli_proof_on_a_cluster_gives_the_local_bytes(request, small_lexicon, tmp_path):
     from tests.test_executor import LOOPBACK, foreign_sockets, run_wordstats
 

@@ -400,6 +400,7 @@ def ray_local():
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_local_ray_gives_the_local_bytes(ray_local, local_runs, boggle, data, tmp_path):
     """Each job on a local Ray instance writes the bytes of the local engine (footer engine keys aside)."""
     engine = RayEngine(None)
@@ -412,6 +413,7 @@ def test_local_ray_gives_the_local_bytes(ray_local, local_runs, boggle, data, tm
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_a_worker_that_dies_is_retried(ray_local, boggle, tmp_path):
     """Shard 1's worker exits its process on the first attempt; Ray runs it again; the answer is unchanged."""
     from dataclasses import replace
@@ -481,6 +483,7 @@ def ray_cluster():
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, tmp_path):
     """Each job command joins the cluster by address and writes the local engine's bytes."""
     address, head = ray_cluster
@@ -511,6 +514,7 @@ def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, t
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
     """`scrabble leaves` (two rounds, each a job) on the cluster writes the local engine's table and shards."""
     address, head = ray_cluster
@@ -535,6 +539,7 @@ def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_run_over_lexicons_on_a_cluster_gives_the_local_bytes(ray_cluster, tmp_path):
     """`wordstats run --ray ADDRESS` builds each lexicon as a task on the cluster: the same files, byte for byte."""
     address, head = ray_cluster

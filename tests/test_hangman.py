@@ -114,6 +114,7 @@ def test_a_word_alone_in_its_length_needs_no_guess():
     assert table.filter(pl.col("word") == "DOG").row(0) == ("DOG", 1, 1, "A")
 
 
+@pytest.mark.slow
 def test_every_word_replays_on_a_real_lexicon(words4k):
     _, words, table = words4k
     lexicon = words["word"].to_list()

@@ -143,6 +143,7 @@ def test_played_through_tiles_need_no_parentheses(scrabble, lexicon):
 # ---- show and play through the CLI --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_writes_the_new_board_and_prints_the_leave(cli, data, tmp_path):
     out = tmp_path / "b.txt"
     res = cli_in(cli, data, "scrabble", "play", "--empty", "--play", "8D RETAINS", "--rack", "aeinrst", "--out", out)
@@ -158,6 +159,7 @@ def test_play_writes_the_new_board_and_prints_the_leave(cli, data, tmp_path):
     assert "OD" in out.read_text().splitlines()[8]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, code, message",
     [
@@ -174,6 +176,7 @@ def test_bad_plays_are_one_line(cli, data, args, code, message):
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_show_text_svg_png(cli, data, tmp_path, scrabble):
     path = tmp_path / "b.txt"
     path.write_text(board_of([""] * 7 + ["...RETAiNS"]).text())
@@ -240,6 +243,7 @@ def test_hand_written_gcg_replays_clean(scrabble, lexicon):
     assert [s.our_total for s in steps][-2:] == [63, 14]
 
 
+@pytest.mark.slow
 def test_replay_reports_each_discrepancy(scrabble, lexicon, cli, data, tmp_path):
     wrong = HAND.replace(">ann: DEGIOUY 9F OD +12 78", ">ann: DEGIOUY 9F OD +15 81")
     steps = replay(parse_gcg(wrong), scrabble, lexicon)
@@ -295,6 +299,7 @@ def test_gcg_from_other_programs_reads_as_written():
         parse_gcg("#- nothing before\n" + HAND)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "data, name",
     [
@@ -309,6 +314,7 @@ def test_gcg_encodings(data, name):
     assert parse_gcg(text).players[0][0] == name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "data, message",
     [
@@ -331,6 +337,7 @@ def test_gcg_encoding_line_first_and_tiles_of_english(tmp_path):
         read_gcg(path)
 
 
+@pytest.mark.slow
 def test_replay_of_a_dos_record_from_the_cli(cli, data, tmp_path):
     path = tmp_path / "dos.gcg"
     path.write_bytes(DOS.encode())
@@ -362,6 +369,7 @@ def _wrong_scores(text: str, rng: random.Random, carried: bool) -> tuple[str, se
     return "\n".join(lines), {i + 1 for i in changed}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("carried", [True, False], ids=["totals-carried", "totals-left"])
 def test_replay_totals_are_the_rules_whatever_the_record_says(scrabble, lexicon, real_games, carried):
     """1 to 3 wrong scores at random plays of real games: our totals are the true ones at every move, and
@@ -379,6 +387,7 @@ def test_replay_totals_are_the_rules_whatever_the_record_says(scrabble, lexicon,
                 assert problems[0].startswith("score ") and len(problems) == (1 if carried else 2)
 
 
+@pytest.mark.slow
 def test_selfplay_gcg_round_trip(scrabble, lexicon):
     for number in range(1, 4):
         game = self_play(scrabble, lexicon, game_rng(5, "scrabble", number))
@@ -457,6 +466,7 @@ def test_additive_model_recovers_an_additive_truth():
     assert x @ beta == pytest.approx(20.0 + value("EES"), abs=1e-6)
 
 
+@pytest.mark.slow
 def test_leave_values_shrink_observed_means_towards_the_model():
     obs = [("S", 30.0), ("S", 20.0), ("", 10.0), ("", 14.0), ("Q", 2.0), ("QS", 9.0)] * 3
     summary = _summary(obs)
@@ -518,6 +528,7 @@ def test_observations_follow_the_players_next_turns(scrabble, lexicon):
         assert list(zip(keys, targets)) == expected and keys
 
 
+@pytest.mark.slow
 def test_equity_engine_plays_the_reference_games(scrabble, lexicon, data):
     """The game kernel plays the reference's games turn for turn, for equity players (both, or against a greedy
     one) with the leave values of the leaves stage, exchanges included."""
@@ -538,6 +549,7 @@ def test_equity_engine_plays_the_reference_games(scrabble, lexicon, data):
     assert exchanges > 0
 
 
+@pytest.mark.slow
 def test_leaves_stage_table(data):
     table = pl.read_parquet(data / "t" / "leaves.parquet")
     assert table.height == 914_624 and table["leave"].n_unique() == table.height
@@ -612,6 +624,7 @@ def test_equity_games_round_trip_as_gcg(scrabble, lexicon):
     assert [finals[0], finals[1]] == game.scores
 
 
+@pytest.mark.slow
 def test_best_equity_cli(cli, data):
     res = cli_in(cli, data, "scrabble", "best", "--empty", "--rack", "qvvwuu?", "--equity", "--json", "--limit", "3")
     assert res.exit_code == 0, res
@@ -626,6 +639,7 @@ def test_best_equity_cli(cli, data):
 # ---- study --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_judge_club_style(cli, data, enable_words):
     res = cli_in(cli, data, "judge", "qi", "RETAINS", "za")
     assert res.exit_code == 1
@@ -639,6 +653,7 @@ def test_judge_club_style(cli, data, enable_words):
     assert [r["valid"] for r in rows] == [w in set(enable_words) for w in sample]
 
 
+@pytest.mark.slow
 def test_hooks_beside_anagrams(cli, data, enable_words):
     words = set(enable_words)
     rows = json.loads(cli_in(cli, data, "anagram", "AEINRST", "--hooks", "--json").stdout)
@@ -655,6 +670,7 @@ def test_hooks_beside_anagrams(cli, data, enable_words):
     assert {(r["pattern"], r["word"]) for r in pat} == {("QU?Z", "QUIZ"), ("ZYZZYV?", "ZYZZYVA")}
 
 
+@pytest.mark.slow
 def test_study_deck_and_csv(cli, data, tmp_path):
     csv_path = tmp_path / "s.csv"
     res = cli_in(cli, data, "study", "--length", "7", "--from", "1", "--to", "5", "--out", csv_path)
@@ -684,6 +700,7 @@ def test_study_deck_and_csv(cli, data, tmp_path):
     assert bad.exit_code == 2 and "use .apkg, .csv" in bad.stderr
 
 
+@pytest.mark.slow
 def test_selfplay_cli_writes_gcg_that_replays(cli, data, tmp_path, scrabble, lexicon):
     folder = tmp_path / "games"
     res = cli_in(cli, data, "scrabble", "selfplay", "--games", "2", "--seed", "3", "--gcg-dir", folder, "--json")
@@ -699,6 +716,7 @@ def test_selfplay_cli_writes_gcg_that_replays(cli, data, tmp_path, scrabble, lex
     assert bad.exit_code == 2 and "unknown strategy" in bad.stderr
 
 
+@pytest.mark.slow
 def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     out = tmp_path / "l.parquet"
     res = cli_in(cli, data, "scrabble", "leaves", "--games", "3", "--rounds", "2", "--out", out)
@@ -710,6 +728,7 @@ def test_leaves_cli_writes_a_table(cli, data, tmp_path):
     assert again.exit_code == 2 and "file exists" in again.stderr
 
 
+@pytest.mark.slow
 def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
     """Without --out, the table goes into the lexicon's store as a commit: the manifest lists the new file, no
     journal or temporary file is left behind."""
@@ -740,6 +759,7 @@ def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
 SELFPLAY_SECTION = '[scrabble.selfplay]\nvariants = ["scrabble", "wwf"]'
 
 
+@pytest.mark.slow
 def test_selfplay_stage_plays_by_equity_when_the_config_says_so(enable_words, scrabble, tmp_path):
     config = config_with(
         tmp_path, SELFPLAY_SECTION, '[scrabble.selfplay]\nstrategy = "equity"\nvariants = ["scrabble"]'

@@ -141,6 +141,7 @@ def test_gaddag_table_round_trip_and_damage(small):
 # ---- agreement with the reference generator -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
@@ -212,6 +213,7 @@ def strips_with_a_play(records: np.ndarray) -> set[tuple[int, int, int, int]]:
     return covered
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), plays=st.integers(1, 10), variant=st.sampled_from(["scrabble", "wwf"]))
 def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant, small, games):
@@ -284,6 +286,7 @@ def test_self_play_plays_the_reference_games(variant, small, games):
         assert all((t.board.tiles == u.board.tiles).all() for t, u in zip(replayed.turns, expected.turns))
 
 
+@pytest.mark.slow
 def test_self_play_on_enable_plays_the_reference_games(enable, games):
     game = games["scrabble"]
     for number in (1, 2, 3):
