@@ -53,7 +53,11 @@ def test_an_edited_source_makes_its_extension_refused_in_one_line(tmp_path):
     solve.write_text(solve.read_text() + "\n/* edited */\n")
     env = project_env(project)
     current = subprocess.run(
-        [sys.executable, "-m", "pipeline.core.native", "--current"], capture_output=True, text=True, env=env
+        [sys.executable, "-m", "pipeline.core.native", "--current"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
     )
     assert current.returncode == 1 and "boggle engine is older than its sources" in current.stdout
     assert "scrabble" not in current.stdout

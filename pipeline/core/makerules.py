@@ -133,8 +133,10 @@ def warmed_games() -> list[Manifest]:
 
 
 def warm_sources(manifest: Manifest) -> list[str]:
-    """The source files a package's warm-up runs: its stages' and commands' import closure and the warm-up's."""
-    modules = [s.module for s in manifest.stages] + list(manifest.commands)
+    """The source files a package's warm-up runs: its stages' (with their manifests) and commands' import closure
+    and the warm-up's."""
+    modules = [s.module for s in manifest.stages] + [s.manifest for s in manifest.stages if s.manifest]
+    modules += list(manifest.commands)
     return [relative(p) for p in closure(*modules, WARM, "pipeline.cli.app")]
 
 
