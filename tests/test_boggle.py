@@ -31,61 +31,12 @@ from pipeline.boggle.stage import word_of_nodes
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from tests.conftest import CORPORA, ROOT, SMALL_CONFIG, corpus, corpus_words
+from tests.reference.boggle import dict_trie, reference_score, reference_words
 
 PRINCETON = "princeton-boggle"
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 CONFIG = boggle_config(load_config(SMALL_CONFIG))
 STANDARD = CONFIG.rules("standard")
-
-
-# ---- a slow, obviously correct reference: plain recursion over a dict trie -------------------------
-
-
-def dict_trie(words, min_length):
-    """A trie of nested dicts; '$' marks a word's end."""
-    root: dict = {}
-    for w in words:
-        if len(w) >= min_length:
-            node = root
-            for ch in w:
-                node = node.setdefault(ch, {})
-            node["$"] = w
-    return root
-
-
-def reference_words(letters: str, rows: int, cols: int, trie: dict) -> set[str]:
-    """Every word spelled by a path of adjacent, distinct cubes (the Q cube spells QU)."""
-    found: set[str] = set()
-
-    def neighbours(i):
-        r, c = divmod(i, cols)
-        return [
-            rr * cols + cc
-            for rr in range(r - 1, r + 2)
-            for cc in range(c - 1, c + 2)
-            if (rr, cc) != (r, c) and 0 <= rr < rows and 0 <= cc < cols
-        ]
-
-    def walk(i, node, used):
-        for ch in "QU" if letters[i] == "Q" else letters[i]:
-            node = node.get(ch)
-            if node is None:
-                return
-        if "$" in node:
-            found.add(node["$"])
-        for j in neighbours(i):
-            if j not in used:
-                walk(j, node, used | {j})
-
-    for i in range(rows * cols):
-        walk(i, trie, {i})
-    return found
-
-
-def reference_score(words: set[str], rules: Rules) -> int:
-    """Total points of a set of words, by the scoring table written out."""
-    table = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
-    return sum(table.get(len(w), 11) for w in words if len(w) >= rules.min_length)
 
 
 def rollable(letters: str, dice: Dice) -> bool:
