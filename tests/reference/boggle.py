@@ -1,4 +1,5 @@
-"""The Boggle references: a plain recursive solver over a dict trie, and the proof's brute force on tiny grids."""
+"""The Boggle references: a plain recursive solver over a dict trie, dice matched to letters, the proof's brute
+force on tiny grids."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import itertools
 import numpy as np
 
 from pipeline.boggle.classes import canonical_board
-from pipeline.boggle.rules import Rules
+from pipeline.boggle.rules import Dice, Rules
 from pipeline.boggle.solver import board_texts, score_boards
 
 
@@ -56,6 +57,22 @@ def reference_score(words: set[str], rules: Rules) -> int:
     """Total points of a set of words, by the scoring table written out."""
     table = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
     return sum(table.get(len(w), 11) for w in words if len(w) >= rules.min_length)
+
+
+def rollable(letters: str, dice: Dice) -> bool:
+    """Whether distinct dice can show these letters (bipartite matching by augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(cell, seen):
+        for d, faces in enumerate(dice.faces):
+            if letters[cell] in faces and d not in seen:
+                seen.add(d)
+                if d not in owner or place(owner[d], seen):
+                    owner[d] = cell
+                    return True
+        return False
+
+    return all(place(cell, set()) for cell in range(len(letters)))
 
 
 def brute_force(rows: int, cols: int, alphabet: str, dictionary, floor: int) -> dict[str, int]:
