@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 # Ray reads its authentication mode once, when a process first imports it, and any test may be the first
 # (under pytest-xdist a worker runs other modules' tests before the Ray ones): every test process uses Ray's
 # token authentication, with a token of its own for the instances it starts itself. Commands run against a
-# test cluster drop this token and find the cluster's own (tests/test_executor.py without_token).
+# test cluster drop this token and find the cluster's own (tests/support/ray.py without_token).
 os.environ.setdefault("RAY_AUTH_MODE", "token")
 os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
@@ -129,7 +129,7 @@ def build_lexicon(data: Path, words_or_path, *stages: str, lexicon: str = "t", c
 
 # The leaves stage's fit of a reference table, (summary, counts, prior weight, longest) -> values, made once per
 # test process for the lexicons built by build_lexicon: it is a pure function of its arguments (its own tests call
-# it directly: tests/test_players.py, tests/test_leaves_reference.py), and each fit of the default reference
+# it directly: tests/test_leaves.py, tests/test_leaves_reference.py), and each fit of the default reference
 # values all ~915k leaves (about 6 CPU-s).
 _FITS: list[tuple[tuple, object]] = []
 

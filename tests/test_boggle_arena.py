@@ -13,12 +13,12 @@ from pipeline.boggle import prove_kernels as pk
 from pipeline.boggle.classes import split_order
 from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.prove import Problem, parse_partition, prove_shard, reserved_arena
-from tests.test_boggle_prove import (
+from tests.support.boggle_prove import (
     MOBY,
     STANDARD,
     assert_proof_is_brute_force,
     class_tree,
-    one_thread,  # noqa: F401  (a fixture)
+    one_thread_fixture,  # noqa: F401  (a fixture)
     synthetic_dictionary,
 )
 

@@ -2,18 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
-import json
-import os
-import shutil
-import subprocess
-import sys
-import time
-from dataclasses import dataclass, replace
-from pathlib import Path
-
 import numpy as np
-import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,52 +19,23 @@ from pipeline.boggle.classes import (
 from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.prove import (
     Problem,
-    class_layout,
     prove,
-    prove_job,
     prove_shard,
-    prove_work,
 )
-from pipeline.boggle.rules import Rules, neighbours
-from pipeline.boggle.solver import board_texts, score_boards
-from pipeline.core import executor as ex
-from pipeline.core.cluster import RayEngine
+from pipeline.boggle.solver import score_boards
 from pipeline.core.errors import WordstatsError
-from pipeline.core.jobs import Shard, same_bytes
-from tests.conftest import ROOT, corpus
-from tests.test_executor import ray_cluster, ray_local  # noqa: F401  (real Ray fixtures, loopback only)
-
-STANDARD = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
-MOBY = ROOT / "data" / "raw" / "moby-words.txt"
-
-
-@pytest.fixture(scope="module")
-def moby_words() -> list[str]:
-    """The project's Moby word list, upper case."""
-    return sorted(set(MOBY.read_text().upper().split()))
-
-
-def small_dictionary(words: list[str], alphabet: str, longest: int):
-    """The Boggle dictionary of the words spelled with `alphabet` (QU counts as the Q cube) that fit."""
-    allowed = set(alphabet) | ({"U"} if "Q" in alphabet else set())
-    kept = [
-        w
-        for w in words
-        if set(w) <= allowed
-        and len(w.replace("QU", "Q")) <= longest
-        and ("U" not in w or "U" in alphabet or w.count("U") == w.count("QU"))
-    ]
-    return compile_dictionary(kept, STANDARD)
-
-
-def brute_force(rows: int, cols: int, alphabet: str, dictionary, floor: int) -> dict[str, int]:
-    """Every board over the alphabet scoring at least `floor`, by scoring all of them, canonicalised."""
-    codes = np.array([ord(c) - 65 for c in alphabet], dtype=np.int8)
-    n = rows * cols
-    boards = np.array(list(itertools.product(codes, repeat=n)), dtype=np.int8)
-    scores = score_boards(boards, rows, cols, dictionary).scores
-    keep = np.flatnonzero(scores >= floor)
-    return {canonical_board(t, rows, cols): int(s) for t, s in zip(board_texts(boards[keep]), scores[keep].tolist())}
+from tests.conftest import corpus
+from tests.reference.boggle import brute_force
+from tests.support.boggle_prove import (  # noqa: F401  (moby_words_fixture, one_thread_fixture: fixtures)
+    STANDARD,
+    assert_proof_is_brute_force,
+    class_bound,
+    class_tree,
+    moby_words_fixture,
+    one_thread_fixture,
+    small_dictionary,
+    synthetic_dictionary,
+)
 
 
 def proof_boards(tmp_path, rows, cols, dictionary, partition, floor) -> dict[str, int]:
@@ -131,52 +91,7 @@ def test_proof_equals_brute_force_for_every_floor(tmp_path, moby_words, one_thre
         assert got == expected, floor
 
 
-@pytest.fixture
-def one_thread():
-    """Score on one numba thread (a shared machine)."""
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
-
-
 # ---- the bound never undercuts a board of its class -------------------------------------------------
-
-
-@dataclass
-class Tree:
-    """A class's orderly tree in its arena, with what built it."""
-
-    arena: np.ndarray
-    tip: int
-    root: int
-    union: int
-    layout: object
-    keys: np.ndarray
-    wcs: np.ndarray
-    at: np.ndarray
-
-
-def class_tree(dictionary, rows, cols, letters: list[str], order=None) -> Tree:
-    """The orderly tree of the board class giving cell i the letters letters[i]."""
-    order = split_order(rows, cols) if order is None else np.asarray(order, dtype=np.int32)
-    lay = class_layout(letters, order)
-    lex = pk.Lexicon(dictionary.nodes, dictionary.values, *neighbours(rows, cols))
-    seen = np.zeros(dictionary.nodes.shape[0] // 64 + 1, dtype=np.uint64)
-    small = (np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.uint32), np.empty(4, dtype=np.uint8))
-    keys, wcs, firsts, n, union = pk.word_paths(lex, lay, *small, seen)
-    keys, wcs, at = pk.sort_paths(keys, wcs, firsts, n, lay.key_bits, int(lay.n_letters[order[0]]))
-    arena, base = pk.new_arena(1 << 10)
-    arena, tip, root = pk.class_tree(keys, wcs, at, dictionary.values, lay, arena, base)
-    return Tree(arena, tip, root, int(union), lay, keys, wcs, at)
-
-
-def class_bound(dictionary, rows, cols, letters: list[str]) -> tuple[int, int]:
-    """(orderly tree bound, sum/union bound) of the board class giving cell i the letters letters[i]."""
-    tree = class_tree(dictionary, rows, cols, letters)
-    return int(tree.arena[tree.root + pk.BOUND]), tree.union
 
 
 @pytest.fixture(scope="module")
@@ -239,27 +154,6 @@ def test_sorted_paths_are_the_distinct_paths_by_first_digit_then_key(bits, word_
     got = list(zip(got_firsts.tolist(), got_keys.tolist(), got_wcs.tolist()))
     assert sorted(got) == expected
     assert [(f, k) for f, k, _ in got] == [(f, k) for f, k, _ in expected]  # ordered by first digit, then key
-
-
-def synthetic_dictionary(alphabet: str, longest: int, keep: float, seed: int):
-    """A dictionary of a seeded share of every string of 3..longest letters over `alphabet`: many words on a
-    tiny alphabet, so that every board of a small grid can be scored by brute force."""
-    rng = np.random.default_rng(seed)
-    words = ["".join(t) for n in range(3, longest + 1) for t in itertools.product(alphabet, repeat=n)]
-    return compile_dictionary([w for w in words if rng.random() < keep], STANDARD)
-
-
-def assert_proof_is_brute_force(tmp_path, rows, cols, alphabet, dictionary, partitions, floor, switches=(1.7,)):
-    """Each partition's proof (at each switch) finds exactly the boards that brute force finds."""
-    everything = brute_force(rows, cols, alphabet, dictionary, 0)
-    floor = floor if floor > 0 else max(everything.values())
-    expected = {b: s for b, s in everything.items() if s >= floor}
-    assert 0 < len(expected) < len(everything)
-    for partition in partitions:
-        for switch in switches:
-            problem = Problem(rows, cols, dictionary, parse_partition(partition), floor, switch=switch)
-            got = prove(problem, tmp_path / f"{partition}-{switch}")
-            assert dict(zip(got.boards["board"].to_list(), got.boards["score"].to_list())) == expected, partition
 
 
 FORCING_SWITCHES = (1.0, 1.7, 100.0)  # force until the last cells, as hybrid-boggle does, or search at once
@@ -435,105 +329,6 @@ def test_any_shard_size_gives_the_same_proof(tmp_path, moby_words, one_thread):
             assert split.summary[key] == whole.summary[key], key
 
 
-# ---- the CLI ---------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def small_lexicon(tmp_path_factory, moby_words):
-    """An ad hoc lexicon of the Moby words over a few letters, built with the real CLI."""
-    from tests.conftest import run_cli
-
-    root = tmp_path_factory.mktemp("prove")
-    source = root / "words.txt"
-    source.write_text("\n".join(w for w in moby_words if set(w) <= set("AEIRST")) + "\n")
-    data = root / "out"
-    res = run_cli("run", "--source", source, "--lexicon", "tiny", "--data-dir", data, "ingest")
-    assert res.exit_code == 0, res
-    return data
-
-
-# The proof the command tests run: 2x3 boards of the tiny lexicon, two letter groups, floor 14.
-TINY_PROOF = ("boggle", "prove", "--size", "2x3", "--floor", "14", "--classes", "AEI RST", "--lexicon", "tiny")
-
-
-def test_cli_prove_one_class_by_id_or_board_is_that_class_of_the_whole_proof(cli, small_lexicon):
-    def proof(*more):
-        res = cli(*TINY_PROOF, "--data-dir", small_lexicon, "--workers", "1", "--json", *more)
-        assert res.exit_code == 0, res
-        return json.loads(res.stdout)
-
-    whole = proof()
-    best = whole["boards"][0]
-    by_id = proof("--class", str(best["class"]))
-    by_board = proof("--class", best["board"])
-    expected = [b for b in whole["boards"] if b["class"] == best["class"]]
-    assert by_id["boards"] == by_board["boards"] == expected
-    assert by_id["summary"]["class"] == by_board["summary"]["class"] == best["class"]
-    assert by_id["summary"]["top_level_classes"] == 1 and by_id["summary"]["shards"] == 1
-    bad = cli(
-        *TINY_PROOF,
-        "--data-dir",
-        small_lexicon,
-        "--class",
-        "64",
-    )
-    assert bad.exit_code == 2 and "--class 64" in bad.stderr and "Traceback" not in bad.stderr
-
-
-@pytest.mark.slow
-def test_cli_prove_prints_boards_and_writes_a_table(cli, small_lexicon, tmp_path, moby_words):
-    out = tmp_path / "boards.parquet"
-    res = cli(
-        *TINY_PROOF,
-        "--data-dir",
-        small_lexicon,
-        "--out",
-        out,
-        "--json",
-    )
-    assert res.exit_code == 0, res
-    got = json.loads(res.stdout)
-    table = pl.read_parquet(out)
-    dictionary = small_dictionary([w for w in moby_words if set(w) <= set("AEIRST")], "AEIRST", 6)
-    expected = brute_force(2, 3, "AEIRST", dictionary, 14)
-    assert dict(zip(table["board"], table["score"])) == expected
-    assert {b["board"]: b["score"] for b in got["boards"]} == expected
-    summary = got["summary"]
-    assert summary["boards"] == len(expected) and summary["partition"] == "AEI RST"
-    from pipeline.core.files import read_provenance
-
-    provenance = read_provenance(out)
-    assert json.loads(provenance["summary"])["boards"] == len(expected)
-    again = cli(
-        *TINY_PROOF,
-        "--data-dir",
-        small_lexicon,
-        "--csv",
-    )
-    assert again.exit_code == 0, again
-    assert again.stdout.splitlines()[0].startswith("board,score")
-    assert len(again.stdout.splitlines()) == len(expected) + 1
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (["--size", "3y3", "--floor", "100"], "board size"),
-        (["--size", "2x2", "--floor", "0"], "--floor"),
-        (["--size", "2x2", "--floor", "100", "--classes", "AB A"], "more than one group"),
-        (["--size", "9x9", "--floor", "100"], "at most 64"),
-        (["--size", "5x5", "--floor", "100"], "word keys"),
-        (["--size", "4x4", "--floor", "100", "--classes", "AB CD EF GH IJ KL MN OP"], "top-level classes"),
-        (["--size", "2x2", "--floor", "100", "--out", "x.csv"], ".parquet"),
-        (["--size", "2x2", "--floor", "100", "--workers", "2", "--ray", "auto"], "--workers sets local worker"),
-    ],
-)
-def test_cli_prove_bad_input_is_one_line(cli, small_lexicon, args, message):
-    res = cli("boggle", "prove", *args, "--lexicon", "tiny", "--data-dir", small_lexicon)
-    assert res.exit_code == 2, res
-    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
-
-
 def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     words = corpus("enable2k/enable2k.txt").read_text().upper().split()
     dictionary = compile_dictionary(words, STANDARD)
@@ -543,157 +338,6 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
     bound, _ = class_bound(dictionary, 3, 3, letters)
     assert int(score_boards(np.array([[ord(c) - 65 for c in board]], dtype=np.int8), 3, 3, dictionary).scores[0]) == 545
     assert bound >= 545
-
-
-# ---- the proof as a sharded job: local processes, Ray, a cluster, resume, retry --------------------------
-
-RAY_CASE = ("3x3", "AEI RST", 300, 8)  # size, partition, floor, shard size: 13 shards, about a CPU-second
-KILL_CASE = ("3x3", "AEI RST", 100, 1)  # 102 one-class shards, several CPU-seconds: time to kill the driver
-
-
-def tiny_problem(moby_words, case) -> Problem:
-    """The problem of a case on the Moby words spelled with the partition's letters."""
-    size, partition, floor, _ = case
-    rows, cols = map(int, size.split("x"))
-    alphabet = parse_partition(partition).alphabet
-    return Problem(rows, cols, small_dictionary(moby_words, alphabet, 45), parse_partition(partition), floor)
-
-
-def assert_same_proof(a, b) -> None:
-    """Two job folders of a proof hold the same boards and classes files, byte for byte apart from the
-    engine's footer keys, and timing files for the same classes (their seconds are the run's own)."""
-    from tests.test_executor import files
-
-    names = files(a)
-    assert names == files(b) and names
-    for name in names:
-        if ".timing." in f".{name}":
-            assert pl.read_parquet(a / name)["class"].equals(pl.read_parquet(b / name)["class"]), name
-        else:
-            assert same_bytes(a / name, b / name), name
-
-
-@pytest.mark.ray
-@pytest.mark.slow
-@pytest.mark.usefixtures("ray_local", "one_thread")
-def test_proof_on_local_processes_and_on_ray_gives_the_same_bytes(moby_words, tmp_path):
-    problem = tiny_problem(moby_words, RAY_CASE)
-    shard_size = RAY_CASE[3]
-    here = prove(problem, tmp_path / "here", shard_size=shard_size)
-    processes = prove(problem, tmp_path / "processes", ex.LocalEngine(2), shard_size=shard_size)
-    remote = prove(problem, tmp_path / "ray", RayEngine(None), shard_size=shard_size)
-    assert here.summary["shards"] == 13 and here.boards.height > 0
-    for other in (processes, remote):
-        assert other.boards.equals(here.boards)
-        assert_same_proof(Path(here.summary["job_folder"]), Path(other.summary["job_folder"]))
-    meta = pl.read_parquet_metadata(Path(remote.summary["job_folder"]) / "boards.parquet")
-    assert (meta["wordstats.engine"], remote.summary["engine"]) == ("ray", "ray")
-
-
-@dataclass(frozen=True)
-class DiesOnce:
-    """A proof's shared input, and a folder of markers: shard 1 ends its worker on its first attempt."""
-
-    proving: object
-    markers: str
-
-
-def dies_once(shard: Shard, shared: DiesOnce):
-    """A proof's shard; the first attempt at shard 1 exits its own process (a worker that dies)."""
-    marker = Path(shared.markers) / f"attempt-{shard.index}-{time.monotonic_ns()}"
-    marker.touch()
-    if shard.index == 1 and len(list(Path(shared.markers).glob("attempt-1-*"))) == 1:
-        os._exit(1)
-    return prove_work(shard, shared.proving)
-
-
-@pytest.mark.ray
-@pytest.mark.slow
-@pytest.mark.usefixtures("one_thread")
-def test_a_proof_worker_that_dies_is_retried(request, moby_words, tmp_path):
-    ray = request.getfixturevalue("ray_local")
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import the tests
-    problem = tiny_problem(moby_words, RAY_CASE)
-    plain = prove_job(problem, RAY_CASE[3])
-    markers = tmp_path / "markers"
-    markers.mkdir()
-    dying = replace(plain, work=dies_once, shared=DiesOnce(plain.shared, str(markers)))
-    result = ex.run_job(dying, tmp_path / "ray", RayEngine(None))
-    assert len(list(markers.glob("attempt-1-*"))) == 2  # died once, then succeeded
-    assert all(len(list(markers.glob(f"attempt-{k}-*"))) == 1 for k in range(len(plain.shards())) if k != 1)
-    reference = ex.run_job(plain, tmp_path / "local")
-    assert result.tables["boards"].equals(reference.tables["boards"])
-    assert result.tables["classes"].equals(reference.tables["classes"])
-
-
-def prove_args(case, data) -> list[str]:
-    """The command line of a case on the tiny lexicon."""
-    size, partition, floor, shard_size = case
-    return ["boggle", "prove", "--size", size, "--classes", partition, "--floor", str(floor)] + [
-        "--shard-size",
-        str(shard_size),
-        "--lexicon",
-        "tiny",
-        "--data-dir",
-        str(data),
-        "--json",
-    ]
-
-
-@pytest.mark.ray
-@pytest.mark.slow
-def test_cli_proof_on_a_cluster_gives_the_local_bytes(request, small_lexicon, tmp_path):
-    from tests.test_executor import LOOPBACK, foreign_sockets, run_wordstats
-
-    address, head = request.getfixturevalue("ray_cluster")
-    runs = {}
-    for name, extra in (("local", ["--workers", "1"]), ("cluster", ["--ray", address])):
-        data = tmp_path / name
-        shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
-        res = run_wordstats(*prove_args(RAY_CASE, data), *extra, env=LOOPBACK)
-        assert res.returncode == 0, res.stderr
-        runs[name] = json.loads(res.stdout)
-    local, cluster = runs["local"]["summary"], runs["cluster"]["summary"]
-    assert runs["local"]["boards"] == runs["cluster"]["boards"] and runs["local"]["boards"]
-    assert (cluster["engine"], cluster["address"], cluster["shards_computed"]) == ("ray", address, 13)
-    assert local["job"] == cluster["job"]
-    assert_same_proof(Path(local["job_folder"]), Path(cluster["job_folder"]))
-    assert not foreign_sockets(head.pid)
-
-
-@pytest.mark.slow
-def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
-    """Kill the CLI after some shards; the same command computes only the missing ones, same boards."""
-    from tests.test_executor import run_wordstats
-
-    data = tmp_path / "resumed"
-    shutil.copytree(small_lexicon, data, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
-    args = [*prove_args(KILL_CASE, data), "--workers", "1"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pipeline", *args],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
-    )
-    pattern = "tiny/jobs/*/shard-*.timing.parquet"
-    deadline = time.monotonic() + 120
-    while len(list(data.glob(pattern))) < 3 and time.monotonic() < deadline:
-        assert proc.poll() is None, "the proof ended before it could be killed"
-        time.sleep(0.02)
-    proc.kill()
-    proc.wait()
-    kept = len(list(data.glob(pattern)))
-    assert 3 <= kept < 102
-    again = run_wordstats(*args)
-    assert again.returncode == 0, again.stderr
-    resumed = json.loads(again.stdout)
-    assert (resumed["summary"]["shards_computed"], resumed["summary"]["shards_reused"]) == (102 - kept, kept)
-    clean = tmp_path / "clean"
-    shutil.copytree(small_lexicon, clean, ignore=shutil.ignore_patterns("jobs"))  # no other job's shards
-    fresh = json.loads(run_wordstats(*prove_args(KILL_CASE, clean), "--workers", "1").stdout)
-    assert resumed["boards"] == fresh["boards"]
-    assert_same_proof(Path(resumed["summary"]["job_folder"]), Path(fresh["summary"]["job_folder"]))
 
 
 def test_kernel_files_agree_on_the_layouts_they_share():

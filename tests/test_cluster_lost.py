@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, SMALL_CONFIG
-from tests.test_executor import LOOPBACK, data, ray_head, without_token  # noqa: F401  (data: a fixture)
+from tests.support.jobs import data_fixture  # noqa: F401  (the data fixture)
+from tests.support.ray import LOOPBACK, ray_head, without_token
 
 RAY_CORE_LOG = re.compile(r"\[\d{4}-\d\d-\d\d [\d:,]+ [DIWEF] \d+ \d+\] \S+\.cc:\d+: ")  # Ray's C++ log lines
 BOARDS, SHARD = 4_000_000, 100_000  # a job of 40 shards: long enough to be cut short on two cores
@@ -39,7 +40,7 @@ def shards_written(out: Path) -> int:
 
 @pytest.mark.ray
 @pytest.mark.slow
-def test_a_cluster_killed_mid_job_is_one_line_at_once_and_the_job_resumes(data, tmp_path):  # noqa: F811
+def test_a_cluster_killed_mid_job_is_one_line_at_once_and_the_job_resumes(data, tmp_path):
     out = tmp_path / "out"
     shutil.copytree(data, out)
     env = {**without_token(os.environ), **LOOPBACK, "WORDSTATS_QUIET": "1"}  # the head's token, in FRESH_HOME

@@ -9,12 +9,12 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, Result, build_lexicon, run_cli
+from tests.support.cli_docs import commands, long_options
 
 DOCS = ROOT / "docs"
 TABLES_MD = DOCS / "tables.md"
@@ -81,35 +81,6 @@ def stage_files() -> list[str]:
     from pipeline.core.stages import STAGES
 
     return [name for s in STAGES for name in s.outputs]
-
-
-@functools.cache
-def commands() -> dict[str, Any]:
-    """Every command of the CLI by its full name (`wordstats boggle solve`), groups included."""
-    import typer.main
-
-    from pipeline.cli import app
-
-    found: dict[str, Any] = {}
-
-    def walk(cmd, path: str) -> None:
-        found[path] = cmd
-        for name, sub in (getattr(cmd, "commands", None) or {}).items():
-            if not getattr(sub, "hidden", False):
-                walk(sub, f"{path} {name}")
-
-    walk(typer.main.get_command(app), "wordstats")
-    return found
-
-
-def long_options(cmd) -> list[str]:
-    """The options of a command as written on the command line (the long form)."""
-    out = []
-    for p in cmd.params:
-        if getattr(p, "param_type_name", "") == "option":
-            names = [o for o in p.opts + list(p.secondary_opts) if o.startswith("--")]
-            out.append(names[0] if names else p.opts[0])
-    return out
 
 
 def cli_sections() -> dict[str, str]:

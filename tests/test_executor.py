@@ -6,16 +6,13 @@ stopped by ending that group (never `ray stop`, which would end every Ray proces
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,41 +39,12 @@ from pipeline.scrabble.lexicon.words import load_lexicon
 from pipeline.scrabble.play.jobs import selfplay_job
 from pipeline.scrabble.rules.variant import variant
 from tests.conftest import ROOT, SMALL_CONFIG
+from tests.support.jobs import data_fixture, files, run_wordstats  # noqa: F401  (the data fixture)
+from tests.support.ray import LOOPBACK, foreign_sockets, ray_cluster_fixture, ray_local_fixture  # noqa: F401
 
-# A fresh home for every Ray process the tests start: the cluster's token is made there by the documented
-# `ray get-auth-token --generate`, never taken from the machine's ~/.ray.
-FRESH_HOME = tempfile.mkdtemp(prefix="rayhome")
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token", "HOME": FRESH_HOME}
 BOARDS, SHARD = 6000, 1000  # small jobs: every test stays quick on a shared machine
 EQUITY_TABLE = LeaveValues.of({"?": 25.0, "S": 8.0, "Q": -7.0, "V": -5.0})
 LEAVES = ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--shard-size", "1", "--seed", "8")
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
-    """A data folder with the real moby word list ingested."""
-    out = tmp_path_factory.mktemp("executor") / "out"
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipeline",
-            "run",
-            "ingest",
-            "--lexicon",
-            "moby",
-            "--config",
-            str(SMALL_CONFIG),
-            "--data-dir",
-            str(out),
-            "--quiet",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert res.returncode == 0, res.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -114,28 +82,6 @@ def local_runs(boggle, data, tmp_path_factory) -> dict[str, Path]:
     """Each job of `jobs` run on the local engine: its folder, by job id."""
     out = tmp_path_factory.mktemp("local")
     return {job.job_id: ex.run(job, out, "moby").folder for job in jobs(boggle, data)}
-
-
-def without_token(env) -> dict:
-    """An environment without a Ray token of its own (the cluster's token is found in FRESH_HOME)."""
-    return {k: v for k, v in env.items() if k != "RAY_AUTH_TOKEN"}
-
-
-def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """The real `wordstats` command in a new process."""
-    return subprocess.run(
-        [sys.executable, "-m", "pipeline", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**without_token(os.environ), "WORDSTATS_QUIET": "1", **(env or {})},
-        timeout=timeout,
-    )
-
-
-def files(folder: Path) -> list[str]:
-    """The Parquet files of a job folder, by name."""
-    return sorted(p.name for p in folder.glob("*.parquet"))
 
 
 def assert_same_job(a: Path, b: Path) -> None:
@@ -383,22 +329,6 @@ def crash_once(shard: Shard, shared: CrashOnce):
     return random_work(shard, shared.rolling)
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    """A local Ray instance on 127.0.0.1 with 2 CPUs, in this process."""
-    for key, value in LOOPBACK.items():  # before ray is imported: it reads them then
-        if key != "HOME":
-            os.environ.setdefault(key, value)
-    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))  # a token of this instance's own
-    ray = pytest.importorskip("ray")
-    temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")  # a short path: Ray's socket names must stay short
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp, logging_level="WARNING")
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import the tests
-    yield ray
-    ray.shutdown()
-    shutil.rmtree(temp, ignore_errors=True)
-
-
 @pytest.mark.ray
 @pytest.mark.slow
 def test_local_ray_gives_the_local_bytes(ray_local, local_runs, boggle, data, tmp_path):
@@ -433,53 +363,6 @@ def test_a_worker_that_dies_is_retried(ray_local, boggle, tmp_path):
             assert same_bytes(
                 shard_path(result.folder, shard.index, part), shard_path(reference.folder, shard.index, part)
             )
-
-
-@contextlib.contextmanager
-def ray_head(prefix: str = "rayc"):
-    """A Ray head on 127.0.0.1 (2 CPUs, a temporary folder, the token in FRESH_HOME) in a process group of its
-    own: (its address, its process); stopped (or found already gone) afterwards."""
-    pytest.importorskip("ray")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    temp = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
-    ray_cli = str(Path(sys.executable).parent / "ray")
-    fresh = {**without_token(os.environ), **LOOPBACK}
-    subprocess.run([ray_cli, "get-auth-token", "--generate"], env=fresh, check=True, capture_output=True)
-    assert (Path(FRESH_HOME) / ".ray" / "auth_token").is_file()
-    args = ["start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port), "--num-cpus", "2"]
-    args += ["--include-dashboard", "false", "--disable-usage-stats", "--temp-dir", temp, "--block"]
-    head = subprocess.Popen(
-        [ray_cli, *args], env=fresh, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            assert head.poll() is None, "ray start --head ended early"
-            time.sleep(0.5)
-        else:
-            pytest.fail("the Ray head did not listen within 90 s")
-        yield f"127.0.0.1:{port}", head
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(head.pid, signal.SIGTERM)
-        try:
-            head.wait(5)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(head.pid, signal.SIGKILL)
-            head.wait()
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def ray_cluster():
-    """A Ray head on 127.0.0.1 for the module's tests: (its address, its process)."""
-    with ray_head() as cluster:
-        yield cluster
 
 
 @pytest.mark.ray
@@ -571,33 +454,6 @@ def test_run_over_lexicons_refuses_an_unknown_lexicon_before_the_cluster(tmp_pat
     )
     assert res.returncode == 2 and "mboy" in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
-
-
-def foreign_sockets(pid: int) -> list[str]:
-    """TCP sockets of the process group `pid` (the Ray head's) on an address other than loopback."""
-    pgid = os.getpgid(pid)
-    group = {p for p in os.listdir("/proc") if p.isdigit() and _pgid(int(p)) == pgid}
-    assert len(group) > 2  # the head's gcs_server, raylet, workers...
-    lines = subprocess.run(["ss", "-tnap"], capture_output=True, text=True, check=True).stdout.splitlines()[1:]
-    seen, foreign = 0, []
-    for line in lines:
-        pids = set(re.findall(r"pid=(\d+)", line))
-        if not pids & group:
-            continue
-        seen += 1
-        local = line.split()[3].rsplit(":", 1)[0].strip("[]").removeprefix("::ffff:")
-        if local not in ("127.0.0.1", "::1"):
-            foreign.append(line)
-    assert seen > 0
-    return foreign
-
-
-def _pgid(pid: int) -> int:
-    """The process group of a process (-1 when it is gone)."""
-    try:
-        return os.getpgid(pid)
-    except OSError:
-        return -1
 
 
 def test_docs_and_help_name_every_job_command(cli):

@@ -19,6 +19,7 @@ from pipeline.hangman.difficulty import difficulty_table
 from pipeline.hangman.settings import Settings, setter_weights
 from pipeline.hangman.solver import solve_length, solve_lexicon, solve_plain
 from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
+from tests.reference.stats import spearman
 
 SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
 SEVEN_SOLVED = [
@@ -53,27 +54,6 @@ def heuristic(word: str, vowels="AEIOU", order="ETAOINSHRDLCUMWFGYPBVKJXQZ") -> 
     """The heuristic score, spelled out: (distinct letters) × (7 − vowels) × frequency places."""
     distinct = set(word)
     return len(distinct) * (7 - sum(ch in vowels for ch in word)) * sum(order.index(ch) + 1 for ch in distinct)
-
-
-def spearman(xs, ys) -> float:
-    """Spearman's rho by hand: Pearson correlation of average ranks."""
-
-    def ranks(values):
-        ordered = sorted(range(len(values)), key=lambda i: values[i])
-        out, i = [0.0] * len(values), 0
-        while i < len(ordered):
-            j = i
-            while j + 1 < len(ordered) and values[ordered[j + 1]] == values[ordered[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[ordered[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return out
-
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    return cov / (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.core.store import DAMAGED_JOURNAL, JOURNAL
 from tests.conftest import ROOT, SMALL_CONFIG, run_cli
-from tests.test_store import (
+from tests.support.store import (
     KILL_BETWEEN_RENAMES,
     WORDS_A,
     assert_consistent,

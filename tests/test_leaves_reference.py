@@ -9,7 +9,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipeline.core.config import load_config
 from pipeline.scrabble.equity.compare import comparison_summary, pair_of
 from pipeline.scrabble.equity.fit import (
     N_FEATURES,
@@ -28,11 +27,9 @@ from pipeline.scrabble.equity.published import (
 )
 from pipeline.scrabble.equity.reference import read_reference
 from pipeline.scrabble.equity.values import TILES
-from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, run_cli
+from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon, run_cli
+from tests.support.leaves import COUNTS, REFERENCE
 
-REFERENCE = ROOT / "data" / "raw" / "leaves-enable.parquet"
-COUNTS = variants(load_config(DEFAULT_CONFIG))["scrabble"].tile_set.counts
 SPEARMAN_FLOOR = 0.9
 # the common leaves whose sign is not Macondo's (docs/scrabble.md): within a point of 0 by ours, and 2 to 5 standard
 # errors from Macondo's NWL23 values (ENABLE is not NWL23)
@@ -146,8 +143,6 @@ def test_pairs_share_a_stream_and_the_interval_is_over_pairs():
 def test_the_reference_command_gives_the_same_bytes(tmp_path):
     """The command of `make leaves-reference`, with few games: two runs in fresh data folders, with other shard
     sizes, write the same reference table, which the leaves stage then reads."""
-    from tests.test_players import ENABLE
-
     written = []
     for run, shard in (("a", "2"), ("b", "3")):
         data = build_lexicon(tmp_path / run, ENABLE, "ingest", lexicon="t")
@@ -167,7 +162,7 @@ VALUES_DIGEST = """
 import hashlib
 from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values, published
 from pipeline.scrabble.equity.reference import read_reference
-from tests.test_leaves_reference import COUNTS, REFERENCE
+from tests.support.leaves import COUNTS, REFERENCE
 values = leave_values(read_reference(REFERENCE), COUNTS, PRIOR_WEIGHT)
 print(hashlib.sha256({}["value"].to_numpy().tobytes()).hexdigest())
 """

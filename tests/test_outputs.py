@@ -280,7 +280,7 @@ def tables_of(files: dict[str, tuple]) -> dict[str, tuple]:
 
 
 def test_every_command_that_writes_a_file_is_tested_here():
-    from tests.test_docs import commands, long_options
+    from tests.support.cli_docs import commands, long_options
 
     writers = {
         path.removeprefix("wordstats ")

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.core.stats import spearman
-from tests.test_hangman import spearman as spearman_by_hand
+from tests.reference.stats import spearman as spearman_by_hand
 
 pairs = st.integers(2, 30).flatmap(lambda n: st.tuples(*[st.lists(st.integers(0, 5), min_size=n, max_size=n)] * 2))
 

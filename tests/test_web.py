@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -21,14 +20,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
+from tests.support.web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]  # fmt: skip
-WIDTHS = {"laptop": (1280, 900), "phone": (390, 844)}
 SERVER_SECONDS = 900  # the test server stops by itself after this, whatever happens to the tests
 
 
@@ -40,13 +36,6 @@ def data(tmp_path_factory) -> Path:
                   "--config", DEFAULT_CONFIG)  # fmt: skip
     assert res.exit_code == 0, res
     return folder
-
-
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

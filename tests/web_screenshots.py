@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.test_web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
+from tests.support.web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
 
 PAGES = (("gallery", "/"), ("list", "/list?preset=word-search"), ("lookup", "/lookup?word=stain"))
 

@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.test_web import free_port
+from tests.support.web import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "out"

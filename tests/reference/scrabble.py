@@ -1,8 +1,11 @@
-"""The Scrabble references: the trie move generator, and games between strategies played with it and the rules,
-written plainly, for the tests and benchmarks to check the GADDAG engine against (every play, score and order;
-every game of a seed)."""
+"""The Scrabble references: the trie move generator, games between strategies played with it and the rules, and
+the brute force (every word at every square, checked one by one), written plainly, for the tests and benchmarks to
+check the GADDAG engine against (every play, score and order; every game of a seed)."""
 
 from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
 
 import numpy as np
 
@@ -130,3 +133,99 @@ def reference_game(
                 scores[p] -= rack_value(racks[p], variant)
             return Game(variant.name, turns, scores, None, list(racks))
         player = (player + 1) % len(strategies)
+
+
+def brute_force(board: Board, rack: str, words: list[str], game: Variant) -> dict:
+    """{placed tiles: score} of every legal play: every word at every square in both directions, checked
+    against the rules one by one, with every way of using the rack's blanks."""
+    grid = board.text().splitlines()
+    lexicon = set(words)
+    centre = game.centre
+    empty = all(ch == "." for row in grid for ch in row)
+
+    def tile(r, c):
+        """The letter on a square as the board file writes it, or None."""
+        return grid[r][c] if 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != "." else None
+
+    def value(ch):
+        """A tile's value: 0 for a blank (lower case)."""
+        return 0 if ch.islower() else game.tile_set.values[ch]
+
+    def word_score(squares, new):
+        """A word's score: premiums only under new tiles."""
+        total, mult = 0, 1
+        for sq in squares:
+            if sq in new:
+                total += value(new[sq]) * int(game.letter_mult[sq])
+                mult *= int(game.word_mult[sq])
+            else:
+                total += value(tile(*sq))
+        return total * mult
+
+    def run(r, c, dr, dc, new):
+        """The squares of the line of tiles (old and new) through (r, c) in direction (dr, dc)."""
+        while tile(r - dr, c - dc) or (r - dr, c - dc) in new:
+            r, c = r - dr, c - dc
+        squares = []
+        while tile(r, c) or (r, c) in new:
+            squares.append((r, c))
+            r, c = r + dr, c + dc
+        return squares
+
+    plays = {}
+    rack_letters, rack_blanks = Counter(rack.replace("?", "")), rack.count("?")
+    lines = {(0, 1): grid, (1, 0): ["".join(row[c] for row in grid) for c in range(15)]}
+    near = {
+        (r, c)
+        for r in range(15)
+        for c in range(15)
+        if any(tile(r + x, c + y) for x, y in ((0, 1), (0, -1), (1, 0), (-1, 0)))
+    }
+    by_length = {n: [w for w in words if len(w) == n] for n in range(2, 16)}
+    for (dr, dc), texts in lines.items():
+        for k, text in enumerate(texts):
+            for n, same_length in by_length.items():
+                for start in range(16 - n):
+                    segment = text[start : start + n]
+                    spot = {(k, start + i) if dr == 0 else (start + i, k) for i in range(n)}
+                    if "." not in segment or not (centre in spot if empty else spot & near):
+                        continue  # quick skip: no square to fill, or none that could touch a tile
+                    if (start > 0 and text[start - 1] != ".") or (start + n < 15 and text[start + n] != "."):
+                        continue
+                    for word in same_length:
+                        if not all(s == "." or s.upper() == w for s, w in zip(segment, word)):
+                            continue
+                        r, c = (k, start) if dr == 0 else (start, k)
+                        squares = [(r + i * dr, c + i * dc) for i in range(n)]
+                        new_squares = [(sq, ch) for sq, ch, s in zip(squares, word, segment) if s == "."]
+                        if len(new_squares) > len(rack):
+                            continue
+                        if empty and centre not in squares:
+                            continue
+                        if (
+                            not empty
+                            and len(new_squares) == n
+                            and not any(
+                                tile(a + x, b + y)
+                                for (a, b), _ in new_squares
+                                for x, y in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                            )
+                        ):
+                            continue
+                        new = dict(new_squares)
+                        crosses = [run(a, b, dc, dr, new) for (a, b) in new]
+                        crosses = [sqs for sqs in crosses if len(sqs) > 1]
+                        if any("".join((tile(*q) or new[q]).upper() for q in sqs) not in lexicon for sqs in crosses):
+                            continue
+                        for n_blanks in range(min(rack_blanks, len(new_squares)) + 1):
+                            for blank_at in combinations(range(len(new_squares)), n_blanks):
+                                real = Counter(ch for i, (_, ch) in enumerate(new_squares) if i not in blank_at)
+                                if real - rack_letters:
+                                    continue
+                                placed = {
+                                    sq: ch.lower() if i in blank_at else ch for i, (sq, ch) in enumerate(new_squares)
+                                }
+                                score = word_score(squares, placed) + sum(word_score(s, placed) for s in crosses)
+                                score += game.bingo_bonus if len(placed) == game.rack_size else 0
+                                plays[frozenset((a, b, ch) for (a, b), ch in placed.items())] = score
+    return plays

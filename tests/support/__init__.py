@@ -1,0 +1,1 @@
+"""Helpers and fixtures the test modules share, by subject (a test module never imports another)."""
