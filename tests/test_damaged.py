@@ -294,7 +294,7 @@ def test_every_table_a_stage_writes_has_a_declared_schema():
 
 def test_the_declared_schemas_are_the_documented_ones():
     from pipeline.core.schemas import VARIANT_COLUMNS, type_name
-    from tests.test_docs import TABLES_MD, column_rows, sections
+    from tests.support.docs import TABLES_MD, column_rows, sections
 
     documented = sections(TABLES_MD.read_text())
     for table, columns in TABLES.items():

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.scrabble.records.gcg import MAX_EVENTS, MAX_GCG_BYTES, MAX_POINTS
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, special_file
-from tests.test_players import HAND
+from tests.support.gcg import HAND
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 HAND_WORDS = ("RETAINS", "JAR", "RAJ", "OD", "DO", "QI", "AD", "JO", "ZA")

@@ -1,0 +1,1 @@
+"""Helpers and data shared by several test modules (a test module never imports another one)."""
