@@ -1,7 +1,8 @@
 """Damaged tables, as a careless hand or a failing disk leaves them: a column dropped or of another type, a
-file cut short, garbage or empty. Every query and every stage that reads such a table stops with one line
-naming the file and the command that rebuilds it (exit 2, no traceback, nothing changed), and that command
-does rebuild it."""
+file cut short, garbage or empty. The store's read path, which every query and every stage reads a table
+through, refuses every damage of every table with one line naming the file and the command that rebuilds it
+(nothing changed); each query and each stage that reads a table, given it damaged, stops with that line (exit
+2, no traceback, nothing changed); and that command does rebuild it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipeline.core.errors import WordstatsError
 from pipeline.core.schemas import TABLES
+from pipeline.core.store import Store
 from tests.conftest import SMALL_CONFIG, build_lexicon, run_cli
 
 MOBY = Path(__file__).resolve().parents[1] / "data" / "raw" / "moby-words.txt"
@@ -30,7 +33,11 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "prefixes": (("word", "STONE"), ("sql", "SELECT * FROM prefixes")),
     "hooks": (("hooks", "STONE"), ("word", "STONE")),
     "stems": (("stems",), ("stem", "SATIRE"), ("word", "STONE")),
-    "hangman": (("hangman", "STONE"), ("hangman", "--length", "5")),
+    "hangman": (
+        ("hangman", "STONE"),
+        ("hangman", "--length", "5"),
+        ("wordlist", "--length", "5", "--sort", "difficulty"),
+    ),
     "boggle_boards": (("sql", "SELECT * FROM boggle_boards"),),
     "boggle_words": (("word", "STONE"), ("wordlist", "--length", "5", "--boggle-findable")),
     "boggle_best": (("sql", "SELECT * FROM boggle_best"),),
@@ -39,6 +46,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "openings": (("word", "STONE"),),
     "selfplay": (("sql", "SELECT * FROM selfplay"),),
     "leaves": (("scrabble", "best", "--empty", "--rack", "RETAINS", "--equity"),),
+    "playability": (("wordlist", "--length", "5", "--sort", "playability"),),
     "phonics": (
         ("word", "STONE"),
         ("wordlist", "--children"),
@@ -47,6 +55,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
 }
 FAST_TABLES = ("words", "anagrams", "prefixes", "hooks", "stems")
+SLOW_TABLES = tuple(t for t in TABLES if t not in FAST_TABLES)
 
 
 def sample_words() -> list[str]:
@@ -62,10 +71,14 @@ def fast_data(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def full_data(tmp_path_factory) -> Path:
-    """A data folder with every table (leave values from a short run of self-play)."""
+    """A data folder with every table (leave values from a short run of self-play, and the playability they
+    give)."""
     data = build_lexicon(tmp_path_factory.mktemp("damaged_all") / "out", sample_words(), *FAST_STAGES, *SLOW_STAGES)
     res = run_cli("scrabble", "leaves", "--games", "2", "--rounds", "1", *ask_args(data))
     assert res.exit_code == 0, res
+    res = run_cli("run", "playability", "--quiet", *ask_args(data))
+    assert res.exit_code == 0, res
+    assert {p.stem for p in (data / LEXICON).glob("*.parquet")} == set(TABLES)
     return data
 
 
@@ -76,13 +89,15 @@ def ask_args(data: Path) -> tuple:
 
 # ---- the damages ---------------------------------------------------------------------------------
 
+Damage = Callable[[Path], None]
+
 
 def other_type(dtype: pl.DataType) -> pl.DataType:
     """A type a column of `dtype` is not."""
     return pl.Int64() if dtype == pl.String else pl.String()
 
 
-def drop(column: str) -> Callable[[Path], None]:
+def drop(column: str) -> Damage:
     """Rewrite the table without `column`."""
 
     def damage(path: Path) -> None:
@@ -92,7 +107,7 @@ def drop(column: str) -> Callable[[Path], None]:
     return damage
 
 
-def retype(column: str, dtype: pl.DataType) -> Callable[[Path], None]:
+def retype(column: str, dtype: pl.DataType) -> Damage:
     """Rewrite the table with `column` of another type (its values gone)."""
 
     def damage(path: Path) -> None:
@@ -118,20 +133,21 @@ def emptied(path: Path) -> None:
     path.write_bytes(b"")
 
 
-def damages(table: str) -> list[Callable[[Path], None]]:
+def damages(table: str) -> list[Damage]:
     """Every damage of a table: each declared column dropped and of another type, then the whole file's."""
     columns = TABLES[table].items()
     return [drop(c) for c, _ in columns] + [retype(c, t) for c, (t, _) in columns] + [cut_short, garbage, emptied]
 
 
-def cases(tables) -> list:
-    """(table, damage, query) for parametrize."""
-    return [
-        pytest.param(table, damage, query, id=f"{table}-{damage.__name__}-{'_'.join(query[:2])}")
-        for table in tables
-        for damage in damages(table)
-        for query in READERS[table]
-    ]
+def in_turn(table: str, k: int, kinds: tuple[str, ...]) -> Damage:
+    """The `k`-th case's damage of a table, its kind in turn among `kinds` ("drop", "retype": a column's;
+    "cut", "garbage", "empty": the file's), the column of a column's in turn too."""
+    columns = list(TABLES[table].items())
+    column, (dtype, _) = columns[k // len(kinds) % len(columns)]
+    kind = kinds[k % len(kinds)]
+    return {"drop": drop(column), "retype": retype(column, dtype), "cut": cut_short, "garbage": garbage}.get(
+        kind, emptied
+    )
 
 
 # ---- checking a refusal ---------------------------------------------------------------------------
@@ -152,24 +168,43 @@ def snapshot(root: Path) -> dict[str, str]:
     }
 
 
-def damaged_copy(data: Path, tmp_path: Path, table: str, damage) -> tuple[Path, Path]:
-    """A copy of the data folder with one table damaged: (the copy, the damaged file)."""
+def stats(root: Path) -> dict[str, tuple[int, int, int]]:
+    """Every file of a lexicon folder (hidden ones too) and its inode, size and modification time: what any
+    write, replacement or removal changes, without reading the files."""
+    return {p.name: (p.stat().st_ino, p.stat().st_size, p.stat().st_mtime_ns) for p in root.iterdir() if p.is_file()}
+
+
+def folder_copy(data: Path, tmp_path: Path) -> Path:
+    """A copy of a data folder (its jobs aside)."""
     copy = tmp_path / "out"
     shutil.copytree(data, copy, ignore=shutil.ignore_patterns("jobs"))
+    return copy
+
+
+def damaged_copy(data: Path, tmp_path: Path, table: str, damage: Damage) -> tuple[Path, Path]:
+    """A copy of the data folder with one table damaged: (the copy, the damaged file)."""
+    copy = folder_copy(data, tmp_path)
     path = copy / LEXICON / f"{table}.parquet"
     damage(path)
     return copy, path
 
 
+def assert_names_rebuild(line: str, path: Path, stage: str) -> str:
+    """A refusal's one line names the file first and the command that rebuilds it (the stage, for this
+    lexicon); that command."""
+    assert "\n" not in line and line.startswith(str(path)), line
+    command = re.search(r"rebuild it with `(wordstats run [^`]+)`", line)
+    assert command and command.group(1).split()[2] == stage and f"--lexicon {LEXICON}" in command.group(1), line
+    return command.group(1)
+
+
 def assert_refused(res, path: Path, stage: str) -> str:
     """One line naming the file and the command that rebuilds it, exit 2, no traceback; that command."""
     assert res.exit_code == 2, res
+    assert "Traceback" not in res.stderr + res.stdout, res
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error: {path}"), res
-    assert "Traceback" not in res.stderr + res.stdout
-    command = re.search(r"rebuild it with `(wordstats run [^`]+)`", lines[0])
-    assert command and command.group(1).split()[2] == stage and f"--lexicon {LEXICON}" in command.group(1), res
-    return command.group(1)
+    assert len(lines) == 1 and lines[0].startswith("error: "), res
+    return assert_names_rebuild(lines[0].removeprefix("error: "), path, stage)
 
 
 def producer(table: str) -> str:
@@ -179,27 +214,91 @@ def producer(table: str) -> str:
     return stage_of(table).name
 
 
-def check_query(data: Path, tmp_path: Path, table: str, damage, query: tuple) -> None:
-    """A query on a damaged table is refused in one line and changes nothing."""
-    assert run_cli(*query, *ask_args(data)).exit_code in (0, 1)  # the whole tables answer
-    copy, path = damaged_copy(data, tmp_path, table, damage)
-    before = snapshot(copy / LEXICON)
-    assert_refused(run_cli(*query, *ask_args(copy)), path, producer(table))
-    assert snapshot(copy / LEXICON) == before
+# ---- the store's read path, in process: every damage of every table ------------------------------------
 
 
-# ---- queries ---------------------------------------------------------------------------------------
+def refusals(data: Path, tmp_path: Path, table: str) -> list[str]:
+    """Read each damage of a table in a copy of the data folder through the store (as stages and, by
+    Store.require, queries do): what went otherwise than a WordstatsError of one line naming the file and the
+    command that rebuilds it, with every file of the folder unchanged."""
+    root = folder_copy(data, tmp_path) / LEXICON
+    path = root / f"{table}.parquet"
+    whole = path.read_bytes()
+    assert Store(root.parent, LEXICON).read(table).columns  # the whole table reads
+    wrong = []
+    for damage in damages(table):
+        damage(path)
+        before = stats(root), digest(path)
+        try:
+            Store(root.parent, LEXICON).read(table)
+        except WordstatsError as exc:
+            try:
+                assert_names_rebuild(str(exc), path, producer(table))
+            except AssertionError as failed:
+                wrong.append(f"{damage.__name__}: {failed}")
+        except Exception as exc:  # anything else is a traceback for the user: each one is reported below
+            wrong.append(f"{damage.__name__}: {type(exc).__name__}: {exc}")
+        else:
+            wrong.append(f"{damage.__name__}: read as if whole")
+        if (stats(root), digest(path)) != before:
+            wrong.append(f"{damage.__name__}: the folder changed")
+        path.write_bytes(whole)
+    return wrong
 
 
-@pytest.mark.parametrize("table, damage, query", cases(FAST_TABLES))
-def test_a_query_on_a_damaged_table_names_it_and_its_rebuild(fast_data, tmp_path, table, damage, query):
-    check_query(fast_data, tmp_path, table, damage, query)
+@pytest.mark.parametrize("table", FAST_TABLES)
+def test_the_store_refuses_every_damage_of_a_table(fast_data, tmp_path, table):
+    assert refusals(fast_data, tmp_path, table) == []
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("table, damage, query", cases([t for t in READERS if t not in FAST_TABLES]))
-def test_a_query_on_any_damaged_table_names_it_and_its_rebuild(full_data, tmp_path, table, damage, query):
-    check_query(full_data, tmp_path, table, damage, query)
+@pytest.mark.parametrize("table", SLOW_TABLES)
+def test_the_store_refuses_every_damage_of_any_table(full_data, tmp_path, table):
+    assert refusals(full_data, tmp_path, table) == []
+
+
+# ---- queries, through the CLI: each one that reads a table, given it damaged --------------------------
+
+
+def reader_cases(tables) -> list:
+    """(table, query, damages) for parametrize: every query that reads each table, with a damage of its columns
+    and one of its file, in turn."""
+    pairs = [(table, query) for table in tables for query in READERS[table]]
+    cases = []
+    for k, (table, query) in enumerate(pairs):
+        both = (in_turn(table, k, ("drop", "retype")), in_turn(table, k, ("cut", "garbage", "empty")))
+        name = f"{table}-{'_'.join(query[:2])}-{'+'.join(d.__name__ for d in both)}"
+        cases.append(pytest.param(table, query, both, id=name))
+    return cases
+
+
+def check_query(data: Path, tmp_path: Path, table: str, damages: tuple[Damage, ...], query: tuple) -> None:
+    """A query on a damaged table is refused in one line and changes nothing, whatever the damage; the whole
+    tables answer as before (nothing of the damaged copy is kept in the process)."""
+    whole = run_cli(*query, *ask_args(data))
+    assert whole.exit_code in (0, 1), whole
+    for damage in damages:
+        copy, path = damaged_copy(data, tmp_path / damage.__name__, table, damage)
+        before = snapshot(copy / LEXICON)
+        assert_refused(run_cli(*query, *ask_args(copy)), path, producer(table))
+        assert snapshot(copy / LEXICON) == before
+    again = run_cli(*query, *ask_args(data))
+    assert (again.exit_code, again.stdout) == (whole.exit_code, whole.stdout), again
+
+
+@pytest.mark.parametrize("table, query, damages", reader_cases(FAST_TABLES))
+def test_a_query_on_a_damaged_table_names_it_and_its_rebuild(fast_data, tmp_path, table, query, damages):
+    check_query(fast_data, tmp_path, table, damages, query)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table, query, damages", reader_cases(SLOW_TABLES))
+def test_a_query_on_any_damaged_table_names_it_and_its_rebuild(full_data, tmp_path, table, query, damages):
+    check_query(full_data, tmp_path, table, damages, query)
+
+
+def test_every_table_has_a_query_that_reads_it():
+    assert set(READERS) == set(TABLES)
 
 
 def flipped_pages(path: Path) -> None:
@@ -237,26 +336,28 @@ def test_the_rebuild_command_rebuilds_the_table(fast_data, tmp_path):
         assert digest(path) == digest(fast_data / LEXICON / f"{table}.parquet")
 
 
-# ---- stages ---------------------------------------------------------------------------------------
+# ---- stages, through the CLI: each input of each stage, given it damaged ------------------------------
 
 
 def stage_cases(slow: bool) -> list:
-    """(stage, input table, damage) for parametrize: a declared column dropped, one of another type, a file
-    cut short."""
+    """(stage, input table, damage) for parametrize: every input of every stage (optional ones too), with a
+    declared column dropped, one of another type or the file cut short in turn."""
     from pipeline.core.stages import STAGES
 
-    out = []
-    for s in STAGES:
-        if s.name == "ingest" or (s.name in FAST_STAGES) == slow or s.name == "report":
-            continue
-        for table in s.inputs + s.optional_inputs:
-            first, (dtype, _) = next(iter(TABLES[table].items()))
-            for damage in (drop(first), retype(first, dtype), cut_short):
-                out.append(pytest.param(s.name, table, damage, id=f"{s.name}-{table}-{damage.__name__}"))
-    return out
+    pairs = [
+        (s.name, table)
+        for s in STAGES
+        if s.name != "ingest" and (s.name not in FAST_STAGES) == slow
+        for table in s.inputs + s.optional_inputs
+    ]
+    return [
+        pytest.param(stage, table, damage, id=f"{stage}-{table}-{damage.__name__}")
+        for k, (stage, table) in enumerate(pairs)
+        for damage in [in_turn(table, k, ("drop", "retype", "cut"))]
+    ]
 
 
-def check_stage(data: Path, tmp_path: Path, stage: str, table: str, damage) -> None:
+def check_stage(data: Path, tmp_path: Path, stage: str, table: str, damage: Damage) -> None:
     """A stage whose input table is damaged stops in one line naming it, and writes nothing."""
     copy, path = damaged_copy(data, tmp_path, table, damage)
     before = snapshot(copy / LEXICON)
@@ -276,12 +377,6 @@ def test_every_stage_with_a_damaged_input_names_it_and_writes_nothing(full_data,
     check_stage(full_data, tmp_path, stage, table, damage)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("table", ["words", "anagrams", "hangman", "openings"])
-def test_the_report_stage_with_a_damaged_input_names_it(full_data, tmp_path, table):
-    check_stage(full_data, tmp_path, "report", table, cut_short)
-
-
 # ---- the declared schemas -------------------------------------------------------------------------
 
 
@@ -294,7 +389,7 @@ def test_every_table_a_stage_writes_has_a_declared_schema():
 
 def test_the_declared_schemas_are_the_documented_ones():
     from pipeline.core.schemas import VARIANT_COLUMNS, type_name
-    from tests.test_docs import TABLES_MD, column_rows, sections
+    from tests.support.docs import TABLES_MD, column_rows, sections
 
     documented = sections(TABLES_MD.read_text())
     for table, columns in TABLES.items():
@@ -304,8 +399,6 @@ def test_the_declared_schemas_are_the_documented_ones():
 
 
 def test_a_stage_output_that_breaks_its_schema_is_never_written(tmp_path):
-    from pipeline.core.store import Store
-
     store = Store(tmp_path, "lex")
     with pytest.raises(RuntimeError, match="column 'length' is str, its schema declares i32"):
         store.write({"words.parquet": pl.DataFrame({"word": ["A"], "length": ["1"]})}, {"stage": "ingest"})

@@ -15,9 +15,9 @@ import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, Result, build_lexicon, run_cli
 from tests.support.cli_docs import commands, long_options
+from tests.support.docs import TABLES_MD, column_rows, sections
 
 DOCS = ROOT / "docs"
-TABLES_MD = DOCS / "tables.md"
 CLI_MD = DOCS / "cli.md"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 README_MAX_LINES = 200
@@ -54,26 +54,6 @@ def short_type(dtype: pl.DataType) -> str:
         if dtype == cls:
             return name
     return str(dtype)
-
-
-def sections(text: str, level: str = "##") -> dict[str, str]:
-    """A Markdown page's sections of one heading level, by heading text (backticks removed)."""
-    parts = re.split(rf"^{level} (.+)$", text, flags=re.M)
-    return {parts[i].strip().strip("`"): parts[i + 1] for i in range(1, len(parts), 2)}
-
-
-def column_rows(section: str) -> list[tuple[str, str]]:
-    """The (column, type) pairs of the first `| column | type | meaning |` table in a section."""
-    rows, inside = [], False
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
-        if cells and cells[:2] == ["column", "type"]:
-            inside = True
-        elif inside and cells is None:
-            break
-        elif inside and not set(cells[0]) <= set("-: "):
-            rows.append((cells[0].strip("`"), cells[1]))
-    return rows
 
 
 def stage_files() -> list[str]:

@@ -40,6 +40,7 @@ from pipeline.scrabble.rules.board import Board, parse_board
 from pipeline.scrabble.rules.notation import parse_play
 from pipeline.scrabble.rules.scoring import check_bag, score_play
 from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, build_lexicon, config_with, run_cli
+from tests.support.gcg import HAND
 from tests.support.players import cli_in, data_fixture  # noqa: F401  (the data fixture)
 
 ENABLE_SHA256 = "d3fbe8485022088fcf527edcde2fbdc18b4bbc141ac58123c9adb462e086eaf7"
@@ -177,24 +178,6 @@ def test_board_text_marks_premiums(scrabble):
 
 
 # ---- GCG ----------------------------------------------------------------------------------------
-
-HAND = """#character-encoding UTF-8
-#player1 ann Ann Example
-#player2 bob Bob Example
-#lexicon ENABLE
->ann: AEINRST 8D RETAINS +66 66
->bob: ADEJOQU D8 .AJ +10 10
-#note R on the board is written '.' as Macondo does
->ann: DEGIOUY 9F OD +12 78
->bob: DEIOQUX 7I QI +44 54
->bob: DEIOQUX -- -44 10
->ann: EGIUYZS (challenge) +5 83
->bob: DEIOQUX -QUX +0 10
->ann: EGIUYZS - +0 83
->bob: ADEEIOR (time) -10 0
->ann: EGIUYZS (EGIUYZS) -20 63
->bob: (ABC) +14 14
-"""
 
 
 def test_hand_written_gcg_parses_every_event():
