@@ -217,7 +217,7 @@ BASE = {  # arguments that make each command valid and quick
 }
 WORD_ARGS = ["", "retains", "ÀÉÎÕÜ", "ABCDEFGHIJKLMNOPQRST", "*" * 40, "?" * 20, "A" * 5000, "nan", "a\x00b", "8H"]
 VALUES = ["", "nan", "-1", "0", "inf", "1e400", "99999999999999999999999", "ÿ", "*" * 40, "MOBY", "mboy"]
-SKIP_OPTIONS = {"--config", "--data-dir", "--help", "--out", "--gcg-dir"}  # options that name files to write
+SKIP_OPTIONS = {"--config", "--data-dir", "--help", "--out", "--gcg-dir", "--reference"}  # options naming what to write
 
 
 def cases() -> list[tuple[str, list[str]]]:
