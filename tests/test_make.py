@@ -230,7 +230,7 @@ def test_each_warm_up_rule_names_the_files_its_package_runs():
         assert {f for s in manifest.stages for f in stage_files(s) if f.endswith(".py")} <= words
         assert "pipeline/core/warm.py" in words and target in text.partition("\n\n")[2].splitlines()[0]
     makefile = (ROOT / "Makefile").read_text().splitlines()
-    assert "-include $(KERNELS_MK)" in makefile and "warm-" not in "\n".join(makefile)  # generated only
+    assert "-include $(KERNELS_MK)" in makefile and "/warm-" not in "\n".join(makefile)  # generated only
 
 
 def test_a_stage_depends_on_the_c_sources_of_the_extensions_it_loads():

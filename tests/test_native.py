@@ -61,8 +61,11 @@ def test_an_edited_source_makes_its_extension_refused_in_one_line(tmp_path):
     )
     assert current.returncode == 1 and "boggle engine is older than its sources" in current.stdout
     assert "scrabble" not in current.stdout
-    run = subprocess.run(
-        [sys.executable, "-m", "pipeline", "boggle", "solve", "CATSDOGS", "--data-dir", str(tmp_path / "out")],
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndogs\ntoga\n")
+    run = subprocess.run(  # the dictionary stage builds the Boggle trie with the extension
+        [sys.executable, "-m", "pipeline", "run", "ingest", "dictionary", "--source", str(words), "--lexicon", "t"]
+        + ["--data-dir", str(tmp_path / "out"), "--config", str(SMALL_CONFIG)],
         capture_output=True,
         text=True,
         env=env,
