@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.bench import enable
 from tests.bench.timing import process_env
 
-STAGES = ["ingest", "indexes", "gaddag", "dictionary", "hangman", "phonics"]
+STAGES = ["ingest", "indexes", "gaddag", "leaves", "dictionary", "hangman", "phonics"]
 # command → (first use, second use): the same work on other seeds or inputs
 COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "scrabble best --sim 50": (
@@ -44,7 +44,7 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
 def timed(argv: list[str], env: dict[str, str]) -> float:
     """Wall seconds of one fresh `wordstats` process; a failure is an error, not a figure."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pipeline.cli", *argv], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "pipeline", *argv], env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"wordstats {' '.join(argv)} failed: {done.stderr.strip()[-300:]}")
     return time.perf_counter() - started
