@@ -320,7 +320,8 @@ def test_an_edit_anywhere_in_a_core_cache_unit_recompiles_its_kernels(tmp_path, 
     package.mkdir()
     (package / "__init__.py").write_text(CORE_UNIT_INIT if declared else "")
     (package / "a.py").write_text(CALLER.format(package.name))
-    run = [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]; "
+    # -B: no bytecode files, whose times (to the second) could let the second step import the first step's b.py
+    run = [sys.executable, "-B", "-c", f"import sys; sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]; "
            f"from {package.name}.a import f; print(f(1))"]  # fmt: skip
     answers = []
     for step in (1, 2):
