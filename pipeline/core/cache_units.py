@@ -89,9 +89,14 @@ def unit_name(path: Path) -> str:
     return f"{path.name}-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
 
 
+def cache_dir() -> Path:
+    """The folder numba files this process's kernels in: its setting, else the environment's."""
+    return Path(os.environ.get(CACHE_ENV) or cache_root())
+
+
 def unit_folder(name: str, stamp: str) -> Path:
     """The cache folder of one version of a unit."""
-    return Path(os.environ.get(CACHE_ENV) or cache_root()) / name / stamp
+    return cache_dir() / name / stamp
 
 
 def _numba_locator():

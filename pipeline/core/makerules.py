@@ -89,6 +89,7 @@ def rules(config: Config, config_arg: str) -> str:
     out.append("")
     out.append(".PRECIOUS: " + " ".join(f"$(OUT)/%/{name}" for name in every))
     out.append(f".PHONY: {' '.join(s.name for s in STAGES)}")
+    warmed = {t.name: m.name for m in warmed_games() for t in m.stages}  # stage → the package warming its kernels
     for s in STAGES:
         targets = " ".join(f"$(OUT)/%/{name}" for name in s.outputs)
         prereqs = [f"$(OUT)/%/{name}" for name in input_files(s)]
@@ -97,9 +98,8 @@ def rules(config: Config, config_arg: str) -> str:
         out.append("")
         out.append(f"# {s.name}: {s.description}")
         out.append(f"{s.name}: $(foreach L,{' '.join(mine)},$(addprefix $(OUT)/$(L)/,{' '.join(s.outputs)}))")
-        warmed = [m.name for m in warmed_games() if s.name in {t.name for t in m.stages}]
         # its package's kernels compiled first (an order-only prerequisite: not a reason to rerun)
-        waits = "".join(f" | $(filter %/warm-{game},$(WARMED))" for game in warmed)
+        waits = f" | $(filter %/warm-{warmed[s.name]},$(WARMED))" if s.name in warmed else ""
         out.append(f"{targets} &: {' '.join(prereqs)}{waits}")
         out.append(f"\t$(RUN) --lexicon $* {s.name}")
         for lex in mine:  # the optional tables a lexicon builds are read too

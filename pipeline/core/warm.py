@@ -61,7 +61,7 @@ def warm(game: str) -> None:
 def prune() -> list[Path]:
     """Remove the cache's versions of the package's units that are not those of the current sources; returns
     what was removed."""
-    root = Path(os.environ.get(cache_units.CACHE_ENV) or cache_units.cache_root())
+    root = cache_units.cache_dir()
     current = {folder for folder, _ in current_versions()}
     removed = []
     for unit in sorted(root.glob("pipeline.*")):
@@ -76,7 +76,7 @@ def current_versions() -> list[tuple[Path, str]]:
     """(cache folder, unit name) of every kernel unit of the package as its sources are now."""
     from pipeline.core.modules import PACKAGE_DIR
 
-    root = Path(os.environ.get(cache_units.CACHE_ENV) or cache_units.cache_root())
+    root = cache_units.cache_dir()
     out = []
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         if "numba" not in path.read_text(encoding="utf-8"):
