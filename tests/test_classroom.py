@@ -7,8 +7,11 @@ import itertools
 import random
 from pathlib import Path
 
+import hypothesis
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
@@ -247,42 +250,39 @@ def spelled_outside_words(grid: tuple[str, ...], placements, strings: frozenset[
     return found
 
 
-def check_seeds(args) -> list[tuple[int, list[str]]]:
-    """Grids of a range of seeds that spell a banned string (run in a worker process)."""
-    from pipeline.wordlists.puzzles import word_search
+SEARCH_EXAMPLES = 1500  # seeds drawn per run, each tried on every word-search preset
 
-    words_table, k, difficulty, banned, seeds = args
-    table = pl.DataFrame({"word": words_table})
-    bad = []
-    for seed in seeds:
-        words = pick(table, k, seed)["word"].to_list()
-        grid = word_search(words, difficulty, seed, banned)
-        found = spelled_outside_words(grid.grid, grid.placements, banned.strings)
-        if found:
-            bad.append((seed, found))
-    return bad
+
+@pytest.fixture(scope="module")
+def searches(teacher, config, settings) -> tuple[list[tuple[str, pl.DataFrame, int, str]], Banned]:
+    """Every word-search preset as the CLI picks from it (name, its words, how many, difficulty), and the banned
+    strings."""
+    store = Store(teacher, config.teacher_lexicon)
+    presets = []
+    for name, preset in settings.presets.items():
+        if preset.get("sheet") == "word-search":
+            wl = word_list(store, config, name, {"count": 10**6})
+            presets.append(
+                (name, pl.DataFrame({"word": [w.upper() for w in wl.words]}), preset["count"], wl.difficulty)
+            )
+    assert presets
+    return presets, puzzle_banned(settings)
 
 
 @pytest.mark.slow
-def test_word_search_never_spells_a_banned_string_10000_seeds(teacher, config, settings):
-    """Over 10,000 seeds of every word-search preset, no banned string (block list, topics, review exclusions,
+@hypothesis.settings(max_examples=SEARCH_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_word_search_never_spells_a_banned_string(searches, seed):
+    """For any seed of every word-search preset, no banned string (block list, topics, review exclusions,
     offensive strings) reads in any direction anywhere in the grid, filler included, unless inside a listed
-    word: the words are picked as the CLI picks them, the grid made as the sheet makes it (two processes)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    word: the words are picked as the CLI picks them, the grid made as the sheet makes it."""
+    from pipeline.wordlists.puzzles import word_search
 
-    banned = puzzle_banned(settings)
-    presets = [n for n, p in settings.presets.items() if p.get("sheet") == "word-search"]
-    assert presets
-    store = Store(teacher, config.teacher_lexicon)
-    for name in presets:
-        wl = word_list(store, config, name, {"count": 10**6})
-        words = [w.upper() for w in wl.words]
-        k = settings.presets[name]["count"]
-        jobs = [(words, k, wl.difficulty, banned, range(start, start + 1000)) for start in range(0, 10_000, 1000)]
-        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-            bad = [hit for part in pool.map(check_seeds, jobs) for hit in part]
-        assert bad == [], (name, bad[:5])
+    presets, banned = searches
+    for name, table, k, difficulty in presets:
+        words = pick(table, k, seed)["word"].to_list()
+        grid = word_search(words, difficulty, seed, banned)
+        assert not spelled_outside_words(grid.grid, grid.placements, banned.strings), (name, seed)
 
 
 @pytest.mark.slow

@@ -10,10 +10,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import hypothesis
 import polars as pl
 import pytest
 import typer
 import typer.core
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 from typer._click import types as click_types
 
 from pipeline.cli import app
@@ -259,17 +262,17 @@ def test_bad_arguments_count():
     print(f"bad-argument cases: {len(CASES)}")
 
 
+BAD_ARGUMENT_EXAMPLES = 12  # cases drawn per command and run (of about 50 each; new ones at every run)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BASE))
-def test_every_command_with_each_class_of_bad_argument(data, name):
-    tried = 0
-    for command, args in CASES:
-        if command != name:
-            continue
-        res = run_cli(*command.split(), *args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
-        check_clean(res, [command, *args])
-        tried += 1
-    assert tried > 10
+@hypothesis.settings(max_examples=BAD_ARGUMENT_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.data())
+def test_every_command_with_each_class_of_bad_argument(data, name, case):
+    args = case.draw(st.sampled_from([args for command, args in CASES if command == name]), label="args")
+    res = run_cli(*name.split(), *args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    check_clean(res, [name, *args])
 
 
 @pytest.mark.parametrize(

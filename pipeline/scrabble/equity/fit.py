@@ -179,8 +179,12 @@ def features(counts: np.ndarray) -> np.ndarray:
 def fit_additive(summary: pl.DataFrame, ridge: float = RIDGE) -> np.ndarray:
     """The coefficients of the additive model (features) fitted to the observations by least squares,
     ridge-penalised (all but the intercept) so that tiles and pairs seldom seen stay near 0."""
-    gram, rhs = _normal_equations(summary, ridge)
-    return np.linalg.lstsq(gram, rhs, rcond=None)[0]  # unseen features (no ridge): 0
+    return _solve(*_normal_equations(summary, ridge))
+
+
+def _solve(gram: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """The least-squares solution of the normal equations (unseen features, unpenalised: 0)."""
+    return np.linalg.lstsq(gram, rhs, rcond=None)[0]
 
 
 def _normal_equations(summary: pl.DataFrame, ridge: float) -> tuple[np.ndarray, np.ndarray]:
@@ -199,10 +203,9 @@ def _normal_equations(summary: pl.DataFrame, ridge: float) -> tuple[np.ndarray, 
     return gram + np.diag(penalty), rhs
 
 
-def coefficient_covariance(summary: pl.DataFrame, noise: float, ridge: float = RIDGE) -> np.ndarray:
+def coefficient_covariance(gram: np.ndarray, noise: float) -> np.ndarray:
     """The covariance of the additive model's coefficients, (X'X + penalty)^-1 times the variance `noise` of
     one target, with a last row and column of zeros (the slot of no feature)."""
-    gram, _ = _normal_equations(summary, ridge)
     out = np.zeros((N_FEATURES + 1, N_FEATURES + 1))
     out[:N_FEATURES, :N_FEATURES] = np.linalg.pinv(gram) * noise
     return out
@@ -288,10 +291,11 @@ def published(values: pl.DataFrame) -> pl.DataFrame:
 
 def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: float, longest: int) -> pl.DataFrame:
     """leave_values, on whatever BLAS threads there are."""
-    beta = fit_additive(summary)
+    gram, rhs = _normal_equations(summary, RIDGE)
+    beta = _solve(gram, rhs)
     seen = _seen(summary)
     pooled = _pooled_variance(seen)
-    covariance = coefficient_covariance(summary, pooled)
+    covariance = coefficient_covariance(gram, pooled)
     limits = tuple(counts.get(ch, 0) for ch in TILES)
     parts, misfit = [], 0.0
     for size, (codes, keys, texts) in enumerate(_all_leaves(limits, longest), start=1):

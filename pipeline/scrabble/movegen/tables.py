@@ -46,6 +46,24 @@ class Tables(NamedTuple):
     bingo: int  # the bonus for playing a full rack
     rack_size: int
 
+    def __reduce__(self):
+        """Pickled (to a job's worker processes) and unpickled as read-only arrays, as made here."""
+        return (read_only_tables, tuple(self))
+
+
+def read_only_tables(*fields) -> Tables:
+    """Tables whose arrays are read-only views: the kernels only read them, and one kind of array everywhere
+    means one compiled variant (a table read from Parquet or handed over by Ray is read-only already; one just
+    built or unpickled is not, and numba would compile each kernel again for it)."""
+    return Tables(*(_read_only(f) if isinstance(f, np.ndarray) else f for f in fields))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view of an array."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
 
 def tables(gaddag: Gaddag, variant) -> Tables:
     """The move generator's view of a variant and a lexicon's GADDAG."""
@@ -57,7 +75,7 @@ def tables(gaddag: Gaddag, variant) -> Tables:
         return np.ascontiguousarray(np.stack([grid, grid.T]).astype(np.int64))
 
     bingos, bingo_words, bingo_slots = kernels().long_words(gaddag.arcs, MIN_LETTERS, LETTER_HASH)
-    return Tables(
+    return read_only_tables(
         gaddag.arcs,
         gaddag.tilesets,
         bingos,
