@@ -67,7 +67,7 @@ def test_the_trie_kernels_give_the_numba_kernels_results(seed, size):
     assert same(kernels().trie_compact(ours.children, ours.word_at), nodes.trie_compact(ours.children, ours.word_at))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)  # each example compiles a dictionary of up to 100,000 words
 @given(
     st.integers(2, 5),
     st.integers(2, 5),

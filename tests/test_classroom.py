@@ -24,6 +24,7 @@ from pipeline.wordlists.select import pick, word_list
 from pipeline.wordlists.settings import classroom_vocabulary, load_settings, offensive_words, puzzle_banned
 from pipeline.wordlists.vocabulary import CATEGORIES, parse_review
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
+from tests.support.datasets import default_data
 
 REVIEW = ROOT / "data" / "raw" / "classroom-review.tsv"
 POOL_GRADES = (0, 5)  # a children's pool: grades K to 5, and the Dolch words
@@ -43,25 +44,19 @@ def settings(config):
     return load_settings(config)
 
 
-def built(tmp_path_factory, lexicons: tuple[str, ...]) -> Path:
-    """A data folder with words and phonics built for bundled lexicons of the default config."""
-    data = tmp_path_factory.mktemp("classroom") / "out"
-    for name in lexicons:
-        res = run_cli("run", "ingest", "phonics", "--lexicon", name, "--data-dir", data, "--config", DEFAULT_CONFIG)
-        assert res.exit_code == 0, res
-    return data
+CLASSROOM_STAGES = ("ingest", "phonics")
 
 
 @pytest.fixture(scope="module")
 def teacher(tmp_path_factory, config):
     """The teacher lexicon built (words and phonics)."""
-    return built(tmp_path_factory, (config.teacher_lexicon,))
+    return default_data(tmp_path_factory, {config.teacher_lexicon: CLASSROOM_STAGES})
 
 
 @pytest.fixture(scope="module")
 def every(tmp_path_factory, config):
     """Every bundled lexicon built (words and phonics)."""
-    return built(tmp_path_factory, tuple(config.lexicons))
+    return default_data(tmp_path_factory, {name: CLASSROOM_STAGES for name in config.lexicons})
 
 
 def pool(data: Path, lexicon: str) -> list[str]:

@@ -214,6 +214,7 @@ def strips_with_a_play(records: np.ndarray) -> set[tuple[int, int, int, int]]:
 
 
 @pytest.mark.slow
+@pytest.mark.numba_reference  # calls the move generator's kernels one by one, as no command does
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), plays=st.integers(1, 10), variant=st.sampled_from(["scrabble", "wwf"]))
 def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant, small, games):

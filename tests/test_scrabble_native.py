@@ -63,7 +63,7 @@ def random_board(tab, seed: int, moves: int) -> Board:
     return board
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)  # each example plays up to 12 moves of a game to reach a position
 @given(
     seed=st.integers(0, 10**6),
     moves=st.integers(0, 12),

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
+from tests.support.datasets import default_data, private_copy
 from tests.support.web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
@@ -30,12 +31,10 @@ SERVER_SECONDS = 900  # the test server stops by itself after this, whatever hap
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
-    """The teacher lexicon built as make all builds it (words, anagram indexes, Hangman, phonics)."""
-    folder = tmp_path_factory.mktemp("web") / "out"
-    res = run_cli("run", "ingest", "indexes", "hangman", "phonics", "--lexicon", "scowl", "--data-dir", folder,
-                  "--config", DEFAULT_CONFIG)  # fmt: skip
-    assert res.exit_code == 0, res
-    return folder
+    """The teacher lexicon built as make all builds it (words, anagram indexes, Hangman, phonics), in a folder of
+    this module's own (a test rebuilds a table while the page reads it)."""
+    shared = default_data(tmp_path_factory, {"scowl": ("ingest", "indexes", "hangman", "phonics")})
+    return private_copy(shared, ("scowl",), tmp_path_factory.mktemp("web") / "out")
 
 
 @pytest.fixture(scope="module")
