@@ -27,18 +27,18 @@ endif
 
 RULES_MK := $(OUT)/.rules.mk
 MAKE_RULES := $(VENV)/bin/wordstats make-rules --config $(CONFIG) --data-dir $(OUT) --out $(RULES_MK)
-NO_RULES_GOALS := clean help install test test-fast lint bench serve
+NO_RULES_GOALS := clean help install test test-fast lint coverage bench serve
 NO_KERNEL_GOALS := clean help lint
 MODULES := $(wildcard pipeline/*.py pipeline/*/*.py pipeline/*/*/*.py pipeline/*/*/*/*.py)
 
-.PHONY: all test test-fast lint bench clean help install serve hangman-learning leaves-reference playability-reference boggle-proof
+.PHONY: all test test-fast lint coverage bench clean help install serve hangman-learning leaves-reference playability-reference boggle-proof
 
 # The numba kernels compiled into numba's cache in the environment by each package's warm-up, so that nothing
 # compiles at first use: one rule per package on the files it runs (its stages wait for it), generated from the
 # packages' manifests into the environment ($(KERNELS_MK), which defines WARMED).
 $(KERNELS_MK): $(MODULES) $(INSTALLED)
 	@$(VENV)/bin/wordstats make-rules --kernels --out $@
-ifeq ($(filter $(NO_KERNEL_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_KERNEL_GOALS),$(MAKECMDGOALS)),all),)
 -include $(KERNELS_MK)
 endif
 
@@ -78,7 +78,7 @@ $(BYTECODE): $(MODULES) $(INSTALLED)
 $(RULES_MK): $(CONFIG) $(MODULES) $(INSTALLED)
 	@$(MAKE_RULES)
 
-ifeq ($(filter $(NO_RULES_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_RULES_GOALS),$(MAKECMDGOALS)),all),)
 include $(RULES_MK)
 ifneq ($(RULES_CONFIG),$(CONFIG))
 $(RULES_MK): FORCE
@@ -163,9 +163,10 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 
 # The tests run in TEST_WORKERS processes (pytest-xdist), each file's tests in one of them (its fixtures built once).
 # They write bytecode (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: otherwise each
-# process compiles every module and rewrites every test's asserts again, about 4 CPU-s each.
+# process compiles every module and rewrites every test's asserts again, about 4 CPU-s each. A run that compiles
+# a numba kernel fails (WORDSTATS_STRICT_COMPILES): the warm-ups before it compiled every kernel a command reaches.
 TEST_WORKERS ?= 2
-PYTEST := PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST := PYTHONDONTWRITEBYTECODE= WORDSTATS_STRICT_COMPILES=1 $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(WARMED) ## run the full test suite
 	$(PYTEST)
@@ -177,6 +178,9 @@ lint: $(INSTALLED) ## ruff (lint and format check) and mypy (types; settings in 
 	$(VENV)/bin/ruff check pipeline tests setup.py
 	$(VENV)/bin/ruff format --check pipeline tests setup.py
 	$(VENV)/bin/mypy
+
+coverage: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(WARMED) ## the full suite under coverage.py (lines and branches of pipeline/, in the test processes): data/out/coverage.json
+	$(PYTEST) --cov --cov-report=term:skip-covered --cov-report=json:$(OUT)/coverage.json
 
 bench: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(WARMED) ## run the benchmarks; results go to $(OUT)/bench/*.json
 	$(PY) -m tests.bench --out $(OUT)/bench
