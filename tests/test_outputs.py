@@ -10,11 +10,15 @@ import os
 import signal
 import socket
 import stat
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 
 from tests.conftest import SMALL_CONFIG, build_lexicon, run_cli
 
@@ -53,6 +57,11 @@ class Command:
     suffix: str
     reads_lexicon: bool = True
     slow: bool = False
+
+    @property
+    def marks(self) -> list:
+        """The command's pytest marks (slow commands are marked slow)."""
+        return [pytest.mark.slow] if self.slow else []
 
     def argv(self, data: Path, board: Path, target: Path, force: bool) -> list:
         """The full command line writing to `target`."""
@@ -246,21 +255,28 @@ def params(kinds, slow_commands: bool = True):
 # ---- the tests ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command, kind", params(REFUSED))
-@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
-def test_every_command_refuses_every_unsafe_target_and_changes_nothing(command, kind, force, data, board, tmp_path):
-    if kind in FORCED and force:
-        pytest.skip("a forced replacement of one's own file is allowed (see the next test)")
-    target = kind(tmp_path, data, command.suffix)
-    before, tables = state(target), tree(data)
-    res = run(command.argv(data, board, target, force), data)
-    assert res.exit_code == 2, res
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and str(target) in lines[0], res
-    assert "Traceback" not in res.stderr + res.stdout
-    assert state(target) == before
-    assert tree(data) == tables
-    assert not list(tmp_path.rglob(".*.tmp"))
+REFUSAL_EXAMPLES = 8  # (kind of target, --force or not) pairs drawn per command and run, of 23 (new ones each run)
+
+
+@pytest.mark.parametrize(
+    "command", [pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else []) for c in COMMANDS]
+)
+@hypothesis.settings(max_examples=REFUSAL_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(REFUSED), force=st.booleans())
+def test_every_command_refuses_every_unsafe_target_and_changes_nothing(command, kind, force, data, board):
+    hypothesis.assume(not (kind in FORCED and force))  # a forced replacement of one's own file is allowed
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        target = kind(tmp_path, data, command.suffix)
+        before, tables = state(target), tree(data)
+        res = run(command.argv(data, board, target, force), data)
+        assert res.exit_code == 2, res
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and str(target) in lines[0], res
+        assert "Traceback" not in res.stderr + res.stdout
+        assert state(target) == before
+        assert tree(data) == tables
+        assert not list(tmp_path.rglob(".*.tmp"))
 
 
 @pytest.mark.parametrize("command, kind", params([new_file, existing_file]))
