@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -353,6 +354,48 @@ def test_a_teacher_walks_through_in_chromium(server, data, browser, tmp_path):
             view.screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
         view.close()
+
+
+FORM_URLS = """[...document.forms].flatMap(f => [...f.querySelectorAll('button[type=submit], input[type=submit]')]
+  .map(b => (f.getAttribute('action') || location.pathname) + '?' + new URLSearchParams(new FormData(f, b))))"""
+
+
+def link_kind(href: str) -> tuple[str, tuple[str, ...]]:
+    """A link's kind: its path and the names of its query's fields (a page's links of one kind do the same)."""
+    parts = urllib.parse.urlsplit(href)
+    return parts.path, tuple(sorted({name for name, _ in urllib.parse.parse_qsl(parts.query)}))
+
+
+@pytest.mark.slow
+def test_every_link_and_button_of_every_page_answers(server, browser):
+    """From the gallery on, every link and every form button of every page the site reaches answers without an
+    error (each kind of link once: a path with the same fields), sheets and downloads included."""
+    page = browser.new_page()
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    queue, failures, pages = ["/"], [], 0
+    while queue:
+        href = queue.pop(0)
+        if link_kind(href) in seen:
+            continue
+        seen.add(link_kind(href))
+        answer = page.request.get(server + href)
+        if answer.status >= 400:
+            failures.append(f"{href}: {answer.status} {answer.text()[:200]}")
+            continue
+        html = answer.headers.get("content-type", "").startswith("text/html")
+        if not html or "attachment" in answer.headers.get("content-disposition", ""):
+            continue
+        page.goto(server + href)
+        pages += 1
+        links = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+        queue += [h for h in [*links, *page.evaluate(FORM_URLS)] if h.startswith("/")]
+    gallery = [h for h in page.request.get(server + "/").text().split('href="')[1:]]
+    for href in {h.split('"', 1)[0].replace("&amp;", "&") for h in gallery if h.startswith("/list?")}:
+        status = page.request.get(server + href).status
+        if status >= 400:
+            failures.append(f"{href}: {status}")
+    assert failures == [] and pages >= 5, failures
+    assert ("/list", ()) in seen and any(path == "/sheet.html" and "download" in names for path, names in seen)
 
 
 @pytest.mark.slow
