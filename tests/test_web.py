@@ -398,6 +398,29 @@ def test_every_link_and_button_of_every_page_answers(server, browser):
     assert ("/list", ()) in seen and any(path == "/sheet.html" and "download" in names for path, names in seen)
 
 
+CLI_WORDS = re.compile(r"--[a-z]|\bZipf\b|\bseed\b|ARPAbet|\bScrabble\b|\b(?:AE|AH|DH|JH|ZH|HH)\b")
+
+
+def shown_text(html: bytes) -> str:
+    """The text a page shows (its tags, attributes and styles left out)."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", html.decode(), flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    ["/list?preset=spelling-2", "/list", "/list?preset=phase-2&starts_with=qqx", "/list?count=500", "/list?sound=AE"],
+)
+def test_the_page_speaks_a_teachers_words(server, path):
+    """No label, help, choice or refusal of the list page speaks the command line's or the games' words: no
+    option names, no Zipf, seeds or sound codes (an empty result names the form's own fields)."""
+    status, _, body = get(server, path)
+    assert status in (200, 400, 404), (path, status)
+    found = CLI_WORDS.findall(shown_text(body))
+    assert found == [], (path, found)
+
+
 @pytest.mark.slow
 def test_every_control_is_labelled_and_shows_focus(server, browser):
     """Keyboard use: each form control has a label, and the focused control draws a visible outline."""

@@ -54,11 +54,11 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             try:
                 return fn(request)
             except BadRequest as exc:
-                return sorry(400, str(exc))
+                return sorry(400, views.teacher_words(str(exc)))
             except NotFound as exc:
-                return sorry(404, str(exc))
+                return sorry(404, views.teacher_words(str(exc)))
             except WordstatsError as exc:
-                return sorry(422, str(exc))
+                return sorry(422, views.teacher_words(str(exc)))
 
         return endpoint
 

@@ -3,6 +3,7 @@ and a word looked up. Each function takes a scoped session and returns what a te
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +95,15 @@ class FormField:
         if self.value is not None and str(self.value) not in offered and offered:
             offered.append(str(self.value))
         return [(c, self.field.choice_words.get(c, c)) for c in offered]
+
+
+def teacher_words(sentence: str) -> str:
+    """A sentence of the word-list use case in the page's words: each option it names (--starts-with) called by
+    its label on the form (“Starts with”)."""
+    for f in sorted(FIELDS, key=lambda f: -len(f.flag)):
+        if f.label:
+            sentence = re.sub(rf"{re.escape(f.flag)}(?![\w-])", f"“{f.label}”", sentence)
+    return sentence
 
 
 def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormField]]]:
