@@ -113,6 +113,7 @@ CASES = [
     ("preset=scramble&seed=3", ("--preset", "scramble", "--seed", "3")),
     ("grade=2&phonics=digraphs&count=10", ("--grade", "2", "--phonics", "digraphs", "--sample", "10")),
     ("preset=blends&swap=blind", ("--preset", "blends", "--swap", "blind")),
+    ("preset=Spelling-K2&seed=1", ("--preset", "Spelling-K2", "--seed", "1")),  # names in any case, as the CLI
 ]
 
 
@@ -178,7 +179,8 @@ BAD = [
     ("/list?preset=%00%ff", 400, "unknown preset"),
     ("/list?length=" + "9" * 300, 400, "at most 200 characters"),
     ("/list?" + "a=1&" * 2000, 400, "too long"),
-    ("/list?grade=3-5", 400, "give How many words"),
+    ("/list?lexicon=..", 400, "unknown lexicon"),
+    ("/list?lexicon=.hidden", 400, "unknown lexicon"),
     ("/sheet.exe?preset=spelling-2", 404, "sheet.html or sheet.pdf"),
     ("/lookup?word=r3t", 422, "letters"),
     ("/lookup?word=" + "a" * 40, 400, "at most 15 letters"),
@@ -410,7 +412,14 @@ def shown_text(html: bytes) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
-    ["/list?preset=spelling-2", "/list", "/list?preset=phase-2&starts_with=qqx", "/list?count=500", "/list?sound=AE"],
+    [
+        "/list?preset=spelling-2",
+        "/list",
+        "/list?preset=phase-2&starts_with=qqx",
+        "/list?count=500",
+        "/list?sound=AE",
+        "/list?preset=Spelling-K2",
+    ],
 )
 def test_the_page_speaks_a_teachers_words(server, path):
     """No label, help, choice or refusal of the list page speaks the command line's or the games' words: no

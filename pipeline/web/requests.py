@@ -57,6 +57,17 @@ def parse_value(f: Field, text: str) -> Any:
         raise BadRequest(f"{f.label}: {exc}") from None
 
 
+def plain_name(name: str) -> bool:
+    """Whether a preset's or lexicon's name is one a config may give (letters, digits, - _ and inner dots, as in
+    enable.2k): never a path."""
+    return (
+        0 < len(name) <= 60
+        and name[0].isalnum()
+        and ".." not in name
+        and name.replace("-", "").replace("_", "").replace(".", "").isalnum()
+    )
+
+
 def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
     """The word list a query string asks for; a 400 for an unknown field, a bad value or a query too long."""
     if raw_length > MAX_QUERY:
@@ -77,6 +88,6 @@ def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
         given.setdefault("count", PAGE_COUNT)
     lexicon = params.get("lexicon") or None
     for name, value in (("preset", preset), ("lexicon", lexicon)):
-        if value is not None and (len(value) > 60 or not value.replace("-", "").replace("_", "").isalnum()):
+        if value is not None and not plain_name(value):
             raise BadRequest(f"unknown {name} {value[:40]!r}")
     return ListRequest(preset, lexicon, given)

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from pipeline.core.errors import WordstatsError, pick
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists.fields import FIELDS, Field
@@ -120,9 +121,13 @@ def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormFie
 
 def the_list(session: Session, request: ListRequest) -> WordList:
     """The word list of a request, as the CLI makes it for the same options (a printed sheet: reviewed words)."""
-    if request.preset is not None and request.preset not in settings_of(session).presets:
-        raise BadRequest(f"unknown preset {request.preset!r}")
-    wl = word_list(session.store, session.config, request.preset, dict(request.given), printed=True)
+    preset = None
+    if request.preset is not None:
+        try:
+            preset = pick(request.preset, settings_of(session).presets, "preset")  # any case, as on the command line
+        except WordstatsError as exc:
+            raise BadRequest(str(exc)) from None
+    wl = word_list(session.store, session.config, preset, dict(request.given), printed=True)
     if wl.table.height > MAX_WORDS:
         raise BadRequest(f"this list has {wl.table.height:,} words: give How many words (at most {MAX_WORDS})")
     return wl
