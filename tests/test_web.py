@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -112,6 +113,7 @@ CASES = [
     ("preset=scramble&seed=3", ("--preset", "scramble", "--seed", "3")),
     ("grade=2&phonics=digraphs&count=10", ("--grade", "2", "--phonics", "digraphs", "--sample", "10")),
     ("preset=blends&swap=blind", ("--preset", "blends", "--swap", "blind")),
+    ("preset=Spelling-K2&seed=1", ("--preset", "Spelling-K2", "--seed", "1")),  # names in any case, as the CLI
 ]
 
 
@@ -177,7 +179,8 @@ BAD = [
     ("/list?preset=%00%ff", 400, "unknown preset"),
     ("/list?length=" + "9" * 300, 400, "at most 200 characters"),
     ("/list?" + "a=1&" * 2000, 400, "too long"),
-    ("/list?grade=3-5", 400, "give How many words"),
+    ("/list?lexicon=..", 400, "unknown lexicon"),
+    ("/list?lexicon=.hidden", 400, "unknown lexicon"),
     ("/sheet.exe?preset=spelling-2", 404, "sheet.html or sheet.pdf"),
     ("/lookup?word=r3t", 422, "letters"),
     ("/lookup?word=" + "a" * 40, 400, "at most 15 letters"),
@@ -353,6 +356,78 @@ def test_a_teacher_walks_through_in_chromium(server, data, browser, tmp_path):
             view.screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
         view.close()
+
+
+FORM_URLS = """[...document.forms].flatMap(f => [...f.querySelectorAll('button[type=submit], input[type=submit]')]
+  .map(b => (f.getAttribute('action') || location.pathname) + '?' + new URLSearchParams(new FormData(f, b))))"""
+
+
+def link_kind(href: str) -> tuple[str, tuple[str, ...]]:
+    """A link's kind: its path and the names of its query's fields (a page's links of one kind do the same)."""
+    parts = urllib.parse.urlsplit(href)
+    return parts.path, tuple(sorted({name for name, _ in urllib.parse.parse_qsl(parts.query)}))
+
+
+@pytest.mark.slow
+def test_every_link_and_button_of_every_page_answers(server, browser):
+    """From the gallery on, every link and every form button of every page the site reaches answers without an
+    error (each kind of link once: a path with the same fields), sheets and downloads included."""
+    page = browser.new_page()
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    queue, failures, pages = ["/"], [], 0
+    while queue:
+        href = queue.pop(0)
+        if link_kind(href) in seen:
+            continue
+        seen.add(link_kind(href))
+        answer = page.request.get(server + href)
+        if answer.status >= 400:
+            failures.append(f"{href}: {answer.status} {answer.text()[:200]}")
+            continue
+        html = answer.headers.get("content-type", "").startswith("text/html")
+        if not html or "attachment" in answer.headers.get("content-disposition", ""):
+            continue
+        page.goto(server + href)
+        pages += 1
+        links = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+        queue += [h for h in [*links, *page.evaluate(FORM_URLS)] if h.startswith("/")]
+    gallery = [h for h in page.request.get(server + "/").text().split('href="')[1:]]
+    for href in {h.split('"', 1)[0].replace("&amp;", "&") for h in gallery if h.startswith("/list?")}:
+        status = page.request.get(server + href).status
+        if status >= 400:
+            failures.append(f"{href}: {status}")
+    assert failures == [] and pages >= 5, failures
+    assert ("/list", ()) in seen and any(path == "/sheet.html" and "download" in names for path, names in seen)
+
+
+CLI_WORDS = re.compile(r"--[a-z]|\bZipf\b|\bseed\b|ARPAbet|\bScrabble\b|\b(?:AE|AH|DH|JH|ZH|HH)\b")
+
+
+def shown_text(html: bytes) -> str:
+    """The text a page shows (its tags, attributes and styles left out)."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", html.decode(), flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/list?preset=spelling-2",
+        "/list",
+        "/list?preset=phase-2&starts_with=qqx",
+        "/list?count=500",
+        "/list?sound=AE",
+        "/list?preset=Spelling-K2",
+    ],
+)
+def test_the_page_speaks_a_teachers_words(server, path):
+    """No label, help, choice or refusal of the list page speaks the command line's or the games' words: no
+    option names, no Zipf, seeds or sound codes (an empty result names the form's own fields)."""
+    status, _, body = get(server, path)
+    assert status in (200, 400, 404), (path, status)
+    found = CLI_WORDS.findall(shown_text(body))
+    assert found == [], (path, found)
 
 
 @pytest.mark.slow

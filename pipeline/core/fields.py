@@ -54,6 +54,7 @@ class Field:
     default: Any = None
     envvar: str = ""
     eager_range: bool = True  # whole numbers: the command line checks the range itself (typer's IntRange)
+    hint: str = ""  # what it does in a teacher's words, on a form, where `help` speaks the command line's
 
     @property
     def flag(self) -> str:

@@ -177,13 +177,14 @@ def _moves(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
 
 
 def before_r(word: str, i: int) -> bool:
-    """Whether the letter at i is a vowel followed by an r that closes the syllable (fork, car; not very)."""
+    """Whether the letter at i is a vowel followed by an r that closes the syllable (fork, car; not very, nor
+    berry, where the doubled r begins the next syllable: ber-ry, car-rot)."""
     n = len(word)
     return (
         word[i] in VOWEL_LETTERS
         and i + 1 < n
         and word[i + 1] == "r"
-        and (i + 2 == n or word[i + 2] not in VOWEL_LETTERS)
+        and (i + 2 == n or word[i + 2] not in VOWEL_LETTERS + "r")
     )
 
 

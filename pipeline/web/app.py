@@ -11,7 +11,7 @@ from typing import Any
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.session import open_session
 from pipeline.web import views
-from pipeline.web.requests import BadRequest, list_request
+from pipeline.web.requests import BadRequest, list_request, plain_name
 from pipeline.wordlists.fields import SHEET_WORDS
 
 HERE = Path(__file__).resolve().parent
@@ -54,11 +54,11 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             try:
                 return fn(request)
             except BadRequest as exc:
-                return sorry(400, str(exc))
+                return sorry(400, views.teacher_words(str(exc)))
             except NotFound as exc:
-                return sorry(404, str(exc))
+                return sorry(404, views.teacher_words(str(exc)))
             except WordstatsError as exc:
-                return sorry(422, str(exc))
+                return sorry(422, views.teacher_words(str(exc)))
 
         return endpoint
 
@@ -124,7 +124,7 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             raise BadRequest(f"unknown field {sorted(unknown)[0][:40]!r}")
         word = params.get("word", "").strip()
         lexicon = params.get("lexicon") or None
-        if lexicon is not None and (len(lexicon) > 60 or not lexicon.replace("-", "").replace("_", "").isalnum()):
+        if lexicon is not None and not plain_name(lexicon):
             raise BadRequest(f"unknown lexicon {lexicon[:40]!r}")
         with session(request, lexicon) as s:
             found = views.lookup(s, word, params.get("every") == "1") if word else None

@@ -13,7 +13,8 @@ from pipeline.wordlists.fields import BY_NAME, Field
 MAX_QUERY = 4096  # bytes of a query string
 MAX_VALUE = 200  # characters of one value
 MAX_WORDS = 200  # words a page lists (a preview, a sheet): a class sheet needs far fewer
-PAGE_PARAMS = ("preset", "lexicon")  # what the page adds to the vocabulary's fields
+PAGE_PARAMS = ("preset", "lexicon", "download")  # what the page adds to the vocabulary's fields
+PAGE_COUNT = 20  # words a list of one's own starts with, before the teacher says how many
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
 
 
@@ -56,6 +57,17 @@ def parse_value(f: Field, text: str) -> Any:
         raise BadRequest(f"{f.label}: {exc}") from None
 
 
+def plain_name(name: str) -> bool:
+    """Whether a preset's or lexicon's name is one a config may give (letters, digits, - _ and inner dots, as in
+    enable.2k): never a path."""
+    return (
+        0 < len(name) <= 60
+        and name[0].isalnum()
+        and ".." not in name
+        and name.replace("-", "").replace("_", "").replace(".", "").isalnum()
+    )
+
+
 def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
     """The word list a query string asks for; a 400 for an unknown field, a bad value or a query too long."""
     if raw_length > MAX_QUERY:
@@ -72,8 +84,10 @@ def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
     if given.get("count", 0) > MAX_WORDS:
         raise BadRequest(f"How many words: at most {MAX_WORDS} on a page")
     preset = params.get("preset") or None
+    if preset is None:
+        given.setdefault("count", PAGE_COUNT)
     lexicon = params.get("lexicon") or None
     for name, value in (("preset", preset), ("lexicon", lexicon)):
-        if value is not None and (len(value) > 60 or not value.replace("-", "").replace("_", "").isalnum()):
+        if value is not None and not plain_name(value):
             raise BadRequest(f"unknown {name} {value[:40]!r}")
     return ListRequest(preset, lexicon, given)

@@ -3,11 +3,13 @@ and a word looked up. Each function takes a scoped session and returns what a te
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
+from pipeline.core.errors import WordstatsError, pick
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists.fields import FIELDS, Field
@@ -96,6 +98,15 @@ class FormField:
         return [(c, self.field.choice_words.get(c, c)) for c in offered]
 
 
+def teacher_words(sentence: str) -> str:
+    """A sentence of the word-list use case in the page's words: each option it names (--starts-with) called by
+    its label on the form (“Starts with”)."""
+    for f in sorted(FIELDS, key=lambda f: -len(f.flag)):
+        if f.label:
+            sentence = re.sub(rf"{re.escape(f.flag)}(?![\w-])", f"“{f.label}”", sentence)
+    return sentence
+
+
 def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormField]]]:
     """The list form's fields by group, with the values in force."""
     settings = settings_of(session)
@@ -110,9 +121,13 @@ def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormFie
 
 def the_list(session: Session, request: ListRequest) -> WordList:
     """The word list of a request, as the CLI makes it for the same options (a printed sheet: reviewed words)."""
-    if request.preset is not None and request.preset not in settings_of(session).presets:
-        raise BadRequest(f"unknown preset {request.preset!r}")
-    wl = word_list(session.store, session.config, request.preset, dict(request.given), printed=True)
+    preset = None
+    if request.preset is not None:
+        try:
+            preset = pick(request.preset, settings_of(session).presets, "preset")  # any case, as on the command line
+        except WordstatsError as exc:
+            raise BadRequest(str(exc)) from None
+    wl = word_list(session.store, session.config, preset, dict(request.given), printed=True)
     if wl.table.height > MAX_WORDS:
         raise BadRequest(f"this list has {wl.table.height:,} words: give How many words (at most {MAX_WORDS})")
     return wl

@@ -35,6 +35,18 @@ SPELLINGS = ("us", "uk")
 SOUNDS = tuple(
     "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH".split()
 )  # ARPAbet sounds of the CMU Pronouncing Dictionary (--sound)
+SOUND_WORDS = {  # each sound as a teacher names it on a form: the sound and a word that has it
+    "AA": "short o, as in hot", "AE": "short a, as in cat", "AH": "short u, as in cup", "AO": "aw, as in saw",
+    "AW": "ow, as in cow", "AY": "long i, as in bike", "B": "b, as in bat", "CH": "ch, as in chip",
+    "D": "d, as in dog", "DH": "th, as in this", "EH": "short e, as in bed", "ER": "er, as in her",
+    "EY": "long a, as in cake", "F": "f, as in fish", "G": "g, as in go", "HH": "h, as in hat",
+    "IH": "short i, as in sit", "IY": "long e, as in see", "JH": "j, as in jam", "K": "k, as in kit",
+    "L": "l, as in leg", "M": "m, as in man", "N": "n, as in net", "NG": "ng, as in ring",
+    "OW": "long o, as in boat", "OY": "oy, as in boy", "P": "p, as in pig", "R": "r, as in red",
+    "S": "s, as in sun", "SH": "sh, as in ship", "T": "t, as in top", "TH": "th, as in thin",
+    "UH": "short oo, as in book", "UW": "long oo, as in moon", "V": "v, as in van", "W": "w, as in wet",
+    "Y": "y, as in yes", "Z": "z, as in zoo", "ZH": "zh, as in treasure",
+}  # fmt: skip
 SHEETS = ("list", "spelling-test", "word-search", "scramble", "hangman", "handwriting", "flashcards")
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}  # --paper letter|a4, as fpdf names them
 FONTS = ("dejavu", "atkinson")
@@ -177,9 +189,23 @@ SHEET_WORDS = {
 FIELDS: tuple[Field, ...] = (
     Field("title", str, "Title of the sheet.", "Title", "sheet", "TEXT"),
     Field("length", str, 'Letters: "5" or a range "4-6".', "Letters", "words", "N|A-B", check=_length),
-    Field("common", bool, "Only common words (Zipf frequency >= 3.0).", "Only common words", "words"),
     Field(
-        "min_zipf", float, "Only words at least this frequent (Zipf scale).", "How common (Zipf)", "words", lo=0, hi=8
+        "common",
+        bool,
+        "Only common words (Zipf frequency >= 3.0).",
+        "Only common words",
+        "words",
+        hint="Only words met often in everyday reading.",
+    ),
+    Field(
+        "min_zipf",
+        float,
+        "Only words at least this frequent (Zipf scale).",
+        "How common",
+        "words",
+        lo=0,
+        hi=8,
+        hint="From 1 (rare) to 7 (met all the time): 3 keeps everyday words, 4 only very common ones.",
     ),
     Field(
         "top_frequent",
@@ -187,6 +213,7 @@ FIELDS: tuple[Field, ...] = (
         "Only words among the N most frequent of the lexicon.",
         "Among the N most frequent",
         "words",
+        hint="Only words among this many of the most often met (1000: the thousand most common words).",
         lo=1,
         hi=10**12,
     ),
@@ -238,11 +265,24 @@ FIELDS: tuple[Field, ...] = (
         "Find rate for --boggle-findable (default 0.01).",
         "Boggle find rate",
         "puzzle",
+        hint="How often a word must turn up on random Boggle boards: 0.01 is one board in a hundred.",
         lo=0,
         hi=1,
     ),
-    replace(SAMPLE, name="count", label="How many words", group="pick", option="--sample"),
-    replace(SEED, label="Which pick", group="pick"),
+    replace(
+        SAMPLE,
+        name="count",
+        label="How many words",
+        group="pick",
+        option="--sample",
+        hint="How many words to pick at random from all that match.",
+    ),
+    replace(
+        SEED,
+        label="Which pick",
+        group="pick",
+        hint="Another number picks other words; the same number gives the same words again.",
+    ),
     Field(
         "swap",
         str,
@@ -264,7 +304,7 @@ FIELDS: tuple[Field, ...] = (
             "alpha": "A to Z",
             "frequency": "most common first",
             "difficulty": "easiest first",
-            "playability": "most playable in Scrabble first",
+            "playability": "most useful in word games first",
         },
     ),
     Field(
@@ -335,10 +375,11 @@ FIELDS: tuple[Field, ...] = (
         "sound",
         str,
         "A sound (CMU ARPAbet: CH, SH, TH, AE...) however it is spelled.",
-        "Sound (CH, SH, AE...)",
+        "Sound",
         "phonics",
         "SOUND",
         choices=SOUNDS,
+        choice_words=SOUND_WORDS,
     ),
     Field(
         "phase",

@@ -273,13 +273,16 @@ OFFENSIVE_CATEGORIES = ("sexual", "slurs-insults", "identity", "body-toilet")  #
 
 @functools.lru_cache(maxsize=4)
 def _listed_forms(entries: frozenset[str]) -> frozenset[str]:
-    """The entries (upper case) and the inflections lemminflect's dictionary knows for each."""
+    """The entries (upper case) and their inflections: those lemminflect's dictionary knows, and the regular ones
+    of a noun and a verb that it makes for any word (a reader knows CUNTS and NAZIS, though no dictionary does)."""
     import lemminflect
 
     forms = set(entries)
     for entry in entries:
-        for values in lemminflect.getAllInflections(entry.lower()).values():
-            forms.update(v.upper() for v in values if v.isalpha())
+        lemma = entry.lower()
+        found = [lemminflect.getAllInflections(lemma)]
+        found += [lemminflect.getAllInflectionsOOV(lemma, upos) for upos in ("NOUN", "VERB")]
+        forms.update(v.upper() for table in found for values in table.values() for v in values if v.isalpha())
     return frozenset(forms)
 
 
