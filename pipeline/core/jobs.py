@@ -134,10 +134,11 @@ def words_digest(words: Sequence[str]) -> str:
 
 @functools.cache
 def code_digest() -> str:
-    """A hash of the package's Python sources: a job run by other code gets another id."""
+    """A hash of the package's sources (Python, and the C of its compiled extensions): a job run by other code gets
+    another id."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".c", ".h")):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

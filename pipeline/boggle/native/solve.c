@@ -3,6 +3,7 @@
    the dictionary spells QU as Q); nbrs[cell] holds a cell's neighbours, -1 padded to 8. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arrays.h"
 #include "kernels.h"
@@ -18,9 +19,11 @@ typedef struct {
     uint64_t n_nodes;
     const int32_t *values;
     Py_ssize_t n_values;
-    uint8_t *seen;  /* per node: reached already on this board */
-    int32_t *found; /* the word nodes found, in order of discovery */
+    uint32_t *mark;  /* per node: the stamp of the last board that reached it */
+    uint32_t stamp;  /* this board's */
+    int32_t *found;  /* the word nodes found, in order of discovery (NULL: only counted and scored) */
     Py_ssize_t words;
+    int64_t score;
     int broken; /* a node or points class outside the dictionary was reached */
 } Walk;
 
@@ -45,10 +48,15 @@ static uint64_t visit(Walk *w, uint64_t node)
         return 0;
     }
     uint64_t record = w->nodes[node];
-    if (!w->seen[node]) {
-        w->seen[node] = 1;
-        if (w->values[node_class(record)] > 0)
-            w->found[w->words++] = (int32_t)node;
+    if (w->mark[node] != w->stamp) {
+        w->mark[node] = w->stamp;
+        int32_t points = w->values[node_class(record)];
+        w->score += points;
+        if (points > 0) {
+            if (w->found)
+                w->found[w->words] = (int32_t)node;
+            w->words++;
+        }
     }
     return record;
 }
@@ -125,18 +133,18 @@ PyObject *boggle_solve(PyObject *self, PyObject *args)
                             "boggle_solve(): a board has at most %d cells, a dictionary a root and a points class",
                             MAX_CELLS);
     }
-    uint8_t *seen = calloc((size_t)n_nodes, 1);
-    if (!seen)
+    uint32_t *mark = calloc((size_t)n_nodes, sizeof *mark);
+    if (!mark)
         return release(&held), PyErr_NoMemory();
-    Walk w = {board->buf, nbrs->buf, nodes->buf, (uint64_t)n_nodes, values->buf, values->shape[0],
-              seen, found->buf, 0, 0};
+    Walk w = {board->buf, nbrs->buf, nodes->buf, (uint64_t)n_nodes, values->buf, values->shape[0], mark, 1,
+              found->buf, 0, 0, 0};
     Py_ssize_t bad_at_cell;
     Py_BEGIN_ALLOW_THREADS
     bad_at_cell = bad_cell(board->buf, nbrs->buf, cells);
     if (bad_at_cell < 0)
         solve(&w, (int)cells);
     Py_END_ALLOW_THREADS
-    free(seen);
+    free(mark);
     release(&held);
     if (bad_at_cell >= 0)
         return PyErr_Format(PyExc_ValueError, "boggle_solve(): cell %zd's letter or neighbours are out of range",
@@ -144,4 +152,65 @@ PyObject *boggle_solve(PyObject *self, PyObject *args)
     if (w.broken)
         return PyErr_Format(PyExc_ValueError, "boggle_solve(): a node's child or points class is out of range");
     return PyLong_FromSsize_t(w.words);
+}
+
+/* boggle_scores(boards, nbrs, ncount, nodes, values, scores): the score of each board (int8 letter codes, one board
+   per row; the grid's int32 neighbours and counts; the dictionary's uint64 nodes and int32 points of each class)
+   into scores (int32, one per board): the points of the distinct words on it. */
+PyObject *boggle_scores(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *boards_obj, *nbrs_obj, *ncount_obj, *nodes_obj, *values_obj, *scores_obj;
+    if (!PyArg_ParseTuple(args, "OOOOOO:boggle_scores", &boards_obj, &nbrs_obj, &ncount_obj, &nodes_obj, &values_obj,
+                          &scores_obj))
+        return NULL;
+    Held held = {.function = "boggle_scores"};
+    Py_buffer *boards = hold(&held, boards_obj, "boards", "int8", 2, 0);
+    Py_buffer *nbrs = boards ? hold(&held, nbrs_obj, "nbrs", "int32", 2, 0) : NULL;
+    Py_buffer *ncount = nbrs ? hold(&held, ncount_obj, "ncount", "int32", 1, 0) : NULL;
+    Py_buffer *nodes = ncount ? hold(&held, nodes_obj, "nodes", "uint64", 1, 0) : NULL;
+    Py_buffer *values = nodes ? hold(&held, values_obj, "values", "int32", 1, 0) : NULL;
+    Py_buffer *scores = values ? hold(&held, scores_obj, "scores", "int32", 1, 1) : NULL;
+    Py_ssize_t n_boards = boards ? boards->shape[0] : 0, cells = boards ? boards->shape[1] : 0;
+    Py_ssize_t n_nodes = nodes ? nodes->shape[0] : 0;
+    if (!scores || !check_shape(&held, nbrs, "nbrs", 0, cells) || !check_shape(&held, nbrs, "nbrs", 1, 8) ||
+        !check_shape(&held, ncount, "ncount", 0, cells) || !check_shape(&held, scores, "scores", 0, n_boards))
+        return release(&held), NULL;
+    if (cells > MAX_CELLS || n_nodes < 1 || n_nodes > INT32_MAX || values->shape[0] < 1) {
+        release(&held);
+        return PyErr_Format(PyExc_ValueError,
+                            "boggle_scores(): a board has at most %d cells, a dictionary a root and a points class",
+                            MAX_CELLS);
+    }
+    uint32_t *mark = calloc((size_t)n_nodes, sizeof *mark);
+    if (!mark)
+        return release(&held), PyErr_NoMemory();
+    const int8_t *rows = boards->buf;
+    int32_t *out = scores->buf;
+    Walk w = {NULL, nbrs->buf, nodes->buf, (uint64_t)n_nodes, values->buf, values->shape[0], mark, 0, NULL, 0, 0, 0};
+    Py_ssize_t bad_board = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t b = 0; b < n_boards && !w.broken; b++) {
+        w.board = rows + b * cells;
+        if (bad_cell(w.board, w.nbrs, cells) >= 0) {
+            bad_board = b;
+            break;
+        }
+        if (++w.stamp == 0) { /* the stamps wrapped around: forget every mark */
+            memset(mark, 0, (size_t)n_nodes * sizeof *mark);
+            w.stamp = 1;
+        }
+        w.score = 0;
+        solve(&w, (int)cells);
+        out[b] = (int32_t)w.score;
+    }
+    Py_END_ALLOW_THREADS
+    free(mark);
+    release(&held);
+    if (bad_board >= 0)
+        return PyErr_Format(PyExc_ValueError, "boggle_scores(): board %zd's letters or the neighbours are out of range",
+                            bad_board);
+    if (w.broken)
+        return PyErr_Format(PyExc_ValueError, "boggle_scores(): a node's child or points class is out of range");
+    Py_RETURN_NONE;
 }
