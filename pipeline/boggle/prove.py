@@ -526,8 +526,8 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
     bounds = np.array([t["bound"] for t in tops], dtype=np.float64)
     out: dict[str, Any] = {
         "top_bound_max": int(bounds.max()),
-        "top_bound_median": float(np.median(bounds)),
-        "top_bound_over_floor_median": round(float(np.median(bounds) / floor), 3),
+        "top_bound_median": _median(bounds),
+        "top_bound_over_floor_median": round(_median(bounds) / floor, 3),
         "sum_union_tighter": int(sum(t["tree_bound"] is None or t["sum_union"] < t["tree_bound"] for t in tops)),
     }
     with_best = [t for t in tops if t["best"]]
@@ -536,7 +536,7 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
         out["bound_over_best"] = {
             "classes": len(with_best),
             "min": round(float(ratios.min()), 3),
-            "median": round(float(np.median(ratios)), 3),
+            "median": round(_median(ratios), 3),
             "max": round(float(ratios.max()), 3),
         }
         if best:
@@ -549,6 +549,13 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
                 "ratio": round(holder["bound"] / holder["best"], 3),
             }
     return out
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a float64 array without a NaN among them (whose check would import numpy.ma, 14 ms)."""
+    ordered = np.sort(values)
+    middle = ordered.size // 2
+    return float(ordered[middle] if ordered.size % 2 else (ordered[middle - 1] + ordered[middle]) / 2)
 
 
 def default_workers() -> int:
