@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -167,13 +169,23 @@ def finished(folder: Path, job: Job, shard: Shard) -> bool:
 def run_shard(work: WorkFn, shard: Shard, shared: Any, threads: int | None = None) -> Parts:
     """Compute one shard (on numba `threads` threads when given) and check it returned tables."""
     if threads is not None:
-        import numba
-
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        numba_threads(threads)
     parts = work(shard, shared)
     if not isinstance(parts, dict) or not all(isinstance(v, pl.DataFrame) for v in parts.values()):
         raise TypeError(f"{work.__name__} must return a dict of polars DataFrames, got {type(parts).__name__}")
     return parts
+
+
+def numba_threads(threads: int) -> None:
+    """Run numba's kernels on `threads` threads in this process: at once when numba is loaded; else as numba's
+    thread count when the work loads it (NUMBA_NUM_THREADS, read as numba is imported), so that a worker whose
+    work needs no numba (the Boggle proof's C kernels) never loads it (0.3 s and more of its start-up)."""
+    threads = max(1, threads)
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    else:
+        os.environ["NUMBA_NUM_THREADS"] = str(threads)
 
 
 def strip_engine(meta: dict[bytes, bytes] | None) -> dict[bytes, bytes]:
