@@ -19,7 +19,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
@@ -36,9 +35,51 @@ POLL = 0.25  # seconds between an engine's looks at Ctrl-C while shards run else
 
 
 def shard_seed(job_seed: int, index: int) -> int:
-    """The seed of shard `index`: a 63-bit hash of the job seed and the index (numpy's SeedSequence)."""
-    state = np.random.SeedSequence([int(job_seed), int(index)]).generate_state(1, dtype=np.uint64)[0]
-    return int(state >> np.uint64(1))
+    """The seed of shard `index`: a 63-bit hash of the job seed and the index, numpy's
+    `SeedSequence([job_seed, index]).generate_state(1, np.uint64)[0] >> 1`, computed here (importing numpy.random
+    costs a process 10 ms, and the executor names every shard's seed; a test checks the two agree)."""
+    return _seed_state([int(job_seed), int(index)]) >> 1
+
+
+_M32 = 0xFFFFFFFF
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED  # SeedSequence's constants
+_MIX_L, _MIX_R, _POOL = 0xCA01F9DD, 0x4973F715, 4
+
+
+def _seed_state(entropy: list[int]) -> int:
+    """SeedSequence(entropy).generate_state(1, np.uint64)[0] for non-negative ints, as numpy computes it: each int
+    as its 32-bit words (least significant first), mixed into a pool of 4 words, two words drawn from it."""
+    if min(entropy) < 0:
+        raise ValueError("expected non-negative integer")  # as numpy says
+    words = [w for n in entropy for w in ([(n >> s) & _M32 for s in range(0, max(n.bit_length(), 1), 32)])]
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = (hash_const * _MULT_A) & _M32
+        value = (value * hash_const) & _M32
+        return value ^ (value >> 16)
+
+    def mix(x: int, y: int) -> int:
+        result = (_MIX_L * x - _MIX_R * y) & _M32
+        return result ^ (result >> 16)
+
+    pool = [hashmix(words[i] if i < len(words) else 0) for i in range(_POOL)]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for src in range(_POOL, len(words)):
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(words[src]))
+    state, const = [], _INIT_B
+    for value in pool[:2]:
+        value ^= const
+        const = (const * _MULT_B) & _M32
+        value = (value * const) & _M32
+        state.append(value ^ (value >> 16))
+    return state[0] | state[1] << 32
 
 
 @dataclass(frozen=True)
