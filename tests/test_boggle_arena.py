@@ -1,4 +1,5 @@
-"""The Boggle proof's arena: reserved whole at no memory cost, and the same trees and boards wherever it ends."""
+"""The Boggle proof's arena: reserved whole at no memory cost, and the same trees and boards wherever it ends (the C
+kernels then stop, and the engine calls them again on a longer arena)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ import os
 import numpy as np
 import pytest
 
-from pipeline.boggle import break_kernels as bk
 from pipeline.boggle import prove as prove_module
-from pipeline.boggle import prove_kernels as pk
 from pipeline.boggle.classes import split_order
 from pipeline.boggle.dictionary import compile_dictionary
+from pipeline.boggle.engine import kernels
 from pipeline.boggle.prove import Problem, parse_partition, prove_shard, reserved_arena
 from tests.support.boggle_prove import (
     MOBY,
@@ -25,6 +25,7 @@ from tests.support.boggle_prove import (
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 MIB = 1 << 20
+K = kernels()
 LETTERS_3X3 = ["AEST", "RLNT", "AEIO", "STRD", "AEIO", "NRST", "EAO", "LRST", "AEIU"]  # a heavy 3x3 class
 
 
@@ -53,23 +54,23 @@ def resident_bytes(array: np.ndarray) -> int:
 @pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="needs Linux's /proc")
 def test_the_reserved_arena_costs_memory_only_where_written():
     arena, base = reserved_arena()
-    assert arena.shape[0] == pk.MAX_SLOTS  # every int32 offset addressable: it never grows by copying
-    assert arena[3 * 5 + pk.POINTS] == 5 and arena[3 * 5 + pk.BOUND] == 5 and base == 3 * pk.INTERNED
+    assert arena.shape[0] == K.MAX_SLOTS  # every int32 offset addressable: it never grows by copying
+    assert arena[3 * 5 + K.POINTS] == 5 and arena[3 * 5 + K.BOUND] == 5 and base == 3 * K.INTERNED
     assert resident_bytes(arena) < 16 * MIB  # 8 GiB reserved, a few pages written
-    arena[pk.MAX_SLOTS // 2 : pk.MAX_SLOTS // 2 + 64 * MIB // 4] = 1  # 64 MiB written far out
+    arena[K.MAX_SLOTS // 2 : K.MAX_SLOTS // 2 + 64 * MIB // 4] = 1  # 64 MiB written far out
     assert 32 * MIB < resident_bytes(arena) < 90 * MIB  # the pages written (less any the system reclaimed)
 
 
 def test_a_class_tree_is_the_same_wherever_its_arena_ends(moby):
     tree = class_tree(moby, 3, 3, LETTERS_3X3)
-    base = 3 * pk.INTERNED
+    base = 3 * K.INTERNED
     slots = tree.tip - base
     assert slots > 10_000, "the tree must cross many arena ends"
     expected = tree.arena[: tree.tip]
     for size in sorted({base + 1, base + 7, *range(base + 13, tree.tip + 50, max(1, slots // 97)), tree.tip}):
-        arena = pk.new_arena(0)[0]
+        arena = K.new_arena(0)[0]
         arena = np.concatenate([arena[:base], np.zeros(size - base, dtype=np.int32)])
-        mem, tip, root = pk.class_tree(tree.keys, tree.wcs, tree.at, moby.values, tree.layout, arena, base)
+        mem, tip, root = K.class_tree(tree.keys, tree.wcs, tree.at, moby.values, tree.layout, arena, base)
         assert (tip, root) == (tree.tip, tree.root), size
         assert np.array_equal(mem[:tip], expected), size
 
@@ -77,13 +78,13 @@ def test_a_class_tree_is_the_same_wherever_its_arena_ends(moby):
 def test_breaking_a_tree_is_the_same_wherever_its_arena_ends(moby):
     tree = class_tree(moby, 3, 3, LETTERS_3X3)
     n_letters = tree.layout.n_letters[split_order(3, 3)].astype(np.int64)
-    floor = int(tree.arena[tree.root + pk.BOUND]) // 6
+    floor = int(tree.arena[tree.root + K.BOUND]) // 6
     args = (tree.root, n_letters, floor, int(1.7 * floor), 9 - 4)
-    roomy = bk.break_tree(np.concatenate([tree.arena[: tree.tip], np.zeros(1 << 24, np.int32)]), tree.tip, *args)
+    roomy = K.break_tree(np.concatenate([tree.arena[: tree.tip], np.zeros(1 << 24, np.int32)]), tree.tip, *args)
     boards, forced = roomy[1], roomy[2]
     assert boards.shape[0] > 10 and forced.sum() > 20, "the floor must leave boards to find and trees to force"
     for extra in (1, 9, 100, 1000, 5000, 30_000):  # the arena ends inside the forced trees: it grows
-        got = bk.break_tree(np.concatenate([tree.arena[: tree.tip], np.zeros(extra, np.int32)]), tree.tip, *args)
+        got = K.break_tree(np.concatenate([tree.arena[: tree.tip], np.zeros(extra, np.int32)]), tree.tip, *args)
         assert got[0].shape[0] > tree.tip + extra
         for mine, theirs in zip(got[1:], roomy[1:]):
             assert np.array_equal(mine, theirs), extra
@@ -92,7 +93,7 @@ def test_breaking_a_tree_is_the_same_wherever_its_arena_ends(moby):
 def proof_from_a_tiny_growing_arena(tmp_path, monkeypatch, rows: int, cols: int) -> None:
     """A proof over every board of R and T whose arena starts at 1,408 slots and grows many times: the boards
     brute force finds, and a class's tree alone outgrew the first arena."""
-    monkeypatch.setattr(prove_module, "reserved_arena", lambda: pk.new_arena(0))
+    monkeypatch.setattr(prove_module, "reserved_arena", lambda: K.new_arena(0))
     dictionary = synthetic_dictionary("RT", 6, 0.3, seed=12)
     assert_proof_is_brute_force(tmp_path, rows, cols, "RT", dictionary, ["RT", "R T, center: RT"], 0, (1.0, 1.7))
     problem = Problem(rows, cols, dictionary, parse_partition("RT"), 1)

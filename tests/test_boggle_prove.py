@@ -7,8 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.boggle import break_kernels as bk
-from pipeline.boggle import prove_kernels as pk
 from pipeline.boggle.classes import (
     ClassSpace,
     canonical_board,
@@ -17,6 +15,7 @@ from pipeline.boggle.classes import (
     symmetries,
 )
 from pipeline.boggle.dictionary import compile_dictionary
+from pipeline.boggle.engine import kernels
 from pipeline.boggle.prove import (
     Problem,
     prove,
@@ -149,7 +148,7 @@ def test_sorted_paths_are_the_distinct_paths_by_first_digit_then_key(bits, word_
         pick = rng.integers(0, n, n)
         keys, wcs, firsts = keys[pick], wcs[pick], firsts[pick]  # repeated paths
     expected = sorted({(int(f), int(k), int(w)) for f, k, w in zip(firsts, keys, wcs)})
-    got_keys, got_wcs, at = pk.sort_paths(keys, wcs, firsts, n, bits, n_first)
+    got_keys, got_wcs, at = kernels().sort_paths(keys, wcs, firsts, n, bits, n_first)
     got_firsts = np.repeat(np.arange(n_first + 1), np.diff(at))
     got = list(zip(got_firsts.tolist(), got_keys.tolist(), got_wcs.tolist()))
     assert sorted(got) == expected
@@ -193,22 +192,21 @@ def test_forced_trees_bound_every_board_with_the_forced_letters(enable_like, siz
     letters = ["".join(sorted(data.draw(st.sets(st.sampled_from(LETTERS), min_size=1, max_size=4)))) for _ in range(n)]
     tree = class_tree(enable_like, rows, cols, letters)
     order = split_order(rows, cols)
+    k = kernels()
     mem, tip, node = tree.arena, tree.tip, tree.root
     chosen: dict[int, str] = {}
     for pos in range(data.draw(st.integers(1, n - 1))):
         cell = int(order[pos])
         index = data.draw(st.integers(0, len(letters[cell]) - 1))
-        mem, tip, child = bk.force_tree(mem, tip, node, pos, index)
-        assert mem[child + pk.BOUND] <= mem[node + pk.BOUND]
+        mem, tip, child = k.force_tree(mem, tip, node, pos, index)
+        assert mem[child + k.BOUND] <= mem[node + k.BOUND]
         if pos == 0:  # one cell forced: the merged tree is the tree of the paths that skip it or use the letter
             at = tree.at
             keys = np.concatenate([tree.keys[at[0] : at[1]], tree.keys[at[index + 1] : at[index + 2]]])
             wcs = np.concatenate([tree.wcs[at[0] : at[1]], tree.wcs[at[index + 1] : at[index + 2]]])
-            keys, wcs, at1 = pk.sort_paths(keys, wcs, np.zeros(keys.shape[0], np.uint8), keys.shape[0], 64, 0)
-            mem2, _, root2 = pk.build_tree(
-                keys, wcs, 0, keys.shape[0], enable_like.values, tree.layout, mem.copy(), tip
-            )
-            assert mem2[root2 + pk.BOUND] == mem[child + pk.BOUND]
+            keys, wcs, at1 = k.sort_paths(keys, wcs, np.zeros(keys.shape[0], np.uint8), keys.shape[0], 64, 0)
+            mem2, _, root2 = k.build_tree(keys, wcs, 0, keys.shape[0], enable_like.values, tree.layout, mem.copy(), tip)
+            assert mem2[root2 + k.BOUND] == mem[child + k.BOUND]
         chosen[cell] = letters[cell][index]
         node = child
     boards = [
@@ -216,7 +214,7 @@ def test_forced_trees_bound_every_board_with_the_forced_letters(enable_like, siz
         for _ in range(20)
     ]
     scores = score_boards(np.array(boards, dtype=np.int8), rows, cols, enable_like).scores
-    assert scores.max() <= mem[node + pk.BOUND]
+    assert scores.max() <= mem[node + k.BOUND]
 
 
 # ---- symmetry, partitions, classes ---------------------------------------------------------------------
@@ -342,10 +340,16 @@ def test_enable2k_3x3_best_class_bound_holds_the_best_board():
 
 def test_kernel_files_agree_on_the_layouts_they_share():
     """Each numba cache unit names the layouts it reads itself (numba's cache follows its own file only):
-    the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves)."""
-    from pipeline.boggle.kernels import nodes as kernels
+    the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves, and with
+    the C the proof runs, pipeline/boggle/native/proof.h); the C reads the class layout's fields by position."""
+    from pipeline.boggle import break_kernels as bk
+    from pipeline.boggle import prove_kernels as pk
+    from pipeline.boggle.kernels import nodes
+    from pipeline.boggle.prove import Layout, Lexicon
 
     for name in ("NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"):
-        assert getattr(pk, name) == getattr(kernels, name), name
+        assert getattr(pk, name) == getattr(nodes, name), name
     for name in ("POINTS", "BOUND", "COUNT", "KIDS", "POS", "MASK", "INTERNED"):
-        assert getattr(pk, name) == getattr(bk, name), name
+        assert getattr(pk, name) == getattr(bk, name) == getattr(kernels(), name), name
+    assert pk.WC_SHIFT == kernels().WC_SHIFT and pk.MAX_SLOTS == bk.MAX_SLOTS == kernels().MAX_SLOTS
+    assert Layout._fields == pk.Layout._fields and Lexicon._fields == pk.Lexicon._fields

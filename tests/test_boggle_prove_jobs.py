@@ -125,6 +125,20 @@ def test_cli_prove_bad_input_is_one_line(cli, small_lexicon, args, message):
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
+def test_a_proof_and_its_workers_import_no_numba(cli, small_lexicon, tmp_path):
+    """The command's process and its worker processes each start without numba (its import and kernels cost
+    more than a proof process's whole start-up): where importing it fails, the proof still runs."""
+    (tmp_path / "sitecustomize.py").write_text('import sys\nsys.modules["numba"] = sys.modules["llvmlite"] = None\n')
+    args = (*TINY_PROOF, "--data-dir", str(small_lexicon), "--json")
+    run = run_wordstats(*args, "--shard-size", "4", "--workers", "2", env={"PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stderr[-2000:]
+    proof = json.loads(run.stdout)
+    assert proof["summary"]["workers"] == 2 and proof["summary"]["shards_computed"] > 2
+    expected = cli(*args, "--shard-size", "100", "--workers", "1")  # one shard, here: another job
+    assert expected.exit_code == 0, expected
+    assert json.loads(expected.stdout)["boards"] == proof["boards"] and proof["boards"]
+
+
 # ---- the proof as a sharded job: local processes, Ray, a cluster, resume, retry --------------------------
 
 RAY_CASE = ("3x3", "AEI RST", 300, 8)  # size, partition, floor, shard size: 13 shards, about a CPU-second

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.boggle.best import SearchParams
 from pipeline.boggle.jobs import Rolling, best_job, random_job, random_work, scores_summary
@@ -135,6 +137,13 @@ def test_shard_seeds_derive_from_job_seed_and_index():
     assert [s.size for s in job.shards()] == [3, 3, 3, 1]
     assert seeds == [shard_seed(42, k) for k in range(4)] and len(set(seeds)) == 4
     assert seeds != [s.seed for s in Job("t", {}, 10, 3, 43, random_work, ("x",)).shards()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**70), st.integers(0, 2**40))
+def test_shard_seeds_are_numpys_seed_sequence(job_seed, index):
+    expected = np.random.SeedSequence([job_seed, index]).generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)
+    assert shard_seed(job_seed, index) == int(expected)
 
 
 def test_rerun_computes_nothing_and_params_change_the_job(boggle, tmp_path):

@@ -510,7 +510,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     address = executor.cluster_address(place.config, req.ray)
     if address and req.workers is not None:
         raise WordstatsError("--workers sets local worker processes; on Ray the cluster's CPUs run the shards")
-    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length), trie=True)
     problem = Problem(rows, cols, dictionary, partition, req.floor)
     only = None if req.one_class is None else [chosen_class(problem, req.one_class)]
     job = prove_job(problem, req.shard_size, only)
@@ -553,7 +553,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
         pt.read_table(path)  # a folder that is not a proof table is an error before any work
     rows, cols = parse_size(req.size)
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
-    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length), trie=True)
     problem = Problem(rows, cols, dictionary, partition, req.floor)
     wanted = pt.empty(problem, place.lexicon)
     origin = provenance(place, "boggle prove", {"size": f"{rows}x{cols}", "floor": req.floor, "reference": str(path)})

@@ -114,6 +114,8 @@ TABLE_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "letter_weights": pl.List(pl.Float64),
 }
 ARRAYS = ("nodes", "values", "points", "rank", "word_at", "letter_weights")
+TRIE = ("nodes", "values")  # what a proof walks: the trie and the points of its classes
+KEYS = ("variant", "min_length", "points_table")  # the rules a row holds
 
 
 def dictionary_table(dictionaries: list[Dictionary]) -> pl.DataFrame:
@@ -132,7 +134,8 @@ def dictionary_table(dictionaries: list[Dictionary]) -> pl.DataFrame:
 
 
 def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
-    """The dictionary of `rules` from a boggle_dictionary table, or None when it holds no row for exactly them."""
+    """The dictionary of `rules` from a boggle_dictionary table, or None when it holds no row for exactly them. A
+    table of the rules and TRIE columns alone gives the trie alone (see `trie_only`)."""
     row = table.filter(
         (pl.col("variant") == rules.name)
         & (pl.col("min_length") == rules.min_length)
@@ -140,5 +143,17 @@ def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
     )
     if row.height != 1:
         return None
+    if "words" not in row.columns:
+        nodes, values = (row[name][0].to_numpy() for name in TRIE)
+        return Dictionary(rules, (), nodes, values, *_NONE)
     arrays = {name: row[name][0].to_numpy() for name in ARRAYS}
     return Dictionary(rules, tuple(row["words"][0].to_list()), **arrays)
+
+
+_NONE = (np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64))
+
+
+def trie_only(dictionary: Dictionary) -> Dictionary:
+    """The dictionary's trie and points alone, what a proof reads: no words, and its per-node points, ranks and
+    word indices and its letter weights empty (nothing that solves boards, lists words or rolls them takes it)."""
+    return Dictionary(dictionary.rules, (), dictionary.nodes, dictionary.values, *_NONE)

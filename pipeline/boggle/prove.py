@@ -1,9 +1,10 @@
 """Prove the best Boggle boards: branch and bound over board classes (see docs/boggle-prove.md).
 
-Each canonical top-level class (pipeline/boggle/classes.py) is bounded from above by its orderly tree
-(`prove_kernels`): a class whose bound is below the floor holds no board worth keeping; the others are forced
-cell by cell and searched (`break_kernels`) down to single boards, which the exact solver scores. Every board
-found is written in its canonical form.
+Each canonical top-level class (pipeline/boggle/classes.py) is bounded from above by its orderly tree: a class
+whose bound is below the floor holds no board worth keeping; the others are forced cell by cell and searched
+down to single boards, which the exact solver scores. Every board found is written in its canonical form. The
+kernels are C (pipeline/boggle/native/, through `pipeline.boggle.engine`), so a proof's process imports no numba;
+the numba kernels `prove_kernels` and `break_kernels` are the reference they are tested against.
 
 The work of one shard (a run of classes) is `prove_shard`; `prove_job` makes the proof a job of the
 sharded-job executor (`pipeline.core.executor`), which runs the shards on local processes or a Ray cluster,
@@ -18,6 +19,7 @@ import math
 import os
 import resource
 import time
+from collections import namedtuple
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -108,10 +110,17 @@ def check_problem(problem: Problem) -> None:
         raise WordstatsError(f"--floor must be at least 1, got {problem.floor}")
 
 
-def class_layout(letters: list[str], order: np.ndarray):
-    """The kernels' view of a class: its cells' letters, the split order and the word keys' digits."""
-    from pipeline.boggle.prove_kernels import Layout
+# The kernels' view of a class (the C functions read its fields by position, as pipeline/boggle/native/layout.c
+# says; prove_kernels.Layout, the numba kernels' own, has the same fields).
+Layout = namedtuple(
+    "Layout",
+    ["letters", "n_letters", "order", "pos_of", "shift", "width", "pos_at_bit", "high", "lows", "key_bits"],
+)
+Lexicon = namedtuple("Lexicon", ["nodes", "values", "nbrs", "ncount"])  # the dictionary and the grid
 
+
+def class_layout(letters: list[str], order: np.ndarray) -> Layout:
+    """The kernels' view of a class: its cells' letters, the split order and the word keys' digits."""
     n = len(letters)
     codes, n_letters = group_codes(letters)
     width = np.zeros(n, dtype=np.int64)
@@ -166,11 +175,12 @@ class Prover:
     class seen; the tree's arena is reserved whole, its pages committed as the largest class writes them)."""
 
     def __init__(self, problem: Problem):
-        from pipeline.boggle import prove_kernels as pk
+        from pipeline.boggle.engine import kernels
 
         d = problem.dictionary
         self.problem = problem
-        self.lexicon = pk.Lexicon(d.nodes, d.values, *neighbours(problem.rows, problem.cols))
+        self.kernels = kernels()
+        self.lexicon = Lexicon(d.nodes, d.values, *neighbours(problem.rows, problem.cols))
         self._new_path_buffers()
         self.seen = np.zeros((d.nodes.shape[0] + 63) // 64, dtype=np.uint64)  # a bit per trie node
         self.arena, self.base = reserved_arena()
@@ -185,14 +195,12 @@ class Prover:
     def prove(self, class_id: int) -> tuple[dict[str, tuple[int, int]], dict[str, Any], dict[str, Any]]:
         """The boards of one class at or above the floor ({canonical board: (score, class)}), the class's row
         of bounds and work, and its row of timings."""
-        from pipeline.boggle import break_kernels as bk
-        from pipeline.boggle import prove_kernels as pk
-
+        k = self.kernels
         p = self.problem
         n, order, floor = p.n_cells, p.order, p.floor
         lay = class_layout(p.space.letters(class_id), order)
         t0 = time.process_time()
-        self.keys, self.wcs, self.firsts, n_paths, union = pk.word_paths(
+        self.keys, self.wcs, self.firsts, n_paths, union = k.word_paths(
             self.lexicon, lay, self.keys, self.wcs, self.firsts, self.seen
         )
         row: dict[str, Any] = {"class": class_id, "tree_bound": None, "sum_union": int(union), "best": None}
@@ -202,21 +210,21 @@ class Prover:
         t1 = t2 = t3 = t4 = time.process_time()
         if union >= floor:
             n_first = int(lay.n_letters[order[0]])
-            keys, wcs, at = pk.sort_paths(self.keys, self.wcs, self.firsts, n_paths, lay.key_bits, n_first)
+            keys, wcs, at = k.sort_paths(self.keys, self.wcs, self.firsts, n_paths, lay.key_bits, n_first)
             t1 = time.process_time()
             if self.keys.shape[0] > KEPT_PATHS:  # the unsorted paths are done with: free them before the tree
                 self._new_path_buffers()
             self.arena, tip, root = _in_arena(
-                pk.class_tree, class_id, keys, wcs, at, p.dictionary.values, lay, self.arena, self.base
+                k.class_tree, class_id, keys, wcs, at, p.dictionary.values, lay, self.arena, self.base
             )
-            row.update(tree_bound=int(self.arena[root + pk.BOUND]), word_paths=int(keys.shape[0]))
+            row.update(tree_bound=int(self.arena[root + k.BOUND]), word_paths=int(keys.shape[0]))
             row["tree_slots"] = int(tip - self.base)
             del keys, wcs, at  # the sorted paths are not needed by the search: free them before it writes the arena
             t2 = time.process_time()
             per_pos = lay.n_letters[order].astype(np.int64)
             switch = int(p.switch * floor)
             self.arena, picks, forced, cut, searched, visited, dropped = _in_arena(
-                bk.break_tree, class_id, self.arena, tip, root, per_pos, floor, switch, n - p.free
+                k.break_tree, class_id, self.arena, tip, root, per_pos, floor, switch, n - p.free
             )
             row.update(forced=int(forced.sum()), force_dropped=int(cut.sum()), searched=int(searched.sum()))
             row.update(visited=visited.tolist(), dropped=dropped.tolist())
@@ -246,14 +254,13 @@ class Prover:
 
     def _score_chunk(self, picks: np.ndarray, lay, class_id: int) -> dict[str, tuple[int, int]]:
         """The boards of one chunk of candidates scoring at least the floor, in canonical form."""
-        from pipeline.boggle.solver import score_boards
-
         p = self.problem
         n = p.n_cells
         per_cell = np.empty_like(picks)
         per_cell[:, p.order] = picks
         boards = lay.letters[np.arange(n), per_cell]
-        scores = score_boards(boards, p.rows, p.cols, p.dictionary).scores
+        lex = self.lexicon
+        scores = self.kernels.boggle_scores(boards, lex.nbrs, lex.ncount, lex.nodes, lex.values)
         found = {}
         for i in np.flatnonzero(scores >= p.floor).tolist():
             text = min((boards[i][image].astype(np.uint8) + A_CODE).tobytes().decode("ascii") for image in self.images)
@@ -287,12 +294,13 @@ def prove_shard(problem: Problem, classes: np.ndarray) -> dict[str, pl.DataFrame
 def reserved_arena() -> tuple[np.ndarray, int]:
     """A new arena of every slot an int32 offset addresses (8 GiB of address space, memory only for the pages
     written), so that it never grows by copying; a small one that grows where the system refuses that."""
-    from pipeline.boggle import prove_kernels as pk
+    from pipeline.boggle.engine import kernels
 
+    k = kernels()
     try:
-        return pk.new_arena(pk.MAX_SLOTS)
+        return k.new_arena(k.MAX_SLOTS)
     except MemoryError:
-        return pk.new_arena(ARENA_SLOTS)
+        return k.new_arena(ARENA_SLOTS)
 
 
 def _in_arena(kernel, class_id: int, *args):
@@ -518,8 +526,8 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
     bounds = np.array([t["bound"] for t in tops], dtype=np.float64)
     out: dict[str, Any] = {
         "top_bound_max": int(bounds.max()),
-        "top_bound_median": float(np.median(bounds)),
-        "top_bound_over_floor_median": round(float(np.median(bounds) / floor), 3),
+        "top_bound_median": _median(bounds),
+        "top_bound_over_floor_median": round(_median(bounds) / floor, 3),
         "sum_union_tighter": int(sum(t["tree_bound"] is None or t["sum_union"] < t["tree_bound"] for t in tops)),
     }
     with_best = [t for t in tops if t["best"]]
@@ -528,7 +536,7 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
         out["bound_over_best"] = {
             "classes": len(with_best),
             "min": round(float(ratios.min()), 3),
-            "median": round(float(np.median(ratios)), 3),
+            "median": round(_median(ratios), 3),
             "max": round(float(ratios.max()), 3),
         }
         if best:
@@ -541,6 +549,13 @@ def tightness(tops: list[dict], floor: int, best: int | None) -> dict[str, Any]:
                 "ratio": round(holder["bound"] / holder["best"], 3),
             }
     return out
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a float64 array without a NaN among them (whose check would import numpy.ma, 14 ms)."""
+    ordered = np.sort(values)
+    middle = ordered.size // 2
+    return float(ordered[middle] if ordered.size % 2 else (ordered[middle - 1] + ordered[middle]) / 2)
 
 
 def default_workers() -> int:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.boggle.dictionary import Dictionary, compile_dictionary, stored_dictionary
+from pipeline.boggle.dictionary import KEYS, TRIE, Dictionary, compile_dictionary, stored_dictionary, trie_only
 from pipeline.boggle.rules import Board, Rules
 from pipeline.boggle.solver import solve
 from pipeline.core.errors import WordstatsError
 
 
-def store_dictionary(store, rules: Rules) -> Dictionary:
+def store_dictionary(store, rules: Rules, trie: bool = False) -> Dictionary:
     """The Boggle dictionary of a built lexicon's words: the stored one of the dictionary stage when it holds
-    these rules, else compiled from the words."""
+    these rules, else compiled from the words. With `trie`, its trie alone (`dictionary.trie_only`: what a proof
+    reads, a fraction of the table)."""
     if store.exists("boggle_dictionary"):
         try:
-            rows = store.scan("boggle_dictionary").filter(pl.col("variant") == rules.name).collect()
+            scan = store.scan("boggle_dictionary").filter(pl.col("variant") == rules.name)
+            rows = (scan.select(*KEYS, *TRIE) if trie else scan).collect()
             stored = stored_dictionary(rows, rules)  # the variant's row group alone is read
         except (pl.exceptions.PolarsError, OSError, ValueError, TypeError):
             raise WordstatsError(
@@ -24,7 +26,8 @@ def store_dictionary(store, rules: Rules) -> Dictionary:
             ) from None
         if stored is not None:
             return stored
-    return compile_dictionary(store.read("words", columns=["word"])["word"].to_list(), rules)
+    compiled = compile_dictionary(store.read("words", columns=["word"])["word"].to_list(), rules)
+    return trie_only(compiled) if trie else compiled
 
 
 def solution(board: Board, dictionary: Dictionary, paths: bool = False) -> dict:

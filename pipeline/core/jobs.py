@@ -11,13 +11,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
@@ -34,9 +35,51 @@ POLL = 0.25  # seconds between an engine's looks at Ctrl-C while shards run else
 
 
 def shard_seed(job_seed: int, index: int) -> int:
-    """The seed of shard `index`: a 63-bit hash of the job seed and the index (numpy's SeedSequence)."""
-    state = np.random.SeedSequence([int(job_seed), int(index)]).generate_state(1, dtype=np.uint64)[0]
-    return int(state >> np.uint64(1))
+    """The seed of shard `index`: a 63-bit hash of the job seed and the index, numpy's
+    `SeedSequence([job_seed, index]).generate_state(1, np.uint64)[0] >> 1`, computed here (importing numpy.random
+    costs a process 10 ms, and the executor names every shard's seed; a test checks the two agree)."""
+    return _seed_state([int(job_seed), int(index)]) >> 1
+
+
+_M32 = 0xFFFFFFFF
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED  # SeedSequence's constants
+_MIX_L, _MIX_R, _POOL = 0xCA01F9DD, 0x4973F715, 4
+
+
+def _seed_state(entropy: list[int]) -> int:
+    """SeedSequence(entropy).generate_state(1, np.uint64)[0] for non-negative ints, as numpy computes it: each int
+    as its 32-bit words (least significant first), mixed into a pool of 4 words, two words drawn from it."""
+    if min(entropy) < 0:
+        raise ValueError("expected non-negative integer")  # as numpy says
+    words = [w for n in entropy for w in ([(n >> s) & _M32 for s in range(0, max(n.bit_length(), 1), 32)])]
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = (hash_const * _MULT_A) & _M32
+        value = (value * hash_const) & _M32
+        return value ^ (value >> 16)
+
+    def mix(x: int, y: int) -> int:
+        result = (_MIX_L * x - _MIX_R * y) & _M32
+        return result ^ (result >> 16)
+
+    pool = [hashmix(words[i] if i < len(words) else 0) for i in range(_POOL)]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for src in range(_POOL, len(words)):
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(words[src]))
+    state, const = [], _INIT_B
+    for value in pool[:2]:
+        value ^= const
+        const = (const * _MULT_B) & _M32
+        value = (value * const) & _M32
+        state.append(value ^ (value >> 16))
+    return state[0] | state[1] << 32
 
 
 @dataclass(frozen=True)
@@ -134,10 +177,11 @@ def words_digest(words: Sequence[str]) -> str:
 
 @functools.cache
 def code_digest() -> str:
-    """A hash of the package's Python sources: a job run by other code gets another id."""
+    """A hash of the package's sources (Python, and the C of its compiled extensions): a job run by other code gets
+    another id."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".c", ".h")):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -166,13 +210,23 @@ def finished(folder: Path, job: Job, shard: Shard) -> bool:
 def run_shard(work: WorkFn, shard: Shard, shared: Any, threads: int | None = None) -> Parts:
     """Compute one shard (on numba `threads` threads when given) and check it returned tables."""
     if threads is not None:
-        import numba
-
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        numba_threads(threads)
     parts = work(shard, shared)
     if not isinstance(parts, dict) or not all(isinstance(v, pl.DataFrame) for v in parts.values()):
         raise TypeError(f"{work.__name__} must return a dict of polars DataFrames, got {type(parts).__name__}")
     return parts
+
+
+def numba_threads(threads: int) -> None:
+    """Run numba's kernels on `threads` threads in this process: at once when numba is loaded; else as numba's
+    thread count when the work loads it (NUMBA_NUM_THREADS, read as numba is imported), so that a worker whose
+    work needs no numba (the Boggle proof's C kernels) never loads it (0.3 s and more of its start-up)."""
+    threads = max(1, threads)
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    else:
+        os.environ["NUMBA_NUM_THREADS"] = str(threads)
 
 
 def strip_engine(meta: dict[bytes, bytes] | None) -> dict[bytes, bytes]:

@@ -1,7 +1,7 @@
-"""First and second use of the commands that run numba kernels, after `make install`: each command twice in fresh
-processes (the second with another seed or input, so that no job result is reused), on ENABLE built into a
-scratch folder, with the kernels numba compiled meanwhile (WORDSTATS_COMPILE_LOG: none when `make install`
-warmed them all). The issue's target: a first use within 2x the second."""
+"""First and second use of the commands that run compiled kernels (numba's; `boggle prove`'s are C), after `make
+install`: each command twice in fresh processes (the second with another seed or input, so that no job result is
+reused), on ENABLE built into a scratch folder, with the kernels numba compiled meanwhile (WORDSTATS_COMPILE_LOG:
+none when `make install` warmed them all). The issue's target: a first use within 2x the second."""
 
 from __future__ import annotations
 

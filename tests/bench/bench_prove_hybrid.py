@@ -5,10 +5,10 @@ it) as its README says: its C++ extension `cpp_boggle` compiled with pybind11 in
 Python that has pybind11 and numpy. BENCH_HYBRID_BOGGLE names the checkout (default /tmp/hb) and
 BENCH_HYBRID_PYTHON its Python (default /tmp/hbvenv/bin/python); without them the benchmark is skipped.
 
-Each side proves one class per child process (NUMBA_NUM_THREADS=1 for ours; hybrid-boggle's breaker is one
-thread): the child reports its own CPU seconds (`time.process_time`, which includes building the class's tree),
-the boards it found at or above the floor, and its peak resident memory. Ours runs `prove_shard` on the class
-(compiled kernels loaded before the clock starts); hybrid-boggle runs its `HybridTreeBreaker` (the breaker of
+Each side proves one class per child process of one thread (ours runs the proof's C kernels, hybrid-boggle its
+breaker): the child reports its own CPU seconds (`time.process_time`, which includes building the class's
+tree), the boards it found at or above the floor, and its peak resident memory. Ours runs `prove_shard` on the class
+(its kernels loaded before the clock starts); hybrid-boggle runs its `HybridTreeBreaker` (the breaker of
 its `break_all`) with its default switchover (1.7 × the floor), on its own copy of ENABLE2K (the same 173,528
 words, with Qu written Q). Both use hybrid-boggle's partition and class ids.
 
@@ -120,7 +120,7 @@ rules = Rules("standard", 3, (0, 0, 0, 1, 1, 2, 3, 5, 11))
 dictionary = compile_dictionary(open(words).read().upper().split(), rules)
 problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
 small = Problem(2, 2, dictionary, parse_partition("AEIOU BCDFGHJKLMNPQRSTVWXYZ"), 1)
-prove_shard(small, np.array([0]))  # compile the kernels before the clock starts
+prove_shard(small, np.array([0]))  # load the kernels before the clock starts
 started = time.process_time()
 parts = prove_shard(problem, np.array([class_id]))
 cpu = time.process_time() - started

@@ -5,7 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#define MAX_HELD 8
+#define MAX_HELD 16
 
 /* The buffers one call holds, released together when it returns. */
 typedef struct {
