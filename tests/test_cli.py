@@ -322,10 +322,14 @@ def test_the_app_for_one_command_answers_as_the_whole_app():
     app = whole_app()
     names = [g.name for g in app.registered_groups] + [command_name(c) for c in app.registered_commands]
     assert len(names) == len(set(names)) > 15
-    for name in names:
-        slim = app_for([name])
+    called = [[name] for name in names] + [
+        [str(g.name), command_name(c)] for g in app.registered_groups for c in g.typer_instance.registered_commands
+    ]
+    for words in called + [["scrabble", "bst"], ["boggle"]]:
+        slim = app_for(words)
         assert slim is not app and len(slim.registered_groups) + len(slim.registered_commands) == 1
-        for args in ([name, "--help"], [name, "--no-such-option"]):
+        for args in (words + ["--help"], words + ["--no-such-option"]):
             ours, theirs = CliRunner().invoke(slim, args), CliRunner().invoke(app, args)
             assert (ours.exit_code, ours.stdout, ours.stderr) == (theirs.exit_code, theirs.stdout, theirs.stderr)
     assert app_for(["anagrm"]) is app and app_for(["--help"]) is app and app_for([]) is app
+    assert len(app_for(["scrabble", "best"]).registered_groups[0].typer_instance.registered_commands) == 1

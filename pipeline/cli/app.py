@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
+from typer.models import TyperInfo
 
 from pipeline.core.errors import NotFound, WordstatsError
 
@@ -190,12 +191,28 @@ def app_for(args: list[str]) -> App:
     if module is None:
         return whole_app()
     importlib.import_module(module)
-    groups = [g for g in app.registered_groups if g.name == first]
+    groups = [group_for(g, args[1:]) for g in app.registered_groups if g.name == first]
     commands = [c for c in app.registered_commands if command_name(c) == first]
     if not groups and not commands:
         return whole_app()
     slim = copy.copy(app)
     slim.registered_groups, slim.registered_commands = groups, commands
+    return slim
+
+
+def group_for(info: TyperInfo, args: list[str]) -> TyperInfo:
+    """The command group holding only the subcommand args[0] names (typer builds the options of every command
+    of a group it runs), else the whole group (its help, a misspelt name)."""
+    group = info.typer_instance
+    if group is None or not args:
+        return info
+    named = [c for c in group.registered_commands if command_name(c) == args[0]]
+    if not named:
+        return info
+    sub = copy.copy(group)
+    sub.registered_commands = named
+    slim = copy.copy(info)
+    slim.typer_instance = sub
     return slim
 
 
