@@ -312,6 +312,23 @@ def test_the_help_and_a_misspelt_name_see_every_command():
     assert done.returncode == 2 and "Did you mean 'hangman'" in done.stderr, done.stderr
 
 
+def test_the_cyclic_collector_is_back_when_the_command_runs(monkeypatch):
+    import gc
+    import importlib
+
+    cli_app = importlib.import_module("pipeline.cli.app")  # the module (pipeline.cli.app is also the App)
+    seen = {}
+    monkeypatch.setattr(
+        cli_app, "app_for", lambda args: lambda: seen.update(on=gc.isenabled(), frozen=gc.get_freeze_count())
+    )
+    monkeypatch.setattr(sys, "argv", ["wordstats", "info"])
+    try:
+        cli_app.main()
+    finally:
+        gc.unfreeze()
+    assert seen["on"] and seen["frozen"] > 0  # the modules' objects left out, the command's garbage collected
+
+
 @pytest.mark.slow
 def test_the_app_for_one_command_answers_as_the_whole_app():
     from typer.testing import CliRunner
