@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -238,18 +239,114 @@ def test_plural_summaries_everywhere():
     assert not counted, counted  # a count beside a noun goes through plural()
 
 
+# ---- one command's module alone: the declared names ------------------------------------------------------------
+
+REGISTERED_BY_EACH = """
+import json
+from pipeline.cli.app import app, command_modules, command_name
+
+def names():
+    return {g.name for g in app.registered_groups} | {command_name(c) for c in app.registered_commands}
+
+found = {}
+for module in command_modules():
+    before = names()
+    __import__(module)
+    found[module] = sorted(names() - before)
+print(json.dumps(found))
+"""
+
+CALLED_BY_NAME = """
+import sys
+from pipeline.cli.app import app_for
+
+try:
+    app_for(sys.argv[1:])(sys.argv[1:], prog_name="wordstats")
+finally:
+    print(*sorted(m for m in sys.modules if m.startswith("pipeline.cli.")), file=sys.stderr)
+"""
+
+
+def fresh(code: str, *args: str) -> subprocess.CompletedProcess:
+    """Run `code` in a fresh Python process (nothing of the CLI imported yet), with a wide help."""
+    env = {**os.environ, "COLUMNS": "200", "TERM": "dumb"}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, env=env)
+
+
+def declared_names() -> list[str]:
+    """Every command and command group name the command modules declare."""
+    from pipeline.cli.app import command_modules
+
+    return [name for names in command_modules().values() for name in names]
+
+
+def test_each_command_module_registers_the_names_it_declares():
+    """Imported alone, in the declared order, each command module registers exactly the names it declares (the
+    build module's in pipeline/cli/app.py, each package's in its manifest): a command is found by its name."""
+    from pipeline.cli.app import command_modules
+
+    done = fresh(REGISTERED_BY_EACH)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {module: sorted(names) for module, names in command_modules().items()}
+
+
+@pytest.mark.parametrize("name", declared_names())
+def test_a_command_called_by_name_imports_its_module_alone(name):
+    from pipeline.cli.app import module_of
+
+    done = fresh(CALLED_BY_NAME, name, "--help")
+    assert done.returncode == 0 and done.stdout.split()[:3] == ["Usage:", "wordstats", name], done
+    assert done.stderr.split() == sorted({"pipeline.cli.app", "pipeline.cli.options", str(module_of(name))})
+
+
+def test_the_help_and_a_misspelt_name_see_every_command():
+    from pipeline.cli import whole_app
+    from pipeline.cli.app import command_name
+
+    app = whole_app()
+    registered = [command_name(c) for c in app.registered_commands] + [str(g.name) for g in app.registered_groups]
+    assert sorted(registered) == sorted(declared_names())
+    done = fresh(CALLED_BY_NAME, "--help")
+    assert re.findall(r"^│ ([a-z][a-z-]*) ", done.stdout, re.M) == registered, done.stdout
+    done = fresh(CALLED_BY_NAME, "hangmn")
+    assert done.returncode == 2 and "Did you mean 'hangman'" in done.stderr, done.stderr
+
+
+def test_the_cyclic_collector_is_back_when_the_command_runs(monkeypatch):
+    import gc
+    import importlib
+
+    cli_app = importlib.import_module("pipeline.cli.app")  # the module (pipeline.cli.app is also the App)
+    seen = {}
+    monkeypatch.setattr(
+        cli_app, "app_for", lambda args: lambda: seen.update(on=gc.isenabled(), frozen=gc.get_freeze_count())
+    )
+    monkeypatch.setattr(sys, "argv", ["wordstats", "info"])
+    try:
+        cli_app.main()
+    finally:
+        gc.unfreeze()
+    assert seen["on"] and seen["frozen"] > 0  # the modules' objects left out, the command's garbage collected
+
+
 @pytest.mark.slow
 def test_the_app_for_one_command_answers_as_the_whole_app():
     from typer.testing import CliRunner
 
-    from pipeline.cli.app import app, app_for, command_name
+    from pipeline.cli import whole_app
+    from pipeline.cli.app import app_for, command_name
 
+    app = whole_app()
     names = [g.name for g in app.registered_groups] + [command_name(c) for c in app.registered_commands]
     assert len(names) == len(set(names)) > 15
-    for name in names:
-        slim = app_for([name])
+    called = [[name] for name in names] + [
+        [str(g.name), command_name(c)] for g in app.registered_groups for c in g.typer_instance.registered_commands
+    ]
+    for words in called + [["scrabble", "bst"], ["boggle"]]:
+        slim = app_for(words)
         assert slim is not app and len(slim.registered_groups) + len(slim.registered_commands) == 1
-        for args in ([name, "--help"], [name, "--no-such-option"]):
+        for args in (words + ["--help"], words + ["--no-such-option"]):
             ours, theirs = CliRunner().invoke(slim, args), CliRunner().invoke(app, args)
             assert (ours.exit_code, ours.stdout, ours.stderr) == (theirs.exit_code, theirs.stdout, theirs.stderr)
     assert app_for(["anagrm"]) is app and app_for(["--help"]) is app and app_for([]) is app
+    assert len(app_for(["scrabble", "best"]).registered_groups[0].typer_instance.registered_commands) == 1

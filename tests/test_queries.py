@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from pipeline.anagrams.lookups import anagrams
 from pipeline.anagrams.queries import (
     WordIndex,
     anagram,
@@ -149,6 +150,13 @@ def test_anagram_matches_reference(lexicon, blanks, data):
     assert result(found) == reference_anagrams(lexicon.words, rack)
     plain = [w.upper() for w in found["word"].to_list()]
     assert plain == sorted(plain)
+    assert anagrams(Store(lexicon.data, "lex"), VALUES, rack.lower()).equals(found)  # by alphagram, no index
+
+
+@pytest.mark.parametrize("rack", ["??", "E???", "AE????", "RETAIN??"])
+def test_anagrams_by_alphagram_with_many_blanks(lexicon, rack):
+    found = anagrams(Store(lexicon.data, "lex"), VALUES, rack)
+    assert found.equals(anagram(lexicon.index, rack)) and result(found) == reference_anagrams(lexicon.words, rack)
 
 
 @pytest.mark.slow
@@ -157,7 +165,9 @@ def test_anagram_matches_reference(lexicon, blanks, data):
 @given(data=st.data(), size=st.integers(2, 9))
 def test_anagram_other_sizes_match_reference(lexicon, blanks, data, size):
     rack = data.draw(racks(lexicon.of_length(size), size, min(blanks, size)))
-    assert result(anagram(lexicon.index, rack)) == reference_anagrams(lexicon.words, rack)
+    found = anagram(lexicon.index, rack)
+    assert result(found) == reference_anagrams(lexicon.words, rack)
+    assert anagrams(Store(lexicon.data, "lex"), VALUES, rack).equals(found)
 
 
 @pytest.mark.slow
@@ -292,6 +302,17 @@ def test_cli_anagram_marks_blank_letters(cli, small):
     assert [line.split()[0] for line in res.stdout.splitlines()[2:]] == ["SULTaNA"]
     rows = json.loads(ask(cli, small, "anagram", "ULTANA?", "--json").stdout)
     assert [(r["word"], r["blanks"], r["score"]) for r in rows] == [("sULTANA", "S", 6)]
+
+
+def test_cli_many_racks_load_the_index_and_print_the_same(cli, small, monkeypatch):
+    from pipeline.anagrams import api
+
+    racks = "\n".join(["sultna?", "AEIRST?", "CAT", "ZZZ", "??"] * 4)  # more than KEYED_RACKS: the index
+    indexed = cli("anagram", "-", "--csv", "--lexicon", "t", "--data-dir", small, "--config", SMALL_CONFIG, input=racks)
+    monkeypatch.setattr(api, "KEYED_RACKS", 20)
+    keyed = cli("anagram", "-", "--csv", "--lexicon", "t", "--data-dir", small, "--config", SMALL_CONFIG, input=racks)
+    assert keyed.exit_code == indexed.exit_code == 0 and keyed.stdout == indexed.stdout, (keyed, indexed)
+    assert "SULTaNA" in keyed.stdout and len(keyed.stdout.splitlines()) > 20
 
 
 def test_cli_anagram_plus_and_through(cli, small):

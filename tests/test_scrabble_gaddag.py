@@ -249,6 +249,13 @@ def test_strip_checks_keep_exactly_the_strips_a_play_covers(seed, plays, variant
         assert fits == ((o, line, s, e) in covered), (board.text(), rack, o, line, s, e)
 
 
+def test_the_letter_hashes_are_the_seeded_draw():
+    from pipeline.scrabble.lexicon.gaddag import LETTER_HASH
+
+    drawn = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
+    assert LETTER_HASH.dtype == np.uint64 and LETTER_HASH.tolist() == drawn.tolist()
+
+
 def test_long_words_are_read_off_the_gaddag(small):
     """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
     from pipeline.scrabble.lexicon.gaddag import LETTER_HASH

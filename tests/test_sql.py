@@ -8,6 +8,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.core.files import sha256_file
 from tests.conftest import SMALL_CONFIG, build_lexicon, run_cli
 
 WORDS = ["cat", "act", "tac", "dog", "god", "bird", "ox"]
@@ -109,7 +110,7 @@ def test_out_writes_provenance_and_refuses_to_overwrite(cli, data, tmp_path):
     assert meta["wordstats.sql"] == query and meta["wordstats.lexicon"] == "t"
     inputs = json.loads(meta["wordstats.inputs"])
     assert set(inputs) == {"t/words.parquet", "t/anagrams.parquet", "t/hooks.parquet", "t/prefixes.parquet"}
-    assert all(len(h) == 64 for h in inputs.values())
+    assert inputs == {name: sha256_file(data / name) for name in inputs}  # the manifest's, equal to the bytes'
     before = target.read_bytes()
     one_line_error(sql(cli, data, "SELECT 1 AS x", "--out", target), "file exists", "--force")
     assert target.read_bytes() == before
@@ -180,6 +181,21 @@ def test_a_damaged_table_the_query_names_is_one_line(cli, data, tmp_path):
     one_line_error(res, "words.parquet has no column 'length'", "rebuild it with `wordstats run ingest")
     fine = cli("sql", "SELECT count(*) AS n FROM anagrams", "-l", "t", "--data-dir", copy, "--config", SMALL_CONFIG)
     assert fine.exit_code == 0, fine  # a query that does not name the damaged table reads the others
+
+
+def test_provenance_hashes_a_table_the_manifest_does_not_record(cli, data, tmp_path):
+    """An input's sha256 is the manifest's (as every query's provenance); a Parquet file the manifest does not
+    record at its size is hashed."""
+    import shutil
+
+    copy = tmp_path / "out"
+    shutil.copytree(data, copy)
+    pl.read_parquet(copy / "t" / "words.parquet").head(2).write_parquet(copy / "t" / "words.parquet")
+    pl.DataFrame({"x": [1]}).write_parquet(copy / "t" / "extra.parquet")
+    target = tmp_path / "r.parquet"
+    assert sql(cli, copy, "SELECT * FROM extra", "--out", target).exit_code == 0
+    inputs = json.loads(pq.read_metadata(target).metadata[b"wordstats.inputs"])
+    assert inputs == {name: sha256_file(copy / name) for name in inputs} and "t/extra.parquet" in inputs
 
 
 def test_sums_of_integers_are_integers_in_every_format(data, tmp_path):

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from typer._click import types as click_types
 
-from pipeline.cli import app
+from pipeline.cli import whole_app
 from tests.conftest import ROOT, SMALL_CONFIG, run_cli
 from tests.support.vocabulary import WORDS, data_fixture  # noqa: F401  (the data fixture)
 
@@ -36,7 +36,7 @@ def commands() -> dict:
         else:
             found[prefix] = cmd
 
-    walk(typer.main.get_command(app), "")
+    walk(typer.main.get_command(whole_app()), "")
     return found
 
 

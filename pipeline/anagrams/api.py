@@ -30,7 +30,7 @@ MAX_ORDER = 10**8
 
 def racks(values: tuple[str, ...]) -> tuple[str, ...]:
     """Racks as typed, each checked (letters, ? for a blank, at most 20 tiles and 4 blanks)."""
-    from pipeline.letters.tiles import rack_text
+    from pipeline.letters.racks import rack_text
 
     for rack in values:
         rack_text(rack)
@@ -39,7 +39,7 @@ def racks(values: tuple[str, ...]) -> tuple[str, ...]:
 
 def hand(text: str) -> str:
     """A hand as typed, checked as a rack."""
-    from pipeline.letters.tiles import rack_text
+    from pipeline.letters.racks import rack_text
 
     rack_text(text, "hand")
     return text
@@ -276,15 +276,27 @@ def hooked(s: Session, table: pl.DataFrame, wanted: bool) -> pl.DataFrame:
 HOOK_TABLES = ("hooks", "anagrams")
 
 
+KEYED_RACKS = 16  # up to this many racks are looked up by alphagram; more load the anagram index once
+
+
 def anagram(s: Session, q: Anagram) -> Listing:
     """Words that use every tile of each rack (blank-played letters in lower case), or with `plus` (or
     `through`) every tile and one board letter."""
-    from pipeline.anagrams import queries
-
-    index = queries.open_index(s.store, s.config)
     if q.plus or q.through is not None:
+        from pipeline.anagrams import queries
+
+        index = queries.open_index(s.store, s.config)
         found = batch(q.racks, "rack", lambda r: queries.anagram_plus(index, r, q.through))
+    elif len(q.racks) <= KEYED_RACKS:  # no index to load (nor numpy to import): a few racks start fast
+        from pipeline.anagrams.lookups import anagrams
+        from pipeline.anagrams.settings import index_tiles
+
+        values = index_tiles(s.config)[1].values
+        found = batch(q.racks, "rack", lambda r: anagrams(s.store, values, r))
     else:
+        from pipeline.anagrams import queries
+
+        index = queries.open_index(s.store, s.config)
         found = batch(q.racks, "rack", lambda r: queries.anagram(index, r))
     tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ()) + (("playability",) if q.order else ())
     return Listing(ordered(s.store, hooked(s, found, q.hooks), q.order), provenance(s.store, "anagram", q, tables))

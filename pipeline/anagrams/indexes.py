@@ -7,9 +7,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pipeline.anagrams.settings import index_tiles
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
-from pipeline.letters.tiles import combinations, draw_chance, letter_matrix, tile_set
+from pipeline.letters.tiles import combinations, draw_chance, letter_matrix
 from pipeline.letters.tilesets import TileSet
 
 
@@ -104,14 +105,6 @@ def hook_table(words: pl.DataFrame) -> pl.DataFrame:
         .sort("word")
         .select("word", "front_hooks", "back_hooks", "front_inner", "back_inner")
     )
-
-
-def index_tiles(config: Config) -> tuple[str, TileSet]:
-    """The tile set named by [indexes] tiles (default "scrabble")."""
-    section = config.section("indexes")
-    section.allow("tiles")
-    name = section.text("tiles", "scrabble")
-    return name, tile_set(config, name, "indexes.tiles")
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

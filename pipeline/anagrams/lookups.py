@@ -1,15 +1,17 @@
 """Lookups in the lexicon's tables by key, without the anagram index (no numpy, so they start fast): letters
-as typed, a word's hooks, every row about a word, bingo stems."""
+as typed, the anagrams of a rack, a word's hooks, every row about a word, bingo stems."""
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 import polars as pl
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
-from pipeline.letters.alphabet import LETTERS, upper_ascii
+from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii
+from pipeline.letters.racks import rack_text
 
 STEM_LENGTHS = (6, 7)  # a bingo stem has 6 or 7 letters (the stems stage makes them)
 
@@ -25,6 +27,53 @@ def parse_letters(text: str, what: str) -> str:
         if ch not in LETTERS:
             raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
     return letters
+
+
+# ---- the anagrams of a rack, by alphagram --------------------------------------------------------------
+
+
+def blank_choices(rack: str) -> dict[str, str]:
+    """For a rack in capitals, each alphagram its tiles can spell with every tile used: the rack's letters and,
+    for its blanks, each choice of letters (as many as 20,475 for 4 blanks), by the letters the blanks stand
+    for (sorted)."""
+    letters = rack.replace(BLANK, "")
+    choices = map("".join, combinations_with_replacement(LETTERS, len(rack) - len(letters)))
+    return {"".join(sorted(letters + chosen)): chosen for chosen in choices}
+
+
+def lower_first(word: str, blanks: str) -> str:
+    """The word with, for each blank letter, its first upper-case occurrence in lower case: SULTaNA."""
+    for letter in blanks:
+        at = word.find(letter)
+        word = word[:at] + letter.lower() + word[at + 1 :]
+    return word
+
+
+def anagrams(store, values: dict[str, int], rack: str) -> pl.DataFrame:
+    """Every word that uses all the tiles of the rack (? = blank), blank-played letters in lower case, found by
+    alphagram in anagrams.parquet (row groups pruned by their statistics): word, score (blanks score 0), blanks
+    (the letters they stand for), probability_order; the anagram index's rows for one rack (queries.anagram),
+    without loading the index."""
+    text = rack_text(rack)
+    choices = blank_choices(text)
+    families = (
+        store.scan("anagrams", ["alphagram", "words", "probability_order"])
+        .filter(pl.col("alphagram").is_in(list(choices)))
+        .select("alphagram", "words", "probability_order")
+        .collect()
+    )
+    rows = sorted(
+        (word, choices[alphagram], order) for alphagram, words, order in families.iter_rows() for word in words
+    )
+    score = sum(values[letter] for letter in text if letter != BLANK)
+    return pl.DataFrame(
+        {
+            "word": pl.Series([lower_first(word, blanks) for word, blanks, _ in rows], dtype=pl.String),
+            "score": pl.Series([score] * len(rows), dtype=pl.Int64),
+            "blanks": pl.Series([blanks for _, blanks, _ in rows], dtype=pl.String),
+            "probability_order": pl.Series([order for _, _, order in rows], dtype=pl.UInt32),
+        }
+    )
 
 
 # ---- one word: hooks and everything the tables know ---------------------------------------------------

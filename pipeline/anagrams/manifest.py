@@ -77,5 +77,8 @@ MANIFEST = Manifest(
             },
         ),
     ),
-    commands=("pipeline.cli.anagrams", "pipeline.cli.study"),
+    commands={
+        "pipeline.cli.anagrams": ("anagram", "words", "hunt", "pattern", "hooks", "word", "stems", "stem"),
+        "pipeline.cli.study": ("judge", "study"),
+    },
 )

@@ -12,6 +12,7 @@ import polars as pl
 from pipeline.anagrams.lookups import (  # noqa: F401  (the lookups, also importable from here)
     facts_table,
     hooks,
+    lower_first,
     parse_letters,
     stem,
     study_list,
@@ -118,7 +119,7 @@ class WordIndex:
         blanks = [blank_text[i] for i in owner.tolist()]
         return pl.DataFrame(
             {
-                "word": pl.Series([_lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
+                "word": pl.Series([lower_first(w, b) for w, b in zip(words, blanks)], dtype=pl.String),
                 "plain": pl.Series(words, dtype=pl.String),
                 "length": pl.Series(self.length[rows][owner], dtype=pl.UInt32),
                 "score": pl.Series(((counts - stand_ins) @ self.values)[owner], dtype=pl.Int64),
@@ -143,14 +144,6 @@ def _spell_out(stand_ins: np.ndarray) -> list[str]:
     return text
 
 
-def _lower_first(word: str, blanks: str) -> str:
-    """The word with, for each blank letter, its first upper-case occurrence in lower case: SULTaNA."""
-    for letter in blanks:
-        at = word.find(letter)
-        word = word[:at] + letter.lower() + word[at + 1 :]
-    return word
-
-
 _INDEXES: dict[tuple, WordIndex] = {}
 
 
@@ -167,7 +160,7 @@ def load_index(store, values: np.ndarray) -> WordIndex:
 
 def open_index(store, config) -> WordIndex:
     """The lexicon's WordIndex, scoring with the values of the tile set of [indexes] tiles."""
-    from pipeline.anagrams.indexes import index_tiles
+    from pipeline.anagrams.settings import index_tiles
     from pipeline.letters.tiles import letter_values
 
     _, tiles = index_tiles(config)

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipeline.anagrams.indexes import index_tiles, within_group_rank
+from pipeline.anagrams.indexes import within_group_rank
 from pipeline.anagrams.lookups import STEM_LENGTHS
+from pipeline.anagrams.settings import index_tiles
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import (
@@ -16,10 +17,9 @@ from pipeline.letters.tiles import (
     combinations,
     draw_chance,
     letter_matrix,
-    tile_set,
     unseen,
 )
-from pipeline.letters.tilesets import TileSet
+from pipeline.letters.tilesets import TileSet, tile_set
 
 
 def stem_bingos(anagrams: pl.DataFrame, lengths=STEM_LENGTHS) -> pl.DataFrame:

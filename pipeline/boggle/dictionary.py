@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import polars as pl
@@ -22,12 +23,35 @@ def cube_spelling(word: str) -> str:
     return word.replace("QU", "Q")
 
 
+class StoredWords(Sequence[str]):
+    """A stored dictionary's words, read into Python strings as they are asked for: one by one (a board's few
+    hundred of 170,000), or all at once when iterated."""
+
+    def __init__(self, column: pl.Series):
+        self.column = column
+
+    def __len__(self) -> int:
+        return self.column.len()
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | list[str]:
+        return self.column[at].to_list() if isinstance(at, slice) else self.column[int(at)]  # a numpy integer too
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.column.to_list())
+
+
 @dataclass(frozen=True)
 class Dictionary:
     """The words a board can score under some rules, as a compact trie over cube spellings."""
 
     rules: Rules
-    words: tuple[str, ...]  # usual spellings, indexed by word_at
+    words: Sequence[str]  # usual spellings, indexed by word_at
     nodes: np.ndarray  # uint64 per node, see pack_nodes: child letters, points class, first child
     values: np.ndarray  # int32: the points of each points class (class 0 = no word, 0 points)
     points: np.ndarray  # int32: points of the word ending at the node, 0 when none
@@ -147,7 +171,7 @@ def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
         nodes, values = (row[name][0].to_numpy() for name in TRIE)
         return Dictionary(rules, (), nodes, values, *_NONE)
     arrays = {name: row[name][0].to_numpy() for name in ARRAYS}
-    return Dictionary(rules, tuple(row["words"][0].to_list()), **arrays)
+    return Dictionary(rules, StoredWords(row["words"][0]), **arrays)
 
 
 _NONE = (np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64))

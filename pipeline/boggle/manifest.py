@@ -76,7 +76,7 @@ MANIFEST = Manifest(
             row_group_rows=1,
         ),
     ),
-    commands=("pipeline.cli.boggle",),
+    commands={"pipeline.cli.boggle": ("boggle",)},
     warmup=(
         ("boggle", "random", "--sample", "20", "--json"),
         ("boggle", "random", "--sample", "200", "--summary", "--json", "--quiet"),

@@ -1,8 +1,11 @@
-"""The typer app: one-line errors, --version, and the slim app a one-off command builds (its own group only)."""
+"""The typer app: one-line errors, --version, and the slim app a one-off command builds (its own group only, its
+module alone imported)."""
 
 import contextlib
 import copy
 import functools
+import gc
+import importlib
 import os
 import sys
 from typing import Annotated
@@ -10,6 +13,7 @@ from typing import Annotated
 import typer
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
+from typer.models import TyperInfo
 
 from pipeline.core.errors import NotFound, WordstatsError
 
@@ -150,16 +154,66 @@ def command_name(info) -> str:
     return info.name or str(getattr(info.callback, "__name__", "")).replace("_", "-")
 
 
+# The build and inspection commands: the core's own module, registered before every package's.
+BUILD_COMMANDS = {"pipeline.cli.build": ("run", "make-rules", "info", "sql")}
+
+
+def command_modules() -> dict[str, tuple[str, ...]]:
+    """Every command module in registration order (the build commands', then each package's in the games'
+    order), each with the names of the commands and command groups it registers."""
+    from pipeline.core.registry import commands
+
+    return {**BUILD_COMMANDS, **commands()}
+
+
+def module_of(name: str) -> str | None:
+    """The module that registers the command or command group `name`, or None (an option, a misspelt name)."""
+    return next((module for module, names in command_modules().items() if name in names), None)
+
+
+def whole_app() -> App:
+    """The app with every command registered, listed in the declared order whatever order their modules were
+    imported in."""
+    modules = command_modules()
+    for module in modules:
+        importlib.import_module(module)
+    rank = {name: i for i, names in enumerate(modules.values()) for name in names}
+    app.registered_commands.sort(key=lambda c: rank.get(command_name(c), len(rank)))
+    app.registered_groups.sort(key=lambda g: rank.get(str(g.name), len(rank)))
+    return app
+
+
 def app_for(args: list[str]) -> App:
-    """The app holding only the command or command group that args[0] names (typer builds the options of every
-    command it holds, some 10 ms of a one-off command's start), else the whole app (help, a misspelt name)."""
+    """The app holding only the command or command group that args[0] names, with only its module imported
+    (importing every command module and building every command's options is most of a one-off command's
+    start), else the whole app (help, --version, a misspelt name)."""
     first = args[0] if args else ""
-    groups = [g for g in app.registered_groups if g.name == first]
+    module = module_of(first)
+    if module is None:
+        return whole_app()
+    importlib.import_module(module)
+    groups = [group_for(g, args[1:]) for g in app.registered_groups if g.name == first]
     commands = [c for c in app.registered_commands if command_name(c) == first]
     if not groups and not commands:
-        return app
+        return whole_app()
     slim = copy.copy(app)
     slim.registered_groups, slim.registered_commands = groups, commands
+    return slim
+
+
+def group_for(info: TyperInfo, args: list[str]) -> TyperInfo:
+    """The command group holding only the subcommand args[0] names (typer builds the options of every command
+    of a group it runs), else the whole group (its help, a misspelt name)."""
+    group = info.typer_instance
+    if group is None or not args:
+        return info
+    named = [c for c in group.registered_commands if command_name(c) == args[0]]
+    if not named:
+        return info
+    sub = copy.copy(group)
+    sub.registered_commands = named
+    slim = copy.copy(info)
+    slim.typer_instance = sub
     return slim
 
 
@@ -168,4 +222,12 @@ def main() -> None:
     # numpy's BLAS starts a thread per core as numpy is imported (50 ms on 2 cores, more on big machines);
     # wordstats' matrix work is small, so one thread (unless the user chose otherwise).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    app_for(sys.argv[1:])()
+    # Importing the command's module (polars, typer, the options) makes tens of thousands of objects that live
+    # until the process ends, and no garbage: the cyclic collector would walk them again and again as they are
+    # made, and once more at exit (a fifth of a query's start). It waits meanwhile, then leaves them out of every
+    # later collection.
+    gc.disable()
+    command = app_for(sys.argv[1:])
+    gc.freeze()
+    gc.enable()
+    command()

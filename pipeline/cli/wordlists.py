@@ -19,7 +19,6 @@ LIST_OUT = replace(OUT, help="Write list.csv, list.md, list.html or list.pdf (re
 def wordlist(q: api.WordListRequest, flags: Flags):
     """Word lists for teachers: filters that combine, presets, no offensive words; print, CSV, Markdown, PDF."""
     from pipeline.core.display import emit
-    from pipeline.wordlists.sheets import save
 
     fmt, rows, out = flags.format, flags.rows, flags.out
     with flags.session(teacher=True) as s:
@@ -31,6 +30,8 @@ def wordlist(q: api.WordListRequest, flags: Flags):
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:
+        from pipeline.wordlists.sheets import save  # the sheets' fonts and layouts: only for a file
+
         save(wl, out)
         typer.echo(f"wrote {plural(wl.table.height, 'word')} to {out}", err=True)
         return

@@ -15,7 +15,7 @@ from pipeline.core.errors import WordstatsError, unknown
 # The alphabet and tile sets live in pipeline.letters; BLANK, LETTERS and upper_ascii are re-exported here for the
 # game modules that import them from the config.
 from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii  # noqa: F401
-from pipeline.letters.tilesets import TileSet, tile_set
+from pipeline.letters.tilesets import TileSet, read_tile_set
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = Path("configs/default.toml")
@@ -224,7 +224,7 @@ def load_config(path: Path | str | None = None) -> Config:
     teacher = top.text("teacher_lexicon", default)
     if teacher not in lexicons:
         top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
-    tiles = {name: tile_set(name, sec) for name, sec in top.sections("tiles").items()}
+    tiles = {name: read_tile_set(name, sec) for name, sec in top.sections("tiles").items()}
     digest = hashlib.sha256(layers[0][1]) if len(layers) == 1 else hashlib.sha256(b"".join(d for _, d, _ in layers))
     return Config(
         path=path,

@@ -105,7 +105,9 @@ class Manifest:
     sections: tuple[str, ...] = ()
     stages: tuple[Stage, ...] = ()
     tables: tuple[Table, ...] = ()
-    commands: tuple[str, ...] = ()
+    # command modules, each with the names (the words after `wordstats`) of the commands and command groups it
+    # registers: a command's module is imported only when its name is called
+    commands: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # commands (the words after `wordstats`) that `make install` runs on a small lexicon built with the
     # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm)
     warmup: tuple[tuple[str, ...], ...] = ()

@@ -51,9 +51,10 @@ def sections() -> tuple[str, ...]:
     return CORE_SECTIONS + tuple(s for m in manifests() for s in m.sections)
 
 
-def commands() -> tuple[str, ...]:
-    """The command-line modules of every package, in the games' order."""
-    return tuple(c for m in manifests() for c in m.commands)
+def commands() -> dict[str, tuple[str, ...]]:
+    """The command-line modules of every package, in the games' order, each with the names of the commands (and
+    command groups) it registers."""
+    return {module: names for m in manifests() for module, names in m.commands.items()}
 
 
 def producer(name: str) -> Stage | None:

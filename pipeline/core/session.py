@@ -30,12 +30,12 @@ class Session:
 def session_store(config: Config, data_dir: Path, lexicon: str | None, teacher: bool = False) -> Store:
     """The store of `lexicon` (default: the config's teacher lexicon with `teacher`, else its default lexicon);
     a lexicon name in any case is matched to the config's or the data folder's."""
-    from pipeline.core.errors import pick
-    from pipeline.core.info import lexicon_names
-
     name = lexicon if lexicon is not None else (config.teacher_lexicon if teacher else config.default_lexicon)
     store = Store(data_dir, name)
     if name not in config.lexicons and not store.root.is_dir():
+        from pipeline.core.errors import pick
+        from pipeline.core.info import lexicon_names  # the stages' module: only for a name to match
+
         store = Store(data_dir, pick(name, lexicon_names(config, data_dir), "lexicon"))
     return store
 

@@ -95,7 +95,12 @@ def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_L
     except duckdb.Error as exc:
         con.close()
         raise WordstatsError(f"SQL: cannot open the tables ({first_line(exc)})") from None
-    inputs = {f"{lexicon}/{path.name}": sha256_file(path) for parts in views.values() for lexicon, path in parts}
+    recorded = {path: digest for store in stores for path, digest in store.recorded_hashes().items()}
+    inputs = {
+        f"{lexicon}/{path.name}": recorded.get(path) or sha256_file(path)
+        for parts in views.values()
+        for lexicon, path in parts
+    }
     return con, sorted(views), inputs
 
 

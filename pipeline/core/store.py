@@ -404,6 +404,21 @@ class Store:
             )
         note(f"{journal}: damaged commit journal, left in place ({why}); no commit is unfinished")
 
+    def recorded_hashes(self) -> dict[Path, str]:
+        """The sha256 the manifest records for each of its files that still has the recorded size, by resolved
+        path (the hashes every query's provenance names; empty when the manifest cannot be read)."""
+        try:
+            tables = self.manifest()["tables"]
+        except WordstatsError:
+            return {}
+        found = {}
+        for name, entry in tables.items():
+            path = self.root / name
+            with contextlib.suppress(OSError):
+                if isinstance(entry.get("sha256"), str) and path.stat().st_size == entry.get("bytes"):
+                    found[path.resolve()] = entry["sha256"]
+        return found
+
     def damaged_table(self) -> Path | None:
         """The first table whose bytes differ from the sha256 its manifest entry recorded (same size: a file
         damaged in place), or None."""

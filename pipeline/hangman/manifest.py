@@ -39,6 +39,6 @@ MANIFEST = Manifest(
             sorted_by=("word",),
         ),
     ),
-    commands=("pipeline.cli.hangman",),
+    commands={"pipeline.cli.hangman": ("hangman", "hangman-learn")},
     warmup=(("hangman", "CAT", "--json"), ("hangman-learn", "--games", "3", "--json")),
 )

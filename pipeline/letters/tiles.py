@@ -1,4 +1,5 @@
-"""Tile sets, letter values and bag arithmetic (draw probabilities), shared by anagrams, stems and Scrabble.
+"""Letter counts and values, racks and bags as counts, and bag arithmetic (draw probabilities), shared by anagrams,
+stems and Scrabble.
 
 Counts are numpy arrays indexed by letter (A = 0 ... Z = 25); a bag or a rack adds index 26 for blanks.
 """
@@ -6,29 +7,16 @@ Counts are numpy arrays indexed by letter (A = 0 ... Z = 25); a bag or a rack ad
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
 from pipeline.core.errors import WordstatsError
-from pipeline.letters.alphabet import A_CODE, BLANK, LETTERS, upper_ascii
+from pipeline.letters.alphabet import A_CODE, BLANK, LETTERS
+from pipeline.letters.racks import rack_text
 from pipeline.letters.tilesets import TileSet
 
-if TYPE_CHECKING:
-    from pipeline.core.config import Config
-
 BLANK_INDEX = 26
-MAX_RACK = 20
-MAX_BLANKS = 4
-
-
-def tile_set(config: Config, name: str, where: str = "tiles") -> TileSet:
-    """The tile set `name` of the config ([tiles.NAME]), or an error naming the field that asked for it."""
-    if name not in config.tiles:
-        known = ", ".join(sorted(config.tiles)) or "none"
-        raise WordstatsError(f"{config.path}: field {where}: no tile set {name!r} (known: {known})")
-    return config.tiles[name]
 
 
 def bag(tiles: TileSet) -> np.ndarray:
@@ -56,22 +44,6 @@ def letter_matrix(words: pl.Series) -> np.ndarray:
     codes = np.frombuffer(words.str.join("").item().encode("ascii"), dtype=np.uint8).astype(np.int64) - A_CODE
     owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
     return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
-
-
-def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: int = MAX_BLANKS) -> str:
-    """A rack as typed (letters, `?` for a blank, any case) in capitals; a one-line error says what is wrong."""
-    text = upper_ascii(rack.strip())
-    if not text:
-        raise WordstatsError(f"empty {what}: give letters A-Z and ? for blanks")
-    for pos, ch in enumerate(text, 1):
-        if ch not in LETTERS and ch != BLANK:
-            raise WordstatsError(f"bad {what} {rack!r}: character {pos} ({ch!r}) is not a letter or ? (blank)")
-    if len(text) > most:
-        raise WordstatsError(f"bad {what} {rack!r}: {len(text)} tiles, at most {most}")
-    n_blanks = text.count(BLANK)
-    if n_blanks > most_blanks:
-        raise WordstatsError(f"bad {what} {rack!r}: {n_blanks} blanks, at most {most_blanks}")
-    return text
 
 
 RACK_SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}  # a rack tile's index in its counts

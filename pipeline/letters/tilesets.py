@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
 
 if TYPE_CHECKING:
-    from pipeline.core.config import Section
+    from pipeline.core.config import Config, Section
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,9 @@ class TileSet:
         return sum(self.counts.values())
 
 
-def tile_set(name: str, sec: Section) -> TileSet:
-    """The tile set [tiles.NAME] of a config: a count and a value for every letter (and the blank)."""
+def read_tile_set(name: str, sec: Section) -> TileSet:
+    """The tile set [tiles.NAME] as a config's section declares it: a count and a value for every letter (and
+    the blank)."""
     sec.allow("counts", "values")
     counts_sec, values_sec = sec.section("counts"), sec.section("values")
     counts = {k: counts_sec.integer(k, lo=0) for k in counts_sec.keys()}
@@ -40,3 +42,11 @@ def tile_set(name: str, sec: Section) -> TileSet:
             if letter not in table:
                 sub.fail(letter, "missing")
     return TileSet(name=name, counts=counts, values=values)
+
+
+def tile_set(config: Config, name: str, where: str = "tiles") -> TileSet:
+    """The tile set `name` of the config ([tiles.NAME]), or an error naming the field that asked for it."""
+    if name not in config.tiles:
+        known = ", ".join(sorted(config.tiles)) or "none"
+        raise WordstatsError(f"{config.path}: field {where}: no tile set {name!r} (known: {known})")
+    return config.tiles[name]

@@ -101,7 +101,7 @@ MANIFEST = Manifest(
             },
         ),
     ),
-    commands=("pipeline.cli.scrabble",),
+    commands={"pipeline.cli.scrabble": ("scrabble",)},
     warmup=(
         ("scrabble", "best", "--empty", "--rack", "RETAIN?", "--json"),
         ("scrabble", "best", "--empty", "--rack", "RETAINS", "--equity", "--json"),

@@ -5,5 +5,5 @@ from pipeline.core.manifest import Manifest
 MANIFEST = Manifest(
     "wordlists",
     sections=("wordlists",),
-    commands=("pipeline.cli.wordlists", "pipeline.cli.serve"),
+    commands={"pipeline.cli.wordlists": ("wordlist",), "pipeline.cli.serve": ("serve",)},
 )

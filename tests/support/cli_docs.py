@@ -11,7 +11,7 @@ def commands() -> dict[str, Any]:
     """Every command of the CLI by its full name (`wordstats boggle solve`), groups included."""
     import typer.main
 
-    from pipeline.cli import app
+    from pipeline.cli import whole_app
 
     found: dict[str, Any] = {}
 
@@ -21,7 +21,7 @@ def commands() -> dict[str, Any]:
             if not getattr(sub, "hidden", False):
                 walk(sub, f"{path} {name}")
 
-    walk(typer.main.get_command(app), "wordstats")
+    walk(typer.main.get_command(whole_app()), "wordstats")
     return found
 
 

@@ -24,5 +24,5 @@ MANIFEST = Manifest(
             sorted_by=("letter",),
         ),
     ),
-    commands=("pipeline.toy.cli",),
+    commands={"pipeline.toy.cli": ("toy",)},
 )

@@ -17,8 +17,40 @@ from pipeline.letters.trie import upper_codes
 MAX_LETTERS = 15  # the longest playable word: the board's width
 MIN_LETTERS = 2  # the shortest word
 # A random 64-bit number per letter: a multiset of letters hashes to their sum (mod 2**64), so that the
-# hash of a rack plus some board letters is a sum of sums.
-LETTER_HASH = np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64)
+# hash of a rack plus some board letters is a sum of sums. Drawn by
+# np.random.default_rng(20261201).integers(1, 2**63, size=26, dtype=np.uint64) and written out, since importing
+# numpy.random costs a one-off command some 10 ms (a test checks the two agree).
+LETTER_HASH = np.array(
+    [
+        6148704915929784736,
+        518163415786077708,
+        3583786286356579092,
+        3258764487610844150,
+        5746943172592403185,
+        1428862904329287295,
+        3238463367112195849,
+        4571061408484110556,
+        1733629243116545217,
+        4632599240432550791,
+        749261329530964926,
+        2237499347742025084,
+        2654202547607546379,
+        8573483306706637885,
+        4738754628144520710,
+        1875766385771404181,
+        4791848078863842967,
+        4965321888889768109,
+        6141843817490660150,
+        3850823758887841991,
+        6611006299866501383,
+        4913196526683142766,
+        2714489634447502949,
+        3187916108541680539,
+        3869570472095903765,
+        7326854047654956375,
+    ],
+    dtype=np.uint64,
+)
 
 
 def _kernels():

@@ -12,7 +12,7 @@ import numpy as np
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import code
-from pipeline.letters.tiles import rack_text
+from pipeline.letters.racks import rack_text
 from pipeline.scrabble.rules.variant import EMPTY, SIZE
 
 

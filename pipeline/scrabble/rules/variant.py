@@ -10,7 +10,7 @@ import numpy as np
 from pipeline.core.config import Config, Section, TileSet
 from pipeline.core.errors import pick
 from pipeline.letters.tiles import letter_values as tl_letter_values
-from pipeline.letters.tiles import tile_set as tl_tile_set
+from pipeline.letters.tilesets import tile_set as tl_tile_set
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
