@@ -51,7 +51,7 @@ MAX_BOARDS = 50_000_000  # more candidate boards than this means the floor is fa
 SCORE_CHUNK = 1 << 20  # candidate boards scored at a time: memory stays flat however many there are
 SHARDS = 1024  # a proof is cut into about this many shards (fewer when there are fewer classes)
 ARENA_SLOTS = 1 << 22  # a worker's first arena (int32 slots) where the system refuses to reserve them all
-KEPT_PATHS = 1 << 22  # word-path buffers up to this many paths are kept for the next class, larger ones freed
+KEPT_PATHS = 1 << 22  # word-path buffers up to this many paths are kept for the next class, larger ones renewed
 
 
 def method(switch: float, free: int) -> str:
@@ -186,11 +186,13 @@ class Prover:
         self.arena, self.base = reserved_arena()
         self.images = symmetries(problem.rows, problem.cols)
 
-    def _new_path_buffers(self) -> None:
-        """Small word-path buffers (word_paths grows them as a class needs)."""
-        self.keys = np.empty(1 << 16, dtype=np.uint64)
-        self.wcs = np.empty(1 << 16, dtype=np.uint32)
-        self.firsts = np.empty(1 << 16, dtype=np.uint8)
+    def _new_path_buffers(self, size: int = 1 << 16) -> None:
+        """Fresh word-path buffers of `size` paths (word_paths grows them as a class needs). numpy maps fresh pages
+        for large ones, so they cost memory only for the paths a class writes: renewing a class's buffers at their
+        size frees its paths and leaves the next class room without walking its words twice."""
+        self.keys = np.empty(size, dtype=np.uint64)
+        self.wcs = np.empty(size, dtype=np.uint32)
+        self.firsts = np.empty(size, dtype=np.uint8)
 
     def prove(self, class_id: int) -> tuple[dict[str, tuple[int, int]], dict[str, Any], dict[str, Any]]:
         """The boards of one class at or above the floor ({canonical board: (score, class)}), the class's row
@@ -213,7 +215,7 @@ class Prover:
             keys, wcs, at = k.sort_paths(self.keys, self.wcs, self.firsts, n_paths, lay.key_bits, n_first)
             t1 = time.process_time()
             if self.keys.shape[0] > KEPT_PATHS:  # the unsorted paths are done with: free them before the tree
-                self._new_path_buffers()
+                self._new_path_buffers(self.keys.shape[0])
             self.arena, tip, root = _in_arena(
                 k.class_tree, class_id, keys, wcs, at, p.dictionary.values, lay, self.arena, self.base
             )
