@@ -308,7 +308,12 @@ def pytest_sessionfinish(session, exitstatus):
     log = Path(os.environ.get(COMPILE_LOG_ENV, ""))
     if hasattr(session.config, "workerinput") or not log.is_file():
         return
-    compiled = sorted({line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines() if " " in line})
+    first_test: dict[str, str] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        kernel, _, test = line.partition(" ")[2].partition("\t")
+        if kernel:
+            first_test.setdefault(kernel, test)
+    compiled = [f"{test or 'a command'}: {kernel}" for kernel, test in sorted(first_test.items())]
     if compiled:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         lines = [f"{len(compiled)} kernels compiled during the tests (not by `make install`'s warm-up):", *compiled]
@@ -328,3 +333,17 @@ def special_file(path: Path, kind: str) -> Path:
     else:
         path.mkdir()
     return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (Debian's) driven by Playwright (the teacher's page, printed sheets)."""
+    from tests.support.web import CHROMIUM, LAUNCH_ARGS
+
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()

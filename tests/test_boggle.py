@@ -193,6 +193,7 @@ def pext_kernels():
     return njit(lambda a, b: pext32(a, b)), pext32_loop
 
 
+@pytest.mark.numba_reference  # the portable loop called directly, as no kernel calls it on a PEXT machine
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(x=st.integers(0, 2**32 - 1), mask=st.integers(0, 2**32 - 1))
 def test_bit_extraction_matches_plain_version(x, mask, pext_kernels):

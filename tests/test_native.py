@@ -128,6 +128,7 @@ def test_one_off_commands_start_without_numba(data, tmp_path, args):
 
 
 @pytest.mark.slow
+@pytest.mark.numba_reference  # the letter trie's numba kernels: the reference of the C engine's (commands use C)
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="ABCZaz-É1 ", max_size=5), max_size=8))
 def test_trie_takes_exactly_upper_case_words(words):

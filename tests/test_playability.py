@@ -335,6 +335,7 @@ def test_playability_order_needs_the_table(tmp_path):
 # ---- the kernel's losses: the same as the Python replay and the reference -------------------------------
 
 
+@pytest.mark.numba_reference  # a measured game's kernel called from Python, one turn at a time, as no command does
 def test_kernel_losses_are_the_reference_on_hand_worked_turns(scrabble, lexicon):
     none, keep_c = LeaveValues.of({}), LeaveValues.of({"C": 10.0})
     assert kernel_losses(Board(), "IQVVWWX", SHORT_BAG, scrabble, lexicon, none) == {"XI": 18.0}
@@ -345,6 +346,7 @@ def test_kernel_losses_are_the_reference_on_hand_worked_turns(scrabble, lexicon)
 
 
 @pytest.mark.slow
+@pytest.mark.numba_reference  # as above
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 6), st.integers(0, 40), st.sampled_from([0, 1, 2]), st.sampled_from([SHORT_BAG, 7, FULL_BAG]))
 def test_kernel_losses_are_the_reference_on_random_positions(scrabble, lexicon, leaves, number, turn, blanks, bag):

@@ -256,6 +256,7 @@ def test_the_letter_hashes_are_the_seeded_draw():
     assert LETTER_HASH.dtype == np.uint64 and LETTER_HASH.tolist() == drawn.tolist()
 
 
+@pytest.mark.numba_reference  # the lexicon kernels' long_words called directly: the C engine's reference
 def test_long_words_are_read_off_the_gaddag(small):
     """The words of seven letters or more, by letter hash: every one once, hashes sorted and matching."""
     from pipeline.scrabble.lexicon.gaddag import LETTER_HASH

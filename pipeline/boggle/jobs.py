@@ -16,6 +16,7 @@ from pipeline.boggle.best import SearchParams, anneal
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import Dice, neighbours
 from pipeline.boggle.solver import board_texts
+from pipeline.core.arrays import read_only
 from pipeline.core.jobs import Job, Parts, Shard, words_digest
 
 RANDOM_SHARD = 250_000  # boards per shard of a random-boards job (about a second on one core)
@@ -54,7 +55,8 @@ def _roll_and_score(shard: Shard, r: Rolling, count_words: bool):
     from pipeline.boggle.kernels.rolls import boggle_roll
     from pipeline.boggle.kernels.solve import boggle_score_boards
 
-    boards = boggle_roll(r.faces, r.n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
+    faces, n_faces = read_only(r.faces), read_only(r.n_faces)  # unpickled or from Ray alike (core.arrays)
+    boards = boggle_roll(faces, n_faces, r.rows * r.cols, r.seed, shard.start, shard.size)
     chunks = max(1, min(numba.get_num_threads(), shard.size))
     scores, n_words, longest, counts = boggle_score_boards(
         boards, *neighbours(r.rows, r.cols), r.nodes, r.values, r.rank, chunks, count_words

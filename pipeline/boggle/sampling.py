@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pipeline.boggle.rules import Dice
+from pipeline.core.arrays import read_only
 
 
 def roll(dice: Dice, seed: int, count: int, start: int = 0) -> np.ndarray:
@@ -14,7 +15,7 @@ def roll(dice: Dice, seed: int, count: int, start: int = 0) -> np.ndarray:
     from pipeline.boggle.kernels.rolls import boggle_roll
 
     faces, n_faces = dice.arrays()
-    return boggle_roll(faces, n_faces, dice.rows * dice.cols, seed, start, count)
+    return boggle_roll(read_only(faces), read_only(n_faces), dice.rows * dice.cols, seed, start, count)
 
 
 def summarise(scores: np.ndarray, percentiles: Sequence[float]) -> dict:

@@ -154,7 +154,8 @@ UnitLocator = _Locator  # what NUMBA_CACHE_LOCATOR_CLASSES names
 @cache
 def watch_compiles() -> None:
     """Append a line to the file WORDSTATS_COMPILE_LOG names, when it names one, for every kernel of the package
-    numba compiles in this process (a cache miss): what the tests check after `make install` compiled them all."""
+    numba compiles in this process (a cache miss), with the test running it when pytest runs one: what the tests
+    check after `make install` compiled them all."""
     from numba.core import event
 
     class Logged(event.Listener):
@@ -167,7 +168,9 @@ def watch_compiles() -> None:
             module = getattr(dispatcher.py_func, "__module__", "") or ""
             if log and module.split(".")[0] == "pipeline":
                 with open(log, "a", encoding="utf-8") as fh:
-                    fh.write(f"{os.getpid()} {module}.{dispatcher.py_func.__qualname__} {ev.data['args']}\n")
+                    test = os.environ.get("PYTEST_CURRENT_TEST", "").removesuffix(" (call)")
+                    name = f"{module}.{dispatcher.py_func.__qualname__} {ev.data['args']}"
+                    fh.write(f"{os.getpid()} {name}\t{test}\n")
 
         def on_end(self, ev):
             """Nothing to do when it ends."""

@@ -109,5 +109,6 @@ class Manifest:
     # registers: a command's module is imported only when its name is called
     commands: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # commands (the words after `wordstats`) that `make install` runs on a small lexicon built with the
-    # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm)
+    # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm);
+    # ("-m", MODULE, *args) runs a reference tool's main(args), {lexicon}, {data} and {tmp} filled in
     warmup: tuple[tuple[str, ...], ...] = ()

@@ -46,6 +46,18 @@ def run(argv: list[str]) -> None:
             raise RuntimeError(f"wordstats {' '.join(argv)} failed (exit code {exc.code})") from None
 
 
+def tool(argv: list[str]) -> None:
+    """Run a reference tool (`python -m MODULE ARGS`) in this process; a failure is an error of the warm-up."""
+    import contextlib
+    import importlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = importlib.import_module(argv[0]).main(argv[1:])
+    if code not in (0, None):
+        raise RuntimeError(f"python -m {' '.join(argv)} failed (exit code {code})")
+
+
 def warm(game: str) -> None:
     """Build a package's stages on the sample lexicon and run its warm-up commands."""
     manifest = next(m for m in registry.manifests() if m.name == game)
@@ -55,7 +67,10 @@ def warm(game: str) -> None:
         stages = [s.name for s in manifest.stages]
         run(["run", *stages, "--source", str(sample(Path(tmp))), *shared, "--quiet"])
         for command in manifest.warmup:
-            run([*command, *shared])
+            if command[0] == "-m":
+                tool([arg.format(lexicon=LEXICON, data=data, tmp=tmp) for arg in command[1:]])
+            else:
+                run([*command, *shared])
 
 
 def prune() -> list[Path]:

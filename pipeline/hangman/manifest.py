@@ -40,5 +40,11 @@ MANIFEST = Manifest(
         ),
     ),
     commands={"pipeline.cli.hangman": ("hangman", "hangman-learn")},
-    warmup=(("hangman", "CAT", "--json"), ("hangman-learn", "--games", "3", "--json")),
+    warmup=(
+        ("hangman", "CAT", "--json"),
+        ("hangman-learn", "--games", "3", "--json"),
+        # the per-length reference tool (docs/hangman.md): the optimal search's and the minimax's kernels
+        ("-m", "pipeline.hangman.lengths", "{lexicon}", "--states", "50", "--adversary-states", "50")
+        + ("--data-dir", "{data}", "--out", "{tmp}/lengths.csv"),
+    ),
 )

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from pipeline.core.arrays import read_only
 from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
 
@@ -107,6 +108,13 @@ class LeaveValues:
             state["_table"], state["known"] = None, {"": 0.0}
         return state
 
+    def __setstate__(self, state: dict) -> None:
+        """Received in a worker: the kernels' arrays read-only, as made here and as Ray hands them over (one
+        compiled variant of every kernel that reads them; pipeline.core.arrays)."""
+        if "arrays" in state:
+            state["arrays"] = tuple(read_only(a) for a in state["arrays"])
+        self.__dict__.update(state)
+
     def lookup(self, leaves: list[str]) -> dict[str, float]:
         """{leave: value} for `leaves` (written with letters sorted, blanks last)."""
         missing = [k for k in leaves if k not in self.known]
@@ -123,7 +131,9 @@ class LeaveValues:
         table = self.table()
         keys = keys_of_texts(table["leave"].to_list())
         order = np.argsort(keys, kind="stable")
-        return np.ascontiguousarray(keys[order]), np.ascontiguousarray(table["value"].to_numpy()[order])
+        return read_only(np.ascontiguousarray(keys[order])), read_only(
+            np.ascontiguousarray(table["value"].to_numpy()[order])
+        )
 
     def value(self, counts: np.ndarray) -> float:
         """The value of a leave given as 27 tile counts (A-Z, then blanks)."""

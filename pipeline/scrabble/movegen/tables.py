@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pipeline.core.arrays import read_only
 from pipeline.scrabble.lexicon.gaddag import LETTER_HASH, MIN_LETTERS, Gaddag
 
 
@@ -55,14 +56,7 @@ def read_only_tables(*fields) -> Tables:
     """Tables whose arrays are read-only views: the kernels only read them, and one kind of array everywhere
     means one compiled variant (a table read from Parquet or handed over by Ray is read-only already; one just
     built or unpickled is not, and numba would compile each kernel again for it)."""
-    return Tables._make(_read_only(f) if isinstance(f, np.ndarray) else f for f in fields)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """A read-only view of an array."""
-    view = array.view()
-    view.flags.writeable = False
-    return view
+    return Tables._make(read_only(f) if isinstance(f, np.ndarray) else f for f in fields)
 
 
 def tables(gaddag: Gaddag, variant) -> Tables:
