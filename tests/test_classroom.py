@@ -277,20 +277,49 @@ def test_word_search_never_spells_a_banned_string(searches, seed):
     for name, table, k, difficulty in presets:
         words = pick(table, k, seed)["word"].to_list()
         grid = word_search(words, difficulty, seed, banned)
-        assert not spelled_outside_words(grid.grid, grid.placements, banned.strings), (name, seed)
+        assert not spelled_outside_words(grid.grid, grid.placements, banned.strings | set(words)), (name, seed)
+
+
+@pytest.fixture(scope="module")
+def every_preset_as_a_search(teacher, config, settings) -> list[tuple[str, pl.DataFrame, int, str]]:
+    """Every preset's pool printed as a word search (name, its words, how many the preset picks, difficulty)."""
+    store = Store(teacher, config.teacher_lexicon)
+    out = []
+    for name, preset in settings.presets.items():
+        wl = word_list(store, config, name, {"count": 10**6, "sheet": "word-search"}, printed=True)
+        words = pl.DataFrame({"word": [w.upper() for w in wl.words]})
+        out.append((name, words, preset.get("count", words.height), wl.difficulty))
+    return out
+
+
+@pytest.mark.slow
+@hypothesis.settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_preset_prints_as_word_searches(every_preset_as_a_search, settings, seed):
+    """Any preset's list, printed as a word search, fits (over several grids when one does not hold it), hides no
+    word under three letters, and reads no banned string and no second copy of a word anywhere."""
+    from pipeline.wordlists.puzzles import MIN_TARGET, word_searches
+
+    banned = puzzle_banned(settings)
+    for name, table, k, difficulty in every_preset_as_a_search:
+        words = pick(table, k, seed)["word"].to_list()
+        assert min(map(len, words)) >= MIN_TARGET, name
+        for grid in word_searches(words, difficulty, seed, banned):
+            hidden = {p.word for p in grid.placements}
+            assert not spelled_outside_words(grid.grid, grid.placements, banned.strings | hidden), (name, seed)
 
 
 @pytest.mark.slow
 def test_word_search_from_the_cli_matches_the_library(teacher, config, tmp_path):
     """The CLI's word-search sheet holds the grid the library makes for the same preset and seed."""
-    from pipeline.wordlists.sheets import puzzle
+    from pipeline.wordlists.sheets import puzzles
 
     store = Store(teacher, config.teacher_lexicon)
     wl = word_list(store, config, "word-search", {"seed": 12}, printed=True)
     out = tmp_path / "ws.md"
     res = run_cli("wordlist", "--preset", "word-search", "--seed", "12", "--out", out, "--data-dir", teacher)
     assert res.exit_code == 0, res
-    assert "\n".join(" ".join(row) for row in puzzle(wl).grid) in out.read_text()
+    assert "\n".join(" ".join(row) for row in puzzles(wl)[0].grid) in out.read_text()
 
 
 # ---- scrambles -----------------------------------------------------------------------------------------------

@@ -15,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.wordlists.fields import SHEETS
-from pipeline.wordlists.puzzles import DIFFICULTY, DIRECTIONS, scrambles, word_search
+from pipeline.wordlists.puzzles import (
+    DIFFICULTY,
+    DIRECTIONS,
+    GRID_WORDS,
+    MAX_SIDE,
+    scrambles,
+    word_search,
+    word_searches,
+)
 from pipeline.wordlists.select import WordList
 from pipeline.wordlists.sheets import scrambled, to_html, to_markdown, to_pdf
 
@@ -29,7 +37,7 @@ def sheet(kind: str, words=WORDS, paper: str = "Letter", difficulty: str = "medi
     return WordList(
         title="Week 3 words",
         lexicon="test",
-        filters=["from the test word list", "grade 1", f"{len(words)} words picked at random (seed {seed})"],
+        filters=["from the test word list", "grade 1", f"{len(words)} words picked at random (set {seed})"],
         table=table,
         sheet=kind,
         paper=paper,
@@ -74,6 +82,39 @@ def test_word_search_words_are_found_by_an_independent_search(words, difficulty,
         assert DIRECTIONS[p.direction] in allowed
 
 
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(
+    words=st.lists(st.text("abcdeilmnorst", min_size=3, max_size=12), min_size=1, max_size=70, unique=True),
+    difficulty=st.sampled_from(sorted(DIFFICULTY)),
+    seed=st.integers(0, 10**6),
+)
+def test_any_list_makes_word_searches_where_each_word_reads_once(words, difficulty, seed):
+    """Any list of words of three letters or more goes into as few grids as hold it (at most GRID_WORDS words and
+    MAX_SIDE cells a side each, one grid when one holds it): every word in exactly one grid, and it reads there
+    once, where the key says, except inside another of the grid's words (checked by brute force)."""
+    grids = word_searches(words, difficulty, seed)
+    placed = [p.word for g in grids for p in g.placements]
+    assert sorted(placed) == sorted(w.upper() for w in words)
+    assert all(len(g.placements) <= GRID_WORDS and g.size <= MAX_SIDE for g in grids)
+    if len(words) <= GRID_WORDS and sum(map(len, words)) * 2.2 <= 12**2:
+        assert len(grids) == 1 and grids[0] == word_search(words, difficulty, seed)
+    for g in grids:
+        for p in g.placements:
+            others = [q for q in g.placements if q.word != p.word and p.word in q.word + " " + q.word[::-1]]
+            hits = find_in_grid(g.grid, p.word)
+            inside = {h for h in hits for q in others if set(cell_run(h, len(p.word))) <= set(q.cells())}
+            palindrome = p.word == p.word[::-1]
+            assert (p.row, p.col, *DIRECTIONS[p.direction]) in hits
+            assert len(set(hits) - inside) == (2 if palindrome and len(p.word) > 1 else 1), (p, hits)
+
+
+def cell_run(hit: tuple[int, int, int, int], n: int) -> list[tuple[int, int]]:
+    """The cells of a word of n letters read from a hit (row, column, row step, column step)."""
+    r, c, dr, dc = hit
+    return [(r + i * dr, c + i * dc) for i in range(n)]
+
+
 def test_word_search_is_reproducible_and_hard_uses_backwards_words():
     """The same seed gives the same grid; the hard level places some words backwards or upwards."""
     a = word_search(WORDS, "hard", 7)
@@ -115,12 +156,12 @@ def page_sizes(data: bytes) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("kind", [k if k == "list" else pytest.param(k, marks=pytest.mark.slow) for k in SHEETS])
 def test_every_sheet_kind_as_pdf_html_markdown(kind):
     """Each kind renders in the three formats; the student page has the title and a name line, and the
-    teacher's note (source, seed) is printed too."""
+    teacher's note (source, set number) is printed too."""
     wl = sheet(kind)
     data = to_pdf(wl)
     assert data.startswith(b"%PDF") and b"DejaVu" in data
     html = to_html(wl)
-    assert "<h1>Week 3 words</h1>" in html and ("Name:" in html) == (kind != "flashcards") and "seed 1" in html
+    assert "<h1>Week 3 words</h1>" in html and ("Name:" in html) == (kind != "flashcards") and "set 1" in html
     assert "@page { size: letter" in html and "break-before: page" in html
     md = to_markdown(wl)
     teacher = "## Answer key" if kind in ("word-search", "scramble", "hangman") else "## For the teacher"

@@ -22,7 +22,7 @@ import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
 from tests.support.datasets import default_data, private_copy
-from tests.support.web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
+from tests.support.web import WIDTHS, free_port
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
 
@@ -162,6 +162,26 @@ def test_lookup_a_word(server):
     assert "SATIN" in html and "SAINT" in html and "Hangman" in html and "syllable" in html
 
 
+def test_a_list_without_words_keeps_the_form(server):
+    """No word matches: the list page keeps the form and says which of its choices to loosen (no error page); the
+    sheet's preview frame says why in a sentence, not a page inside the page."""
+    status, _, body = get(server, "/list?preset=phase-2&starts_with=qqx")
+    html = body.decode()
+    assert status == 200 and '<form class="choices"' in html and "No list yet" in html
+    assert "“Starts with”" in html and "<iframe" not in html and "Sorry" not in html
+    status, _, body = get(server, "/sheet.html?preset=phase-2&starts_with=qqx")
+    html = body.decode()
+    assert status == 404 and "This sheet cannot be made: no words match" in html and "<header" not in html
+
+
+def test_the_page_has_an_icon(server):
+    """The page names its icon, and answers where browsers look for one first."""
+    assert 'rel="icon" href="/static/favicon.svg"' in get(server, "/")[2].decode()
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        status, kind, body = get(server, path)
+        assert status == 200 and kind.startswith("image/svg+xml") and body.startswith(b"<svg")
+
+
 # ---- bad requests: a 4xx and a sentence ----------------------------------------------------------------------
 
 BAD = [
@@ -171,7 +191,7 @@ BAD = [
     ("/list?count=99999999999", 400, "How many words"),
     ("/list?count=abc", 400, "is not a number"),
     ("/list?count=500", 400, "at most 200"),
-    ("/list?seed=-1", 400, "Which pick"),
+    ("/list?seed=-1", 400, "Set number"),
     ("/list?grade=9", 400, "Grade"),
     ("/list?phonics=nonsense", 400, "Phonics pattern"),
     ("/list?bogus=1", 400, "unknown field"),
@@ -287,18 +307,6 @@ def test_the_page_answers_while_a_build_commits(server, data):
 # ---- in a real browser ---------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium (Debian's) driven by Playwright."""
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed")
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
 def accessibility_violations(page) -> list[str]:
     """axe-core's WCAG 2 A and AA violations on the page (axe from the vendored copy)."""
     page.add_script_tag(path=str(AXE))
@@ -325,10 +333,11 @@ def test_a_teacher_walks_through_in_chromium(server, data, browser, tmp_path):
     page.wait_for_selector("ol.wordlist")
     assert "sheet=scramble" in page.url
     assert page.locator("#sheet-heading").inner_text().startswith("The sheet: unscramble the words")
-    page.click("p.actions a.button[href^='/list?']")
+    assert page.locator("p.set").inner_text().startswith("Set 1:")
+    page.click("p.actions a.button:text-is('Another set')")
     page.wait_for_selector("ol.wordlist")
     renewed = page.locator("span.word").all_inner_texts()
-    assert renewed != first and "seed=2" in page.url
+    assert renewed != first and "seed=2" in page.url and page.locator("p.set").inner_text().startswith("Set 2:")
     gone = renewed[0]
     page.click(f"a[aria-label='Swap out {gone}']")
     page.wait_for_selector("ol.wordlist")

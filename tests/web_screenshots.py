@@ -12,7 +12,13 @@ from pathlib import Path
 
 from tests.support.web import CHROMIUM, LAUNCH_ARGS, WIDTHS, free_port
 
-PAGES = (("gallery", "/"), ("list", "/list?preset=word-search"), ("lookup", "/lookup?word=stain"))
+PAGES = (
+    ("gallery", "/"),
+    ("list", "/list?preset=word-search"),
+    ("own", "/list"),
+    ("empty", "/list?preset=phase-2&starts_with=qqx"),
+    ("lookup", "/lookup?word=stain"),
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,12 +11,17 @@ from typing import Any
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.session import open_session
 from pipeline.web import views
-from pipeline.web.requests import BadRequest, list_request, plain_name
+from pipeline.web.requests import PAGE_COUNT, BadRequest, list_request, plain_name
 from pipeline.wordlists.fields import SHEET_WORDS
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 0  # the page only reads: a request with a body is refused
 SHEET_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf"}
+
+
+def status_of(exc: WordstatsError) -> int:
+    """The HTTP status of a refusal: 400 a bad request, 404 nothing found, 422 a request the lists cannot make."""
+    return 400 if isinstance(exc, BadRequest) else 404 if isinstance(exc, NotFound) else 422
 
 
 def create_app(config: Path | str | None = None, data_dir: Path | None = None):
@@ -53,12 +58,8 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             """Answer the request."""
             try:
                 return fn(request)
-            except BadRequest as exc:
-                return sorry(400, views.teacher_words(str(exc)))
-            except NotFound as exc:
-                return sorry(404, views.teacher_words(str(exc)))
             except WordstatsError as exc:
-                return sorry(422, views.teacher_words(str(exc)))
+                return sorry(status_of(exc), views.teacher_words(str(exc)))
 
         return endpoint
 
@@ -84,16 +85,23 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
         """A list: its form, its words (each with a swap link), new words, and its sheet's preview and downloads."""
         req = list_request(dict(request.query_params), len(request.url.query))
         with session(request, req.lexicon) as s:
-            wl = views.the_list(s, req)
+            shown = views.list_page(s, req)
             fields = views.form(s, req)
+            title = views.title_of(s, req, shown.wl)
+        wl = shown.wl
+        if wl is None:
+            pick = req.query(count=PAGE_COUNT) if shown.matched else None
+            return page("list.html", wl=None, title=title, shown=shown, req=req, fields=fields, pick=pick)
         seed = int(req.given.get("seed", wl.seed))
         swapped = [w for w in req.given.get("swap", "").split(",") if w]
         return page(
             "list.html",
             wl=wl,
+            title=title,
             req=req,
             fields=fields,
-            new_words=req.query(seed=seed + 1, swap=None),
+            set_number=seed if wl.pool > wl.table.height else None,
+            another_set=req.query(seed=seed + 1, swap=None),
             swap_links=[(w, req.query(swap=",".join(swapped + [w]))) for w in wl.words],
             query=req.query(),
         )
@@ -107,11 +115,19 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
         if kind not in SHEET_TYPES:
             return sorry(404, "a sheet is sheet.html or sheet.pdf")
         req = list_request(dict(request.query_params), len(request.url.query))
-        with session(request, req.lexicon) as s:
-            wl = views.the_list(s, req)
-        body = to_pdf(wl) if kind == "pdf" else to_html(wl).encode("utf-8")
+        download = kind == "pdf" or bool(request.query_params.get("download"))
+        try:
+            with session(request, req.lexicon) as s:
+                wl = views.the_list(s, req)
+            body = to_pdf(wl) if kind == "pdf" else to_html(wl).encode("utf-8")
+        except WordstatsError as exc:
+            if download:
+                raise
+            # the list page's preview frame: the sentence alone, not a page inside the page
+            sentence = views.teacher_words(str(exc))
+            return page("sheet_error.html", status_of(exc), status=status_of(exc), sentence=sentence)
         headers = {}
-        if kind == "pdf" or request.query_params.get("download"):
+        if download:
             headers["Content-Disposition"] = f'attachment; filename="{safe_name(wl.title)}.{kind}"'
         return Response(body, media_type=SHEET_TYPES[kind], headers=headers)
 
@@ -158,8 +174,15 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
                     return await sorry(413, "this page reads no request body")(scope, receive, send)
             return await self.app(scope, receive, send)
 
+    def favicon(request: Request) -> Response:
+        """The page's icon where browsers look for it first."""
+        from starlette.responses import FileResponse
+
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
+
     routes = [
         Route("/", home),
+        Route("/favicon.ico", favicon),
         Route("/list", word_list_page),
         Route("/sheet.{kind:str}", sheet),
         Route("/lookup", lookup),

@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.errors import WordstatsError, pick
+from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists.fields import FIELDS, Field
@@ -119,6 +119,34 @@ def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormFie
     return out
 
 
+class TooMany(BadRequest):
+    """A list longer than a page holds: how many words matched."""
+
+    def __init__(self, matched: int):
+        super().__init__(f"this list has {matched:,} words: give How many words (at most {MAX_WORDS})")
+        self.matched = matched
+
+
+@dataclass(frozen=True)
+class ListPage:
+    """What the list page shows: the list, or why there is none yet (no word matches, or more than a page holds)
+    with the form to change it."""
+
+    wl: WordList | None
+    message: str | None = None
+    matched: int = 0  # words that match when more than a page holds
+
+
+def list_page(session: Session, request: ListRequest) -> ListPage:
+    """The list page of a request: its list, or a sentence that says which choice to change."""
+    try:
+        return ListPage(the_list(session, request))
+    except TooMany as exc:
+        return ListPage(None, f"{exc.matched:,} words match: more than a sheet holds.", exc.matched)
+    except NotFound as exc:
+        return ListPage(None, teacher_words(str(exc)))
+
+
 def the_list(session: Session, request: ListRequest) -> WordList:
     """The word list of a request, as the CLI makes it for the same options (a printed sheet: reviewed words)."""
     preset = None
@@ -129,8 +157,20 @@ def the_list(session: Session, request: ListRequest) -> WordList:
             raise BadRequest(str(exc)) from None
     wl = word_list(session.store, session.config, preset, dict(request.given), printed=True)
     if wl.table.height > MAX_WORDS:
-        raise BadRequest(f"this list has {wl.table.height:,} words: give How many words (at most {MAX_WORDS})")
+        raise TooMany(wl.table.height)
     return wl
+
+
+def title_of(session: Session, request: ListRequest, wl: WordList | None) -> str:
+    """The list page's heading: the list's title, or the preset's when it has no words yet."""
+    if wl is not None:
+        return wl.title
+    if request.preset is not None:
+        presets = settings_of(session).presets
+        name = next((n for n in presets if n.lower() == request.preset.lower()), None)
+        if name is not None:
+            return str(presets[name].get("title", name))
+    return "Make your own list"
 
 
 def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:

@@ -49,7 +49,7 @@ SOUND_WORDS = {  # each sound as a teacher names it on a form: the sound and a w
 }  # fmt: skip
 SHEETS = ("list", "spelling-test", "word-search", "scramble", "hangman", "handwriting", "flashcards")
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}  # --paper letter|a4, as fpdf names them
-FONTS = ("dejavu", "atkinson")
+FONTS = ("dejavu", "atkinson", "andika")
 PHASES = ("uk-2", "uk-3", "uk-4", "uk-5", "us-1", "us-2", "us-3", "us-4", "us-5", "us-6", "us-7")
 VOWELS = ("a", "e", "i", "o", "u")
 MAX_GRADE = 5  # the highest grade a children's list reaches: the classroom review covers grades K to 5
@@ -279,9 +279,9 @@ FIELDS: tuple[Field, ...] = (
     ),
     replace(
         SEED,
-        label="Which pick",
+        label="Set number",
         group="pick",
-        hint="Another number picks other words; the same number gives the same words again.",
+        hint="Each number is another set of words; the same number prints the same set again.",
     ),
     Field(
         "swap",
@@ -450,12 +450,17 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "font",
         str,
-        "Sheet font: dejavu (default) or atkinson (Atkinson Hyperlegible, for low vision and dyslexia).",
+        "Sheet font: dejavu (the default), atkinson (Atkinson Hyperlegible, for low vision and dyslexia) or andika "
+        "(Andika, for early readers: the default of handwriting sheets).",
         "Font",
         "sheet",
-        "[dejavu|atkinson]",
+        "[dejavu|atkinson|andika]",
         choices=FONTS,
-        choice_words={"dejavu": "DejaVu Sans", "atkinson": "Atkinson Hyperlegible (easier to read)"},
+        choice_words={
+            "dejavu": "DejaVu Sans",
+            "atkinson": "Atkinson Hyperlegible (easier to read)",
+            "andika": "Andika (for early readers)",
+        },
     ),
 )
 BY_NAME = {f.name: f for f in FIELDS}

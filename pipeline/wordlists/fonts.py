@@ -46,6 +46,12 @@ def fonts() -> dict[str, Font]:
             FONT_DIR / "atkinson-hyperlegible-latin-400-normal.woff",
             FONT_DIR / "atkinson-hyperlegible-latin-700-normal.woff",
         ),
+        "andika": Font(
+            "andika",
+            "Andika (SIL): letters shaped for early readers, single-storey a and g (handwriting's default)",
+            FONT_DIR / "Andika-Regular.woff",
+            FONT_DIR / "Andika-Bold.woff",
+        ),
     }
 
 

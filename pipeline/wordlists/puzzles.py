@@ -29,7 +29,13 @@ DIFFICULTY: dict[str, tuple[tuple[str, ...], int]] = {
     "hard": (tuple(DIRECTIONS), 12),  # all 8, backwards too
 }
 MAX_SIDE = 18
+FILL_RATIO = 2.2  # cells of a grid per letter of its words, at the least (the rest is filler)
+MIN_TARGET = 3  # letters of the shortest word a word search hides (a shorter one reads by chance anywhere)
 TRIES = 400  # random placements tried per word before the grid grows
+
+
+class TooBig(WordstatsError):
+    """The words do not fit one grid of MAX_SIDE."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,11 @@ class Banned:
         kept = frozenset(s.upper() for s in strings if len(s) >= MIN_BANNED and s.isascii() and s.isalpha())
         return Banned(kept, frozenset(s[:i] for s in kept for i in range(1, len(s) + 1)))
 
+    def adding(self, strings) -> Banned:
+        """This set with `strings` banned too."""
+        more = Banned.of(strings)
+        return Banned(self.strings | more.strings, self.prefixes | more.prefixes)
+
     def spelled(self, text: str, through: int | None = None) -> list[tuple[int, int]]:
         """Every (start, end) of a banned string inside `text` (only those covering index `through`, if given)."""
         out = []
@@ -110,18 +121,24 @@ def word_search(
     banned: Banned = NO_BANNED,
     fill: dict[str, float] | None = None,
 ) -> WordSearch:
-    """A word search holding every word (letters only, upper-cased), longest placed first; the grid grows
-    until they all fit; empty cells get letters drawn from `fill` (weights; English frequencies by default)
-    such that no banned string reads in any of the eight directions, unless it lies inside a listed word."""
+    """A word search holding every word (letters only, upper-cased, three or more), longest placed first; the grid
+    grows until they all fit; empty cells get letters drawn from `fill` (weights; English frequencies by default)
+    such that neither a banned string nor a second copy of a word reads in any of the eight directions, unless
+    it lies inside a listed word."""
     directions, smallest = DIFFICULTY[difficulty]
     words = [w.upper() for w in words]
     if not words:
         raise WordstatsError("a word search needs at least one word")
+    short = [w for w in words if len(w) < MIN_TARGET]
+    if short:
+        raise WordstatsError(f"{short[0].lower()}: a word search hides words of {MIN_TARGET} letters or more")
+    banned = banned.adding(words)  # a word reads once: where the answer key says
     longest = max(len(w) for w in words)
     if longest > MAX_SIDE:
-        raise WordstatsError(f"{words[0].lower()}: too long for a word search (at most {MAX_SIDE} letters)")
+        too_long = next(w for w in words if len(w) == longest)
+        raise WordstatsError(f"{too_long.lower()}: too long for a word search (at most {MAX_SIDE} letters)")
     letters = sum(len(w) for w in words)
-    side = max(smallest, longest, math.ceil(math.sqrt(letters * 2.2)))
+    side = max(smallest, longest, math.ceil(math.sqrt(letters * FILL_RATIO)))
     rng = random.Random(seed)
     weights = fill or ENGLISH_LETTERS
     alphabet, cumulative = list(weights), list(itertools.accumulate(weights.values()))
@@ -141,7 +158,45 @@ def word_search(
             index = {w: i for i, w in enumerate(words)}
             return WordSearch(grid, tuple(sorted(placements, key=lambda p: index[p.word])), directions)
         side += 1
-    raise WordstatsError(f"{len(words)} words do not fit a {MAX_SIDE}x{MAX_SIDE} word search: give fewer words")
+    raise TooBig(f"{len(words)} words do not fit a {MAX_SIDE}x{MAX_SIDE} word search: give fewer words")
+
+
+GRID_WORDS = 20  # words one grid of a sheet holds at most (its word bank fits under it on the page)
+
+
+def word_searches(
+    words: list[str],
+    difficulty: str = "medium",
+    seed: int = 0,
+    banned: Banned = NO_BANNED,
+    fill: dict[str, float] | None = None,
+) -> tuple[WordSearch, ...]:
+    """The fewest word searches that hold every word, GRID_WORDS at most each and each grid at most MAX_SIDE
+    wide: the words dealt longest first to the grids in turn, so that the grids are alike; grid i seeded by
+    seed + i (a list that fits one grid gets word_search's grid)."""
+    if not words:
+        raise WordstatsError("a word search needs at least one word")
+    letters = sum(len(w) for w in words)
+    grids = max(math.ceil(len(words) / GRID_WORDS), math.ceil(letters * FILL_RATIO / MAX_SIDE**2))
+    for n in range(grids, len(words) + 1):
+        try:
+            return tuple(
+                word_search(group, difficulty, seed + i, banned, fill) for i, group in enumerate(deal(words, n))
+            )
+        except TooBig:
+            continue
+    raise TooBig(f"these words make no {MAX_SIDE}x{MAX_SIDE} word search that spells no banned string")
+
+
+def deal(words: list[str], n: int) -> list[list[str]]:
+    """Words dealt to n groups, longest first, back and forth (so the groups' letters are alike), each group in the
+    list's order."""
+    order = sorted(range(len(words)), key=lambda i: (-len(words[i]), i))
+    groups: list[list[int]] = [[] for _ in range(n)]
+    for k, i in enumerate(order):
+        turn, at = divmod(k, n)
+        groups[at if turn % 2 == 0 else n - 1 - at].append(i)
+    return [[words[i] for i in sorted(g)] for g in groups if g]
 
 
 def _place(words, side, directions, rng) -> tuple[dict, list[Placement]] | None:
@@ -214,26 +269,42 @@ def _runs(cells_of_line, cells) -> list[list[tuple[int, int]]]:
     return runs
 
 
+BACKTRACKS = 64  # fill letters taken back per grid when a cell can take no letter, before the placing is redone
+
+
 def _fill(cells: dict, side: int, rng, banned: Banned, alphabet, cumulative) -> dict | None:
-    """Every empty cell given a letter, row by row: drawn by weight, and redrawn while a banned string would
-    read through the cell; None when some cell takes no letter at all."""
+    """Every empty cell given a letter, row by row (_draw); a cell that can take no letter sends the fill back to
+    the cell before, which tries another letter (BACKTRACKS times at most a grid, then None)."""
     grid = dict(cells)
-    for r in range(side):
-        for c in range(side):
-            if (r, c) in grid:
-                continue
-            tried: set[str] = set()
-            while True:
-                letter = rng.choices(alphabet, cum_weights=cumulative)[0]
-                if letter in tried:
-                    if len(tried) == len(alphabet):
-                        return None
-                    continue
-                tried.add(letter)
-                grid[(r, c)] = letter
-                if not _spells_through(grid, side, r, c, banned):
-                    break
+    empty = [(r, c) for r in range(side) for c in range(side) if (r, c) not in grid]
+    tried: list[set[str]] = [set() for _ in empty]
+    i, backtracks = 0, 0
+    while i < len(empty):
+        if _draw(grid, empty[i], tried[i], side, rng, banned, alphabet, cumulative):
+            i += 1
+            continue
+        tried[i] = set()
+        backtracks += 1
+        if i == 0 or backtracks > BACKTRACKS:
+            return None
+        i -= 1
+        del grid[empty[i]]
     return grid
+
+
+def _draw(grid: dict, cell: tuple[int, int], tried: set[str], side: int, rng, banned: Banned, alphabet, cumulative):
+    """Give `cell` a letter drawn by weight, not yet `tried` there, redrawn while a banned string would read
+    through it; False (the cell left empty) when no letter is left."""
+    while len(tried) < len(alphabet):
+        letter = rng.choices(alphabet, cum_weights=cumulative)[0]
+        if letter in tried:
+            continue
+        tried.add(letter)
+        grid[cell] = letter
+        if not _spells_through(grid, side, cell[0], cell[1], banned):
+            return True
+    grid.pop(cell, None)
+    return False
 
 
 def _spells_through(grid: dict, side: int, r: int, c: int, banned: Banned) -> bool:

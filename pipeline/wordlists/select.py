@@ -17,10 +17,11 @@ from pipeline.wordlists.fields import CHILDREN_FIELDS, PAPER_NAMES
 from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
 from pipeline.wordlists.options import flag, merge
 from pipeline.wordlists.pools import COLUMNS, children_hangman, hangman_pool, need_table, review, scramble_pool
-from pipeline.wordlists.puzzles import NO_BANNED, Banned
+from pipeline.wordlists.puzzles import MIN_TARGET, NO_BANNED, Banned
 from pipeline.wordlists.settings import load_settings, puzzle_banned
 
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
+HANDWRITING_FONT = "andika"  # a handwriting sheet's font unless one is given: letters as early readers write them
 PUZZLE_SHEETS = ("word-search", "scramble", "hangman")  # sheets whose puzzles must not spell or suggest a word
 # Each sheet kind's title when neither the preset nor --title gives one.
 TITLES = {
@@ -142,12 +143,17 @@ def word_list(
         letters = dict(zip(df["word"].to_list(), shuffled))
     if reviewed and sheet == "hangman":
         df = hangman_pool(df, store, settings)
+    short = df.filter(pl.col("length") < MIN_TARGET).height if sheet == "word-search" else 0
+    if short:
+        df = df.filter(pl.col("length") >= MIN_TARGET)
     if df.height == 0:
         raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
     swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
     if swapped and "count" not in options:
         df = df.filter(~pl.col("word").is_in(sorted(swapped)))
     notes = []
+    if short:
+        notes.append(f"{short:,} words under {MIN_TARGET} letters left out: a word search hides longer words")
     if unreviewed:
         notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
     pool = df.height
@@ -156,7 +162,7 @@ def word_list(
         if k >= df.height:
             notes.append(f"only {df.height:,} words match, fewer than --sample {k}: all are listed")
         df = pick(df, k, seed, swapped)
-        described.append(f"{min(k, df.height):,} words picked at random (seed {seed})")
+        described.append(f"{min(k, df.height):,} words picked at random (set {seed})")
     df = sort_words(df, sort)
     described.append(
         {
@@ -192,7 +198,7 @@ def word_list(
         scrambled=[letters[w] for w in picked] if letters else [],
         banned=banned,
         lowercase=bool(options.get("lowercase", False)),
-        font=options.get("font", "dejavu"),
+        font=options.get("font", HANDWRITING_FONT if sheet == "handwriting" else "dejavu"),
         fill=dict(settings.fill),
     )
 

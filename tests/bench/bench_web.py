@@ -23,6 +23,7 @@ PAGES = {
     "word search page": "/list?preset=word-search",
     "gallery": "/",
     "PDF sheet": "/sheet.pdf?preset=word-search",
+    "sheet preview (HTML)": "/sheet.html?preset=word-search",
 }
 WARM = 20
 CLIENTS = 20
@@ -69,6 +70,7 @@ def run() -> dict:
         finally:
             proc.terminate()
         out["pages"][name] = {"cold_s": round(cold, 3), "warm_median_s": round(statistics.median(warm), 4)}
+    out["gallery_previews"] = _gallery_previews()
     proc, base = serve()
     try:
         seconds(base + "/list?preset=spelling-2")
@@ -89,6 +91,24 @@ def run() -> dict:
         "after": [round(x, 2) for x in os.getloadavg()],
     }
     return out
+
+
+def _gallery_previews() -> dict:
+    """A fresh server's gallery as a browser fills it: the page, then every card's preview at once (as app.js asks
+    for them); seconds from the first request until the last preview arrived, and the slowest preview."""
+    import re
+
+    proc, base = serve()
+    try:
+        start = time.perf_counter()
+        with urllib.request.urlopen(base + "/", timeout=120) as r:
+            names = sorted(set(re.findall(r'data-preset="([^"]+)"', r.read().decode())))
+        with concurrent.futures.ThreadPoolExecutor(6) as pool:  # a browser's connections per host
+            times = list(pool.map(seconds, [f"{base}/preview?preset={n}" for n in names]))
+        ready = time.perf_counter() - start
+    finally:
+        proc.terminate()
+    return {"cards": len(names), "all_ready_s": round(ready, 3), "slowest_preview_s": round(max(times), 3)}
 
 
 def _time_import() -> float:

@@ -9,7 +9,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.files import write_bytes, write_text
 from pipeline.wordlists.sheets.content import (
     instruction,
-    puzzle,
+    puzzles,
     scrambled,
     teacher_note,
 )
@@ -17,7 +17,7 @@ from pipeline.wordlists.sheets.html import to_html
 from pipeline.wordlists.sheets.markdown import to_markdown
 from pipeline.wordlists.sheets.pdf import to_pdf
 
-__all__ = ["instruction", "puzzle", "save", "scrambled", "teacher_note", "to_html", "to_markdown", "to_pdf"]
+__all__ = ["instruction", "puzzles", "save", "scrambled", "teacher_note", "to_html", "to_markdown", "to_pdf"]
 
 FORMATS = (".csv", ".md", ".html", ".htm", ".pdf")
 

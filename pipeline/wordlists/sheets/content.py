@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pipeline.wordlists.fonts import Metrics, font, metrics
-from pipeline.wordlists.puzzles import WordSearch, scrambles, word_search
+from pipeline.wordlists.puzzles import WordSearch, scrambles, word_searches
 
 if TYPE_CHECKING:
     from pipeline.wordlists.select import WordList
@@ -43,9 +43,9 @@ NAMELESS = ("flashcards",)  # sheets without a name and date line (cards are cut
 
 @dataclass(frozen=True)
 class Guides:
-    """Handwriting guide lines of one row, in millimetres below the row's top line: the dashed midline at the
-    font's x-height, the baseline at its ascender height, the descender line at its descender depth; and the
-    font size (points) whose ascenders reach the top line exactly."""
+    """Handwriting guide lines of one row on classroom ruling, in millimetres below the row's top line: the dashed
+    midline halfway down to the baseline, the dotted descender line as far below the baseline; and the font size
+    (points) whose x-height fills the lower half exactly (ascenders reach up towards the top line)."""
 
     midline: float
     baseline: float
@@ -53,19 +53,14 @@ class Guides:
     size_pt: float
 
 
-HAND_BAND_MM = 15.0  # handwriting: top line to baseline (the ascender height of the traced letters)
+HAND_BAND_MM = 15.0  # handwriting: top line to baseline (twice the x-height of the traced letters)
 MM_PER_PT = 25.4 / 72
 
 
 def guides(m: Metrics, band: float = HAND_BAND_MM) -> Guides:
-    """Guide lines in true proportion to the font: the ascender height is the band, so the size follows."""
-    size_mm = band / m.ascender
-    return Guides(
-        midline=band - m.x_height * size_mm,
-        baseline=band,
-        descender=band + m.descender * size_mm,
-        size_pt=size_mm / MM_PER_PT,
-    )
+    """Classroom ruling for a font: the x-height is half the band, so the size follows."""
+    size_mm = band / 2 / m.x_height
+    return Guides(midline=band / 2, baseline=band, descender=band * 1.5, size_pt=size_mm / MM_PER_PT)
 
 
 def sheet_metrics(wl: WordList) -> Metrics:
@@ -78,9 +73,23 @@ def shown(wl: WordList, text: str) -> str:
     return text.lower() if wl.lowercase else text.upper()
 
 
-def puzzle(wl: WordList) -> WordSearch:
-    """The word search of the list (seeded by the list's seed), spelling none of the list's banned strings."""
-    return word_search(wl.words, wl.difficulty, wl.seed, wl.banned, wl.fill or None)
+def puzzles(wl: WordList) -> tuple[WordSearch, ...]:
+    """The word searches of the list (one when its words fit one grid; seeded by the list's seed), spelling none
+    of the list's banned strings."""
+    if wl.sheet != "word-search":
+        return ()
+    return word_searches(wl.words, wl.difficulty, wl.seed, wl.banned, wl.fill or None)
+
+
+def grid_words(wl: WordList, grid: WordSearch) -> list[str]:
+    """The list's words that one grid hides, in the list's order (its word bank)."""
+    hidden = {p.word for p in grid.placements}
+    return [w for w in wl.words if w.upper() in hidden]
+
+
+def numbered(title: str, i: int, n: int) -> str:
+    """A page's title, with which of n puzzles it shows when there are several."""
+    return title if n == 1 else f"{title} ({i} of {n})"
 
 
 def scrambled(wl: WordList) -> list[str]:

@@ -16,11 +16,13 @@ from pipeline.wordlists.sheets.content import (
     TEACHER_PT,
     TEST_INSTRUCTION,
     TEST_TITLE,
+    grid_words,
     guides,
     hangman_board,
     instruction,
     key_lines,
-    puzzle,
+    numbered,
+    puzzles,
     scrambled,
     sheet_metrics,
     shown,
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from pipeline.wordlists.select import WordList
 
 HAND_ROW_GAP_MM = 9.0  # space between handwriting rows
+LETTER_EM = 1.05  # a scrambled capital and its spacing, at most, in em (the answer lines' column)
 HAND_WIDTH_MM = 170.0  # width of a handwriting row (fits letter and A4 inside 15 mm margins)
 
 STYLE = f"""
@@ -43,15 +46,18 @@ p.how {{ color: #222; }}
 ol.words {{ columns: 3; column-gap: 2em; font-size: 22pt; line-height: 1.8; padding-left: 2.2em; margin: 0; }}
 ol.lines {{ columns: 2; font-size: {STUDENT_PT + 1}pt; line-height: 2.6; padding-left: 2.2em; }}
 ol.lines li::after {{ content: ""; display: inline-block; width: 10em; border-bottom: 1px solid #000; }}
-ol.scramble {{ font: 700 20pt "Sheet", monospace; line-height: 2.3; padding-left: 3.6em; letter-spacing: 0.3em; }}
-ol.scramble span.line {{ display: inline-block; width: 8em; border-bottom: 1px solid #000; margin-left: 1.5em; }}
+div.scramble {{ font: 700 20pt "Sheet", monospace; line-height: 2.3; }}
+div.scramble p {{ display: flex; align-items: baseline; margin: 0; break-inside: avoid; }}
+div.scramble span.n {{ width: 2.2em; text-align: right; margin-right: 0.6em; font-size: {STUDENT_PT}pt; }}
+div.scramble span.letters {{ letter-spacing: 0.3em; flex: none; }}
+div.scramble span.line {{ flex: 1; max-width: 9em; border-bottom: 1px solid #000; margin-left: 1em; height: 1em; }}
 table.grid {{ border-collapse: collapse; margin: 0.5em auto 1em; border: 1px solid #999; }}
 table.grid td {{ width: 1.5em; height: 1.5em; text-align: center; font: 700 18pt "Sheet", monospace; }}
 table.grid td.hit {{ background: #ffd666; }}
 ul.bank {{ columns: 3; font-size: 15pt; font-weight: 700; list-style: none; padding: 0; }}
 ul.bank li::before {{ content: "☐ "; }}
 div.hangman {{ display: flex; align-items: center; gap: 1.5em; margin: 0 0 1.4em; break-inside: avoid; }}
-div.hangman b {{ font-size: {STUDENT_PT}pt; align-self: flex-start; }}
+div.hangman b {{ font-size: {STUDENT_PT}pt; align-self: flex-start; width: 2.2em; text-align: right; flex: none; }}
 div.hangman .board {{ font: 700 24pt "Sheet", monospace; margin-bottom: 0.5em; }}
 div.hangman .missed span {{ display: inline-block; width: 1.6em; height: 1.6em; border: 1.5px solid #000;
   margin-left: 0.35em; vertical-align: middle; }}
@@ -72,7 +78,7 @@ def to_html(wl: WordList) -> str:
     e = html.escape
     size = "letter" if wl.paper == "Letter" else "A4"
     words = wl.words
-    grid = puzzle(wl) if wl.sheet == "word-search" else None
+    grids = puzzles(wl)
     body: list[str] = []
 
     def student(title: str, how: str, name: bool = True) -> None:
@@ -82,13 +88,22 @@ def to_html(wl: WordList) -> str:
             body.append(f'<p class="name">{e(NAME_LINE)}</p>')
         body.append(f'<p class="how">{e(how)}</p>')
 
-    student(wl.title, instruction(wl, grid), wl.sheet not in NAMELESS)
-    if wl.sheet == "word-search" and grid is not None:
+    for i, grid in enumerate(grids, 1):
+        student(numbered(wl.title, i, len(grids)), instruction(wl, grid))
         body.append(_grid(wl, grid, hits=False))
-        body.append('<ul class="bank">' + "".join(f"<li>{e(shown(wl, w))}</li>" for w in words) + "</ul>")
-    elif wl.sheet == "scramble":
-        items = "".join(f'<li>{e(shown(wl, s))}<span class="line"></span></li>' for s in scrambled(wl))
-        body.append(f'<ol class="scramble">{items}</ol>')
+        bank = "".join(f"<li>{e(shown(wl, w))}</li>" for w in grid_words(wl, grid))
+        body.append(f'<ul class="bank">{bank}</ul>' + ("</section>" if i < len(grids) else ""))
+    if not grids:
+        student(wl.title, instruction(wl), wl.sheet not in NAMELESS)
+    if wl.sheet == "scramble":
+        letters = [shown(wl, s) for s in scrambled(wl)]
+        width = LETTER_EM * max(map(len, letters), default=1)  # every answer line starts in one column
+        items = "".join(
+            f'<p><span class="n">{i}.</span><span class="letters" style="width: {width:.2f}em">{e(s)}</span>'
+            '<span class="line"></span></p>'
+            for i, s in enumerate(letters, 1)
+        )
+        body.append(f'<div class="scramble">{items}</div>')
     elif wl.sheet == "hangman":
         for i, w in enumerate(words, 1):
             boxes = "<span></span>" * GALLOWS_MISSES
@@ -101,15 +116,19 @@ def to_html(wl: WordList) -> str:
     elif wl.sheet == "flashcards":
         cards = "".join(f'<div class="card">{e(shown(wl, w) if wl.lowercase else w)}</div>' for w in words)
         body.append(f'<div class="cards">{cards}</div>')
-    else:
+    elif not grids:
         body.append('<ol class="words">' + "".join(f"<li>{e(w)}</li>" for w in words) + "</ol>")
     body.append("</section>")
     if wl.test_page:
         student(TEST_TITLE, TEST_INSTRUCTION)
         body.append('<ol class="lines">' + "<li></li>" * len(words) + "</ol></section>")
-    body.append(f'<section class="page teacher"><h1>{e(teacher_title(wl))}</h1>')
-    if grid is not None:
-        body.append(_grid(wl, grid, hits=True))
+    keys: tuple[WordSearch | None, ...] = grids or (None,)
+    for i, key in enumerate(keys, 1):
+        if i > 1:
+            body.append("</section>")
+        body.append(f'<section class="page teacher"><h1>{e(numbered(teacher_title(wl), i, len(keys)))}</h1>')
+        if key is not None:
+            body.append(_grid(wl, key, hits=True))
     body.append('<ol class="key">' + "".join(f"<li>{e(line.split('. ', 1)[1])}</li>" for line in key_lines(wl)))
     body.append(f'</ol><p class="made">{e(teacher_note(wl))}</p></section>')
     text = "".join(body)
@@ -129,8 +148,8 @@ def to_html(wl: WordList) -> str:
 
 
 def _hand_row(wl: WordList, word: str) -> str:
-    """One handwriting row as SVG in millimetres: the top line, the dashed midline at the font's x-height, the
-    baseline and the dotted descender line; `word` traced in light grey with its baseline on the baseline."""
+    """One handwriting row as SVG in millimetres on classroom ruling (content.guides): the top line, the dashed
+    midline, the baseline and the dotted descender line; `word` traced in light grey on the baseline."""
     g = guides(sheet_metrics(wl))
     height = g.descender + 1.0
     w = HAND_WIDTH_MM

@@ -10,10 +10,12 @@ from pipeline.wordlists.sheets.content import (
     NAMELESS,
     TEST_INSTRUCTION,
     TEST_TITLE,
+    grid_words,
     hangman_board,
     instruction,
     key_lines,
-    puzzle,
+    numbered,
+    puzzles,
     scrambled,
     shown,
     teacher_note,
@@ -30,12 +32,13 @@ def to_markdown(wl: WordList, columns: int = 4) -> str:
     out = [f"# {wl.title}", ""]
     if wl.sheet not in NAMELESS:
         out += [NAME_LINE, ""]
-    grid = puzzle(wl) if wl.sheet == "word-search" else None
-    out += [instruction(wl, grid), ""]
-    if wl.sheet == "word-search" and grid is not None:
+    grids = puzzles(wl)
+    out += [instruction(wl, grids[0] if grids else None), ""]
+    for i, grid in enumerate(grids, 1):
+        out += [f"### {numbered('Puzzle', i, len(grids))}", ""] if len(grids) > 1 else []
         out += ["```"] + [" ".join(shown(wl, row)) for row in grid.grid] + ["```", ""]
-        out += [", ".join(shown(wl, w) for w in words), ""]
-    elif wl.sheet == "scramble":
+        out += [", ".join(shown(wl, w) for w in grid_words(wl, grid)), ""]
+    if wl.sheet == "scramble":
         out += [f"{i}. {shown(wl, s)}  ______________" for i, s in enumerate(scrambled(wl), 1)] + [""]
     elif wl.sheet == "hangman":
         boxes = "☐" * GALLOWS_MISSES
@@ -43,15 +46,18 @@ def to_markdown(wl: WordList, columns: int = 4) -> str:
         out += [""]
     elif wl.sheet == "flashcards":
         out += [f"- {shown(wl, w) if wl.lowercase else w}" for w in words] + [""]
-    else:
+    elif not grids:
         out += _table(words, columns) + [""]
     if wl.test_page:
         out += [f"## {TEST_TITLE}", "", NAME_LINE, "", TEST_INSTRUCTION, ""]
         out += [f"{i}. ______________________" for i in range(1, len(words) + 1)] + [""]
     out += ["---", "", f"## {teacher_title(wl)}", ""]
     out += key_lines(wl) + [""]
-    if grid is not None:
-        out += [f"- {p.word.lower()}: row {p.row + 1}, column {p.col + 1}, {p.direction}" for p in grid.placements]
+    for i, grid in enumerate(grids, 1):
+        where = f"{numbered('puzzle', i, len(grids))}, " if len(grids) > 1 else ""
+        out += [
+            f"- {p.word.lower()}: {where}row {p.row + 1}, column {p.col + 1}, {p.direction}" for p in grid.placements
+        ]
         out += [""]
     out += [teacher_note(wl)]
     return "\n".join(out) + "\n"

@@ -15,11 +15,13 @@ from pipeline.wordlists.sheets.content import (
     TEACHER_PT,
     TEST_INSTRUCTION,
     TEST_TITLE,
+    grid_words,
     guides,
     hangman_board,
     instruction,
     key_lines,
-    puzzle,
+    numbered,
+    puzzles,
     scrambled,
     sheet_metrics,
     shown,
@@ -57,12 +59,14 @@ def to_pdf(wl: WordList) -> bytes:
     """The sheet as a PDF: student pages, then the teacher's page."""
     pdf = new_pdf(wl)
     words = wl.words
-    grid = puzzle(wl) if wl.sheet == "word-search" else None
-    _student(pdf, wl.title, instruction(wl, grid), wl.sheet not in NAMELESS)
-    if wl.sheet == "word-search" and grid is not None:
+    grids = puzzles(wl)
+    for i, grid in enumerate(grids, 1):
+        _student(pdf, numbered(wl.title, i, len(grids)), instruction(wl, grid))
         _grid(pdf, wl, grid, hits=False)
-        _bank(pdf, wl, words)
-    elif wl.sheet == "scramble":
+        _bank(pdf, wl, grid_words(wl, grid))
+    if not grids:
+        _student(pdf, wl.title, instruction(wl), wl.sheet not in NAMELESS)
+    if wl.sheet == "scramble":
         _scramble(pdf, wl, scrambled(wl))
     elif wl.sheet == "hangman":
         _hangman(pdf, wl, words)
@@ -70,12 +74,12 @@ def to_pdf(wl: WordList) -> bytes:
         _handwriting(pdf, wl, words)
     elif wl.sheet == "flashcards":
         _flashcards(pdf, wl, words)
-    else:
+    elif not grids:
         _columns(pdf, words)
     if wl.test_page:
         _student(pdf, TEST_TITLE, TEST_INSTRUCTION)
         _lines(pdf, len(words))
-    _teacher(pdf, wl, grid)
+    _teacher(pdf, wl, grids)
     return bytes(pdf.output())
 
 
@@ -100,15 +104,17 @@ def _bottom(pdf) -> float:
     return pdf.h - FOOT_MM
 
 
-def _teacher(pdf, wl: WordList, grid: WordSearch | None) -> None:
-    """The teacher's page: the answer key (the grid marked, each word, a scramble's other answers) or the
-    words to read out, and how the list was made."""
-    pdf.add_page()
-    pdf.set_font("Sheet", "B", 18)
-    pdf.multi_cell(0, 9, teacher_title(wl), new_x="LMARGIN", new_y="NEXT", align="L")
-    pdf.ln(3)
-    if grid is not None:
-        _grid(pdf, wl, grid, hits=True)
+def _teacher(pdf, wl: WordList, grids: tuple[WordSearch, ...]) -> None:
+    """The teacher's page: the answer key (each grid marked, on a page of its own when there are several; each
+    word, a scramble's other answers) or the words to read out, and how the list was made."""
+    keys: tuple[WordSearch | None, ...] = grids or (None,)
+    for i, key in enumerate(keys, 1):
+        pdf.add_page()
+        pdf.set_font("Sheet", "B", 18)
+        pdf.multi_cell(0, 9, numbered(teacher_title(wl), i, len(keys)), new_x="LMARGIN", new_y="NEXT", align="L")
+        pdf.ln(3)
+        if key is not None:
+            _grid(pdf, wl, key, hits=True)
     _columns(pdf, [line.split(". ", 1)[1] for line in key_lines(wl)], size=13, row=7.5, cols=2)
     pdf.ln(4)
     pdf.set_font("Sheet", "", TEACHER_PT)
@@ -259,8 +265,8 @@ def _hangman(pdf, wl: WordList, words: list[str], block: float = 52.0) -> None:
 
 
 def _handwriting(pdf, wl: WordList, words: list[str]) -> None:
-    """Per word: a tracing row (the word in light grey) and an empty row, each with a solid top line at the
-    font's ascender height, a dashed midline at its x-height, a solid baseline and a dotted descender line."""
+    """Per word: a tracing row (the word in light grey) and an empty row, each on classroom ruling (content.guides):
+    a solid top line, a dashed midline halfway down, a solid baseline and a dotted descender line."""
     usable = pdf.w - pdf.l_margin - pdf.r_margin
     g = guides(sheet_metrics(wl))
     row = g.descender + HAND_GAP_MM
