@@ -302,9 +302,8 @@ STRICT_COMPILES_ENV = "WORDSTATS_STRICT_COMPILES"  # 1: a run that compiled a ke
 
 def pytest_sessionfinish(session, exitstatus):
     """`make install` compiled the kernels the commands reach (pipeline.core.warm): the run lists every kernel it
-    compiled again, which a user's first call would wait for too, and fails for it under
-    WORDSTATS_STRICT_COMPILES=1 (not yet the default: a fresh clone's suite compiles 12 variants the warm-ups do
-    not reach, docs/development.md)."""
+    compiled again, which a user's first call would wait for too, with the test that compiled it, and fails for it
+    under WORDSTATS_STRICT_COMPILES=1 (as `make test` runs it)."""
     log = Path(os.environ.get(COMPILE_LOG_ENV, ""))
     if hasattr(session.config, "workerinput") or not log.is_file():
         return

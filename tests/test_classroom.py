@@ -415,5 +415,41 @@ def test_the_review_worksheet_lists_the_undecided_pool_words(tmp_path):
     if (WORDNET / "data.noun").is_file():
         assert "internet" in sheet.filter(pl.col("word") == "website")["senses"][0]
     res = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--grade", "K-5", "--csv")
-    assert res.exit_code == 0 and "2 matching words have no classroom review decision yet" in res.stderr
+    assert res.exit_code == 0 and "2 matching words left out: smartphone (no classroom review" in res.stderr
     assert {line.split(",")[0] for line in res.stdout.splitlines()[1:]} == {"blog", "email"}
+
+
+@pytest.mark.slow
+def test_a_teachers_own_list_names_every_word_it_leaves_out_and_can_keep_them(tmp_path):
+    """A teacher's own word list printed as a sheet: every word left out is named with why, on the command line
+    and on the sheet's teacher page; the worksheet (--every-word) lists each of them; Keep my words keeps the
+    words the review has not read or leaves out, and never an offensive one."""
+    from pipeline.wordlists.review import main
+
+    words = tmp_path / "mine.txt"
+    words.write_text("website\nsmartphone\nemail\nblog\nspank\nshit\n")
+    data = tmp_path / "out"
+    assert (
+        run_cli("run", "--source", words, "--lexicon", "mine", "--data-dir", data, "ingest", "phonics").exit_code == 0
+    )
+    sheet = tmp_path / "sheet.md"
+    res = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--out", sheet)
+    why = {
+        "shit": "offensive",
+        "smartphone": "no classroom review decision yet",
+        "spank": "the classroom review leaves it out",
+        "website": "no classroom review decision yet",
+    }
+    assert res.exit_code == 0 and "4 matching words left out: " in res.stderr
+    for word, reason in why.items():
+        assert f"{word} ({reason}" in res.stderr and f"{word} ({reason}" in sheet.read_text().split("\n---\n")[-1]
+    teacher, student = sheet.read_text().split("\n---\n")[-1], sheet.read_text().split("\n---\n")[0]
+    assert all(w not in student for w in why) and teacher
+    out = tmp_path / "every.tsv"
+    assert main(["--lexicon", "mine", "--data-dir", str(data), "--out", str(out), "--every-word"]) == 0
+    listed = pl.read_csv(out, separator="\t")
+    assert sorted(listed["word"]) == sorted(why) and listed.filter(pl.col("word") == "spank")["review"][0]
+    kept = run_cli("wordlist", "--lexicon", "mine", "--data-dir", data, "--out", sheet, "--keep-mine", "--force")
+    assert kept.exit_code == 0 and "1 matching word left out: shit (offensive)" in kept.stderr
+    student = sheet.read_text().split("\n---\n")[0]
+    assert all(w in student for w in ("blog", "email", "smartphone", "spank", "website")) and "shit" not in student

@@ -114,6 +114,7 @@ CASES = [
     ("grade=2&phonics=digraphs&count=10", ("--grade", "2", "--phonics", "digraphs", "--sample", "10")),
     ("preset=blends&swap=blind", ("--preset", "blends", "--swap", "blind")),
     ("preset=Spelling-K2&seed=1", ("--preset", "Spelling-K2", "--seed", "1")),  # names in any case, as the CLI
+    ("dolch=PRIMER&spelling=UK&count=8", ("--dolch", "primer", "--spelling", "uk", "--sample", "8")),  # choices too
 ]
 
 

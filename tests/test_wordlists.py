@@ -313,6 +313,15 @@ def test_sort_frequency_and_alpha(lex):
     assert listed(lex, "--length", "4", "--common") == sorted(r["word"] for r in out)
 
 
+def test_choice_names_in_any_case_are_the_choice(lex):
+    """A choice named in capitals (--sort FREQUENCY, --hangman EASY, --sheet LIST) is that choice, as docs/cli.md
+    says: the same words as in lower case, never an empty list or a traceback (the page: tests/test_web.py)."""
+    for args in (("--sort", "frequency"), ("--hangman", "easy"), ("--sheet", "list"), ("--paper", "a4")):
+        shouted = wl(lex, "--length", "4", "--common", args[0], args[1].upper(), "--json")
+        assert shouted[0] == 0 and "Traceback" not in shouted[2], (args, shouted[2])
+        assert json.loads(shouted[1]) == json.loads(wl(lex, "--length", "4", "--common", *args, "--json")[1]), args
+
+
 # ---- tables from other stages -------------------------------------------------------------------------
 
 

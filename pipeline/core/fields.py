@@ -78,8 +78,11 @@ class Field:
             raise WordstatsError(f"{self.flag} {value!r}: expected a finite number")
         if self.kind is int and not float(value).is_integer():
             raise WordstatsError(f"{self.flag} {value!r}: expected a whole number")
-        if self.choices and str(value).lower() not in {c.lower() for c in self.choices}:
-            raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
+        if self.choices:  # a choice's name in any case, as its canonical spelling
+            canonical = {c.lower(): c for c in self.choices}
+            if str(value).lower() not in canonical:
+                raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
+            value = type(value)(canonical[str(value).lower()]) if isinstance(value, str) else value
         if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
             raise WordstatsError(f"{self.flag} {value}: {self.range_words()}")
         if self.check is not None:
@@ -97,9 +100,11 @@ class Field:
         parsed by the Field's parser."""
         if given is None:
             return None
-        if self.kind is not bool:
-            for item in given if isinstance(given, (list, tuple)) else (given,):
-                self.validate(item)
+        if self.kind is not bool:  # checked, a choice in its canonical spelling
+            if isinstance(given, (list, tuple)):
+                given = type(given)(self.validate(item) for item in given)
+            else:
+                given = self.validate(given)
         return self.parse(given) if self.parse is not None else given
 
     def named(self, name: str) -> Field:

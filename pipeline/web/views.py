@@ -12,9 +12,10 @@ import polars as pl
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
+from pipeline.wordlists import api
 from pipeline.wordlists.fields import FIELDS, Field
 from pipeline.wordlists.options import merge
-from pipeline.wordlists.select import WordList, word_list
+from pipeline.wordlists.select import WordList
 from pipeline.wordlists.settings import Settings, exclusions, load_settings
 
 PREVIEW_WORDS = 8  # words a gallery card shows
@@ -66,7 +67,7 @@ def preview(session: Session, preset: str) -> list[str]:
     """A preset's words as its sheet prints them (kept per built table set)."""
     key = (session.store.root, _tables_mark(session), session.config.path, preset)
     if key not in _CACHED:
-        _CACHED[key] = tuple(word_list(session.store, session.config, preset, {}, printed=True).words)
+        _CACHED[key] = tuple(api.word_list(session, api.WordListRequest(preset=preset), printed=True).words)
     return list(_CACHED[key])
 
 
@@ -155,7 +156,7 @@ def the_list(session: Session, request: ListRequest) -> WordList:
             preset = pick(request.preset, settings_of(session).presets, "preset")  # any case, as on the command line
         except WordstatsError as exc:
             raise BadRequest(str(exc)) from None
-    wl = word_list(session.store, session.config, preset, dict(request.given), printed=True)
+    wl = api.word_list(session, api.WordListRequest(preset=preset, given=dict(request.given)), printed=True)
     if wl.table.height > MAX_WORDS:
         raise TooMany(wl.table.height)
     return wl

@@ -323,6 +323,15 @@ FIELDS: tuple[Field, ...] = (
         "school",
     ),
     Field(
+        "keep_mine",
+        bool,
+        "Keep the words of your own word list that the classroom review has not read or leaves out (offensive "
+        "words are still left out, and puzzles still never spell one).",
+        "Keep my words",
+        "school",
+        hint="For a word list of your own: print its words even where the classroom review has not read them.",
+    ),
+    Field(
         "grade",
         str,
         "Grade level: K, 1 ... 5, or a range (K-2, 2-3).",

@@ -20,9 +20,10 @@ def flag(name: str) -> str:
     return BY_NAME[name].flag if name in BY_NAME else "--" + name.replace("_", "-")
 
 
-def check_option(name: str, value: Any) -> None:
-    """Raise a one-line error when an option's value is not of its field's type, choices or range."""
-    field_named(name).validate(value)
+def check_option(name: str, value: Any) -> Any:
+    """An option's value checked (a one-line error when it is not of its field's type, choices or range), a choice
+    in its canonical spelling."""
+    return field_named(name).validate(value)
 
 
 def merge(settings: Settings, preset: str | None, given: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +40,5 @@ def merge(settings: Settings, preset: str | None, given: dict[str, Any]) -> dict
                     options.pop(other, None)
     if given.get("common") and "min_zipf" in given:
         raise WordstatsError("give --common or --min-zipf, not both")
-    for key, value in given.items():
-        check_option(key, value)
-    options.update(given)
+    options.update({key: check_option(key, value) for key, value in given.items()})
     return options

@@ -1,7 +1,10 @@
 """The review worksheet: every word of a lexicon's children's pool that has no classroom decision yet, with the
 signals a reviewer reads beside it (block-list hits, WordNet usage and topic labels, glosses).
 
-    python -m pipeline.wordlists.review --lexicon mine [--data-dir DIR] [--out sheet.tsv]
+    python -m pipeline.wordlists.review --lexicon mine [--every-word] [--data-dir DIR] [--out sheet.tsv]
+
+With --every-word it lists every word of the lexicon a children's list or a printed sheet leaves out: those with
+no decision and those the review excludes (column `review`), with the block list's reason beside each.
 
 WordNet 3.0 is read from the database files of Debian's `wordnet-base` (/usr/share/wordnet) when present; the
 worksheet serves the word-by-word read, and only the decisions a reviewer writes go into the review file
@@ -75,8 +78,11 @@ def pool(data_dir: Path, lexicon: str) -> list[str]:
     return table.filter(pl.col("grade").is_between(lo, hi) | pl.col("dolch").is_not_null())["word"].to_list()
 
 
-def worksheet(words: list[str], reasons: dict[str, str], wn: WordNet | None) -> pl.DataFrame:
-    """One row per word: its lemmas, the block list's reason, WordNet's labels and first glosses."""
+def worksheet(
+    words: list[str], reasons: dict[str, str], wn: WordNet | None, decisions: dict[str, str] | None = None
+) -> pl.DataFrame:
+    """One row per word: the review's decision (empty: none yet), its lemmas, the block list's reason, WordNet's
+    labels and first glosses."""
     import lemminflect
 
     rows = defaultdict(list)
@@ -87,13 +93,14 @@ def worksheet(words: list[str], reasons: dict[str, str], wn: WordNet | None) -> 
             s for lemma in sorted(lemmas, key=lambda x: (x != w, x)) for s in (wn.senses.get(lemma, []) if wn else [])
         ]
         rows["word"].append(w)
+        rows["review"].append((decisions or {}).get(word, ""))
         rows["lemmas"].append(" ".join(sorted(lemmas - {w})))
         rows["blocklist"].append(reasons.get(word, ""))
         rows["usage"].append(" ".join(sorted({u for s in senses for u in s[2]})))
         rows["topics"].append(" ".join(sorted({t for s in senses for t in s[3]})))
         rows["senses"].append(" | ".join(f"{p}:{g[:GLOSS_CHARS]}" for p, g, _, _ in senses[:GLOSSES]))
     return pl.DataFrame(
-        rows, schema={k: pl.String for k in ("word", "lemmas", "blocklist", "usage", "topics", "senses")}
+        rows, schema={k: pl.String for k in ("word", "review", "lemmas", "blocklist", "usage", "topics", "senses")}
     )
 
 
@@ -109,13 +116,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config")
     parser.add_argument("--data-dir")
     parser.add_argument("--out")
+    parser.add_argument("--every-word", action="store_true", help="every word a printed sheet leaves out")
     args = parser.parse_args(argv)
     try:
         config = load_config(args.config)
         data_dir, _ = resolve_data_dir(Path(args.data_dir) if args.data_dir else None, config.path)
         settings = load_settings(config)
-        decided = classroom_vocabulary(settings).decisions
-        words = sorted(set(pool(data_dir, args.lexicon)) - set(decided))
+        vocab = classroom_vocabulary(settings)
+        if args.every_word:
+            every = pl.read_parquet(data_dir / args.lexicon / "words.parquet", columns=["word"])["word"].to_list()
+            words = sorted(set(every) - vocab.kept)
+        else:
+            words = sorted(set(pool(data_dir, args.lexicon)) - set(vocab.decisions))
     except (WordstatsError, OSError, pl.exceptions.PolarsError) as exc:
         print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
@@ -125,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"note: WordNet not found in {WORDNET} (Debian's wordnet-base): no usage labels or glosses", file=sys.stderr
         )
-    sheet = worksheet(words, {w: r for w in words if (r := excl.reason(w))}, wn)
+    excluded = {w: f"excluded: {vocab.excluded[w]}" for w in words if w in vocab.excluded}
+    sheet = worksheet(words, {w: r for w in words if (r := excl.reason(w))}, wn, excluded)
     text = sheet.write_csv(separator="\t")
     if args.out:
         from pipeline.core.files import write_text
@@ -133,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         write_text(Path(args.out), text)
     else:
         sys.stdout.write(text)
-    print(f"{sheet.height:,} words of {args.lexicon}'s children's pool have no decision yet", file=sys.stderr)
+    what = "words a printed sheet leaves out" if args.every_word else "children's words have no decision yet"
+    print(f"{sheet.height:,} {what} ({args.lexicon})", file=sys.stderr)
     return 0
 
 

@@ -18,7 +18,7 @@ from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
 from pipeline.wordlists.options import flag, merge
 from pipeline.wordlists.pools import COLUMNS, children_hangman, hangman_pool, need_table, review, scramble_pool
 from pipeline.wordlists.puzzles import MIN_TARGET, NO_BANNED, Banned
-from pipeline.wordlists.settings import load_settings, puzzle_banned
+from pipeline.wordlists.settings import exclusions, load_settings, puzzle_banned
 
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
 HANDWRITING_FONT = "andika"  # a handwriting sheet's font unless one is given: letters as early readers write them
@@ -55,6 +55,7 @@ class WordList:
     difficulty: str = "medium"  # word search: which directions words run in, how big the grid is
     reviewed: bool = False  # a children's list: only words with a keep decision of the classroom review
     unreviewed: int = 0  # words that matched but have no review decision yet (left out)
+    left_out: str | None = None  # the words that matched but are left out, each with why (LEFT_OUT_NAMED at most)
     review_excluded: int = 0  # words that matched but the review excludes (left out)
     answers: dict[str, list[str]] = field(default_factory=dict)  # scramble: a word's other answers (upper case)
     scrambled: list[str] = field(default_factory=list)  # scramble: each word's letters shuffled (upper case)
@@ -110,14 +111,17 @@ def word_list(
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
     sheet = options.get("sheet", default_sheet(options))
-    lf = apply(base, chosen)
+    safe = [s for s in chosen if s.option == "--allow-all"]  # the block list's step, applied last to name its words
+    lf = apply(base, [s for s in chosen if s not in safe])
     if sort == "difficulty" and "hangman" not in options:
         if options.get("children"):
             hang = children_hangman(store, settings).lazy().select("word", "misses", "guesses")
         else:
             hang = need_table(store, "hangman", "--sort difficulty").select("word", "misses", "guesses")
         lf = lf.join(hang, on="word", how="left")
-    df = lf.sort("word").collect()
+    matched = lf.sort("word").collect()
+    df = apply(matched.lazy(), safe).collect()
+    left_out = blocked(matched, df, settings)
     if sort == PLAYABILITY:
         df = with_playability(store, df, "--sort playability")
     described = [s.words for s in chosen if s.option != "--allow-all"]
@@ -126,9 +130,13 @@ def word_list(
         raise NotFound(f"no words match: {'; '.join(described)}. To get some, {loosen_hint(base, chosen)}")
     reviewed = for_children(options, printed) and not allow_all
     excluded = unreviewed = 0
+    if reviewed and options.get("keep_mine"):
+        reviewed = False  # the teacher's own words, every one the block list lets through
+        described.append("your own words kept, read by the classroom review or not (Keep my words)")
     if reviewed:
         r = review(df, settings)
         df, excluded, unreviewed = r.kept, r.excluded, r.unreviewed
+        left_out.update(r.left_out)
         described.append(REVIEWED)
         if df.height == 0:
             raise NotFound(
@@ -151,11 +159,10 @@ def word_list(
     swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
     if swapped and "count" not in options:
         df = df.filter(~pl.col("word").is_in(sorted(swapped)))
-    notes = []
+    left_note = left_out_words(left_out, upper) if left_out else None
+    notes = [left_note] if left_note else []
     if short:
         notes.append(f"{short:,} words under {MIN_TARGET} letters left out: a word search hides longer words")
-    if unreviewed:
-        notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
     pool = df.height
     if "count" in options:
         k, seed = options["count"], options.get("seed", 0)
@@ -193,6 +200,7 @@ def word_list(
         difficulty=options.get("difficulty", "medium"),
         reviewed=reviewed,
         unreviewed=unreviewed,
+        left_out=left_note,
         review_excluded=excluded,
         answers={w: answers[w] for w in picked if w in answers},
         scrambled=[letters[w] for w in picked] if letters else [],
@@ -201,6 +209,31 @@ def word_list(
         font=options.get("font", HANDWRITING_FONT if sheet == "handwriting" else "dejavu"),
         fill=dict(settings.fill),
     )
+
+
+LEFT_OUT_NAMED = 40  # words a list's note names among those left out (the review worksheet lists every one)
+
+
+def blocked(matched: pl.DataFrame, kept: pl.DataFrame, settings) -> dict[str, str]:
+    """The words the block list took out of those that matched (upper case), and why."""
+    gone = matched.join(kept, on="word", how="anti")["word"].to_list()
+    if not gone:
+        return {}
+    excl = exclusions(settings)
+    return {w: BLOCK_REASONS.get(excl.reason(w) or "", f"not for the classroom ({excl.reason(w)})") for w in gone}
+
+
+BLOCK_REASONS = {"offensive": "offensive"}
+
+
+def left_out_words(left_out: dict[str, str], upper: bool) -> str:
+    """The note naming the words left out and why (LEFT_OUT_NAMED at most, then how many more)."""
+    named = sorted(left_out)[:LEFT_OUT_NAMED]
+    shown = ", ".join(f"{w if upper else w.lower()} ({left_out[w]})" for w in named)
+    more = len(left_out) - len(named)
+    tail = f", and {more:,} more (python -m pipeline.wordlists.review lists them all)" if more else ""
+    n = len(left_out)
+    return f"{n:,} matching word{'s' if n != 1 else ''} left out: {shown}{tail}"
 
 
 def default_sheet(options: dict[str, Any]) -> str:

@@ -140,10 +140,9 @@ def _preset(sec: Section) -> dict[str, Any]:
         kind = BY_NAME[key].kind
         value = {str: sec.text, bool: sec.flag, int: sec.integer, float: sec.number}[kind](key)
         try:
-            check_option(key, value)
+            out[key] = check_option(key, value)
         except WordstatsError as exc:
             sec.fail(key, str(exc))
-        out[key] = value
     return out
 
 

@@ -25,12 +25,14 @@ _TRIES: dict[int, tuple[Lexicon, object]] = {}
 
 
 def trie_of(lexicon: Lexicon):
-    """The flat-array trie of a lexicon's words (built once per lexicon)."""
+    """The flat-array trie of a lexicon's words (built once per lexicon, by the C engine's trie builder, as the
+    Boggle dictionary builds its own: the letter trie's numba kernels are only the C's reference)."""
+    from pipeline.boggle.engine import kernels
     from pipeline.letters.trie import build_trie
 
     hit = _TRIES.get(id(lexicon))
     if hit is None or hit[0] is not lexicon:
-        hit = _TRIES[id(lexicon)] = (lexicon, build_trie(sorted(lexicon.words)))
+        hit = _TRIES[id(lexicon)] = (lexicon, build_trie(sorted(lexicon.words), kernels()))
     return hit[1]
 
 

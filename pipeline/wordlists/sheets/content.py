@@ -116,7 +116,8 @@ def instruction(wl: WordList, grid: WordSearch | None = None) -> str:
 
 def teacher_note(wl: WordList) -> str:
     """How the list was made, in one line, for the teacher's page (never on a student page)."""
-    return "How this list was made: " + "; ".join(wl.filters) + "."
+    made = "How this list was made: " + "; ".join(wl.filters) + "."
+    return f"{made} {wl.left_out[0].upper()}{wl.left_out[1:]}." if wl.left_out else made
 
 
 def key_lines(wl: WordList) -> list[str]:
