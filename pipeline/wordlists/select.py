@@ -55,7 +55,7 @@ class WordList:
     difficulty: str = "medium"  # word search: which directions words run in, how big the grid is
     reviewed: bool = False  # a children's list: only words with a keep decision of the classroom review
     unreviewed: int = 0  # words that matched but have no review decision yet (left out)
-    left_out: str | None = None  # the words that matched but are left out, each with why (LEFT_OUT_NAMED at most)
+    left_out: str | None = None  # a list of one's own: the words that matched but are left out, each with why
     review_excluded: int = 0  # words that matched but the review excludes (left out)
     answers: dict[str, list[str]] = field(default_factory=dict)  # scramble: a word's other answers (upper case)
     scrambled: list[str] = field(default_factory=list)  # scramble: each word's letters shuffled (upper case)
@@ -159,8 +159,11 @@ def word_list(
     swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
     if swapped and "count" not in options:
         df = df.filter(~pl.col("word").is_in(sorted(swapped)))
-    left_note = left_out_words(left_out, upper) if left_out else None
+    own = store.lexicon not in config.lexicons  # a list of the teacher's own (not a lexicon the config declares)
+    left_note = left_out_words(left_out, upper) if left_out and own else None
     notes = [left_note] if left_note else []
+    if unreviewed and not own:
+        notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
     if short:
         notes.append(f"{short:,} words under {MIN_TARGET} letters left out: a word search hides longer words")
     pool = df.height
