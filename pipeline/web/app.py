@@ -4,7 +4,9 @@ it never writes into the data folder. Every asset is served by the package: it w
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -189,12 +191,35 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
         Route("/preview", preview),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+    def warm_previews() -> None:
+        """Make every preset's gallery preview, so that the gallery a teacher opens shows them at once."""
+        try:
+            with session_of(config, data_dir) as s:
+                names = list(views.settings_of(s).presets)
+            for name in names:  # a session each: a build's commit waits for one preview at most
+                with session_of(config, data_dir) as s:
+                    views.preview(s, name)
+        except Exception:  # noqa: BLE001 (the gallery then makes them on request, and says why there)
+            return
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        """Start making the gallery's previews beside the first requests."""
+        threading.Thread(target=warm_previews, name="previews", daemon=True).start()
+        yield
+
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: not_found, 404: not_found, 405: not_found, 500: crashed},
         middleware=[Middleware(Guard)],
+        lifespan=lifespan,
     )
     return app
+
+
+def session_of(config, data_dir):
+    """A scoped session on the teacher lexicon of a config and data folder."""
+    return open_session(config, data_dir, None, teacher=True)
 
 
 def safe_name(title: str) -> str:

@@ -15,6 +15,7 @@ MAX_VALUE = 200  # characters of one value
 MAX_WORDS = 200  # words a page lists (a preview, a sheet): a class sheet needs far fewer
 PAGE_PARAMS = ("preset", "lexicon", "download")  # what the page adds to the vocabulary's fields
 PAGE_COUNT = 20  # words a list of one's own starts with, before the teacher says how many
+PAGE_SET = 1  # and the set it starts with
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
 
 
@@ -84,8 +85,9 @@ def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
     if given.get("count", 0) > MAX_WORDS:
         raise BadRequest(f"How many words: at most {MAX_WORDS} on a page")
     preset = params.get("preset") or None
-    if preset is None:
+    if preset is None:  # a list of one's own starts as a printable set, numbered from 1 as the presets' are
         given.setdefault("count", PAGE_COUNT)
+        given.setdefault("seed", PAGE_SET)
     lexicon = params.get("lexicon") or None
     for name, value in (("preset", preset), ("lexicon", lexicon)):
         if value is not None and not plain_name(value):

@@ -4,6 +4,7 @@ and a word looked up. Each function takes a scoped session and returns what a te
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,11 +64,15 @@ def card(session: Session, settings: Settings, name: str) -> Card:
 _CACHED: dict[tuple, tuple[str, ...]] = {}  # preset previews by (lexicon folder, tables' mark, config, preset)
 
 
+_MAKING: dict[tuple, threading.Lock] = {}  # one lock per preview: made once, however many ask at the same time
+
+
 def preview(session: Session, preset: str) -> list[str]:
     """A preset's words as its sheet prints them (kept per built table set)."""
     key = (session.store.root, _tables_mark(session), session.config.path, preset)
-    if key not in _CACHED:
-        _CACHED[key] = tuple(api.word_list(session, api.WordListRequest(preset=preset), printed=True).words)
+    with _MAKING.setdefault(key, threading.Lock()):
+        if key not in _CACHED:
+            _CACHED[key] = tuple(api.word_list(session, api.WordListRequest(preset=preset), printed=True).words)
     return list(_CACHED[key])
 
 
@@ -145,7 +150,11 @@ def list_page(session: Session, request: ListRequest) -> ListPage:
     except TooMany as exc:
         return ListPage(None, f"{exc.matched:,} words match: more than a sheet holds.", exc.matched)
     except NotFound as exc:
-        return ListPage(None, teacher_words(str(exc)))
+        sentence = teacher_words(str(exc))
+        _, hint = sentence.split(". To get some, ", 1) if ". To get some, " in sentence else ("", "")
+        if hint:  # the filters are on the form beside it: say only which choice to loosen
+            sentence = f"No words match all of these choices. To get some, {hint}."
+        return ListPage(None, sentence)
 
 
 def the_list(session: Session, request: ListRequest) -> WordList:

@@ -3,6 +3,7 @@ the words that make fair scramble and Hangman puzzles, and the classroom review'
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 
@@ -111,13 +112,22 @@ def common_words(store: Store, settings: Settings) -> list[str]:
     return words.select("word").collect()["word"].to_list()
 
 
+_SOLVED: dict[str, pl.DataFrame] = {}  # the children's pool solved, by the pool's digest (the bands of 3 presets)
+SOLVED_KEPT = 4
+
+
 def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
     """Hangman difficulty against the children's pool: the solver guesses among the words a child knows;
     easy, medium and hard are the thirds of the pool's words by misses, then guesses."""
     from pipeline.hangman.solver import solve_lexicon
 
     pool = sorted(children_pool(store, settings))
-    solved = solve_lexicon(pool).select("word", "misses", "guesses")
+    key = hashlib.sha256("\n".join(pool).encode()).hexdigest()
+    if key not in _SOLVED:
+        if len(_SOLVED) >= SOLVED_KEPT:
+            _SOLVED.clear()
+        _SOLVED[key] = solve_lexicon(pool).select("word", "misses", "guesses")
+    solved = _SOLVED[key]
     ranked = solved.sort(["misses", "guesses", "word"]).with_row_index("rank")
     n = max(ranked.height, 1)
     band = (
