@@ -14,6 +14,7 @@ PHASES_FILE = PROJECT_ROOT / "configs" / "phonics.toml"
 MAX_PHASES_BYTES = 1 << 20
 SCHEMES = {"uk": "UK Letters and Sounds", "us": "US scope and sequence"}
 SCHWA = ("AH", "IH")  # what an unstressed single vowel may say once the schwa is taught
+SHORT = {"a": "AE", "e": "EH", "i": "IH", "o": "AA", "u": "AH"}  # each vowel letter's short sound (CMU's)
 NEVER = 1 << 10  # the phase of what a scheme never teaches
 
 
@@ -89,6 +90,7 @@ class Taught:
     clusters_from: int
     schwa_from: int
     tricky: dict[str, int]
+    r_words: frozenset[str] = frozenset()  # words said with a final r-coloured vowel (fur, stir): lower case
 
 
 def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
@@ -132,6 +134,7 @@ def decode(word: str, phones: list[str], t: Taught) -> Decoding | None:
     stressed = [p[-1] in "12" if p[-1].isdigit() else None for p in phones]
     found: list[tuple[int, tuple[str, ...]]] = []
     for step, parts in _alignments(word, sounds, stressed, t, 0, 0):
+        parts = tuple(part for move in parts for part in move)
         phase = max(step, t.clusters_from) if has_cluster(list(parts)) else step
         if phase < NEVER:
             found.append((phase, tuple(g for g, _ in parts)))
@@ -147,16 +150,17 @@ def _alignments(word: str, sounds: list[str], stressed, t: Taught, i: int, j: in
         yield 0, ()
         return
     count = 0
-    for step, ni, nj, part in _moves(word, sounds, stressed, i, j, t):
+    for step, ni, nj, parts in _moves(word, sounds, stressed, i, j, t):
         for rest_step, rest in _alignments(word, sounds, stressed, t, ni, nj):
-            yield max(step, rest_step), (part, *rest)
+            yield max(step, rest_step), (parts, *rest)
             count += 1
             if count >= MAX_ALIGNMENTS:
                 return
 
 
 def _moves(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
-    """Every taught step from letter i and sound j: (phase, next letter, next sound, (grapheme, its sounds))."""
+    """Every taught step from letter i and sound j: (phase, next letter, next sound, its graphemes with their
+    sounds)."""
     n = len(word)
     for k in range(1, min(4, n - i) + 1):
         g = word[i : i + k]
@@ -164,16 +168,33 @@ def _moves(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
             continue  # a vowel before an r that ends its syllable is read with the r (or, ar...), never alone
         for seq, phase in t.sounds.get(g, {}).items():
             if tuple(sounds[j : j + len(seq)]) == seq:
-                yield phase, i + k, j + len(seq), (g, seq)
+                yield phase, i + k, j + len(seq), ((g, seq),)
         if k == 1 and g in VOWEL_LETTERS and j < len(sounds) and sounds[j] in SCHWA and stressed[j] is False:
-            yield t.schwa_from, i + 1, j + 1, (g, (sounds[j],))
+            yield t.schwa_from, i + 1, j + 1, ((g, (sounds[j],)),)
+    yield from _vowel_before_rr(word, sounds, stressed, i, j, t)
     v = word[i] if i < n else ""
     if v in t.split and i + 3 == n and word[i + 2] == "e":
         consonant = word[i + 1]
         for seq, phase in t.sounds.get(consonant, {}).items():
             want = (t.split_sound[v], *seq)
             if consonant not in VOWEL_LETTERS and tuple(sounds[j : j + len(want)]) == want:
-                yield max(phase, t.split[v]), n, j + len(want), (f"{v}_e", want)
+                yield max(phase, t.split[v]), n, j + len(want), ((f"{v}_e", want),)
+
+
+def _vowel_before_rr(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
+    """A vowel letter and a doubled r that CMU says as one r-coloured vowel (ER: arrange, hurry): the vowel read
+    short when stressed (British hurry is h-u-rr-y) or as the schwa when not (a-rr-ange), the rr as r; not when
+    the letters up to the r are a word said with an r-coloured vowel (furry is fur + y, said with ur; so, to be
+    safe, is curry)."""
+    v = word[i] if i < len(word) else ""
+    if v not in SHORT or word[i + 1 : i + 3] != "rr" or j >= len(sounds) or sounds[j] != "ER":
+        return
+    if stressed[j] is not False and (word[: i + 2] in t.r_words or word[: i + 3] in t.r_words):
+        return  # purring: purr + ing
+    said = SHORT[v] if stressed[j] is not False else "AH"
+    vowel = t.schwa_from if stressed[j] is False else t.sounds.get(v, {}).get((said,), NEVER)
+    rr = t.sounds.get("rr", {}).get(("R",), NEVER)
+    yield max(vowel, rr), i + 3, j + 1, ((v, (said,)), ("rr", ("R",)))
 
 
 def before_r(word: str, i: int) -> bool:

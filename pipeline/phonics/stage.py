@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,9 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
     cmu = table.filter(pl.col("word").is_in(words))
     prons = cmu.group_by("word", maintain_order=True).agg(pl.col("phones").alias("pronunciations"))
     said = all_pronunciations()
-    uk, us = taught(phases, "uk"), taught(phases, "us")
+    listed = set(words)  # the lexicon's words said with a final r-coloured vowel (fur, stir; CMU's names aside)
+    r_words = frozenset(w.lower() for w, p in said.items() if w in listed and p[0].split()[-1].startswith("ER"))
+    uk, us = (replace(taught(phases, scheme), r_words=r_words) for scheme in ("uk", "us"))
     rows = []
     for word, pronunciations in prons.iter_rows():
         first = pronunciations[0]
