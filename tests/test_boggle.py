@@ -262,11 +262,19 @@ def test_board_strings():
         ("AB CDE", None, "different numbers"),
         ("", None, "empty"),
         ("A" * 81, None, "at most 64"),
+        ("BQUSEEIOHMTBLOOC", None, r"15 cells \(QU is one cell, the Qu cube\) is not a square"),
     ],
 )
 def test_malformed_board_strings(text, size, message):
     with pytest.raises(WordstatsError, match=message):
         parse_board(text, size)
+
+
+def test_a_board_file_with_digits_of_another_script_is_one_line():
+    """Superscript or Arabic-Indic digits are not a size ('¹²'.isdigit() is true; int() may refuse them)."""
+    for header in ("\u00b9 \u00b2", "\u0664 \u0664"):
+        with pytest.raises(WordstatsError, match="the first line must be 'rows cols'"):
+            parse_board_file(f"{header}\nA B C D\n", "f.txt")
 
 
 @pytest.mark.slow

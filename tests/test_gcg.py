@@ -165,6 +165,7 @@ def test_players_are_numbered_by_their_pragma_not_their_order(data, tmp_path):
     "old, new, says",
     [
         (">bob: DEIOQUX -QUX +0 10", ">bob: DEIOQUX -Q1X +0 10", "line 12: bad exchange '-Q1X'"),
+        (">bob: DEIOQUX -QUX +0 10", ">bob: DEIOQUX -\u00b9\u00b2 +0 10", "line 12: bad exchange"),
         (">bob: ADEJOQU D8 .AJ +10 10", ">bob: ADEJOQU -- -10 -10", "line 6: a play is withdrawn, but bob made none"),
         (">bob: ADEJOQU D8 .AJ +10 10", ">bob: ADEJOQU 8B AD +2 2", "line 6: 8B AD: the word continues into the tile"),
     ],

@@ -173,6 +173,7 @@ def test_setter_models_of_a_lexicon(tmp_path):
         ("bad.csv", "name\ncat\n", "needs a `word` column"),
         ("latin1.txt", b"caf\xe9\n", "not UTF-8"),
         ("folder", "", "is a directory"),
+        ("huge.csv", "word\n" + "x" * 140_000 + "\n", "not a readable CSV word list"),
     ],
 )
 def test_bad_word_lists_are_one_line_errors(tmp_path, name, text, says):

@@ -402,6 +402,13 @@ def test_cli_best_opening(cli, lexicon_dir):
     assert [(p["position"], p["word"], p["score"]) for p in plays[1:]] == [("8C", "RETAINS", 66), ("8D", "RETAINS", 66)]
 
 
+def test_cli_best_without_a_play_says_so_and_prints_empty_json(cli, lexicon_dir):
+    """No legal play: a note on stderr, exit 0, and with --json an empty list (valid JSON), never nothing."""
+    common = ("--lexicon", "t", "--data-dir", lexicon_dir, "--config", SMALL_CONFIG)
+    res = cli("scrabble", "best", "--empty", "--rack", "VVCCJQZ", "--json", *common)
+    assert res.exit_code == 0 and json.loads(res.stdout) == [] and "no legal play" in res.stderr, res
+
+
 def test_cli_best_on_a_board(cli, lexicon_dir, tmp_path):
     board = tmp_path / "board.txt"
     board.write_text(board_of([""] * 7 + ["......CAT"]).text())

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -113,6 +114,23 @@ def cell_run(hit: tuple[int, int, int, int], n: int) -> list[tuple[int, int]]:
     """The cells of a word of n letters read from a hit (row, column, row step, column step)."""
     r, c, dr, dc = hit
     return [(r + i * dr, c + i * dc) for i in range(n)]
+
+
+def test_the_same_sheet_is_the_same_bytes_and_a_title_the_font_cannot_print_is_refused():
+    """A sheet made twice, a second apart, is byte for byte the same (PDF and HTML: no timestamps); a title in a
+    script the font lacks is a one-line error before anything is drawn, one in a script it has prints."""
+    import time
+
+    from pipeline.core.errors import WordstatsError
+
+    wl = sheet("word-search")
+    first = (to_pdf(wl), to_html(wl))
+    time.sleep(1.1)
+    assert (to_pdf(wl), to_html(wl)) == first
+    for title in ("\u8a5e\u8a9e", "\u05de\u05d9\u05dc\u05d9\u05dd \u8a5e"):
+        with pytest.raises(WordstatsError, match="--title: the font DejaVu Sans has no letters for"):
+            to_pdf(replace(wl, title=title))
+    assert to_pdf(replace(wl, title="\u039b\u03ad\u03be\u03b5\u03b9\u03c2")).startswith(b"%PDF")
 
 
 def test_word_search_is_reproducible_and_hard_uses_backwards_words():

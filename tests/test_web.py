@@ -175,6 +175,19 @@ def test_a_list_without_words_keeps_the_form(server):
     assert status == 404 and "This sheet cannot be made: no words match" in html and "<header" not in html
 
 
+def test_a_sheet_titled_in_another_script_downloads_or_says_why(server):
+    """A title in Greek downloads (an ASCII file name and the title's own, RFC 6266); one in a script the font
+    lacks is refused with a sentence naming the field, never a 500."""
+    status, _, body = get(server, "/sheet.pdf?preset=spelling-2&title=" + urllib.parse.quote("Λέξεις μας"))
+    assert status == 200 and body.startswith(b"%PDF")
+    request = urllib.request.Request(server + "/sheet.pdf?preset=spelling-2&title=" + urllib.parse.quote("Λέξεις"))
+    with urllib.request.urlopen(request, timeout=120) as r:
+        disposition = r.headers["Content-Disposition"]
+    assert 'filename="sheet.pdf"' in disposition and "filename*=UTF-8''%CE%9B" in disposition
+    status, _, body = get(server, "/sheet.pdf?preset=spelling-2&title=" + urllib.parse.quote("詞語"))
+    assert status == 422 and "“Title”: the font DejaVu Sans has no letters" in body.decode()
+
+
 def test_the_page_has_an_icon(server):
     """The page names its icon, and answers where browsers look for one first."""
     assert 'rel="icon" href="/static/favicon.svg"' in get(server, "/")[2].decode()

@@ -379,6 +379,7 @@ def test_missing_table_is_one_line_naming_table_and_stage(build, cli, args, tabl
         (("--length", "6-4"), "backwards"),
         (("--length", "four"), "--length"),
         (("--length", "0"), "lengths run from 1 to 45"),
+        (("--syllables", "99999999999999999999"), "syllables run from 1 to 12"),
         (("--preset", "spelling-k9"), "unknown preset 'spelling-k9'"),
         (("--pattern", "???"), "no letters"),
         (("--pattern", "*"), "no letters"),

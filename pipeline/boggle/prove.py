@@ -408,7 +408,7 @@ def chosen_class(problem: Problem, text: str) -> int:
     from pipeline.boggle.rules import split_cubes
 
     space = problem.space
-    if text.strip().isdigit():
+    if text.strip().isascii() and text.strip().isdigit():  # 0-9 only (isdigit alone takes ¹²)
         class_id = int(text)
         if class_id >= space.total:
             raise WordstatsError(f"--class {text}: ids of this partition run from 0 to {space.total - 1:,}")

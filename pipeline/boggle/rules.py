@@ -146,7 +146,8 @@ def parse_board(text: str, size: str | None = None, where: str | None = None) ->
     else:
         side = math.isqrt(n)
         if side * side != n:
-            raise WordstatsError(f"{where}: {n} cells is not a square board; give its size with --size RxC")
+            qu = " (QU is one cell, the Qu cube)" if "QU" in text.upper() else ""
+            raise WordstatsError(f"{where}: {n} cells{qu} is not a square board; give its size with --size RxC")
         rows = cols = side
     check_size(rows, cols, where)
     if n != rows * cols:
@@ -158,7 +159,7 @@ def parse_board_file(text: str, where: str) -> Board:
     """A board in the Princeton format: a line `rows cols`, then the cells separated by white space."""
     lines = text.splitlines()
     header = lines[0].split() if lines else []
-    if len(header) != 2 or not all(h.isdigit() for h in header):
+    if len(header) != 2 or not all(h.isascii() and h.isdigit() for h in header):
         raise WordstatsError(f"{where}: the first line must be 'rows cols', got {(lines[0] if lines else '')!r}")
     rows, cols = check_size(int(header[0]), int(header[1]), where)
     tokens = " ".join(lines[1:]).split()

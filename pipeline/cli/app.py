@@ -76,6 +76,8 @@ class App(typer.Typer):
                     return fn(*a, **k)
                 except NotFound as exc:  # an empty result is not an error: a note, exit 0
                     typer.echo(f"note: {exc}", err=True)
+                    if k.get("json") or k.get("as_json"):  # and, asked for JSON, an empty list to read
+                        typer.echo("[]")
                     raise typer.Exit(0) from None
                 except WordstatsError as exc:
                     typer.echo(f"error: {exc}", err=True)

@@ -128,7 +128,10 @@ def read_list(path: Path) -> list[str]:
     except UnicodeDecodeError:
         raise WordstatsError(f"{path}: the word list is not UTF-8 text (--list)") from None
     if path.suffix.lower() == ".csv":
-        rows = list(csv.reader(io.StringIO(text)))
+        try:
+            rows = list(csv.reader(io.StringIO(text)))
+        except csv.Error as exc:  # a field over the csv module's limit, a stray NUL...
+            raise WordstatsError(f"{path}: not a readable CSV word list ({exc}; --list)") from None
         header = [name.strip().lower() for name in rows[0]] if rows else []
         if "word" not in header or len(rows) < 2:
             raise WordstatsError(f"{path}: a CSV word list needs a `word` column and at least one row (--list)")

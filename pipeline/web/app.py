@@ -130,7 +130,7 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             return page("sheet_error.html", status_of(exc), status=status_of(exc), sentence=sentence)
         headers = {}
         if download:
-            headers["Content-Disposition"] = f'attachment; filename="{safe_name(wl.title)}.{kind}"'
+            headers["Content-Disposition"] = attachment(wl.title, kind)
         return Response(body, media_type=SHEET_TYPES[kind], headers=headers)
 
     @handled
@@ -223,6 +223,15 @@ def session_of(config, data_dir):
 
 
 def safe_name(title: str) -> str:
-    """A file name from a sheet's title: letters, digits and hyphens."""
-    name = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-")
+    """A file name from a sheet's title: ASCII letters, digits and hyphens (an HTTP header is Latin-1: a title in
+    another script gives "sheet", and the title itself goes in filename*, below)."""
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in title.lower()).strip("-")
     return "-".join(part for part in name.split("-") if part)[:60] or "sheet"
+
+
+def attachment(title: str, kind: str) -> str:
+    """The Content-Disposition of a downloaded sheet: an ASCII file name, and the title's own in UTF-8 (RFC 6266)."""
+    from urllib.parse import quote
+
+    own = "-".join(title.split())[:60] or "sheet"
+    return f'attachment; filename="{safe_name(title)}.{kind}"; filename*=UTF-8\'\'{quote(own, safe="")}.{kind}'

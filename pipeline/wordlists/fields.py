@@ -118,9 +118,12 @@ def _grade(text: str) -> None:
     parse_grade(text)
 
 
+MAX_SYLLABLES = 12  # more than any English word has (CMU's longest are 10)
+
+
 def _syllables(text: str) -> None:
     """A syllables option's check."""
-    parse_range(text, "--syllables", what="syllables")
+    parse_range(text, "--syllables", hi=MAX_SYLLABLES, what="syllables")
 
 
 def _phase(text: str) -> None:

@@ -97,6 +97,22 @@ def metrics(path: Path) -> Metrics:
     return Metrics(top / em, bounds("x")[3] / em, -min(bounds(ch)[1] for ch in DESCENDERS) / em)
 
 
+@functools.cache
+def characters(path: Path) -> frozenset[str]:
+    """Every character a font file draws."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset(chr(c) for c in TTFont(str(path))["cmap"].getBestCmap())
+
+
+def check_printable(chosen: Font, text: str, what: str) -> None:
+    """A one-line error when the font lacks a character of `text` (a title in a script it does not draw)."""
+    missing = sorted({ch for ch in text if not ch.isspace() and ch not in characters(chosen.regular)} - set(SYMBOLS))
+    if missing:
+        shown = "".join(missing[:8])
+        raise WordstatsError(f"{what}: the font {chosen.description.split(':')[0]} has no letters for {shown!r}")
+
+
 def subset_css(family: str, path: Path, text: str, weight: int = 400) -> str:
     """An @font-face rule holding the glyphs of `text` from a font file, as a data URL (pages stay offline)."""
     import logging
@@ -105,7 +121,7 @@ def subset_css(family: str, path: Path, text: str, weight: int = 400) -> str:
     from fontTools.ttLib import TTFont
 
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # it reports the tables it drops
-    face = TTFont(str(path))
+    face = TTFont(str(path), recalcTimestamp=False)  # the same page for the same request, byte for byte
     options = subset.Options()
     options.flavor = "woff"
     options.layout_features = ["*"]

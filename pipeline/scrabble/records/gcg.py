@@ -182,7 +182,7 @@ def _event(line: str, number: int, players: list[tuple[str, str]], where: str) -
     if head.startswith("-"):
         score, total = numbers(1)
         tiles = head[1:].upper()
-        if not (tiles.isdigit() or _RACK.match(tiles)):
+        if not ((tiles.isascii() and tiles.isdigit()) or _RACK.match(tiles)):
             raise _fail(where, number, f"bad exchange {head!r}")
         return Event(number, player, rack, EXCHANGE, tiles, score, total)
     if head.lower() == "(challenge)":

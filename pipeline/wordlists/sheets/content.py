@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pipeline.wordlists.fonts import Metrics, font, metrics
+from pipeline.wordlists.fonts import Metrics, check_printable, font, metrics
 from pipeline.wordlists.puzzles import WordSearch, scrambles, word_searches
 
 if TYPE_CHECKING:
@@ -61,6 +61,13 @@ def guides(m: Metrics, band: float = HAND_BAND_MM) -> Guides:
     """Classroom ruling for a font: the x-height is half the band, so the size follows."""
     size_mm = band / 2 / m.x_height
     return Guides(midline=band / 2, baseline=band, descender=band * 1.5, size_pt=size_mm / MM_PER_PT)
+
+
+def check_fonts(wl: WordList) -> None:
+    """A one-line error, before anything is drawn, when the sheet's font cannot print its title or a word."""
+    chosen = font(wl.font)
+    check_printable(chosen, wl.title, "--title")
+    check_printable(chosen, "".join(wl.words), "the list's words")
 
 
 def sheet_metrics(wl: WordList) -> Metrics:

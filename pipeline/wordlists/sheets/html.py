@@ -16,6 +16,7 @@ from pipeline.wordlists.sheets.content import (
     TEACHER_PT,
     TEST_INSTRUCTION,
     TEST_TITLE,
+    check_fonts,
     grid_words,
     guides,
     hangman_board,
@@ -75,6 +76,7 @@ section.teacher p.made {{ font-size: {TEACHER_PT}pt; color: #555; }}
 
 def to_html(wl: WordList) -> str:
     """The sheet as one print-ready HTML page: student pages, then the teacher's page."""
+    check_fonts(wl)
     e = html.escape
     size = "letter" if wl.paper == "Letter" else "A4"
     words = wl.words

@@ -3,6 +3,7 @@ made). The sheet's font is embedded; arrows and boxes come from DejaVu Sans."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pipeline.wordlists.fonts import font, fonts
@@ -15,6 +16,7 @@ from pipeline.wordlists.sheets.content import (
     TEACHER_PT,
     TEST_INSTRUCTION,
     TEST_TITLE,
+    check_fonts,
     grid_words,
     guides,
     hangman_board,
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 MARGIN_MM = 18.0
 FOOT_MM = 12.0  # kept clear at the foot of every page
 HAND_GAP_MM = 9.0  # handwriting: space above each row
+SHEET_DATE = datetime(2000, 1, 1, tzinfo=UTC)  # every sheet's creation date (a sheet is made of its inputs)
 
 
 def new_pdf(wl: WordList):
@@ -50,6 +53,7 @@ def new_pdf(wl: WordList):
     pdf.set_fallback_fonts(["Symbols"])
     pdf.set_title(wl.title)
     pdf.set_creator("wordstats")
+    pdf.set_creation_date(SHEET_DATE)  # the same sheet for the same request, byte for byte
     pdf.set_auto_page_break(False)
     pdf.set_margins(MARGIN_MM, 16, MARGIN_MM)
     return pdf
@@ -57,6 +61,7 @@ def new_pdf(wl: WordList):
 
 def to_pdf(wl: WordList) -> bytes:
     """The sheet as a PDF: student pages, then the teacher's page."""
+    check_fonts(wl)
     pdf = new_pdf(wl)
     words = wl.words
     grids = puzzles(wl)
