@@ -191,6 +191,7 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
         Route("/preview", preview),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+
     def warm_previews() -> None:
         """Make every preset's gallery preview, so that the gallery a teacher opens shows them at once."""
         try:
@@ -234,4 +235,4 @@ def attachment(title: str, kind: str) -> str:
     from urllib.parse import quote
 
     own = "-".join(title.split())[:60] or "sheet"
-    return f'attachment; filename="{safe_name(title)}.{kind}"; filename*=UTF-8\'\'{quote(own, safe="")}.{kind}'
+    return f"attachment; filename=\"{safe_name(title)}.{kind}\"; filename*=UTF-8''{quote(own, safe='')}.{kind}"
