@@ -249,6 +249,29 @@ def test_the_server_listens_on_loopback_only(server):
     assert all("127.0.0.1:" in line for line in listening)
 
 
+def test_serve_refuses_a_wildcard_host_and_a_port_in_use_in_one_line(server, data):
+    """An empty or wildcard host, or the port of a running page, is one line and exit 2 before anything else."""
+    port = server.rsplit(":", 1)[1]
+    common = ("--data-dir", data, "--config", DEFAULT_CONFIG)
+    res = run_cli("serve", "--port", port, *common)
+    assert res.exit_code == 2 and f"127.0.0.1:{port} is in use" in res.stderr, res
+    assert "the teacher's page" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    for host in ("", "*"):
+        res = run_cli("serve", "--host", host, "--port", port, *common)
+        assert res.exit_code == 2 and "give an address" in res.stderr, res
+
+
+def test_a_request_naming_another_host_is_refused(server):
+    """A Host header that is not the page's (DNS rebinding) is refused with a sentence."""
+    request = urllib.request.Request(server + "/list?preset=spelling-2", headers={"Host": "rebind.example:80"})
+    try:
+        urllib.request.urlopen(request, timeout=60)
+        raise AssertionError("answered")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400 and b"answers only at the address it was started on" in exc.read()
+    assert get(server, "/")[0] == 200
+
+
 def test_serve_warns_when_bound_elsewhere(data):
     """--host other than loopback warns in a line before serving (checked with an impossible port)."""
     res = run_cli("serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", data, "--config", DEFAULT_CONFIG)

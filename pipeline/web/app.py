@@ -26,8 +26,9 @@ def status_of(exc: WordstatsError) -> int:
     return 400 if isinstance(exc, BadRequest) else 404 if isinstance(exc, NotFound) else 422
 
 
-def create_app(config: Path | str | None = None, data_dir: Path | None = None):
-    """The Starlette application for a config and a data folder."""
+def create_app(config: Path | str | None = None, data_dir: Path | None = None, hosts: tuple[str, ...] | None = None):
+    """The Starlette application for a config and a data folder, answering requests whose Host header names one of
+    `hosts` (any when None)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
@@ -168,6 +169,10 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
             """Refuse a body (413) or another method (405)."""
             if scope["type"] == "http":
                 headers = dict(scope.get("headers") or [])
+                if hosts is not None and host_name(headers.get(b"host", b"")) not in hosts:
+                    return await sorry(400, "this page answers only at the address it was started on")(
+                        scope, receive, send
+                    )
                 length = headers.get(b"content-length", b"0")
                 chunked = b"chunked" in headers.get(b"transfer-encoding", b"")
                 if scope["method"] not in ("GET", "HEAD"):
@@ -221,6 +226,14 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None):
 def session_of(config, data_dir):
     """A scoped session on the teacher lexicon of a config and data folder."""
     return open_session(config, data_dir, None, teacher=True)
+
+
+def host_name(header: bytes) -> str:
+    """The host a Host header names, without its port."""
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text.split("]", 1)[0] + "]"
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
 def safe_name(title: str) -> str:
