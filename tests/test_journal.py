@@ -165,3 +165,20 @@ def test_a_read_only_folder_with_a_damaged_journal_of_a_commit_cut_short_is_refu
             subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
         assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1, res
         assert "damaged commit journal" in res.stderr and "half replaced" in res.stderr
+
+
+def test_a_damaged_shard_is_named_set_aside_and_computed_again(tmp_path, capsys):
+    """A shard part that does not read as Parquet (empty, or cut short by a crash) is named, kept aside as
+    NAME.damaged and computed again: the resumed job gives the same tables, never "cannot read the tables"."""
+    from pipeline.core.executor import LocalEngine, run
+    from pipeline.hangman.lengths import lengths_job
+
+    words = ["AB", "BA", "ABC", "BCA", "CAB", "ABCD", "DCBA", "BADC"]
+    first = run(lengths_job(words, 1 << 20, 1 << 20), tmp_path, "t", LocalEngine())
+    shards = sorted(tmp_path.rglob("shard-*.parquet"))
+    for damage in (b"", shards[1].read_bytes()[: len(shards[1].read_bytes()) // 2]):
+        shards[1].write_bytes(damage)
+        again = run(lengths_job(words, 1 << 20, 1 << 20), tmp_path, "t", LocalEngine())
+        assert again.computed == 1 and again.tables["lengths"].equals(first.tables["lengths"])
+        assert shards[1].with_name(shards[1].name + ".damaged").is_file()
+        assert f"{shards[1]} does not read as Parquet" in capsys.readouterr().err

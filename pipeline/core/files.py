@@ -62,14 +62,31 @@ def atomic_path(target: Path):
     try:
         yield tmp
         os.chmod(tmp, 0o644)
+        with open(tmp, "rb") as fh:  # on the disk before it takes the target's name: a crash leaves old or new
+            os.fsync(fh.fileno())
         refuse_special(target)
         os.replace(tmp, target)
+        sync_folder(target.parent)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(exc, WRITE_ERRORS):
             raise write_error(target, exc) from None
         raise
+
+
+def sync_folder(folder: Path) -> None:
+    """Put a folder's entries (a rename into it) on the disk, where the system allows it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def write_bytes(target: Path, data: bytes) -> None:

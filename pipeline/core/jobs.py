@@ -203,8 +203,29 @@ def result_path(folder: Path, part: str) -> Path:
 
 
 def finished(folder: Path, job: Job, shard: Shard) -> bool:
-    """Whether every part of the shard has been written."""
-    return all(shard_path(folder, shard.index, part).is_file() for part in job.parts)
+    """Whether every part of the shard has been written and reads as Parquet. A part that does not (a crash
+    before it reached the disk leaves an empty or partial file) is named on stderr and set aside as
+    NAME.damaged, so that the shard is computed again."""
+    paths = [shard_path(folder, shard.index, part) for part in job.parts]
+    if not all(p.is_file() for p in paths):
+        return False
+    damaged = [p for p in paths if not reads_as_parquet(p)]
+    for p in damaged:
+        aside = p.with_name(p.name + ".damaged")
+        os.replace(p, aside)
+        sys.stderr.write(f"note: {p} does not read as Parquet: set aside as {aside.name}, computed again\n")
+    return not damaged
+
+
+def reads_as_parquet(path: Path) -> bool:
+    """Whether a file's Parquet footer reads (its schema)."""
+    import polars as pl
+
+    try:
+        pl.read_parquet_schema(path)
+    except Exception:  # noqa: BLE001 (any failure to read is a damaged file)
+        return False
+    return True
 
 
 def run_shard(work: WorkFn, shard: Shard, shared: Any, threads: int | None = None) -> Parts:
