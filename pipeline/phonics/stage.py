@@ -13,7 +13,7 @@ import polars as pl
 from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
-from pipeline.phonics.phases import PHASES_FILE, Phase, decode, load_phases, taught
+from pipeline.phonics.phases import PHASES_FILE, Decoding, Phase, decode, load_phases, taught
 from pipeline.phonics.rules import base, features
 from pipeline.phonics.sounds import all_pronunciations, cmu_table, hyphen_syllables, stress, syllables
 from pipeline.phonics.spelling import variant
@@ -78,6 +78,9 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
             f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
             f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
         in_uk, in_us = (decode(word.lower(), phones, t) if phases else None for t in (uk, us))
+        if root is not None and phases:  # decodable only when all of it is: never before its stem (jump-ing)
+            stem = said[root][0].split()
+            in_uk, in_us = (no_earlier(d, decode(root.lower(), stem, t)) for d, t in ((in_uk, uk), (in_us, us)))
         rows.append(
             {
                 "word": word,
@@ -113,6 +116,14 @@ def endings(base: str) -> set[str]:
     if base.endswith("y"):
         forms |= {base[:-1] + "ies", base[:-1] + "ied"}
     return forms
+
+
+def no_earlier(word: Decoding | None, stem: Decoding | None) -> Decoding | None:
+    """An inflected form's decoding given its stem's: at the stem's phase at the earliest, none when the stem has
+    none."""
+    if word is None or stem is None:
+        return None
+    return word if word.phase >= stem.phase else Decoding(stem.phase, word.graphemes)
 
 
 def inflection_base(word: str, pronounced: dict[str, tuple[str, ...]]) -> str | None:
