@@ -7,6 +7,7 @@ the same bytes."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -230,3 +231,28 @@ def test_a_playability_table_grown_block_by_block_is_played_at_once(small_lexico
     assert pieces.losses.equals(whole.losses) and pieces.stops == (2, 4, 6) and whole.stops == (6,)
     footers = [parts.footers(parts.part_files(tmp_path / n))[-1] for n in ("pieces", "whole")]
     assert footers[0] == footers[1] and json.loads(footers[0]["params"]["games"] and "6") == 6
+
+
+@pytest.mark.slow
+def test_a_reference_table_is_never_grown_in_a_data_lexicon_or_system_folder(small_lexicon, tmp_path):
+    """--reference goes through the output guard: not inside the data folder or a lexicon's folder, not under
+    /dev, not a file or a named pipe (refused without being read); nothing is written there."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    common = ("--lexicon", "t", "--data-dir", small_lexicon, "--config", SMALL_CONFIG, "--games", "2")
+    for place, says in (
+        (small_lexicon / "t" / "ref", "inside the data folder"),
+        (Path("/dev/shm/wordstats-ref-test"), "inside /dev"),
+        (pipe, "folder of parts"),
+        (small_lexicon / "t" / "words.parquet", "folder of parts"),
+    ):
+        for command in (("scrabble", "playability"), ("boggle", "prove", "--size", "2x2", "--floor", "10")):
+            res = run_cli(
+                *command, "--reference", place, *common[:6], *(common[6:] if command[0] == "scrabble" else ())
+            )
+            assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1, (
+                command,
+                place,
+                res,
+            )
+    assert not (small_lexicon / "t" / "ref").exists() and not Path("/dev/shm/wordstats-ref-test").exists()

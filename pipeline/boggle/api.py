@@ -540,10 +540,12 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.boggle.queries import store_dictionary
     from pipeline.boggle.rules import parse_size
     from pipeline.core import executor
+    from pipeline.core.outputs import check_out_folder
 
     path = req.reference
     assert path is not None
     pt.check_folder(path)
+    check_out_folder(path, place.data_dir, "--reference")  # never a data, lexicon or system folder
     for name in ("one_class", "out"):
         if getattr(req, name) is not None:
             raise WordstatsError(f"--{name.replace('one_', '')} and --reference: give one of them")

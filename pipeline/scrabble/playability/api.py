@@ -132,6 +132,7 @@ def grow_reference(
 
     from pipeline.core import executor, parts
     from pipeline.core.errors import WordstatsError
+    from pipeline.core.outputs import check_out_folder
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
@@ -146,6 +147,7 @@ def grow_reference(
     path, block = run.reference, run.block or rf.REFERENCE_BLOCK
     rf.check_folder(path)
     with open_session(config, data_dir, lexicon) as s:
+        check_out_folder(path, s.data_dir, "--reference")  # never a data, lexicon or system folder
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
         every = s.store.read("words", columns=["word"])["word"].to_list()
