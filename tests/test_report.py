@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.core.stages import STAGES
 from pipeline.report.html import fmt
-from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
+from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 SECTIONS = ("overview", "words", "anagrams", "stems", "boggle", "boggle_words", "hangman", "openings")
@@ -243,3 +243,17 @@ def test_make_report_target_builds_report_html_of_each_lexicon(tmp_path):
     assert "--lexicon moby report" in out.stdout and "--lexicon web2 report" in out.stdout
     everything = subprocess.run(["make", "-n", "all", f"OUT={tmp_path}"], cwd=ROOT, capture_output=True, text=True)
     assert "--lexicon moby report" in everything.stdout
+
+
+def test_the_hangman_section_measures_against_the_configured_gallows():
+    """[hangman] gallows is what the report counts against (a classic gallows allows six; a class may allow 8)."""
+    from pipeline.core.config import load_config
+    from pipeline.report.stage import params, sections
+
+    h = pl.DataFrame({"word": ["CAT", "DOG", "ZZZ"], "length": [3] * 3, "misses": [2, 7, 9], "guesses": [5, 9, 12]})
+    h = h.with_columns(sequence=pl.lit("E"))
+    assert params(load_config(DEFAULT_CONFIG), None)["gallows"] == 6
+    done, _ = sections({"hangman": h}, {"dpi": 50, "top": 5, "common_zipf": 3.0, "bins": 10, "gallows": 8})
+    results = [part.result.to_dicts() for s in done for part in s.parts if "hangman" in s.title.lower()]
+    assert results[0] == [{"words": 3, "mean_misses": 6.0, "most_misses": 9, "solved_within_8_misses": 2}]
+    assert results[1][0]["share_within_8"] == 0.6667

@@ -102,13 +102,13 @@ def plot_findable(df: pl.DataFrame):
     return fig
 
 
-def plot_misses(df: pl.DataFrame):
-    """Lines: mean and most misses per word length, and the six-miss gallows."""
+def plot_misses(df: pl.DataFrame, gallows: int = GALLOWS):
+    """Lines: mean and most misses per word length, and the gallows (the misses a game allows)."""
     fig = new_figure()
     ax = fig.subplots()
     ax.plot(df["length"], df["mean_misses"], marker="o", color="#a23b3b", label="mean misses")
     ax.plot(df["length"], df["most_misses"], marker="s", color="#e0a0a0", label="most misses")
-    ax.axhline(GALLOWS, color="#888888", linestyle=":", linewidth=1, label=f"{GALLOWS} misses: gallows complete")
+    ax.axhline(gallows, color="#888888", linestyle=":", linewidth=1, label=f"{gallows} misses: gallows complete")
     ax.set_xlabel("word length (letters)")
     ax.set_ylabel("misses")
     ax.set_title("Hangman misses by word length")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import cast
@@ -235,12 +236,14 @@ def boggle_words_section(t: Tables, p: dict) -> Section:
 def hangman_section(t: Tables, p: dict) -> Section:
     """Hangman: how many misses the reference solver makes, by word length."""
     t.need("hangman", "word", "length", "misses", "guesses", "sequence")
+    gallows = p.get("gallows", GALLOWS)  # the configured [hangman] gallows
     s = Section(
         "hangman",
         "Hangman difficulty",
         "hangman.parquet",
         "Misses the reference solver makes on each word (it knows the lexicon and guesses the letter "
-        "least likely to miss). Six misses complete a classic gallows.",
+        "least likely to miss). "
+        f"{gallows} misses complete the gallows ([hangman] gallows; a classic one allows {GALLOWS}).",
     )
     s.parts.append(
         t.part(
@@ -248,7 +251,7 @@ def hangman_section(t: Tables, p: dict) -> Section:
             "Key numbers",
             f"""
         SELECT count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               sum(CASE WHEN misses <= {GALLOWS} THEN 1 ELSE 0 END) AS solved_within_{GALLOWS}_misses FROM hangman""",
+               sum(CASE WHEN misses <= {gallows} THEN 1 ELSE 0 END) AS solved_within_{gallows}_misses FROM hangman""",
             show="figures",
         )
     )
@@ -258,10 +261,10 @@ def hangman_section(t: Tables, p: dict) -> Section:
             "Hangman misses by word length",
             f"""
         SELECT length, count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
-               round(avg(CASE WHEN misses <= {GALLOWS} THEN 1.0 ELSE 0.0 END), 4) AS share_within_{GALLOWS}
+               round(avg(CASE WHEN misses <= {gallows} THEN 1.0 ELSE 0.0 END), 4) AS share_within_{gallows}
         FROM hangman GROUP BY length ORDER BY length""",
             show="plot",
-            plot=plot_misses,
+            plot=functools.partial(plot_misses, gallows=gallows),
         )
     )
     if "optimal_misses" in t.frames["hangman"].columns:

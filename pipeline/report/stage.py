@@ -15,7 +15,10 @@ from pipeline.report.sections import SECTIONS, overview_section
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-    """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins."""
+    """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins; and the
+    [hangman] gallows (misses a game allows), which the Hangman section measures against."""
+    from pipeline.hangman.settings import settings as hangman_settings
+
     sec = config.section("report")
     sec.allow("dpi", "top", "common_zipf", "bins")
     return {
@@ -23,6 +26,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         "top": sec.integer("top", 15, lo=1, hi=100),
         "common_zipf": sec.number("common_zipf", 3.0, lo=0, hi=8),
         "bins": sec.integer("bins", 40, lo=5, hi=200),
+        "gallows": hangman_settings(config).gallows,
     }
 
 
