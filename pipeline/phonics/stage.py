@@ -67,6 +67,14 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
     r_words = frozenset(w.lower() for w, p in said.items() if w in listed and p[0].split()[-1].startswith("ER"))
     uk, us = (replace(taught(phases, scheme), r_words=r_words) for scheme in ("uk", "us"))
     rows = []
+    known: dict[tuple[str, int], Decoding | None] = {}  # each word's decoding per scheme, once (a stem's is reused)
+
+    def decoding(word: str, phones: list[str], t, scheme: int) -> Decoding | None:
+        """The word's decoding in a scheme (kept: the stem of several forms is decoded once)."""
+        if (word, scheme) not in known:
+            known[(word, scheme)] = decode(word.lower(), phones, t)
+        return known[(word, scheme)]
+
     for word, pronunciations in prons.iter_rows():
         first = pronunciations[0]
         phones = first.split()
@@ -77,10 +85,12 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
             f.blends, f.digraphs, f.vowel_teams, f.r_controlled = b.blends, b.digraphs, b.vowel_teams, b.r_controlled
             f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
             f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
-        in_uk, in_us = (decode(word.lower(), phones, t) if phases else None for t in (uk, us))
+        in_uk, in_us = (decoding(word, phones, t, scheme) if phases else None for t, scheme in ((uk, 0), (us, 1)))
         if root is not None and phases:  # decodable only when all of it is: never before its stem (jump-ing)
             stem = said[root][0].split()
-            in_uk, in_us = (no_earlier(d, decode(root.lower(), stem, t)) for d, t in ((in_uk, uk), (in_us, us)))
+            in_uk, in_us = (
+                no_earlier(d, decoding(root, stem, t, i)) for i, (d, t) in enumerate(((in_uk, uk), (in_us, us)))
+            )
         rows.append(
             {
                 "word": word,
