@@ -175,11 +175,10 @@ def title_of(session: Session, request: ListRequest, wl: WordList | None) -> str
     """The list page's heading: the list's title, or the preset's when it has no words yet."""
     if wl is not None:
         return wl.title
-    if request.preset is not None:
+    if request.preset is not None:  # a known one: the_list refused any other
         presets = settings_of(session).presets
-        name = next((n for n in presets if n.lower() == request.preset.lower()), None)
-        if name is not None:
-            return str(presets[name].get("title", name))
+        name = pick(request.preset, presets, "preset")
+        return str(presets[name].get("title", name))
     return "Make your own list"
 
 

@@ -147,20 +147,25 @@ class Review:
     kept: pl.DataFrame
     excluded: int
     unreviewed: int
-    left_out: dict[str, str]  # each word not kept (upper case): why, in a teacher's words
+    dropped: pl.DataFrame  # the rows not kept
 
 
 UNREVIEWED = "no classroom review decision yet"
 
 
 def review(df: pl.DataFrame, settings: Settings) -> Review:
-    """The rows of `df` whose word has a keep decision, how many others are excluded or unreviewed, and why
-    each of those is left out."""
+    """The rows of `df` whose word has a keep decision, and how many others are excluded or unreviewed."""
     vocab = classroom_vocabulary(settings)
     decided = df["word"].is_in(sorted(vocab.decisions))
     kept = df["word"].is_in(sorted(vocab.kept))
-    left_out = {}
-    for word in df.filter(~kept)["word"].to_list():
+    return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()), df.filter(~kept))
+
+
+def review_reasons(words: list[str], settings: Settings) -> dict[str, str]:
+    """Why the review leaves out each of `words` (upper case), in a teacher's words."""
+    vocab = classroom_vocabulary(settings)
+    out = {}
+    for word in words:
         decision = vocab.decision(word)
-        left_out[word] = UNREVIEWED if decision is None else f"the classroom review leaves it out ({decision.category})"
-    return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()), left_out)
+        out[word] = UNREVIEWED if decision is None else f"the classroom review leaves it out ({decision.category})"
+    return out

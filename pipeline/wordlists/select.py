@@ -16,7 +16,15 @@ from pipeline.scrabble.playability.lookup import PLAYABILITY, by_playability, wi
 from pipeline.wordlists.fields import CHILDREN_FIELDS, PAPER_NAMES
 from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
 from pipeline.wordlists.options import flag, merge
-from pipeline.wordlists.pools import COLUMNS, children_hangman, hangman_pool, need_table, review, scramble_pool
+from pipeline.wordlists.pools import (
+    COLUMNS,
+    children_hangman,
+    hangman_pool,
+    need_table,
+    review,
+    review_reasons,
+    scramble_pool,
+)
 from pipeline.wordlists.puzzles import MIN_TARGET, NO_BANNED, Banned
 from pipeline.wordlists.settings import exclusions, load_settings, puzzle_banned
 
@@ -111,7 +119,9 @@ def word_list(
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
     sheet = options.get("sheet", default_sheet(options))
-    safe = [s for s in chosen if s.option == "--allow-all"]  # the block list's step, applied last to name its words
+    own = store.lexicon not in config.lexicons  # a list of the teacher's own (not a lexicon the config declares)
+    # on a list of one's own the block list's step comes last, so that the words it takes out can be named
+    safe = [s for s in chosen if s.option == "--allow-all"] if own else []
     lf = apply(base, [s for s in chosen if s not in safe])
     if sort == "difficulty" and "hangman" not in options:
         if options.get("children"):
@@ -120,8 +130,8 @@ def word_list(
             hang = need_table(store, "hangman", "--sort difficulty").select("word", "misses", "guesses")
         lf = lf.join(hang, on="word", how="left")
     matched = lf.sort("word").collect()
-    df = apply(matched.lazy(), safe).collect()
-    left_out = blocked(matched, df, settings)
+    df = apply(matched.lazy(), safe).collect() if safe else matched
+    left_out = blocked(matched, df, settings) if safe else {}
     if sort == PLAYABILITY:
         df = with_playability(store, df, "--sort playability")
     described = [s.words for s in chosen if s.option != "--allow-all"]
@@ -136,7 +146,8 @@ def word_list(
     if reviewed:
         r = review(df, settings)
         df, excluded, unreviewed = r.kept, r.excluded, r.unreviewed
-        left_out.update(r.left_out)
+        if own:
+            left_out.update(review_reasons(r.dropped["word"].to_list(), settings))
         described.append(REVIEWED)
         if df.height == 0:
             raise NotFound(
@@ -159,8 +170,7 @@ def word_list(
     swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
     if swapped and "count" not in options:
         df = df.filter(~pl.col("word").is_in(sorted(swapped)))
-    own = store.lexicon not in config.lexicons  # a list of the teacher's own (not a lexicon the config declares)
-    left_note = left_out_words(left_out, upper) if left_out and own else None
+    left_note = left_out_words(left_out, upper) if left_out else None
     notes = [left_note] if left_note else []
     if unreviewed and not own:
         notes.append(f"{unreviewed:,} matching words have no classroom review decision yet and are left out")
@@ -223,10 +233,8 @@ def blocked(matched: pl.DataFrame, kept: pl.DataFrame, settings) -> dict[str, st
     if not gone:
         return {}
     excl = exclusions(settings)
-    return {w: BLOCK_REASONS.get(excl.reason(w) or "", f"not for the classroom ({excl.reason(w)})") for w in gone}
-
-
-BLOCK_REASONS = {"offensive": "offensive"}
+    reasons = {w: excl.reason(w) for w in gone}
+    return {w: "offensive" if why == "offensive" else f"not for the classroom ({why})" for w, why in reasons.items()}
 
 
 def left_out_words(left_out: dict[str, str], upper: bool) -> str:
