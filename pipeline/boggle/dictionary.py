@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 
 from pipeline.boggle.rules import Rules
+from pipeline.core.arrays import read_only
 from pipeline.core.errors import WordstatsError
 
 
@@ -58,6 +59,10 @@ class Dictionary:
     rank: np.ndarray  # int32: the word's place, longest first then alphabetical (picks a board's longest word)
     word_at: np.ndarray  # int32: that word's index in `words`, -1 when none
     letter_weights: np.ndarray  # float64 cumulative counts of each cube letter in the words (+1 each)
+
+    def __post_init__(self) -> None:
+        for name in ARRAYS:  # one compiled kernel variant for a dictionary built here or read from Parquet
+            object.__setattr__(self, name, read_only(getattr(self, name)))
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:

@@ -68,24 +68,25 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
     player's leave values), best first (search), or from every play (EVERY_PLAY: best_move); with fewer tiles in
     the bag, as greedy. `one` and `every` hold the plays (`every` may grow)."""
     gone[:] = 0
+    # Counts are passed as np.int64(n), not as literals: numba compiles a callee once more for each literal argument.
     if players.kinds[p] == EQUITY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
         keeping = rack_keeping(rack, players.keys[first:stop], players.values[first:stop], tab.values, 1, kept)
-        one, n, _ = search(tab, pos, rack, 1, one, keeping)
+        one, n, _ = search(tab, pos, rack, np.int64(1), one, keeping)
         if n > 0:
             return PLAY, one[0].copy(), every
         gone[:] = rack - kept
         return EXCHANGE, one[0].copy(), every
     if players.kinds[p] == EVERY_PLAY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
-        every, n, _ = generate_plays(tab, pos, rack, 0, every)
+        every, n, _ = generate_plays(tab, pos, rack, np.int64(0), every)
         keys, values = players.keys[first:stop], players.values[first:stop]
         best, _ = best_move(every, n, rack, keys, values, MAX_LEAVE, 1.0, True, kept)
         if best != NO_PLAY:
             return PLAY, every[best].copy(), every
         gone[:] = rack - kept
         return EXCHANGE, every[0].copy(), every
-    one, n, _ = best_plays(tab, pos, rack, 1, one)
+    one, n, _ = best_plays(tab, pos, rack, np.int64(1), one)
     if n > 0:
         return PLAY, one[0].copy(), every
     if bag_n >= tab.rack_size:

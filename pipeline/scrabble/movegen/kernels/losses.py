@@ -133,7 +133,7 @@ def word_losses(tab, pos, rack, top, n, keeping, found, turn):
                 break
         if not settled:  # every kept play forms the word: the best of the others, from every play
             if n_every < 0:
-                every, n_every, _ = generate_plays(tab, pos, rack, 0, np.zeros((256, RECORD), dtype=np.int32))
+                every, n_every, _ = generate_plays(tab, pos, rack, np.int64(0), np.zeros((256, RECORD), dtype=np.int32))
             alt = best_without(tab, pos, rack, words[j], lengths[j], keeping, every, n_every, left)
         row = found.written[0]
         found.turns[row] = turn

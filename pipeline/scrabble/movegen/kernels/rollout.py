@@ -68,7 +68,7 @@ def rollout(tab, work, players, candidate, rack, order, ours, theirs, one, every
     us, them = candidate[PLAY_SCORE], 0
     bag_n = draw(ours, bag, bag.shape[0], size)
     reply, second, worth = 0, 0, 0.0
-    action, rec, every = choose_move(tab, work, players, 0, theirs, bag_n, one, every, kept, gone)
+    action, rec, every = choose_move(tab, work, players, np.int64(0), theirs, bag_n, one, every, kept, gone)
     if action == PLAY:
         reply = rec[PLAY_SCORE]
         them += reply
@@ -82,7 +82,7 @@ def rollout(tab, work, players, candidate, rack, order, ours, theirs, one, every
     elif action == EXCHANGE:
         theirs -= gone  # the tiles they draw do not change what we hold, nor how many are in the bag
     counted = bag_n >= size  # what the strategy counts on our second move: leave values while the bag holds a rack
-    action, rec, every = choose_move(tab, work, players, 0, ours, bag_n, one, every, kept, gone)
+    action, rec, every = choose_move(tab, work, players, np.int64(0), ours, bag_n, one, every, kept, gone)
     if action == PLAY:
         second = rec[PLAY_SCORE]
         us += second
