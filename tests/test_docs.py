@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, Result, build_lexicon, run_cli
 from tests.support.cli_docs import commands, long_options
+from tests.support.datasets import default_data as shared_default_data
 from tests.support.docs import TABLES_MD, column_rows, sections
 
 DOCS = ROOT / "docs"
@@ -179,12 +180,9 @@ EXAMPLE_STAGES = {
 
 @pytest.fixture(scope="module")
 def default_data(tmp_path_factory) -> Path:
-    """The stages the examples read, built with the default config, as `make all` would."""
-    data = tmp_path_factory.mktemp("examples") / "out"
-    for lexicon, stages in EXAMPLE_STAGES.items():
-        res = run_cli("run", *stages, "--lexicon", lexicon, "--data-dir", data, "--config", DEFAULT_CONFIG)
-        assert res.exit_code == 0, res
-    return data
+    """The stages the examples read, built with the default config, as `make all` would (the session's shared
+    data folder: other modules' stages are built there once too)."""
+    return shared_default_data(tmp_path_factory, {name: tuple(stages) for name, stages in EXAMPLE_STAGES.items()})
 
 
 # ---- tests -----------------------------------------------------------------------------------------------
