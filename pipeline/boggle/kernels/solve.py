@@ -158,7 +158,7 @@ def board_dfs(board, nbrs, ncount, nodes, values, rank, mark, stamp, counts, scr
     n = board.shape[0]
     _board_tables(board, nbrs, near_letters, cell_sets, sets)
     score = 0
-    words = 0
+    words = np.int64(0)  # not a literal: numba compiles a callee once more for each literal argument
     root = nodes[0]
     for start in range(n):
         if not (node_children(root) >> np.uint32(board[start])) & np.uint32(1):
@@ -257,7 +257,7 @@ def boggle_solve(board, nbrs, ncount, nodes, values, rank):
     """The word nodes found on one board, in order of discovery."""
     mark = np.zeros(nodes.shape[0], dtype=np.int32)
     scratch = board_scratch(board.shape[0], nodes, values)
-    _, words, _ = board_dfs(board, nbrs, ncount, nodes, values, rank, mark, 1, np.empty(0, np.int32), scratch)
+    _, words, _ = board_dfs(board, nbrs, ncount, nodes, values, rank, mark, np.int64(1), np.empty(0, np.int32), scratch)
     return scratch[-1][:words].copy()
 
 

@@ -158,9 +158,9 @@ def gaddag_build(strings, lengths, order):
     p_n = np.zeros(depth_max, dtype=np.int64)
     packed = np.zeros(32, dtype=np.uint32)
     arcs = np.zeros(1 << 16, dtype=np.uint32)
-    n_arcs = 1
+    n_arcs = np.int64(1)  # np.int64, not literals: numba compiles a callee once more for each literal argument
     table = np.full(1 << 16, -1, dtype=np.int64)
-    n_nodes = 0
+    n_nodes = np.int64(0)
     prev = np.zeros(MAX_STRING, dtype=np.uint8)
     prev_len = 0
     for j in order:
@@ -193,7 +193,7 @@ def gaddag_build(strings, lengths, order):
         p_child[d - 1, p_n[d - 1] - 1] = node
         p_n[d] = 0
     root, arcs, n_arcs, table, n_nodes = _freeze(
-        0, p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes
+        np.int64(0), p_tile, p_accepts, p_child, p_n, packed, arcs, n_arcs, table, n_nodes
     )
     if n_arcs > CHILD_MASK:
         return np.zeros(0, dtype=np.uint32), n_nodes

@@ -71,7 +71,9 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
     # Counts are passed as np.int64(n), not as literals: numba compiles a callee once more for each literal argument.
     if players.kinds[p] == EQUITY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
-        keeping = rack_keeping(rack, players.keys[first:stop], players.values[first:stop], tab.values, 1, kept)
+        keeping = rack_keeping(
+            rack, players.keys[first:stop], players.values[first:stop], tab.values, np.int64(1), kept
+        )
         one, n, _ = search(tab, pos, rack, np.int64(1), one, keeping)
         if n > 0:
             return PLAY, one[0].copy(), every

@@ -190,7 +190,7 @@ def rack_keeping(rack, keys, values, letter_values, keep, kept):
     floor = NO_BOUND
     size = 0
     for at in range(total):  # every sub-multiset, the first kind counting fastest (its number is `at`)
-        value = leave_value(keys, values, trial, MAX_LEAVE)
+        value = leave_value(keys, values, trial, np.int64(MAX_LEAVE))
         worth[at], sizes[at] = value, size
         spent_values(rack, trial, letter_values, spent[at])
         if value > caps[held - size]:

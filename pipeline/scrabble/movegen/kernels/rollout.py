@@ -94,7 +94,7 @@ def rollout(tab, work, players, candidate, rack, order, ours, theirs, one, every
     elif action == EXCHANGE:
         ours -= gone
     if counted:
-        worth = leave_value(players.keys, players.values, ours, MAX_LEAVE)
+        worth = leave_value(players.keys, players.values, ours, np.int64(MAX_LEAVE))
     out[0], out[1], out[2] = us - them + worth, reply, second
     return every
 

@@ -180,7 +180,7 @@ def search(tab, pos, rack, keep, out, keeping):
     scratch = np.zeros((5, 32), dtype=np.int64)
     reach = np.zeros((2, N, N + 1), dtype=np.float64)
     game, board = walk_tables(tab), board_tables(pos)
-    n_out, total = 0, 0
+    n_out, total = np.int64(0), np.int64(0)
     while n_heap > 0:
         b, k = heap_bound[0], heap_item[0]
         bar = bar_of(out, n_out, keep, keeping)

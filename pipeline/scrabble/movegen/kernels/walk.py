@@ -413,7 +413,7 @@ def generate_plays(tab, pos, rack, keep, out):
     every anchor of both orientations; returns the records, how many there are, and the number of legal
     plays. `rack` (27 counts) is used as scratch and restored."""
     in_rack, have = rack_facts(rack)
-    n_out, total = 0, 0
+    n_out, total = np.int64(0), np.int64(0)
     if in_rack == 0:
         return out, 0, 0
     work = np.zeros((WORK, N + 1), dtype=np.int64)
