@@ -14,7 +14,8 @@ import pytest
 
 from pipeline.boggle import proof_table as pt
 from pipeline.boggle.classes import ClassSpace, default_partition
-from pipeline.core.files import read_provenance, write_parquet
+from pipeline.core import parts
+from pipeline.core.files import read_provenance
 from tests.conftest import ENABLE, ROOT, corpus
 
 LETTERS = set("AEILNRST")
@@ -155,7 +156,7 @@ def test_verify_proves_classes_again_and_names_a_changed_row(cli, enable_small, 
 )
 def test_bad_proof_table_input_is_one_line(cli, enable_small, tmp_path, args, message):
     bad = tmp_path / "bad"
-    write_parquet(bad / "part-00000.parquet", pl.DataFrame({"word": ["A"]}), {"stage": "words"})
+    parts.append(bad, 0, pl.DataFrame({"word": ["A"]}), {"stage": "words"})
     file = tmp_path / "table.parquet"
     file.write_bytes(b"")
     args = [a.format(bad=bad, file=file, missing=tmp_path / "none") for a in args]

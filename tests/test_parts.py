@@ -73,7 +73,10 @@ def test_a_second_writer_cannot_replace_a_part(tmp_path):
     "damage, message",
     [
         (lambda f: (f / "part-00001.parquet").unlink(), r"part-00001\.parquet: missing"),
-        (lambda f: (f / "part-00001.parquet").write_bytes(b"PAR1 junk"), r"part-00001\.parquet: not a readable"),
+        (lambda f: (f / "part-00001.parquet").write_bytes(b"PAR1 junk"), r"part-00001\.parquet: damaged"),
+        (lambda f: flip_a_byte(f / "part-00001.parquet"), r"part-00001\.parquet: damaged"),
+        (lambda f: (f / "part-00002.sha256.json").unlink(), r"part-00002\.parquet: no checksum beside it"),
+        (lambda f: (f / "part-00000.sha256.json").write_text("{"), r"part-00000\.sha256\.json: not a part's checksum"),
         (lambda f: (f / "notes.txt").write_text("x"), r"notes\.txt: not a part of the table"),
         (lambda f: (f / "part-00007.cpu.json").write_text("{}"), r"part-00007\.cpu\.json: a sidecar without its"),
     ],
@@ -82,9 +85,39 @@ def test_a_missing_or_damaged_part_is_a_one_line_error_naming_it(tmp_path, damag
     folder = tmp_path / "table"
     write_blocks(folder, [frame([(i, "A", [])]) for i in range(3)])
     damage(folder)
-    with pytest.raises(WordstatsError, match=message) as err:
-        parts.read(folder)
-    assert len(str(err.value).splitlines()) == 1
+    for read in (parts.read, parts.scan, parts.digest):
+        with pytest.raises(WordstatsError, match=message) as err:
+            read(folder)
+        assert len(str(err.value).splitlines()) == 1
+
+
+def flip_a_byte(part: Path) -> None:
+    """Change one byte in the middle of a part (what a bad disk does): often still a readable Parquet file."""
+    data = bytearray(part.read_bytes())
+    data[len(data) // 3] ^= 0x01
+    part.write_bytes(bytes(data))
+
+
+def test_sidecars_of_a_block_being_written_are_passed_over_and_replaced(tmp_path):
+    """A block's sidecars go first, then its part: a run killed between them leaves sidecars past the last part,
+    which readers pass over and the next writer of that block (of any size) replaces."""
+    folder = tmp_path / "table"
+    write_blocks(folder, [frame([(1, "A", [])])])
+    (folder / "part-00001.sha256.json").write_text('{"bytes": 1, "sha256": "00"}\n')
+    (folder / "part-00001.cpu.json").write_text("{}")
+    assert parts.read(folder).height == 1
+    assert parts.append(folder, 1, frame([(2, "B", [])]), {"stage": "test"}, {".cpu.json": b'{"s": 1}'})
+    assert parts.read(folder)["id"].to_list() == [1, 2]
+    assert (folder / "part-00001.cpu.json").read_bytes() == b'{"s": 1}'
+
+
+def test_record_checksums_adds_only_the_missing_ones(tmp_path):
+    folder = tmp_path / "table"
+    write_blocks(folder, [frame([(i, "A", [])]) for i in range(2)])
+    kept = (folder / "part-00000.sha256.json").read_bytes()
+    (folder / "part-00001.sha256.json").unlink()
+    assert parts.record_checksums(folder) == 1 and parts.read(folder).height == 2
+    assert (folder / "part-00000.sha256.json").read_bytes() == kept
 
 
 def test_a_file_is_not_a_parted_table(tmp_path):
@@ -158,27 +191,31 @@ def test_a_proof_table_part_of_another_problem_is_named(problem, tmp_path):
         pt.read_table(tmp_path / "t")
 
 
-def test_a_second_run_growing_the_same_table_fails_naming_the_part(problem, tmp_path):
-    """Two runs read the same table; the other one adds the next part first (here, of another block size)."""
+def test_a_run_that_finds_the_table_grown_meanwhile_goes_on_from_it(problem, tmp_path, capsys):
+    """Two runs read the same table; the other one adds the next part first (of another block size). This run
+    reads the table again before it adds its block, drops the block, and goes on from the table it finds: the
+    other run's part is kept and no class is proved twice or left out."""
     from pipeline.boggle import proof_table as pt
     from pipeline.core import executor
 
     proved(problem, tmp_path / "t", [1], [2])
-    proved(problem, tmp_path / "other", [1, 1], [2, 3])  # its second part: the third class alone
-    theirs = (tmp_path / "other" / "part-00001.parquet").read_bytes()
+    proved(problem, tmp_path / "other", [1, 1], [2, 1])  # its second part: the third class alone
+    proved(problem, tmp_path / "once", [None], [1000])
+    theirs = {p.name: p.read_bytes() for p in (tmp_path / "other").glob("part-00001.*")}
 
     def run_block(job):
-        (tmp_path / "t" / "part-00001.parquet").write_bytes(theirs)  # the other run finishes first
+        if not (tmp_path / "t" / "part-00001.parquet").exists():  # the other run finishes first
+            for name in sorted(theirs, key=lambda n: n.endswith(".parquet")):  # sidecars, then the part
+                (tmp_path / "t" / name).write_bytes(theirs[name])
         result = executor.run(job, None, "t")
         return result.tables, result.computed
 
-    with pytest.raises(WordstatsError, match=r"t/part-00001\.parquet: exists with other bytes") as err:
-        pt.grow(problem, tmp_path / "t", pt.empty(problem, "t"), run_block, 1, 4)
-    assert err.value.exit_code == 2 and len(str(err.value).splitlines()) == 1
-    assert (tmp_path / "t" / "part-00001.parquet").read_bytes() == theirs  # theirs is kept
-    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
-        "part-00000.cpu.json", "part-00000.parquet", "part-00001.parquet"
-    ]  # fmt: skip
+    grown = pt.grow(problem, tmp_path / "t", pt.empty(problem, "t"), run_block, 1, 4)
+    assert "another run changed the table meanwhile (2 -> 3 classes)" in capsys.readouterr().err
+    assert {n: (tmp_path / "t" / n).read_bytes() for n in theirs} == theirs  # theirs is kept
+    table = pt.read_table(tmp_path / "t")
+    assert table.stops == (2, 3, 4) and grown.table.done == 4 and len(grown.blocks) == 1
+    assert table.rows.equals(pt.read_table(tmp_path / "once").rows.head(4))
 
 
 # ---- a tiny playability run ---------------------------------------------------------------------------------
@@ -226,7 +263,7 @@ def test_a_playability_table_grown_block_by_block_is_played_at_once(small_lexico
     play(small_lexicon, tmp_path / "pieces", "--block", "2")
     play(small_lexicon, tmp_path / "once", "--block", "2", "--shard-size", "3")
     play(small_lexicon, tmp_path / "whole", "--block", "6")
-    assert files(tmp_path / "pieces") == files(tmp_path / "once") and len(files(tmp_path / "once")) == 3
+    assert files(tmp_path / "pieces") == files(tmp_path / "once") and len(parts.part_files(tmp_path / "once")) == 3
     pieces, whole = rf.read_reference(tmp_path / "pieces"), rf.read_reference(tmp_path / "whole")
     assert pieces.losses.equals(whole.losses) and pieces.stops == (2, 4, 6) and whole.stops == (6,)
     footers = [parts.footers(parts.part_files(tmp_path / n))[-1] for n in ("pieces", "whole")]

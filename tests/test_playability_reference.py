@@ -11,7 +11,7 @@ from dataclasses import replace
 import polars as pl
 import pytest
 
-from pipeline.core import executor
+from pipeline.core import executor, parts
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
@@ -88,13 +88,12 @@ def test_the_footer_round_trips_with_the_stability_and_the_command(tmp_path):
 
 def test_a_folder_that_is_not_a_reference_is_a_one_line_error(tmp_path):
     bad = tmp_path / "bad"
-    bad.mkdir()
-    pl.DataFrame({"word": ["XI"]}).write_parquet(bad / "part-00000.parquet")
+    parts.append(bad, 0, pl.DataFrame({"word": ["XI"]}), {"stage": "words"})
     with pytest.raises(WordstatsError, match="part-00000.parquet: not a playability reference table's part"):
         rf.read_reference(bad)
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "part-00000.parquet").write_text("junk")
-    with pytest.raises(WordstatsError, match="junk/part-00000.parquet: not a readable Parquet part"):
+    with pytest.raises(WordstatsError, match="junk/part-00000.parquet: no checksum beside it"):
         rf.read_reference(tmp_path / "junk")
     (tmp_path / "file.parquet").write_text("junk")
     with pytest.raises(WordstatsError, match="file.parquet: not a playability reference table"):
@@ -121,8 +120,13 @@ def grow(data, out, *args):
 
 
 def folder_bytes(path):
-    """Each part's name and bytes."""
+    """Each part's (and sidecar's) name and bytes."""
     return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+
+
+def part_count(path) -> int:
+    """The parts in a folder."""
+    return len(parts.part_files(path))
 
 
 @pytest.mark.slow
@@ -137,11 +141,11 @@ def test_grown_block_by_block_is_played_at_once_and_is_the_jobs_sums(enable_data
     assert "games 1 to 6 (complete: 6 of 6 games); 2 played now" in grow(
         enable_data, pieces, "--games", "6", "--block", "2", "--blocks", "1", "--shard-size", "1"
     )
-    assert {k: v for k, v in folder_bytes(pieces).items() if k in kept} == kept and len(folder_bytes(pieces)) == 3
+    assert {k: v for k, v in folder_bytes(pieces).items() if k in kept} == kept and part_count(pieces) == 3
     grow(enable_data, once, "--games", "6", "--block", "2", "--shard-size", "2")
     grow(enable_data, other, "--games", "6", "--block", "5", "--shard-size", "3")
     assert folder_bytes(pieces) == folder_bytes(once)
-    assert len(folder_bytes(other)) == 2 and reference_file(other)[1] == reference_file(pieces)[1]
+    assert part_count(other) == 2 and reference_file(other)[1] == reference_file(pieces)[1]
     made = rf.read_reference(pieces)
     assert made.losses.equals(rf.read_reference(other).losses) and made.stops == (2, 4, 6)
     assert not made.partial and made.games == 6 and made.seed == 5
@@ -183,7 +187,7 @@ def test_a_table_of_other_leave_values_is_refused_and_force_plays_it_again(enabl
 
 def test_reference_options_are_checked(tmp_path):
     res = run_cli("scrabble", "playability", "--blocks", "2", "--data-dir", tmp_path, "--config", SMALL_CONFIG)
-    assert res.exit_code == 2 and "--blocks and --block go with --reference DIR" in res.stderr
+    assert res.exit_code == 2 and "--blocks, --block and --verify go with --reference DIR" in res.stderr
     res = run_cli(
         "scrabble", "playability", "--reference", tmp_path / "r", "--out", tmp_path / "o.parquet",
         "--data-dir", tmp_path, "--config", SMALL_CONFIG,

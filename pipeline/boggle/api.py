@@ -564,6 +564,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
         reason = pt.mismatch(table, wanted)
         if reason is not None:
             raise WordstatsError(f"--reference {path}: {reason}")
+        pt.check_order(path, table, pt.class_order(problem.space.canonical_ids(), table.seed))
         checked = pt.verify(table, problem, req.verify)
         summary = {"reference": str(path), "verified": checked.tolist(), "state": table.state(), "same_rows": True}
         return Proof(table.boards(), summary, origin)

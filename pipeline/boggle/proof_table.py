@@ -12,7 +12,8 @@ The table is a parted table (pipeline.core.parts): a folder with one Parquet par
 block's, its footer the table as it stood once the block was added (the problem, the classes done, the boards
 so far and the best), so that the last part's footer describes the whole table. A block adds a part and
 rewrites none; the same blocks give the same bytes. The CPU seconds of each block go to a sidecar beside its
-part (`part-NNNNN.cpu.json`)."""
+part (`part-NNNNN.cpu.json`), written with it. Runs growing one table take turns (parts.growing): each reads the
+table again before it adds a block, and a block another run has added meanwhile is kept, never proved over."""
 
 from __future__ import annotations
 
@@ -229,11 +230,13 @@ def _parsed(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def write_part(path: Path, table: ProofTable) -> bool:
-    """Add the table's last block as its next part (table.provenance() in its footer): True when written, False
-    when that part exists with the same bytes; a one-line error naming it when it exists with other bytes."""
+def write_part(path: Path, table: ProofTable, cpu: dict[str, Any] | None = None) -> bool:
+    """Add the table's last block as its next part (table.provenance() in its footer) with its CPU seconds'
+    sidecar when given: True when written, False when that part exists with the same bytes; a one-line error
+    naming it when it exists with other bytes."""
     start = table.stops[-2] if len(table.stops) > 1 else 0
-    return parts.append(path, len(table.stops) - 1, table.rows.slice(start), table.provenance())
+    sidecars = {CPU_SUFFIX: (json.dumps(cpu, sort_keys=True, separators=(",", ":")) + "\n").encode()} if cpu else {}
+    return parts.append(path, len(table.stops) - 1, table.rows.slice(start), table.provenance(), sidecars)
 
 
 def write_table(path: Path, table: ProofTable) -> None:
@@ -253,23 +256,20 @@ def cpu_path(path: Path, index: int) -> Path:
 
 
 def read_cpu(path: Path) -> list[dict[str, Any]]:
-    """The blocks recorded in the parts' sidecars, in part order (a missing or unreadable sidecar is passed
-    over: CPU seconds are not the table)."""
+    """The blocks recorded in the parts' sidecars, in part order; a missing sidecar is passed over and an
+    unreadable one named in a note (CPU seconds are not the table)."""
+    from pipeline.core.errors import note
+
     blocks = []
     for index in range(len(parts.part_files(path))):
+        target = cpu_path(path, index)
         try:
-            blocks.append(dict(json.loads(cpu_path(path, index).read_text())))
-        except (OSError, ValueError, TypeError):
+            blocks.append(dict(json.loads(target.read_text())))
+        except FileNotFoundError:
             continue
+        except (OSError, ValueError, TypeError):
+            note(f"{target}: not a block's CPU seconds (damaged?); its block is left out of the CPU figures")
     return blocks
-
-
-def write_cpu(path: Path, index: int, block: dict[str, Any]) -> None:
-    """Write part `index`'s sidecar once (a sidecar found there already is kept: its part was written by another
-    run of the same block, whose seconds it holds)."""
-    target = cpu_path(path, index)
-    if not target.exists():
-        parts.create_once(target, (json.dumps(block, sort_keys=True, separators=(",", ":")) + "\n").encode())
 
 
 def block_cpu(start: int, classes: np.ndarray, timing: pl.DataFrame, wall: float, computed: int) -> dict[str, Any]:
@@ -379,11 +379,18 @@ def start_table(path: Path, wanted: ProofTable, force: bool) -> tuple[ProofTable
     found there to prove the table again; a one-line error naming the first part when they prove another
     problem."""
     check_folder(path)
-    if not parts.part_files(path):
-        return wanted, None
-    if force:
-        parts.remove(path)
+    if force and parts.part_files(path, checked=False):
+        with parts.growing(path):
+            parts.remove(path)
         return wanted, "--force"
+    return current(path, wanted), None
+
+
+def current(path: Path, wanted: ProofTable) -> ProofTable:
+    """The table at `path` as it stands (`wanted` with no class proven when it holds no part); a one-line error
+    naming the first part when it proves another problem."""
+    if not parts.part_files(path):
+        return wanted
     found = read_table(path)
     reason = mismatch(found, wanted)
     if reason is not None:
@@ -391,12 +398,15 @@ def start_table(path: Path, wanted: ProofTable, force: bool) -> tuple[ProofTable
             f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to prove the table again "
             "(its parts removed)"
         )
-    return replace(wanted, rows=found.rows, stops=found.stops), None
+    return replace(wanted, rows=found.rows, stops=found.stops)
 
 
 def check_order(path: Path, table: ProofTable, order: np.ndarray) -> None:
-    """A one-line error naming the first part whose classes are not the next ones of the order."""
+    """A one-line error naming the first part whose classes are not the next ones of the order (a class twice,
+    one left out, or one out of place)."""
     have = table.rows["class"].to_numpy()
+    if have.shape[0] > order.shape[0]:
+        raise WordstatsError(f"{path}: holds {have.shape[0]:,} classes, the partition has {order.shape[0]:,}")
     wrong = np.flatnonzero(have != order[: have.shape[0]])
     if wrong.size:
         index = int(np.searchsorted(np.asarray(table.stops), int(wrong[0]), side="right"))
@@ -415,26 +425,35 @@ def grow(
     block: int = PROOF_BLOCK,
     force: bool = False,
 ) -> Growth:
-    """Grow the table in the folder `path` by at most `blocks` blocks (None: to the end), adding a part and its
-    sidecar after each; `run_block(job)` runs a block's job and returns (merged tables, shards computed)."""
+    """Grow the table in the folder `path` by at most `blocks` blocks (None: to the end), adding a part with its
+    sidecar after each; `run_block(job)` runs a block's job and returns (merged tables, shards computed). Before
+    it adds a block the run reads the table again under its lock: when another run has changed it meanwhile,
+    the block is dropped and the run goes on from the table it finds (never from fewer classes)."""
     import time
+
+    from pipeline.core.errors import note
 
     table, restarted = start_table(path, wanted, force)
     order = class_order(problem.space.canonical_ids(), table.seed)
     check_order(path, table, order)
-    history = read_cpu(path)
-    before, now = table.done, []
-    for _ in range(blocks if blocks is not None else table.total):
-        if not table.partial:
-            break
+    before, now = table.done, list[dict[str, Any]]()
+    while table.partial and (blocks is None or len(now) < blocks):
         start = table.done
         classes = order[start : next_stop(start, table.total, block)]
         began = time.perf_counter()
         merged, computed = run_block(block_job(problem, classes, start))
-        table = grown(table, block_rows(classes, merged))
-        now.append(block_cpu(start, classes, merged["timing"], time.perf_counter() - began, computed))
-        write_part(path, table)
-        write_cpu(path, len(table.stops) - 1, now[-1])
-    return Growth(
-        table, path, restarted, before, tuple(now), cpu_figures([*history, *now], table.done, table.total), ""
-    )
+        entry = block_cpu(start, classes, merged["timing"], time.perf_counter() - began, computed)
+        with parts.growing(path):
+            found = current(path, wanted)
+            if found.stops != table.stops:
+                check_order(path, found, order)
+                note(
+                    f"{path}: another run changed the table meanwhile ({table.done:,} -> {found.done:,} classes); "
+                    "going on from it"
+                )
+                table = found
+                continue
+            table = grown(table, block_rows(classes, merged))
+            write_part(path, table, entry)
+        now.append(entry)
+    return Growth(table, path, restarted, before, tuple(now), cpu_figures(read_cpu(path), table.done, table.total), "")

@@ -145,16 +145,24 @@ def scrabble_playability(q: PlayabilityRun, flags: Flags):
     games per CPU second, the top words and the stability of the ranking between the two halves of the games."""
     from pipeline.core.errors import WordstatsError
     from pipeline.core.progress import Progress
-    from pipeline.scrabble.playability.api import grow_reference, measure_playability
+    from pipeline.scrabble.playability.api import grow_reference, measure_playability, verify_reference
 
     if q.reference is None:
-        if q.blocks is not None or q.block is not None:
-            raise WordstatsError("--blocks and --block go with --reference DIR")
+        if (q.blocks, q.block, q.verify) != (None, None, None):
+            raise WordstatsError("--blocks, --block and --verify go with --reference DIR")
         result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
         typer.echo(playability_lines(result))
         return
     if q.out is not None:
         raise WordstatsError("--out and --reference: give one of them")
+    if q.verify is not None:
+        done = verify_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
+        blocks = ", ".join(f"{first:,}-{last:,}" for first, last in done.games)
+        typer.echo(
+            f"{done.path}: {plural(len(done.parts), 'block')} played again (games {blocks}): the same sums "
+            f"as its parts ({done.state})"
+        )
+        return
     typer.echo(reference_lines(grow_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
 
 

@@ -184,15 +184,19 @@ def provenance(job: Job, engine: Engine, shard: Shard | None = None) -> dict[str
 
 @contextlib.contextmanager
 def _locked(folder: Path, job: Job):
-    """Hold the job folder's lock: one run of a job at a time."""
+    """Hold the job folder's lock: one run of a job at a time; a second run waits for the first, then reuses the
+    shards it finished."""
     import fcntl
+
+    from pipeline.core.errors import note
 
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise WordstatsError(f"job {job.job_id} is running in another process ({folder})") from None
+            note(f"job {job.job_id} is running in another process ({folder}); waiting for it")
+            fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
 

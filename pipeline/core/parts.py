@@ -1,13 +1,16 @@
 """Parted tables: a table grown block by block kept as a folder of immutable Parquet parts, one per block.
 
 A parted table `NAME/` holds `part-00000.parquet`, `part-00001.parquet`, ... in the order the blocks were
-written, and optionally sidecars beside the parts (`part-00000.cpu.json`, any `part-NNNNN.WHAT.json`: what
-a block records that is not the table, such as its CPU seconds). Read in part order the parts are one table,
-for polars (`scan`, `read`) and for DuckDB (`duckdb_source`). A new block adds a part and rewrites none; a part
-is created once, never replaced: it is written to a temporary file, synced, and linked to its name, which fails
-when the name exists, so two runs growing the same table cannot overwrite each other. A part that exists
-already with the same bytes is left as it is (the same block written again); with other bytes it is a
-one-line error naming the file, and nothing is written.
+written, each with its checksum beside it (`part-00000.sha256.json`: the sha256 and size of the part's bytes),
+and optionally other sidecars (`part-00000.cpu.json`, any `part-NNNNN.WHAT.json`: what a block records that is
+not the table, such as its CPU seconds). Read in part order the parts are one table, for polars (`scan`, `read`)
+and for DuckDB (`duckdb_source`); every read checks each part against its checksum, so a damaged part, or one
+without its checksum, is a one-line error naming it. A new block adds a part and rewrites none; a part is
+created once, never replaced: it is written to a temporary file, synced, and linked to its name, which fails
+when the name exists. A block's sidecars are written before its part, so a run killed between the two leaves
+sidecars past the last part, which readers pass over and the next writer of that block replaces. A table grows
+only under `growing` (an exclusive lock on its folder), inside which a run reads the table again before it adds
+a part, so that two runs growing one table never shrink or fork it.
 
 What each part's footer holds is the caller's (pipeline.core.files.parquet_bytes writes it, so the same frame
 and provenance give the same bytes); `footers` reads them all, and the tables that grow this way check each
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 from pathlib import Path
@@ -30,6 +34,7 @@ PART = "part-{:05d}.parquet"
 PART_PATTERN = re.compile(r"part-(\d{5})\.parquet")
 GLOB = "part-*.parquet"
 SIDECAR_PATTERN = re.compile(r"part-(\d{5})\.[a-z0-9_-]+\.json")  # what a block records beside its part
+CHECKSUM_SUFFIX = ".sha256.json"  # a part's checksum: {"bytes": size, "sha256": hex}
 MAX_PARTS = 100_000  # five digits
 
 
@@ -50,10 +55,12 @@ def _temporary(name: str) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def part_files(folder: Path) -> list[Path]:
-    """The parts of the table in `folder`, in order (none for a missing folder); a one-line error naming the
-    file when the folder is a file, a part is missing (the parts are numbered from 0 without a gap), or the
-    folder holds anything but parts and their sidecars (part-NNNNN.WHAT.json, each beside its part)."""
+def part_files(folder: Path, checked: bool = True) -> list[Path]:
+    """The parts of the table in `folder`, in order (none for a missing folder), each checked against its
+    checksum unless `checked` is False; a one-line error naming the file when the folder is a file, a part is
+    missing (the parts are numbered from 0 without a gap), damaged or without its checksum, or the folder holds
+    anything but parts and their sidecars (part-NNNNN.WHAT.json, each beside its part or beside the next part to
+    be written)."""
     if not folder.exists():
         return []
     if not folder.is_dir():
@@ -74,9 +81,42 @@ def part_files(folder: Path) -> list[Path]:
         if index not in found:
             raise WordstatsError(f"{part_path(folder, index)}: missing (the parts are numbered from 0 without a gap)")
     for index, entry in sidecars:
-        if index not in found:
+        if index not in found and index != len(found):  # the next part's sidecars: a block still being written
             raise WordstatsError(f"{entry}: a sidecar without its part ({part_path(folder, index).name})")
-    return [found[i] for i in range(len(found))]
+    files = [found[i] for i in range(len(found))]
+    for part in files if checked else ():
+        check_part(part)
+    return files
+
+
+_CHECKED: dict[tuple[str, int, int, int], str] = {}  # parts checked by this process: (path, inode, size, mtime)
+
+
+def check_part(part: Path) -> None:
+    """A one-line error naming the part when it has no checksum beside it or its bytes do not match it."""
+    side = sidecar_path(part, CHECKSUM_SUFFIX)
+    try:
+        want = json.loads(side.read_text())
+        size, digest_hex = int(want["bytes"]), str(want["sha256"])
+    except FileNotFoundError:
+        raise WordstatsError(
+            f"{part}: no checksum beside it ({side.name}); if you trust the table, record its parts' checksums "
+            f"with `python -m pipeline.core.parts {part.parent}`"
+        ) from None
+    except (OSError, ValueError, TypeError, KeyError):
+        raise WordstatsError(f"{side}: not a part's checksum (a JSON object of bytes and sha256)") from None
+    stat = part.stat()
+    key = (str(part), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if _CHECKED.get(key) == digest_hex:
+        return
+    if stat.st_size != size or _sha256(part) != digest_hex:
+        raise WordstatsError(f"{part}: damaged (its bytes do not match {side.name}); the part is refused")
+    _CHECKED[key] = digest_hex
+
+
+def checksum_bytes(data: bytes) -> bytes:
+    """The checksum sidecar of a part holding `data`."""
+    return (json.dumps({"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}) + "\n").encode()
 
 
 def scan(folder: Path) -> pl.LazyFrame:
@@ -200,20 +240,72 @@ def part_bytes(df: pl.DataFrame, provenance: dict[str, Any], row_group_size: int
         return path.read_bytes()
 
 
-def append(folder: Path, index: int, df: pl.DataFrame, provenance: dict[str, Any]) -> bool:
-    """Add part `index` to the table in `folder` (the folder made if needed, by create_once): True when written,
-    False when it exists with the same bytes; a one-line error naming it when it exists with other bytes."""
+def append(
+    folder: Path, index: int, df: pl.DataFrame, provenance: dict[str, Any], sidecars: dict[str, bytes] | None = None
+) -> bool:
+    """Add part `index` to the table in `folder` (the folder made if needed), its checksum and `sidecars`
+    (suffix: bytes, such as ".cpu.json") written first: True when written, False when the part exists with the
+    same bytes; a one-line error naming it when it exists with other bytes. Sidecars left past the last part
+    by an interrupted run are replaced; call it inside `growing(folder)`."""
     target = part_path(folder, index)
     if index and not part_path(folder, index - 1).is_file():
         raise WordstatsError(f"{part_path(folder, index - 1)}: missing (a part is added after the one before it)")
-    return create_once(target, part_bytes(df, provenance))
+    data = part_bytes(df, provenance)
+    if target.is_file():  # the same block written again: its sidecars stay as they are
+        return create_once(target, data)
+    for suffix, content in {CHECKSUM_SUFFIX: checksum_bytes(data), **(sidecars or {})}.items():
+        side = sidecar_path(target, suffix)
+        with contextlib.suppress(FileNotFoundError):
+            side.unlink()  # an interrupted run's, for a block that may differ from this one
+        create_once(side, content)
+    return create_once(target, data)
+
+
+@contextlib.contextmanager
+def growing(folder: Path):
+    """Hold an exclusive lock on the table's folder (made if missing) for the block: one run at a time changes a
+    table, whatever its blocks; another waits here, then reads the table again."""
+    import fcntl
+
+    from pipeline.core.files import write_error
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise write_error(folder, exc) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def remove(folder: Path) -> int:
     """Remove every part of the table in `folder` and their sidecars (to make the table again on purpose), last
-    part first; the number of parts removed."""
-    parts = part_files(folder)
+    part first, damaged ones too; the number of parts removed."""
+    parts = part_files(folder, checked=False)
     for entry in sorted(folder.iterdir(), reverse=True):
         if PART_PATTERN.fullmatch(entry.name) or SIDECAR_PATTERN.fullmatch(entry.name):
             entry.unlink()
     return len(parts)
+
+
+def record_checksums(folder: Path) -> int:
+    """Write the checksum of each part of the table in `folder` that has none (a table grown before parts had
+    checksums); the number written."""
+    written = 0
+    for part in part_files(folder, checked=False):
+        if not sidecar_path(part, CHECKSUM_SUFFIX).exists():
+            written += create_once(sidecar_path(part, CHECKSUM_SUFFIX), checksum_bytes(part.read_bytes()))
+    return written
+
+
+if __name__ == "__main__":  # python -m pipeline.core.parts FOLDER...: record missing checksums
+    import sys
+
+    for name in sys.argv[1:]:
+        try:
+            print(f"{name}: {record_checksums(Path(name))} checksums written")
+        except WordstatsError as exc:
+            sys.exit(f"wordstats: {exc}")

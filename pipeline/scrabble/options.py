@@ -173,5 +173,14 @@ PLAYABILITY = Query(
         ),
         Field("blocks", int, "With --reference: play at most this many blocks now.", lo=1, hi=MAX_PLAYABILITY_GAMES),
         Field("block", int, "With --reference: games per block (default 20000).", lo=1, hi=MAX_PLAYABILITY_GAMES),
+        Field(
+            "verify",
+            int,
+            "With --reference: play K of the table's blocks (picked at random with its seed) again and compare "
+            "their sums with its parts.",
+            lo=1,
+            hi=MAX_PLAYABILITY_GAMES,
+            metavar="K",
+        ),
     ),
 )

@@ -26,6 +26,7 @@ class PlayabilityRun(NamedTuple):
     reference: Path | None = None  # grow this reference table (reference.py) towards `games` instead
     blocks: int | None = None  # with `reference`: at most this many blocks this time (None: up to `games`)
     block: int | None = None  # with `reference`: games per block (reference.REFERENCE_BLOCK)
+    verify: int | None = None  # with `reference`: play this many of its blocks again and compare their sums
 
 
 class PlayabilityResult(NamedTuple):
@@ -128,10 +129,9 @@ def grow_reference(
     words) is refused, and `run.force` removes its parts and plays it again from game 1. Each block is a job of
     its own, so an interrupted block resumes from its shards."""
     import time
-    from dataclasses import replace
 
     from pipeline.core import executor, parts
-    from pipeline.core.errors import WordstatsError
+    from pipeline.core.errors import note
     from pipeline.core.outputs import check_out_folder
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.values import load_leaves
@@ -154,39 +154,128 @@ def grow_reference(
         wanted = rf.empty(s.lexicon, variant.name, run.seed, leaves.digest(), every, run.games)
         address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
     ref, restarted = wanted, None
-    if parts.part_files(path) and run.force:
-        parts.remove(path)
+    if parts.part_files(path, checked=False) and run.force:
+        with parts.growing(path):
+            parts.remove(path)
         restarted = "--force"
-    elif parts.part_files(path):
-        found = rf.read_reference(path)
-        reason = rf.mismatch(found, wanted)
-        if reason is not None:
-            raise WordstatsError(
-                f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to play the table again "
-                "from game 1 (its parts removed)"
-            )
-        if found.games > run.games:
-            raise WordstatsError(
-                f"{path} holds {found.games:,} games, more than --games {run.games:,}: give at least that many "
-                "(--force plays the table again from game 1)"
-            )
-        ref = replace(wanted, losses=found.losses, games=found.games, stops=found.stops)
+    else:
+        ref = current_reference(path, wanted, run.games)
     before, cpu, computed, reused, engine_name = ref.games, 0.0, 0, 0, "local"
-    started = time.perf_counter()
+    started, added = time.perf_counter(), 0
     with executor.engine_session(address, local_processes(block)) as engine:
         engine_name = engine.name
-        for _ in range(run.blocks if run.blocks is not None else run.games):
-            if ref.games >= run.games:
-                break
+        while ref.games < run.games and (run.blocks is None or added < run.blocks):
             stop = rf.next_stop(ref.games, run.games, block)
             shard = run.shard_size or PLAYABILITY_SHARD
             job = playability_job(variant, words, leaves, run.seed, stop - ref.games, shard, before=ref.games)
             result = executor.run(job, folder, name, engine, progress)
-            ref = rf.grown(ref, result.tables["losses"], stop)
-            rf.write_part(path, ref, result.tables["losses"])
             cpu += float(result.tables["cpu"]["seconds"].sum())
             computed, reused = computed + result.computed, reused + result.reused
+            with parts.growing(path):  # another run may have grown the table meanwhile: read it again
+                found = current_reference(path, wanted, run.games)
+                if found.stops != ref.stops:
+                    note(
+                        f"{path}: another run changed the table meanwhile ({ref.games:,} -> {found.games:,} games); "
+                        "going on from it"
+                    )
+                    ref = found
+                    continue
+                ref = rf.grown(ref, result.tables["losses"], stop)
+                rf.write_part(path, ref, result.tables["losses"])
+            added += 1
     table = ref.table(every)
     summed = summary(table, ref.losses, ref.games, variant.name, run.seed)
     seconds = time.perf_counter() - started
     return ReferenceGrowth(ref, path, restarted, before, seconds, cpu, computed, reused, engine_name, table, summed)
+
+
+def current_reference(path: Path, wanted, games: int):
+    """The reference table at `path` as it stands (`wanted`, of no games, when it holds no part); a one-line error
+    when it was played with other keys or holds more games than `games`."""
+    from dataclasses import replace
+
+    from pipeline.core import parts
+    from pipeline.core.errors import WordstatsError
+    from pipeline.scrabble.playability import reference as rf
+
+    if not parts.part_files(path):
+        return wanted
+    found = rf.read_reference(path)
+    reason = rf.mismatch(found, wanted)
+    if reason is not None:
+        raise WordstatsError(
+            f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to play the table again "
+            "from game 1 (its parts removed)"
+        )
+    if found.games > games:
+        raise WordstatsError(
+            f"{path} holds {found.games:,} games, more than --games {games:,}: give at least that many "
+            "(--force plays the table again from game 1)"
+        )
+    return replace(wanted, losses=found.losses, games=found.games, stops=found.stops)
+
+
+class Verified(NamedTuple):
+    """Blocks of a reference table played again: which parts, their games, and the table's state."""
+
+    path: Path
+    parts: tuple[int, ...]
+    games: tuple[tuple[int, int], ...]  # each part's first and last game
+    state: str
+
+
+def verify_reference(
+    config: Config | Path | None, data_dir: Path | None, lexicon: str | None, run: PlayabilityRun, progress=None
+) -> Verified:
+    """Play `run.verify` of the reference table's blocks again (picked at random with the run's seed, all of them
+    when it holds fewer), each from scratch, and compare their sums with its parts; a one-line error naming the
+    first part whose sums differ."""
+    import random
+    import tempfile
+
+    from pipeline.core import executor
+    from pipeline.core.errors import WordstatsError
+    from pipeline.core.session import open_session
+    from pipeline.scrabble.equity.values import load_leaves
+    from pipeline.scrabble.lexicon.words import load_lexicon
+    from pipeline.scrabble.play.jobs import local_processes
+    from pipeline.scrabble.playability import reference as rf
+    from pipeline.scrabble.playability.job import LOSSES_SCHEMA, PLAYABILITY_SHARD, playability_job
+    from pipeline.scrabble.playability.stage import params as stage_params
+    from pipeline.scrabble.rules.variant import declared_variant
+
+    assert run.reference is not None and run.verify is not None
+    path = run.reference
+    if not path.is_dir():
+        raise WordstatsError(f"--reference {path}: no such table to verify")
+    with open_session(config, data_dir, lexicon) as s:
+        variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
+        words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
+        every = s.store.read("words", columns=["word"])["word"].to_list()
+        ref = rf.read_reference(path)
+        wanted = rf.empty(s.lexicon, ref.variant, ref.seed, leaves.digest(), every, ref.target)
+        address = executor.cluster_address(s.config, run.ray)
+    reason = rf.mismatch(ref, wanted) or (None if variant.name == ref.variant else f"variant {ref.variant}")
+    if reason is not None:
+        raise WordstatsError(f"--reference {path}: cannot be played again here ({reason})")
+    starts = (0, *ref.stops[:-1])
+    picked = sorted(random.Random(ref.seed).sample(range(len(ref.stops)), min(run.verify, len(ref.stops))))
+    blocks = rf.reference_blocks(path)
+    with executor.engine_session(address, local_processes(max(ref.stops[i] - starts[i] for i in picked))) as engine:
+        for index in picked:
+            n = ref.stops[index] - starts[index]
+            job = playability_job(
+                variant, words, leaves, ref.seed, n, run.shard_size or PLAYABILITY_SHARD, before=starts[index]
+            )
+            with tempfile.TemporaryDirectory(prefix="wordstats-verify-") as tmp:  # nothing reused: every game again
+                again = executor.run_job(job, Path(tmp) / "job", engine, progress).tables["losses"]
+            again = again.cast(LOSSES_SCHEMA).sort("word", "half")  # type: ignore[arg-type]
+            stored = blocks[index].cast(LOSSES_SCHEMA).sort("word", "half")  # type: ignore[arg-type]
+            if not again.equals(stored):
+                where = rf.first_difference(stored, again)
+                raise WordstatsError(
+                    f"{rf.parts.part_path(path, index)}: its sums of games {starts[index] + 1:,} to "
+                    f"{ref.stops[index]:,} differ from the same games played again ({where})"
+                )
+    games = tuple((starts[i] + 1, ref.stops[i]) for i in picked)
+    return Verified(path, tuple(picked), games, ref.state())

@@ -169,3 +169,21 @@ def stored_stability(path: Path) -> dict[str, Any]:
     import json
 
     return json.loads(reference_parts(path)[2][-1]["stability"])
+
+
+def reference_blocks(path: Path) -> list[pl.DataFrame]:
+    """Each part's own sums: those of its block's games."""
+    return reference_parts(path)[1]
+
+
+def first_difference(stored: pl.DataFrame, again: pl.DataFrame) -> str:
+    """Where two blocks' sums (sorted by word and half) first differ, in words."""
+    if stored.height != again.height:
+        return f"{stored.height:,} rows stored, {again.height:,} played again"
+    for have, got in zip(stored.iter_rows(named=True), again.iter_rows(named=True)):
+        if have != got:
+            return (
+                f"{have['word']} half {have['half']}: stored {have['milli']} milli, {have['turns']} turns; played "
+                f"again {got['word']} {got['milli']} milli, {got['turns']} turns"
+            )
+    return "same rows"
