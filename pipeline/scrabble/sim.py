@@ -24,7 +24,9 @@ from pipeline.scrabble.rules.variant import Variant
 
 DEFAULT_CANDIDATES = 10
 DEFAULT_SEED = 0
-CHUNK = 1024  # iterations drawn and rolled out per kernel call
+CHUNK = 1024  # iterations drawn at a time
+ROLLOUTS_PER_CALL = 256  # rollouts (iterations x candidates) per kernel call: a fraction of a second, so Ctrl-C is
+# answered at once (Python takes a signal only between calls)
 
 
 class Candidate(NamedTuple):
@@ -141,7 +143,8 @@ def simulate_position(
     players = players_of((Equity(leaves),))
     rollout_values(tab, pos, players, records, rack, np.zeros((0, int(unseen.sum())), dtype=np.int64))  # compiled
     start, cpu = time.perf_counter(), time.process_time()
-    parts = [rollout_values(tab, pos, players, records, rack, o) for o in draw_orders(unseen, seed, iterations)]
+    chunk = max(1, ROLLOUTS_PER_CALL // len(records))
+    parts = [rollout_values(tab, pos, players, records, rack, o) for o in draw_orders(unseen, seed, iterations, chunk)]
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
     values, replies, nexts = (np.concatenate([p[k] for p in parts]) for k in range(3))
     plays = [evaluate(board, tiles, variant, lexicon, direction) for tiles, direction in map(record_tiles, records)]
