@@ -19,6 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
 from tests.support.datasets import default_data, private_copy
@@ -491,3 +493,33 @@ def test_every_control_is_labelled_and_shows_focus(server, browser):
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline not in ("", "none")
+
+
+# ---- choice names in any case, as on the command line ---------------------------------------------------------
+
+
+def page_choices() -> list[tuple[str, str]]:
+    """(the page's field, a choice) for every choice of the word-list fields the page takes."""
+    from pipeline.wordlists.fields import FIELDS
+
+    return [(f.name, c) for f in FIELDS if f.choices and f.name not in ("paper", "font", "sheet") for c in f.choices]
+
+
+PAGE_CHOICES = page_choices()
+
+
+def test_the_page_takes_every_choice_of_its_list_fields():
+    assert len(PAGE_CHOICES) >= 60
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.sampled_from(PAGE_CHOICES))
+def test_the_page_answers_the_same_for_a_choice_in_any_case(server, pick):
+    """A choice of the page's list fields in lower, upper and title case (a list page each): the same status and
+    the same words."""
+    name, choice = pick
+    answers = set()
+    for spelled in (choice.lower(), choice.upper(), choice.title()):
+        status, _, body = get(server, "/list?" + urllib.parse.urlencode({name: spelled, "count": 8, "seed": 1}))
+        answers.add((status, tuple(page_words(body))))
+    assert len(answers) == 1, (name, choice, answers)

@@ -155,6 +155,7 @@ def command(
             return fn(request(**values) if request is not None else None, flags, **extra)
 
         params = [parameter(f) for f in taken]
+        run.__dict__["fields"] = taken  # every option's Field, as the tests read them
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in params}
         owner.command(name or fn.__name__.replace("_", "-"))(run)
