@@ -274,3 +274,30 @@ def test_the_stored_dictionary_is_the_compiled_one(tmp_path):
     b = run_cli("boggle", "solve", "PERSLATGSINETERS", "--min-length", "3", "--variant", "big", *common)
     assert a.exit_code == b.exit_code == 0
     assert a.stdout == b.stdout  # standard rules from the table; big rules at 3 letters (the same points) compiled
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_boggle_best_within_two_seconds(tiny):
+    """Ctrl-C in a real `boggle best` process, well into its parallel annealing, ends it within 2 s with one line
+    and exit code 130 (before, a SystemError traceback from inside the parallel kernel)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def cpu_seconds(pid: int) -> float:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    args = [sys.executable, "-m", "pipeline", "boggle", "best", "--minutes", "5", "--size", "4x4", *map(str, tiny)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while cpu_seconds(proc.pid) < 4:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - sent < 2 and proc.returncode == 130, (time.monotonic() - sent, err)
+    assert err.strip().splitlines()[-1] == "error: interrupted (Ctrl-C)" and "Traceback" not in err

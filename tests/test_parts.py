@@ -293,3 +293,12 @@ def test_a_reference_table_is_never_grown_in_a_data_lexicon_or_system_folder(sma
                 res,
             )
     assert not (small_lexicon / "t" / "ref").exists() and not Path("/dev/shm/wordstats-ref-test").exists()
+
+
+def test_a_damaged_cpu_sidecar_is_named_not_passed_over_silently(problem, tmp_path, capsys):
+    from pipeline.boggle import proof_table as pt
+
+    proved(problem, tmp_path / "t", [2], [2])
+    (tmp_path / "t" / "part-00000.cpu.json").write_text("{not json")
+    assert [b["start"] for b in pt.read_cpu(tmp_path / "t")] == [2]
+    assert "part-00000.cpu.json: not a block's CPU seconds" in capsys.readouterr().err

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,6 +80,30 @@ def anneal(
     ]
 
 
+@contextlib.contextmanager
+def stopped_by_ctrl_c(stop: np.ndarray) -> Iterator[list[bool]]:
+    """Inside the block, Ctrl-C sets the kernels' stop flag (the runs end within a few hundred steps) instead of
+    raising inside a parallel kernel; the list yielded is true once it was pressed, for the caller to stop."""
+    import signal
+    import threading
+
+    pressed: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+
+    def on_ctrl_c(signum, frame) -> None:
+        """Stop the runs; the caller raises KeyboardInterrupt once they have returned."""
+        pressed.append(True)
+        stop.fill(1)
+
+    before = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def search(
     dictionary: Dictionary,
     rows: int,
@@ -113,9 +138,12 @@ def search(
         timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), stop.fill, args=(1,))
         timer.start()
         try:
-            runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice, stop)
+            with stopped_by_ctrl_c(stop) as interrupted:
+                runs = anneal(dictionary, rows, cols, seed, rounds * per_round, per_round, params, dice, stop)
         finally:
             timer.cancel()
+        if interrupted:
+            raise KeyboardInterrupt
         rounds += 1
         elapsed = time.perf_counter() - started
         cut = sum(r.steps < params.steps for r in runs)
