@@ -523,3 +523,27 @@ def test_the_page_answers_the_same_for_a_choice_in_any_case(server, pick):
         status, _, body = get(server, "/list?" + urllib.parse.urlencode({name: spelled, "count": 8, "seed": 1}))
         answers.add((status, tuple(page_words(body))))
     assert len(answers) == 1, (name, choice, answers)
+
+
+def test_stalled_half_requests_are_closed_and_the_page_recovers(server):
+    """100 connections that send part of a request line and headers, then nothing: the server closes each once
+    its head is HEAD_SECONDS late, and then answers as before (before, they held their connections for good and
+    every request got 503)."""
+    import socket
+
+    from pipeline.web.protocol import HEAD_SECONDS
+
+    host, port = server.removeprefix("http://").split(":")
+    stalled = []
+    for _ in range(100):
+        sock = socket.create_connection((host, int(port)))
+        sock.sendall(f"GET /list?preset=spelling-2 HTTP/1.1\r\nHost: {host}:{port}\r\n".encode())
+        sock.settimeout(HEAD_SECONDS + 20)
+        stalled.append(sock)
+    began = time.monotonic()
+    for sock in stalled:
+        assert sock.recv(100) == b""  # closed by the server, no answer
+        sock.close()
+    assert time.monotonic() - began < HEAD_SECONDS + 20
+    status, _, body = get(server, "/list?preset=spelling-2")
+    assert status == 200 and page_words(body)

@@ -32,8 +32,15 @@ def serve(at: Address, flags: Flags):
         )
     typer.echo(f"the teacher's page: http://{at.host}:{at.port}/ (Ctrl-C to stop)", err=True)
     app_ = create_app(cfg.path, folder, hosts=page_hosts(at.host))
+    from pipeline.web.protocol import TimedH11Protocol
+
     settings = uvicorn.Config(
-        app_, log_level="warning", access_log=False, limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=IDLE_SECONDS
+        app_,
+        log_level="warning",
+        access_log=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=IDLE_SECONDS,
+        http=TimedH11Protocol,
     )
     uvicorn.Server(settings).run(sockets=[sock])
 
