@@ -168,17 +168,27 @@ def test_a_read_only_folder_with_a_damaged_journal_of_a_commit_cut_short_is_refu
 
 
 def test_a_damaged_shard_is_named_set_aside_and_computed_again(tmp_path, capsys):
-    """A shard part that does not read as Parquet (empty, or cut short by a crash) is named, kept aside as
+    """A shard part that does not match the checksum written after it (empty, cut short by a crash, a byte
+    changed by a bad disk while it still reads as Parquet, or no checksum at all) is named, kept aside as
     NAME.damaged and computed again: the resumed job gives the same tables, never "cannot read the tables"."""
     from pipeline.core.executor import LocalEngine, run
+    from pipeline.core.jobs import checksum_path
     from pipeline.hangman.lengths import lengths_job
 
     words = ["AB", "BA", "ABC", "BCA", "CAB", "ABCD", "DCBA", "BADC"]
     first = run(lengths_job(words, 1 << 20, 1 << 20), tmp_path, "t", LocalEngine())
     shards = sorted(tmp_path.rglob("shard-*.parquet"))
-    for damage in (b"", shards[1].read_bytes()[: len(shards[1].read_bytes()) // 2]):
-        shards[1].write_bytes(damage)
+    whole = shards[1].read_bytes()
+    changed = bytearray(whole)
+    changed[4 + (len(whole) - 12) // 3] ^= 1  # inside the data pages
+    damages = {b"": "does not match its checksum", whole[: len(whole) // 2]: "does not match its checksum"}
+    damages[bytes(changed)] = "does not match its checksum"
+    for damage, says in [*damages.items(), (None, "has no checksum")]:
+        if damage is None:
+            checksum_path(shards[1]).unlink()
+        else:
+            shards[1].write_bytes(damage)
         again = run(lengths_job(words, 1 << 20, 1 << 20), tmp_path, "t", LocalEngine())
         assert again.computed == 1 and again.tables["lengths"].equals(first.tables["lengths"])
         assert shards[1].with_name(shards[1].name + ".damaged").is_file()
-        assert f"{shards[1]} does not read as Parquet" in capsys.readouterr().err
+        assert f"{shards[1]} {says}" in capsys.readouterr().err

@@ -44,6 +44,7 @@ from pipeline.core.jobs import (
     result_path,
     run_shard,
     shard_path,
+    write_checksum,
 )
 
 MERGE_BATCH = 64  # shards read at once while merging
@@ -224,9 +225,9 @@ def run_job(job: Job, folder: Path, engine: Engine | None = None, progress=None)
                     if missing:
                         raise WordstatsError(f"{job.kind}: shard {shard.index} returned no table {missing[0]!r}")
                     for part in job.parts:
-                        write_parquet(
-                            shard_path(folder, shard.index, part), parts[part].rechunk(), provenance(job, engine, shard)
-                        )
+                        target = shard_path(folder, shard.index, part)
+                        write_parquet(target, parts[part].rechunk(), provenance(job, engine, shard))
+                        write_checksum(target)
                     computed += 1
                     items += shard.size
                     bar.advance(shard.size)

@@ -203,18 +203,48 @@ def result_path(folder: Path, part: str) -> Path:
 
 
 def finished(folder: Path, job: Job, shard: Shard) -> bool:
-    """Whether every part of the shard has been written and reads as Parquet. A part that does not (a crash
-    before it reached the disk leaves an empty or partial file) is named on stderr and set aside as
-    NAME.damaged, so that the shard is computed again."""
+    """Whether every part of the shard has been written, matches the checksum written after it and reads as
+    Parquet. A part that does not (a crash before it reached the disk leaves an empty or partial file, or no
+    checksum; a bad disk changes its bytes) is named on stderr and set aside as NAME.damaged, so that the shard is
+    computed again."""
     paths = [shard_path(folder, shard.index, part) for part in job.parts]
     if not all(p.is_file() for p in paths):
         return False
-    damaged = [p for p in paths if not reads_as_parquet(p)]
-    for p in damaged:
+    damaged = [(p, why) for p in paths if (why := shard_damage(p))]
+    for p, why in damaged:
         aside = p.with_name(p.name + ".damaged")
         os.replace(p, aside)
-        sys.stderr.write(f"note: {p} does not read as Parquet: set aside as {aside.name}, computed again\n")
+        checksum_path(p).unlink(missing_ok=True)
+        sys.stderr.write(f"note: {p} {why}: set aside as {aside.name}, computed again\n")
     return not damaged
+
+
+def checksum_path(path: Path) -> Path:
+    """The checksum written beside a shard's part: NAME.sha256 (its size and sha256)."""
+    return path.with_name(path.name + ".sha256")
+
+
+def write_checksum(path: Path) -> None:
+    """Write the checksum of a shard's part beside it, once the part is on disk."""
+    from pipeline.core.files import sha256_file, write_text
+
+    write_text(checksum_path(path), f"{path.stat().st_size} {sha256_file(path)}\n")
+
+
+def shard_damage(path: Path) -> str:
+    """What is wrong with a shard's part ("" when nothing): no checksum, bytes that do not match it, or no
+    Parquet footer."""
+    from pipeline.core.files import sha256_file
+
+    try:
+        size, digest = checksum_path(path).read_text().split()
+    except (OSError, ValueError):
+        return "has no checksum (written when a crash cut it short?)"
+    if path.stat().st_size != int(size) or sha256_file(path) != digest:
+        return "does not match its checksum"
+    if not reads_as_parquet(path):
+        return "does not read as Parquet"
+    return ""
 
 
 def reads_as_parquet(path: Path) -> bool:
