@@ -155,3 +155,28 @@ def test_playability_verify_plays_blocks_again_and_names_a_part_of_other_sums(tw
         res = playability(two_letters, damaged, "--verify", "3")
         assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1, res
         assert "part-00001.parquet: its sums of games 3 to 4 differ" in res.stderr and says in res.stderr
+
+
+@pytest.mark.slow
+def test_two_playability_runs_at_once_end_with_every_game(two_letters, tmp_path):
+    """The issue's case: `--games N --block B` and, at once, `--block 2B --blocks 1` on the same table: it ends with
+    all N games, the sums of the games played at once."""
+    from pipeline.scrabble.playability import reference as rf
+
+    common = ["scrabble", "playability", "--lexicon", "t", "--data-dir", str(two_letters), "--config",
+              str(SMALL_CONFIG), "--seed", "3", "--games", "8", "--quiet"]  # fmt: skip
+    runs = [
+        subprocess.Popen(
+            [*WORDSTATS, *common, "--reference", str(tmp_path / "t"), *more],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )  # fmt: skip
+        for more in (["--block", "2"], ["--block", "4", "--blocks", "1"])
+    ]
+    for proc in runs:
+        code, err = finished(proc)
+        assert code == 0 and "Traceback" not in err, err
+    assert run_cli(*common[:-1], "--reference", tmp_path / "once", "--block", "8").exit_code == 0
+    grown, once = rf.read_reference(tmp_path / "t"), rf.read_reference(tmp_path / "once")
+    assert grown.games == 8 and grown.losses.equals(once.losses)
