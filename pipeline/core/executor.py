@@ -211,7 +211,7 @@ def run_job(job: Job, folder: Path, engine: Engine | None = None, progress=None)
     folder = Path(folder)
     shards = job.shards()
     started = time.perf_counter()
-    if not all(finished(folder, job, s) for s in shards):
+    if not all(finished(folder, job, s, repair=False) for s in shards):  # not under the lock: look, touch nothing
         engine.start()  # a cluster that cannot be reached fails here, before anything is written
     with _locked(folder, job):
         if not (folder / JOB_FILE).is_file():

@@ -202,14 +202,16 @@ def result_path(folder: Path, part: str) -> Path:
     return folder / f"{part}.parquet"
 
 
-def finished(folder: Path, job: Job, shard: Shard) -> bool:
+def finished(folder: Path, job: Job, shard: Shard, repair: bool = True) -> bool:
     """Whether every part of the shard has been written, matches the checksum written after it and reads as
-    Parquet. A part that does not (a crash before it reached the disk leaves an empty or partial file, or no
-    checksum; a bad disk changes its bytes) is named on stderr and set aside as NAME.damaged, so that the shard is
-    computed again."""
+    Parquet. With `repair` (only under the job's lock: another run may be writing the shard), a part that does not
+    (a crash before it reached the disk leaves an empty or partial file, or no checksum; a bad disk changes its
+    bytes) is named on stderr and set aside as NAME.damaged, so that the shard is computed again."""
     paths = [shard_path(folder, shard.index, part) for part in job.parts]
     if not all(p.is_file() for p in paths):
         return False
+    if not repair:
+        return not any(shard_damage(p) for p in paths)
     damaged = [(p, why) for p in paths if (why := shard_damage(p))]
     for p, why in damaged:
         aside = p.with_name(p.name + ".damaged")
