@@ -165,6 +165,18 @@ def test_lookup_a_word(server):
     assert "SATIN" in html and "SAINT" in html and "Hangman" in html and "syllable" in html
 
 
+@pytest.mark.parametrize("word, why", [("penis", "offensive"), ("kill", "violence"), ("god", "religion")])
+def test_lookup_withholds_a_word_not_for_the_classroom(server, word, why):
+    """A word no classroom list shows gets no entry (anagrams, hooks, Hangman, sounds) unless every word is asked
+    for, and is never counted among its own anagrams not shown."""
+    status, _, body = get(server, f"/lookup?word={word}")
+    html = body.decode()
+    assert status == 200 and "not for the classroom" in html and why in html
+    assert "Hangman" not in html and "Add one letter" not in html and "not shown" not in html
+    status, _, body = get(server, f"/lookup?word={word}&every=1")
+    assert status == 200 and "Hangman" in body.decode() and "not for the classroom (" not in body.decode()
+
+
 def test_a_list_without_words_keeps_the_form(server):
     """No word matches: the list page keeps the form and says which of its choices to loosen (no error page); the
     sheet's preview frame says why in a sentence, not a page inside the page."""

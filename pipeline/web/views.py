@@ -195,10 +195,13 @@ def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:
     store, config = session.store, session.config
     excl = exclusions(settings_of(session))
     valid = bool(judge(store, [text])["valid"][0])
-    found = anagram(open_index(store, config), text)["word"].to_list()
-    shown = [w for w in found if every or not excl.excluded(w.upper())]
-    out: dict[str, Any] = {"word": text, "valid": valid, "anagrams": [w for w in shown if w.upper() != text]}
-    out["hidden"] = len(found) - len(shown)
+    if not every and excl.excluded(text):  # as on any list: the entry only when every word is asked for
+        topic = excl.reason(text) or "offensive"
+        why = "offensive" if topic == "offensive" else f"{topic}: a topic classroom lists leave out"
+        return {"word": text, "valid": valid, "withheld": why}
+    others = [w for w in anagram(open_index(store, config), text)["word"].to_list() if w.upper() != text]
+    shown = [w for w in others if every or not excl.excluded(w.upper())]
+    out: dict[str, Any] = {"word": text, "valid": valid, "anagrams": shown, "hidden": len(others) - len(shown)}
     if valid:
         row = hooks(store, text).to_dicts()
         if row:
