@@ -154,20 +154,23 @@ def test_words_longer_than_the_kernel_takes():
 
 
 def test_seven_word_table_through_the_stage(build):
+    """Hardest first by expected misses over fair tie-breaks (DEED: 0 misses by the alphabetical tie-break, 7/6
+    expected), then the deterministic misses and guesses."""
     data = build(SEVEN, "hangman")
     table = pl.read_parquet(data / "t" / "hangman.parquet").sort("rank_in_length")
     assert table.select("word", "misses", "guesses", "sequence", "rank_in_length").rows() == [
         ("PEEP", 2, 3, "EDH", 1),
-        ("HEEL", 1, 3, "EDH", 2),
-        ("EYES", 1, 2, "EN", 3),
-        ("STAR", 1, 1, "E", 4),
-        ("DEED", 0, 2, "ED", 5),
+        ("DEED", 0, 2, "ED", 2),
+        ("STAR", 1, 1, "E", 3),
+        ("HEEL", 1, 3, "EDH", 4),
+        ("EYES", 1, 2, "EN", 5),
         ("EVEN", 0, 2, "EN", 6),
         ("MERE", 0, 1, "E", 7),
     ]
-    # strictly easier words of the length, as a share: PEEP beats the 6 others
+    assert table["expected_misses"].to_list() == pytest.approx([7 / 6, 7 / 6, 1, 2 / 3, 1 / 2, 1 / 2, 0], abs=1e-9)
+    # strictly easier words of the length (fewer expected misses), as a share: PEEP and DEED beat 5 of the 7
     assert table["percentile_in_length"].to_list() == pytest.approx(
-        [100 * 6 / 7, 100 * 5 / 7, 100 * 4 / 7, 100 * 3 / 7, 100 * 1 / 7, 100 * 1 / 7, 0.0], abs=1e-3
+        [100 * 5 / 7, 100 * 5 / 7, 100 * 4 / 7, 100 * 3 / 7, 100 * 1 / 7, 100 * 1 / 7, 0.0], abs=1e-3
     )
     assert table["band"].to_list() == ["hard", "hard", "medium", "medium", "easy", "easy", "easy"]
     assert table["heuristic_score"].to_list() == [heuristic(w) for w in table["word"]]
@@ -176,8 +179,9 @@ def test_seven_word_table_through_the_stage(build):
     four = summary["lengths"][0]
     assert four["length"] == 4 and four["words"] == 7
     assert four["mean_misses"] == pytest.approx(5 / 7, abs=1e-6)
+    assert four["mean_expected_misses"] == pytest.approx((7 / 6 * 2 + 1 + 2 / 3 + 1 / 2 * 2) / 7, abs=1e-6)
     assert four["share_within_gallows"] == 1.0
-    assert [h["word"] for h in four["hardest"]] == ["PEEP", "HEEL", "EYES", "STAR", "DEED", "EVEN", "MERE"]
+    assert [h["word"] for h in four["hardest"]] == ["PEEP", "DEED", "STAR", "HEEL", "EYES", "EVEN", "MERE"]
     assert four["heuristic_spearman"] == pytest.approx(
         spearman(table["heuristic_score"].to_list(), table["misses"].to_list()), abs=1e-6
     )
@@ -188,13 +192,14 @@ def test_ranks_percentiles_and_bands_within_each_length(words4k):
     for (_length,), group in table.group_by("length"):
         n = group.height
         assert sorted(group["rank_in_length"].to_list()) == list(range(1, n + 1))  # a permutation
-        rows = group.sort("rank_in_length").select("word", "misses", "guesses").rows()
-        assert rows == sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
+        rows = group.sort("rank_in_length").select("word", "expected_misses", "misses", "guesses").rows()
+        assert rows == sorted(rows, key=lambda r: (-r[1], -r[2], -r[3], r[0]))
         lo, hi = group["heuristic_score"].min(), group["heuristic_score"].max()
-        for word, m, g, pct, band, score, hband in group.select(
-            "word", "misses", "guesses", "percentile_in_length", "band", "heuristic_score", "heuristic_band"
+        values = group["expected_misses"].to_list()
+        for word, e, pct, band, score, hband in group.select(
+            "word", "expected_misses", "percentile_in_length", "band", "heuristic_score", "heuristic_band"
         ).iter_rows():
-            easier = sum((m2, g2) < (m, g) for m2, g2 in group.select("misses", "guesses").iter_rows())
+            easier = sum(e2 < e for e2 in values)
             assert pct == pytest.approx(100 * easier / n, abs=1e-3)
             assert band == ("easy" if easier / n < 1 / 3 else "medium" if easier / n < 2 / 3 else "hard")
             assert score == heuristic(word)
@@ -212,6 +217,7 @@ def test_summary_per_length(words4k):
         misses = group["misses"].to_list()
         assert entry["words"] == len(misses)
         assert entry["mean_misses"] == pytest.approx(sum(misses) / len(misses), abs=1e-6)
+        assert entry["mean_expected_misses"] == pytest.approx(group["expected_misses"].mean(), abs=1e-6)
         assert entry["share_within_gallows"] == pytest.approx(sum(m <= 6 for m in misses) / len(misses), abs=1e-6)
         top = group.sort("rank_in_length").head(10)
         assert [h["word"] for h in entry["hardest"]] == top["word"].to_list()
@@ -229,15 +235,15 @@ def test_bands_by_config_thresholds():
         distinct_letters=pl.lit(0, pl.UInt8),
         zipf=pl.lit(0.0),
     )
-    table = difficulty_table(words, Settings(bands="misses", easy_max_misses=0, hard_min_misses=2))
+    table = difficulty_table(words, Settings(bands="misses", easy_max_misses=0, hard_min_misses=1))
     bands = dict(zip(table["word"], table["band"]))
-    assert bands == {
+    assert bands == {  # by expected misses: MERE 0; EVEN, EYES 1/2; HEEL 2/3; STAR 1; DEED, PEEP 7/6
         "MERE": "easy",
-        "DEED": "easy",
-        "EVEN": "easy",
-        "STAR": "medium",
+        "EVEN": "medium",
         "EYES": "medium",
         "HEEL": "medium",
+        "STAR": "hard",
+        "DEED": "hard",
         "PEEP": "hard",
     }
 
@@ -307,7 +313,9 @@ def test_game_and_ranking_use_cases_carry_their_provenance(build):
     )
     assert game.provenance.inputs == {t: recorded[t]["sha256"] for t in ("words.parquet", "hangman.parquet")}
     assert game.provenance.request == {"word": "peep", "weighted": False} and game.provenance.lexicon == "t"
-    assert render.game_verdict(game).startswith("solved: 2 misses in 3 guesses (EDH); rank 1 of the 4-letter")
+    assert render.game_verdict(game).startswith(
+        "solved: 2 misses in 3 guesses (EDH); 1.17 misses expected when ties are broken at random; rank 1 of the 4-"
+    )
     assert render.game_json(game)["steps"][0] == {
         "step": 1,
         "guess": "E",
@@ -316,7 +324,7 @@ def test_game_and_ranking_use_cases_carry_their_provenance(build):
         "candidates": 3,
         "misses": 0,
     }
-    assert hard.table["word"].to_list() == ["PEEP", "HEEL"]
+    assert hard.table["word"].to_list() == ["PEEP", "DEED"]
     assert hard.provenance.request["length"] == [4, 4]
     with pytest.raises(dataclasses.FrozenInstanceError):
         game.word = "DEED"  # type: ignore[misc]
@@ -338,11 +346,15 @@ def test_cli_trace(cli, build):
         ["2", "D", "miss", "_", "E", "E", "_", "2", "1"],
         ["3", "H", "hit", "H", "E", "E", "_", "1", "1"],
     ]
-    assert lines[6].startswith("solved: 1 miss in 3 guesses (EDH); rank 2 of the 4-letter words")
+    assert lines[6].startswith(
+        "solved: 1 miss in 3 guesses (EDH); 0.667 misses expected when ties are broken at random; rank 4 of the "
+        "4-letter words"
+    )
     doc = json.loads(
         cli("hangman", "PEEP", "--json", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG).stdout
     )
     assert (doc["misses"], doc["guesses"], doc["sequence"], doc["rank_in_length"]) == (2, 3, "EDH", 1)
+    assert doc["expected_misses"] == pytest.approx(7 / 6, abs=1e-9)
     assert [s["result"] for s in doc["steps"]] == ["hit", "miss", "miss"]
     csv = cli("hangman", "mere", "--csv", "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG).stdout
     assert csv.splitlines() == ["step,guess,result,pattern,candidates,misses", "1,E,hit,_ E _ E,1,0"]
@@ -409,13 +421,13 @@ def test_cli_lists(cli, words4k):
     assert [r["word"] for r in hardest] == six.sort("rank_in_length").head(20)["word"].to_list()
     assert [r["rank_in_length"] for r in hardest] == list(range(1, 21))
     easiest = listed("--length", "6", "--easiest", "--limit", "20")
-    keyed = sorted(six.select("misses", "guesses", "word").rows())
-    assert [r["word"] for r in easiest] == [w for _, _, w in keyed[:20]]
+    keyed = sorted(six.select("expected_misses", "misses", "guesses", "word").rows())
+    assert [r["word"] for r in easiest] == [row[-1] for row in keyed[:20]]
     hard_common = listed("--band", "hard", "--common")
     expected = {w for w, b in table.select("word", "band").iter_rows() if b == "hard" and common[w] >= 3.0}
     assert {r["word"] for r in hard_common} == expected and len(expected) > 50
-    assert [(r["misses"], r["guesses"]) for r in hard_common] == sorted(
-        ((r["misses"], r["guesses"]) for r in hard_common), reverse=True
+    assert [(r["expected_misses"], r["misses"], r["guesses"]) for r in hard_common] == sorted(
+        ((r["expected_misses"], r["misses"], r["guesses"]) for r in hard_common), reverse=True
     )
     csv = cli(
         "hangman",
@@ -431,7 +443,7 @@ def test_cli_lists(cli, words4k):
         "--config",
         SMALL_CONFIG,
     ).stdout.splitlines()
-    assert csv[0].startswith("word,length,misses,guesses,sequence,rank_in_length") and len(csv) == 3
+    assert csv[0].startswith("word,length,misses,guesses,sequence,expected_misses,rank_in_length") and len(csv) == 3
 
 
 def test_cli_list_errors(cli, build):

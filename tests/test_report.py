@@ -251,9 +251,11 @@ def test_the_hangman_section_measures_against_the_configured_gallows():
     from pipeline.report.stage import params, sections
 
     h = pl.DataFrame({"word": ["CAT", "DOG", "ZZZ"], "length": [3] * 3, "misses": [2, 7, 9], "guesses": [5, 9, 12]})
-    h = h.with_columns(sequence=pl.lit("E"))
+    h = h.with_columns(sequence=pl.lit("E"), expected_misses=pl.Series([2.5, 6.0, 9.5]))
     assert params(load_config(DEFAULT_CONFIG), None)["gallows"] == 6
     done, _ = sections({"hangman": h}, {"dpi": 50, "top": 5, "common_zipf": 3.0, "bins": 10, "gallows": 8})
     results = [part.result.to_dicts() for s in done for part in s.parts if "hangman" in s.title.lower()]
-    assert results[0] == [{"words": 3, "mean_misses": 6.0, "most_misses": 9, "solved_within_8_misses": 2}]
+    assert results[0] == [
+        {"words": 3, "mean_misses": 6.0, "mean_expected_misses": 6.0, "most_misses": 9, "solved_within_8_misses": 2}
+    ]
     assert results[1][0]["share_within_8"] == 0.6667

@@ -336,11 +336,12 @@ def test_hangman_band_filter_matches_table(lex, store, config, rows):
         assert got == expected and got
 
 
-def test_sort_difficulty_orders_by_misses(lex, store):
+def test_sort_difficulty_orders_by_expected_misses(lex, store):
     out = json.loads(wl(lex, "--length", "5", "--common", "--sort", "difficulty", "--json")[1])
-    misses = dict(zip(*store.read("hangman", ["word", "misses"]).to_dict(as_series=False).values()))
-    order = [misses[r["word"].upper()] for r in out]
-    assert order == sorted(order) and [r["misses"] for r in out] == order
+    table = store.read("hangman", ["word", "expected_misses", "misses", "guesses"])
+    key = {w: (e, m, g) for w, e, m, g in table.iter_rows()}
+    order = [key[r["word"].upper()] for r in out]
+    assert order == sorted(order) and [(r["expected_misses"], r["misses"], r["guesses"]) for r in out] == order
 
 
 def test_boggle_findable_uses_find_rate(lex, store, config, rows):

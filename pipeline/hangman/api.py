@@ -35,13 +35,15 @@ LIST_COLUMNS = [
     "misses",
     "guesses",
     "sequence",
+    "expected_misses",
     "rank_in_length",
     "percentile_in_length",
     "band",
     "misses_weighted",
     "heuristic_band",
 ]  # of hangman.parquet, as the lists show them
-RANK_COLUMNS = ["rank_in_length", "band", "percentile_in_length"]  # of hangman.parquet, as a game shows them
+RANK_COLUMNS = ["expected_misses", "rank_in_length", "band", "percentile_in_length"]  # as a game shows them
+HARDEST_FIRST = ["expected_misses", "misses", "guesses", "word"]  # then ties kept by word
 SUMMARY = "hangman_summary.json"  # where each length's optimal search is recorded
 OPTIMAL_COLUMN = "optimal_sequence"  # of hangman.parquet: the optimal strategy's letters (null unless proved)
 
@@ -320,9 +322,9 @@ def ranking(s: Session, q: RankingRequest) -> Ranking:
     if q.common:
         table = table.filter(pl.col("zipf") >= settings(s.config).common_zipf)
     if q.easiest is not None:
-        table = table.sort(["misses", "guesses", "word"]).head(min(q.easiest, MAX_ROWS))
+        table = table.sort(HARDEST_FIRST).head(min(q.easiest, MAX_ROWS))
     else:
-        table = table.sort(["misses", "guesses", "word"], descending=[True, True, False])
+        table = table.sort(HARDEST_FIRST, descending=[True, True, True, False])
         table = table.head(min(q.hardest, MAX_ROWS)) if q.hardest is not None else table
     found = table.select(*LIST_COLUMNS, "zipf").collect()
     if found.is_empty():

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import polars as pl
 
 from pipeline.core import stats
 from pipeline.core.config import LETTERS
+from pipeline.hangman.expected import expected_misses
 from pipeline.hangman.settings import FREQUENCY_ORDER, Settings, setter_weights
 from pipeline.hangman.solver import solve_lexicon
 
@@ -77,18 +79,31 @@ def optimal_provenance(found, states: int, max_words: int) -> dict:
     }
 
 
-def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | None = None) -> pl.DataFrame:
-    """hangman.parquet: both solvers, rank, percentile and band within the length, the heuristic, and the optimal
-    strategy's games (`optimal`: optimal_play's table for the words in word order, else searched here)."""
+# hardest first within a length: most expected misses, then the deterministic rule's misses and guesses, then word
+HARDEST_FIRST = ("length", "expected_misses", "misses", "guesses", "word")
+HARDEST_DESCENDING = (False, True, True, True, False)
+
+
+def difficulty_table(
+    words: pl.DataFrame,
+    s: Settings,
+    optimal: pl.DataFrame | None = None,
+    fair: Callable[[], list[float]] | None = None,
+) -> pl.DataFrame:
+    """hangman.parquet: both solvers, the expected misses over fair tie-breaks, rank, percentile and band within
+    the length, the heuristic, and the optimal strategy's games (`optimal`: optimal_play's table for the words in
+    word order, else searched here; `fair`: what gives the expected misses of the words in word order, else
+    computed here)."""
     words = words.sort("word")
     names = words["word"].to_list()
     if optimal is None:
         optimal = optimal_play(names, s.optimal_states, s.optimal_max_words)[0]
     weights = setter_weights(words["zipf"].to_numpy(), s.prior, s.unknown_zipf)
     plain, weighted = (solve_lexicon(names, prior).drop("word") for prior in (None, weights))
-    difficulty = pl.col("misses").cast(pl.Int64) * 32 + pl.col("guesses").cast(pl.Int64)
+    expected = pl.Series("expected_misses", fair() if fair is not None else expected_misses(names), pl.Float64)
     n = pl.len().over("length")
-    easier = difficulty.rank("min").over("length").cast(pl.Int64) - 1  # words of the length strictly easier
+    # words of the length strictly easier: fewer expected misses over fair tie-breaks
+    easier = pl.col("expected_misses").rank("min").over("length").cast(pl.Int64) - 1
     if s.bands == "tertiles":
         band = (
             pl.when(easier * 3 < n)
@@ -99,21 +114,22 @@ def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | N
         )
     else:
         band = (
-            pl.when(pl.col("misses") <= s.easy_max_misses)
+            pl.when(pl.col("expected_misses") <= s.easy_max_misses)
             .then(pl.lit("easy"))
-            .when(pl.col("misses") >= s.hard_min_misses)
+            .when(pl.col("expected_misses") >= s.hard_min_misses)
             .then(pl.lit("hard"))
             .otherwise(pl.lit("medium"))
         )
-    # hardest first: most misses, then most guesses, then word (the rows are in word order)
-    hardest_first = -difficulty * words.height + pl.int_range(pl.len(), dtype=pl.Int64)
     table = (
         words.select("word", "length", heuristic_score().alias("heuristic_score"))
         .hstack(plain)
+        .hstack([expected])
         .hstack(weighted.rename(lambda column: f"{column}_weighted"))
         .hstack(optimal)
+        .sort(HARDEST_FIRST, descending=HARDEST_DESCENDING)
+        .with_columns(rank_in_length=pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over("length"))
+        .sort("word")
         .with_columns(
-            rank_in_length=hardest_first.rank("ordinal").over("length").cast(pl.UInt32),
             percentile_in_length=(100.0 * easier / n).round(3),
             band=band,
             heuristic_band=thirds(
@@ -129,6 +145,7 @@ def difficulty_table(words: pl.DataFrame, s: Settings, optimal: pl.DataFrame | N
         "misses",
         "guesses",
         "sequence",
+        "expected_misses",
         "rank_in_length",
         "percentile_in_length",
         "band",
@@ -166,11 +183,12 @@ def summary(table: pl.DataFrame, s: Settings, proofs: dict[int, dict] | None = N
                 "length": int(length),
                 "words": group.height,
                 "mean_misses": round(_mean(group["misses"]), 6),
+                "mean_expected_misses": round(_mean(group["expected_misses"]), 6),
                 "share_within_gallows": round(_mean(group["misses"] <= s.gallows), 6),
                 "max_misses": int(cast(int, group["misses"].max())),
                 "mean_misses_weighted": round(_mean(group["misses_weighted"]), 6),
                 "heuristic_spearman": spearman(group["heuristic_score"], group["misses"]),
-                "hardest": hardest.select("word", "misses", "guesses", "sequence").to_dicts(),
+                "hardest": hardest.select("word", "expected_misses", "misses", "guesses", "sequence").to_dicts(),
                 "optimal": (proofs or {}).get(int(length), {"searched": False, "proved": False}),
             }
         )
@@ -184,7 +202,10 @@ def summary(table: pl.DataFrame, s: Settings, proofs: dict[int, dict] | None = N
             "share_within_gallows": f"share of the words the solver finds with at most {s.gallows} misses",
             "heuristic_spearman": "Spearman rank correlation of heuristic_score with misses among the words of "
             "the length (null under 3 words or when either is constant)",
-            "hardest": "the words of rank_in_length 1, 2, ... (most misses, then most guesses, then word)",
+            "hardest": "the words of rank_in_length 1, 2, ... (most expected misses over fair tie-breaks, then the "
+            "deterministic rule's misses and guesses, then word)",
+            "mean_expected_misses": "the mean over the words of the length of the greedy guesser's expected misses "
+            "when ties between letters are broken uniformly at random (pipeline/hangman/expected.py)",
             "optimal": "the optimal search of the length (the fewest expected misses of any strategy, the setter "
             "picking uniformly): whether it was searched (at most max_words words), whether it proved the optimum "
             "within states_budget states, the expected misses of the best strategy it found (the optimum when "

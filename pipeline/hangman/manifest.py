@@ -24,6 +24,7 @@ MANIFEST = Manifest(
                 "misses": ("i32", "wrong guesses the reference solver makes"),
                 "guesses": ("i32", "guesses the reference solver makes"),
                 "sequence": ("str", "the solver's guesses in order"),
+                "expected_misses": ("f64", "expected wrong guesses when the solver breaks ties at random"),
                 "rank_in_length": ("i32", "rank among words of this length (1 = hardest)"),
                 "percentile_in_length": ("f64", "percentile among words of this length"),
                 "band": ("str", "easy, medium or hard"),

@@ -26,8 +26,10 @@ def game_verdict(g: Game) -> str:
     rank = ""
     if g.ranking:
         by = " by the reference solver" if g.weighted else ""
+        fair = g.ranking.get("expected_misses")
+        expected = f"; {fair:.3g} misses expected when ties are broken at random" if fair is not None else ""
         rank = (
-            f"; rank {g.ranking['rank_in_length']:,} of the {g.length}-letter words{by} (1 = hardest), "
+            f"{expected}; rank {g.ranking['rank_in_length']:,} of the {g.length}-letter words{by} (1 = hardest), "
             f"band {g.ranking['band']}"
         )
     return (

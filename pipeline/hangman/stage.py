@@ -10,6 +10,7 @@ import polars as pl
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.hangman.difficulty import difficulty_table, optimal_play, summary
+from pipeline.hangman.expected import in_background
 from pipeline.hangman.settings import settings
 
 
@@ -22,6 +23,8 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
     """The hangman stage: words.parquet → hangman.parquet, hangman_summary.json."""
     s = settings(ctx.config)
     words = inputs["words"].sort("word")
-    plays, proofs = optimal_play(words["word"].to_list(), s.optimal_states, s.optimal_max_words)
-    table = difficulty_table(words, s, plays)
+    names = words["word"].to_list()
+    with in_background(names) as fair:  # on the other core while the solvers and the optimal search run
+        plays, proofs = optimal_play(names, s.optimal_states, s.optimal_max_words)
+        table = difficulty_table(words, s, plays, fair)
     return ctx.result(hangman=table, hangman_summary=summary(table, s, proofs))

@@ -235,7 +235,7 @@ def boggle_words_section(t: Tables, p: dict) -> Section:
 
 def hangman_section(t: Tables, p: dict) -> Section:
     """Hangman: how many misses the reference solver makes, by word length."""
-    t.need("hangman", "word", "length", "misses", "guesses", "sequence")
+    t.need("hangman", "word", "length", "misses", "guesses", "sequence", "expected_misses")
     gallows = p.get("gallows", GALLOWS)  # the configured [hangman] gallows
     s = Section(
         "hangman",
@@ -250,7 +250,8 @@ def hangman_section(t: Tables, p: dict) -> Section:
             "summary",
             "Key numbers",
             f"""
-        SELECT count(*) AS words, round(avg(misses), 2) AS mean_misses, max(misses) AS most_misses,
+        SELECT count(*) AS words, round(avg(misses), 2) AS mean_misses,
+               round(avg(expected_misses), 2) AS mean_expected_misses, max(misses) AS most_misses,
                sum(CASE WHEN misses <= {gallows} THEN 1 ELSE 0 END) AS solved_within_{gallows}_misses FROM hangman""",
             show="figures",
         )
@@ -283,10 +284,10 @@ def hangman_section(t: Tables, p: dict) -> Section:
     s.parts.append(
         t.part(
             "hardest",
-            "The hardest words",
+            "The hardest words (most expected misses when ties are broken at random)",
             f"""
-        SELECT word, length, misses, guesses, sequence FROM hangman
-        ORDER BY misses DESC, guesses DESC, word LIMIT {min(p["top"], 10)}""",
+        SELECT word, length, round(expected_misses, 3) AS expected_misses, misses, guesses, sequence FROM hangman
+        ORDER BY expected_misses DESC, misses DESC, guesses DESC, word LIMIT {min(p["top"], 10)}""",
         )
     )
     return s

@@ -223,7 +223,8 @@ def _hangman(session: Session, word: str) -> dict[str, Any] | None:
     """The word's Hangman row, if the table is built."""
     if not session.store.exists("hangman"):
         return None
-    table = session.store.scan("hangman", ["word", "misses", "guesses", "band"]).filter(pl.col("word") == word)
+    columns = ["word", "misses", "guesses", "band", "expected_misses"]
+    table = session.store.scan("hangman", columns).filter(pl.col("word") == word)
     rows = table.collect().to_dicts()
     return rows[0] if rows else None
 

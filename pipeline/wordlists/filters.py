@@ -114,7 +114,9 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
         if options.get("children"):
             table = children_hangman(store, settings).lazy()
         else:
-            table = need_table(store, "hangman", "--hangman").select("word", "band", "misses", "guesses")
+            table = need_table(store, "hangman", "--hangman").select(
+                "word", "band", "expected_misses", "misses", "guesses"
+            )
         out.append(
             Step(
                 "--hangman",

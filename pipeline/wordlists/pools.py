@@ -41,7 +41,7 @@ COLUMNS = {
         "us_step",
         "graphemes",
     ],
-    "hangman": ["word", "band", "misses", "guesses"],
+    "hangman": ["word", "band", "expected_misses", "misses", "guesses"],
     "boggle_words": ["word", "find_rate"],
 }  # what the filters read of each table
 
@@ -118,7 +118,9 @@ SOLVED_KEPT = 4
 
 def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
     """Hangman difficulty against the children's pool: the solver guesses among the words a child knows;
-    easy, medium and hard are the thirds of the pool's words by misses, then guesses."""
+    easy, medium and hard are the thirds of the pool's words by expected misses over fair tie-breaks, then the
+    deterministic misses and guesses."""
+    from pipeline.hangman.expected import expected_misses
     from pipeline.hangman.solver import solve_lexicon
 
     pool = sorted(children_pool(store, settings))
@@ -126,9 +128,10 @@ def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
     if key not in _SOLVED:
         if len(_SOLVED) >= SOLVED_KEPT:
             _SOLVED.clear()
-        _SOLVED[key] = solve_lexicon(pool).select("word", "misses", "guesses")
+        fair = pl.Series("expected_misses", expected_misses(pool), pl.Float64)
+        _SOLVED[key] = solve_lexicon(pool).select("word", "misses", "guesses").with_columns(fair)
     solved = _SOLVED[key]
-    ranked = solved.sort(["misses", "guesses", "word"]).with_row_index("rank")
+    ranked = solved.sort(["expected_misses", "misses", "guesses", "word"]).with_row_index("rank")
     n = max(ranked.height, 1)
     band = (
         pl.when(pl.col("rank") * 3 < n)
@@ -137,7 +140,7 @@ def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
         .then(pl.lit("medium"))
         .otherwise(pl.lit("hard"))
     )
-    return ranked.with_columns(band=band).select("word", "band", "misses", "guesses")
+    return ranked.with_columns(band=band).select("word", "band", "expected_misses", "misses", "guesses")
 
 
 @dataclass(frozen=True)

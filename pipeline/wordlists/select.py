@@ -125,9 +125,9 @@ def word_list(
     lf = apply(base, [s for s in chosen if s not in safe])
     if sort == "difficulty" and "hangman" not in options:
         if options.get("children"):
-            hang = children_hangman(store, settings).lazy().select("word", "misses", "guesses")
+            hang = children_hangman(store, settings).lazy().select("word", *HANGMAN_COLUMNS)
         else:
-            hang = need_table(store, "hangman", "--sort difficulty").select("word", "misses", "guesses")
+            hang = need_table(store, "hangman", "--sort difficulty").select("word", *HANGMAN_COLUMNS)
         lf = lf.join(hang, on="word", how="left")
     matched = lf.sort("word").collect()
     df = apply(matched.lazy(), safe).collect() if safe else matched
@@ -254,12 +254,15 @@ def default_sheet(options: dict[str, Any]) -> str:
     return "spelling-test" if options.get("blanks") else "list"
 
 
+HANGMAN_COLUMNS = ("expected_misses", "misses", "guesses")  # a word's Hangman difficulty, as lists show it
+
+
 def sort_words(df: pl.DataFrame, sort: str) -> pl.DataFrame:
     """Words in the chosen order, ties by word."""
     if sort == "frequency":
         return df.sort(["zipf", "word"], descending=[True, False])
-    if sort == "difficulty":
-        return df.sort(["misses", "guesses", "word"], nulls_last=True)
+    if sort == "difficulty":  # fewest expected misses over fair tie-breaks first
+        return df.sort([*HANGMAN_COLUMNS, "word"], nulls_last=True)
     if sort == PLAYABILITY:
         return by_playability(df)
     return df.sort("word")
