@@ -9,7 +9,7 @@ import asyncio
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEAD_SECONDS = 10.0  # a request's line and headers must arrive within this, from the connection or the last answer
+HEAD_SECONDS = 5.0  # a request's line and headers must arrive within this, from the connection or the last answer
 
 
 class TimedH11Protocol(H11Protocol):
