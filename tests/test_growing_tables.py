@@ -49,7 +49,12 @@ def prove(data: Path, table: Path, *more: str) -> subprocess.Popen:
 
 def finished(proc: subprocess.Popen) -> tuple[int, str]:
     """A process's exit code and standard error, once it ends."""
-    _, err = proc.communicate(timeout=600)
+    try:
+        _, err = proc.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # never left running
+        proc.wait()
+        raise
     return proc.returncode, err
 
 
