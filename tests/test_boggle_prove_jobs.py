@@ -264,7 +264,7 @@ def test_killed_proof_resumes_only_missing_shards(small_lexicon, tmp_path):
         stderr=subprocess.DEVNULL,
         env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
     )
-    pattern = "tiny/jobs/*/shard-*.timing.parquet"
+    pattern = "tiny/jobs/*/shard-*.timing.parquet.sha256"  # a shard is finished once its last checksum is written
     deadline = time.monotonic() + 120
     while len(list(data.glob(pattern))) < 3 and time.monotonic() < deadline:
         assert proc.poll() is None, "the proof ended before it could be killed"

@@ -187,12 +187,13 @@ def test_killed_driver_resumes_only_missing_shards(data, tmp_path):
         env={**os.environ, "WORDSTATS_QUIET": "1", "NUMBA_NUM_THREADS": "1"},
     )
     deadline = time.monotonic() + 120
-    while len(list(resumed.glob("moby/jobs/*/shard-*.best.parquet"))) < 3 and time.monotonic() < deadline:
+    finished = "moby/jobs/*/shard-*.best.parquet.sha256"  # a shard is done once its last part's checksum is written
+    while len(list(resumed.glob(finished))) < 3 and time.monotonic() < deadline:
         assert proc.poll() is None, "the job ended before it could be killed"
         time.sleep(0.02)
     proc.kill()
     proc.wait()
-    kept = len(list(resumed.glob("moby/jobs/*/shard-*.best.parquet")))
+    kept = len(list(resumed.glob(finished)))
     assert 3 <= kept < 40
     assert not list(resumed.glob("moby/jobs/*/*.tmp"))
     again = run_wordstats(*args, "--data-dir", str(resumed))
