@@ -96,6 +96,7 @@ def outcome(data: Path, args: tuple[str, ...], out: Path) -> tuple:
     return res.exit_code, res.stdout, first, out.read_bytes() if sheet and res.exit_code == 0 else b""
 
 
+@pytest.mark.slow  # builds the teacher lexicon's stages
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(run=st.sampled_from(RUNS), case=st.sampled_from(sorted(CASES)))
 def test_a_command_answers_the_same_for_a_name_in_any_case(data, tmp_path_factory, run, case):
