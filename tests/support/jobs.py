@@ -55,3 +55,37 @@ def run_wordstats(*args: str, env: dict | None = None, timeout: float = 300) -> 
 def files(folder: Path) -> list[str]:
     """The Parquet files of a job folder, by name."""
     return sorted(p.name for p in folder.glob("*.parquet"))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU seconds a running process has used (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def interrupted(args: list[str], after_cpu: float = 2.5) -> tuple[float, int, str]:
+    """Run `python -m pipeline ARGS` in a process of its own (with the default SIGINT: a pytest-xdist worker
+    ignores it, and so would its child), press Ctrl-C once it has spent `after_cpu` CPU-seconds, and give the
+    seconds it took to end after that, its exit code and its standard error; it is never left running."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while cpu_seconds(proc.pid) < after_cpu:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+        return time.monotonic() - sent, proc.returncode, err
+    finally:
+        proc.kill()
+        proc.wait()
