@@ -142,7 +142,7 @@ def test_a_proof_and_its_workers_import_no_numba(cli, small_lexicon, tmp_path):
 # ---- the proof as a sharded job: local processes, Ray, a cluster, resume, retry --------------------------
 
 RAY_CASE = ("3x3", "AEI RST", 300, 8)  # size, partition, floor, shard size: 13 shards, about a CPU-second
-KILL_CASE = ("3x3", "AEI RST", 100, 1)  # 102 one-class shards, several CPU-seconds: time to kill the driver
+KILL_CASE = ("3x3", "AEI RST", 200, 1)  # 102 one-class shards, 6,533 boards, 3 s: time to kill the driver
 
 
 def tiny_problem(moby_words, case) -> Problem:

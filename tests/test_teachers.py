@@ -67,7 +67,7 @@ def unsafe_by_reference(word: str, entries: set[str], roots: tuple[str, ...]) ->
 
 @pytest.mark.slow
 def test_every_preset_and_seed_is_safe(lex, config):
-    """The whole pool of every preset, and 10 seeds of each, hold no word of the lists in any form."""
+    """The whole pool of every preset, and 3 seeds of each, hold no word of the lists in any form."""
     entries, roots = raw_lists(config)
     store = Store(lex, "t")
     names = list(load_settings(config).presets)
@@ -79,7 +79,7 @@ def test_every_preset_and_seed_is_safe(lex, config):
         seen |= set(pool)
         bad = [w for w in pool if unsafe_by_reference(w, entries, roots)]
         assert bad == [], (name, bad)
-        for seed in range(10):
+        for seed in range(3):  # a pick is drawn from the pool: any seed's words are checked above
             try:
                 picked = word_list(store, config, name, {"seed": seed}).words
             except NotFound:

@@ -328,7 +328,7 @@ def test_twenty_clients_at_once_get_correct_pages(server, data):
 
 @pytest.mark.slow
 def test_the_page_answers_while_a_build_commits(server, data):
-    """While the phonics stage is rebuilt (and commits) twice, every page request is answered."""
+    """While the phonics stage is rebuilt and commits, every page request is answered."""
     stop = threading.Event()
     codes: list[int] = []
 
@@ -340,15 +340,14 @@ def test_the_page_answers_while_a_build_commits(server, data):
     asker = threading.Thread(target=ask)
     asker.start()
     try:
-        for _ in range(2):
-            args = ["run", "phonics", "--lexicon", "scowl", "--data-dir", str(data), "--config", str(DEFAULT_CONFIG)]
-            done = subprocess.run(
-                [sys.executable, "-m", "pipeline", *args],
-                capture_output=True,
-                text=True,
-                env={**os.environ, "WORDSTATS_QUIET": "1"},
-            )
-            assert done.returncode == 0, done.stderr
+        args = ["run", "phonics", "--lexicon", "scowl", "--data-dir", str(data), "--config", str(DEFAULT_CONFIG)]
+        done = subprocess.run(
+            [sys.executable, "-m", "pipeline", *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "WORDSTATS_QUIET": "1"},
+        )
+        assert done.returncode == 0, done.stderr
     finally:
         stop.set()
         asker.join()
