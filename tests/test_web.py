@@ -18,6 +18,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -163,6 +164,18 @@ def test_lookup_a_word(server):
     html = body.decode()
     assert status == 200 and "is a word in the scowl word list" in html
     assert "SATIN" in html and "SAINT" in html and "Hangman" in html and "syllable" in html
+
+
+def test_lookup_names_each_hangman_band_in_a_sentence(server, data):
+    """The look-up's Hangman sentence reads right for a word of each band ("an easy word", "a hard word")."""
+    table = pl.read_parquet(data / "scowl" / "hangman.parquet", columns=["word", "band", "length"])
+    words = ["STAIN", "WATER", "JAZZ"]  # easy, medium and hard by the hangman table
+    bands = table.filter(pl.col("word").is_in(words)).group_by("band").agg(pl.col("word").min())
+    assert bands.height == 3, bands
+    for band, word in bands.iter_rows():
+        html = get(server, f"/lookup?word={word.lower()}")[2].decode()
+        article = "an" if band[0] in "aeiou" else "a"
+        assert f"equally likely: {article} {band} word." in html, (word, band)
 
 
 @pytest.mark.parametrize("word, why", [("penis", "offensive"), ("kill", "violence"), ("god", "religion")])
