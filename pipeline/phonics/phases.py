@@ -16,6 +16,11 @@ SCHEMES = {"uk": "UK Letters and Sounds", "us": "US scope and sequence"}
 SCHWA = ("AH", "IH")  # what an unstressed single vowel may say once the schwa is taught
 SHORT = {"a": "AE", "e": "EH", "i": "IH", "o": "AA", "u": "AH"}  # each vowel letter's short sound (CMU's)
 NEVER = 1 << 10  # the phase of what a scheme never teaches
+BRITISH = ("uk",)  # schemes taught in British English, which reads some of CMU's American vowels otherwise
+# Where British English says a vowel otherwise than CMU's American English, as (the letters from the vowel on,
+# CMU's sound, the British one): marry, carrot, sparrow and arrow have the TRAP vowel in British English, where
+# most American speakers say the DRESS vowel of merry (the Mary-marry-merry merger; Wells, Accents of English, 1982).
+BRITISH_READINGS = (("arr", "EH", "AE"),)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class Taught:
     schwa_from: int
     tricky: dict[str, int]
     r_words: frozenset[str] = frozenset()  # words said with a final r-coloured vowel (fur, stir): lower case
+    british: bool = False  # read as British English says it where CMU's American differs (BRITISH_READINGS)
 
 
 def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
@@ -113,7 +119,7 @@ def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
             clusters_from = min(clusters_from, p.number)
         if p.schwa:
             schwa_from = min(schwa_from, p.number)
-    return Taught(sounds, split, split_sound, clusters_from, schwa_from, tricky)
+    return Taught(sounds, split, split_sound, clusters_from, schwa_from, tricky, british=scheme in BRITISH)
 
 
 @dataclass(frozen=True)
@@ -169,6 +175,10 @@ def _moves(word: str, sounds: list[str], stressed, i: int, j: int, t: Taught):
         for seq, phase in t.sounds.get(g, {}).items():
             if tuple(sounds[j : j + len(seq)]) == seq:
                 yield phase, i + k, j + len(seq), ((g, seq),)
+        if k == 1 and t.british and j < len(sounds):
+            for spelling, american, said in BRITISH_READINGS:
+                if word.startswith(spelling, i) and sounds[j] == american and (said,) in t.sounds.get(g, {}):
+                    yield t.sounds[g][(said,)], i + 1, j + 1, ((g, (said,)),)
         if k == 1 and g in VOWEL_LETTERS and j < len(sounds) and sounds[j] in SCHWA and stressed[j] is False:
             yield t.schwa_from, i + 1, j + 1, ((g, (sounds[j],)),)
     yield from _vowel_before_rr(word, sounds, stressed, i, j, t)
@@ -198,14 +208,14 @@ def _vowel_before_rr(word: str, sounds: list[str], stressed, i: int, j: int, t: 
 
 
 def before_r(word: str, i: int) -> bool:
-    """Whether the letter at i is a vowel followed by an r that closes the syllable (fork, car; not very, nor
-    berry, where the doubled r begins the next syllable: ber-ry, car-rot)."""
+    """Whether the letter at i is a vowel followed by an r that closes the syllable (fork, car; not very, where
+    the r begins the next syllable before a vowel or a y said as one: ve-ry, nor berry: ber-ry, car-rot)."""
     n = len(word)
     return (
         word[i] in VOWEL_LETTERS
         and i + 1 < n
         and word[i + 1] == "r"
-        and (i + 2 == n or word[i + 2] not in VOWEL_LETTERS + "r")
+        and (i + 2 == n or word[i + 2] not in VOWEL_LETTERS + "ry")
     )
 
 
@@ -216,12 +226,17 @@ def consonant(part: tuple[str, tuple[str, ...]]) -> bool:
 
 
 def has_cluster(parts: list[tuple[str, tuple[str, ...]]]) -> bool:
-    """Whether a decoding starts or ends with two consonant graphemes (a final s after a consonant aside: hats)."""
+    """Whether a decoding holds adjacent consonants within a syllable: two consonant graphemes at the start or the
+    end (a final s after a consonant aside: hats), three in a row (hun-dred, pump-kin), or a consonant and an r or
+    l after it (a-cross, tab-let); two others between vowels belong to two syllables (sun-set, bas-ket)."""
     if len(parts) >= 3 and parts[-1][0] == "s" and consonant(parts[-2]):
         parts = parts[:-1]
     if len(parts) < 2:
         return False
-    return (consonant(parts[0]) and consonant(parts[1])) or (consonant(parts[-1]) and consonant(parts[-2]))
+    if (consonant(parts[0]) and consonant(parts[1])) or (consonant(parts[-1]) and consonant(parts[-2])):
+        return True
+    onset = any(consonant(a) and consonant(b) and b[0] in ("r", "l") for a, b in zip(parts, parts[1:]))
+    return onset or any(consonant(a) and consonant(b) and consonant(c) for a, b, c in zip(parts, parts[1:], parts[2:]))
 
 
 def check_phase(key: str, phases: tuple[Phase, ...]) -> Phase:

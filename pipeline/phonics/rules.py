@@ -11,6 +11,16 @@ SHORT = {"a": ("AE",), "e": ("EH",), "i": ("IH",), "o": ("AA", "AO"), "u": ("AH"
 LONG = {"a": ("EY",), "e": ("IY",), "i": ("AY",), "o": ("OW",), "u": ("UW", "Y UW")}
 VOWEL_SOUNDS = {"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"}
 DIGRAPHS = ("sh", "ch", "th", "wh", "ph", "ck", "ng")
+# The sounds a digraph is taught with: ch said k (school, echo) or sh (chef) is a later, alternative spelling.
+DIGRAPH_SOUNDS = {
+    "sh": ("SH",),
+    "ch": ("CH",),
+    "th": ("TH", "DH"),
+    "wh": ("W",),
+    "ph": ("F",),
+    "ck": ("K",),
+    "ng": ("NG",),
+}
 VOWEL_TEAMS = ("ai", "ay", "ee", "ea", "oa", "ow", "oo", "ie", "igh")
 R_CONTROLLED = ("ar", "er", "ir", "or", "ur")
 # Each team's long vowel letter (ai says long a): for `long_vowels`.
@@ -163,7 +173,7 @@ def features(word: str, phones: list[str]) -> Features:
             short.add(p.letters)
         elif quality == "long":
             long_.add(p.letters)
-        if p.letters in DIGRAPHS and p.regular:
+        if p.letters in DIGRAPHS and p.regular and p.sounds and p.sounds[0] in DIGRAPH_SOUNDS[p.letters]:
             f.digraphs.append(p.letters)
         elif p.letters == "tch" and p.regular:
             f.digraphs.append("ch")  # the ch digraph after a short vowel (catch, pitch)
@@ -187,8 +197,14 @@ def features(word: str, phones: list[str]) -> Features:
     tail = 0
     while tail < len(parts) - lead and is_consonant_part(parts[-1 - tail]):
         tail += 1
-    if tail >= 2:
-        f.blends.append("".join(p.letters for p in parts[len(parts) - tail :]))
+    group = parts[len(parts) - tail :]
+    if len(group) >= 2 and group[-1].letters == "s":
+        group = group[:-1]  # a plural, possessive or verb ending: hats, its, yours (hat + s, not a ts blend)
+    before = parts[len(parts) - tail - 1].letters if tail < len(parts) else ""
+    if group and group[0].letters == "r" and before and set(before) <= set(VOWEL_LETTERS):
+        group = group[1:]  # the r of a vowel said with it (warm, yours): part of the vowel, not of a blend
+    if len(group) >= 2:
+        f.blends.append("".join(p.letters for p in group))
     # CVC family: one syllable, every letter one regular sound, the vowel short
     if syllables == 1 and all(len(p.letters) == 1 and p.regular and len(p.sounds) == 1 for p in parts):
         shape = "".join("V" if vowel_quality(p) == "short" else "C" if is_consonant_part(p) else "?" for p in parts)
