@@ -24,7 +24,7 @@ MOBY = Path(__file__).resolve().parents[1] / "data" / "raw" / "moby-words.txt"
 EXTRA = tuple("RETAINS STAINER SATIRE STONE NOTES QUA QI ZA CAT ACT THE AND".split())
 LEXICON = "t"
 FAST_STAGES = ("ingest", "indexes", "stems")
-SLOW_STAGES = ("boggle", "dictionary", "hangman", "gaddag", "scrabble", "phonics")
+SLOW_STAGES = ("boggle", "dictionary", "hangman", "gaddag", "scrabble", "phonics", "gallery")
 
 # the queries that read each table (every one exits 0 on the whole tables)
 READERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -47,6 +47,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "selfplay": (("sql", "SELECT * FROM selfplay"),),
     "leaves": (("scrabble", "best", "--empty", "--rack", "RETAINS", "--equity"),),
     "playability": (("wordlist", "--length", "5", "--sort", "playability"),),
+    "gallery": (("sql", "SELECT * FROM gallery"),),
     "phonics": (
         ("word", "STONE"),
         ("wordlist", "--children"),

@@ -472,6 +472,37 @@ def test_every_link_and_button_of_every_page_answers(server, browser):
     assert ("/list", ()) in seen and any(path == "/sheet.html" and "download" in names for path, names in seen)
 
 
+SELECT_URLS = """[...document.forms].flatMap(f => [...f.querySelectorAll('select')].flatMap(sel =>
+  [...sel.options].map(o => {
+    const data = new FormData(f, f.querySelector('button[type=submit], input[type=submit]'));
+    data.set(sel.name, o.value);
+    return [sel.name, o.value, (f.getAttribute('action') || location.pathname) + '?' + new URLSearchParams(data)];
+  })))"""
+
+
+@pytest.mark.slow
+def test_every_choice_of_every_select_answers(server, browser):
+    """Each choice of each select of the list form (sheet kind, paper, font, grade, phase...) gives a page, and
+    the sheet's HTML preview and PDF download made with it answer too: a choice a teacher picks is no bad input."""
+    page = browser.new_page()
+    page.goto(server + "/list?preset=word-search")
+    choices = page.evaluate(SELECT_URLS)
+    names = {name for name, _, _ in choices}
+    assert {"sheet", "paper", "font", "grade"} <= names and len(choices) > 40, sorted(names)
+    assert ("sort", "playability") not in {(n, v) for n, v, _ in choices}  # the teacher lexicon has no such table
+    failures = []
+    for name, value, href in choices:
+        urls = [href]
+        if name in ("sheet", "paper", "font"):
+            query = href.split("?", 1)[1]
+            urls += [f"/sheet.html?{query}", f"/sheet.pdf?{query}"]
+        for url in urls:
+            answer = page.request.get(server + url)
+            if answer.status >= 400:
+                failures.append(f"{name}={value}: {url}: {answer.status} {answer.text()[:160]}")
+    assert failures == [], failures
+
+
 CLI_WORDS = re.compile(r"--[a-z]|\bZipf\b|\bseed\b|ARPAbet|\bScrabble\b|\b(?:AE|AH|DH|JH|ZH|HH)\b")
 
 

@@ -68,12 +68,32 @@ _MAKING: dict[tuple, threading.Lock] = {}  # one lock per preview: made once, ho
 
 
 def preview(session: Session, preset: str) -> list[str]:
-    """A preset's words as its sheet prints them (kept per built table set)."""
+    """A preset's words as its sheet prints them: from the gallery stage's table while it is current, else made
+    here (kept per built table set)."""
     key = (session.store.root, _tables_mark(session), session.config.path, preset)
     with _MAKING.setdefault(key, threading.Lock()):
         if key not in _CACHED:
-            _CACHED[key] = tuple(api.word_list(session, api.WordListRequest(preset=preset), printed=True).words)
+            stored = stored_previews(session).get(preset)
+            if stored is None:
+                stored = tuple(api.word_list(session, api.WordListRequest(preset=preset), printed=True).words)
+            _CACHED[key] = stored
     return list(_CACHED[key])
+
+
+_STORED: dict[tuple, dict[str, tuple[str, ...]]] = {}  # gallery tables read, by (lexicon folder, mark, config)
+_READING = threading.Lock()
+
+
+def stored_previews(session: Session) -> dict[str, tuple[str, ...]]:
+    """The previews of the gallery stage's table when it is current for the session's tables and settings (read
+    once per built table set), else none."""
+    from pipeline.wordlists.gallery import current_previews
+
+    key = (session.store.root, _tables_mark(session), session.config.path)
+    with _READING:
+        if key not in _STORED:
+            _STORED[key] = current_previews(session.store, session.config) or {}
+    return _STORED[key]
 
 
 def _tables_mark(session: Session) -> tuple:
@@ -93,12 +113,13 @@ class FormField:
     field: Field
     value: Any
     simple: bool
+    hidden: frozenset[str] = frozenset()  # choices the lexicon's tables cannot give (CHOICE_TABLES)
 
     @property
     def choices(self) -> list[tuple[str, str]]:
-        """(value, words) of each choice a select offers: the field's choices or suggestions, and the value in
-        force when it is another."""
-        offered = list(self.field.choices or self.field.suggest)
+        """(value, words) of each choice a select offers: the field's choices or suggestions the lexicon's tables
+        can give, and the value in force when it is another."""
+        offered = [c for c in self.field.choices or self.field.suggest if c not in self.hidden]
         if self.value is not None and str(self.value) not in offered and offered:
             offered.append(str(self.value))
         return [(c, self.field.choice_words.get(c, c)) for c in offered]
@@ -119,10 +140,25 @@ def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormFie
     values = merge(settings, request.preset, {}) if request.preset else {}
     values.update(request.given)
     out = []
+    missing = {table for table in CHOICE_TABLES.values() if not session.store.exists(table)}
     for group, title in GROUPS.items():
-        fields = [FormField(f, values.get(f.name), f.name in SIMPLE) for f in FIELDS if f.group == group]
+        fields = [
+            FormField(f, values.get(f.name), f.name in SIMPLE, hidden_choices(f.name, missing))
+            for f in FIELDS
+            if f.group == group
+        ]
         out.append((title, fields))
     return out
+
+
+# The table a choice of a select reads: the form offers it only when the lexicon has that table (the teacher
+# lexicon has no Scrabble tables, so no order by playability).
+CHOICE_TABLES = {("sort", "playability"): "playability", ("sort", "difficulty"): "hangman"}
+
+
+def hidden_choices(field: str, missing: set[str]) -> frozenset[str]:
+    """The choices of a field whose tables the lexicon lacks."""
+    return frozenset(choice for (name, choice), table in CHOICE_TABLES.items() if name == field and table in missing)
 
 
 class TooMany(BadRequest):

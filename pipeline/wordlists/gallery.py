@@ -1,0 +1,88 @@
+"""The gallery stage: each preset's words as the teacher's page previews them (its sheet's words, in order), made
+with the tables so that a fresh page shows every card at once. The page uses the table only while it is current:
+made from the tables and settings in force (its footer's inputs and params); otherwise it makes a preview on
+request, as it does for a lexicon other than the teacher's (whose table is empty)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.errors import WordstatsError
+from pipeline.core.stages import Output, StageContext
+
+TABLE = "gallery"
+SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "preset": pl.String,
+    "words": pl.List(pl.String),
+    "note": pl.String,
+}
+
+
+def digest(path: Path) -> str | None:
+    """The sha256 of a file, or None when it is missing."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
+    """Whether the lexicon is the teacher's (the gallery's), and the files its lists are chosen by: the word-list
+    settings, their block list and classroom review (the config's [wordlists] section is a setting read here)."""
+    from pipeline.wordlists.settings import load_settings
+
+    settings = load_settings(config)
+    files = {"settings": settings.path, "blocklist": settings.blocklist, "review": settings.review}
+    return {
+        "teacher": spec is not None and spec.name == config.teacher_lexicon,
+        "files": {name: {"file": path.name, "sha256": digest(path)} for name, path in files.items()},
+    }
+
+
+def gallery_table(store, config: Config) -> pl.DataFrame:
+    """Each preset's printed words on the store's lexicon (a preset that gives none: no words, and why)."""
+    from pipeline.wordlists.select import word_list
+    from pipeline.wordlists.settings import load_settings
+
+    rows = []
+    for name in load_settings(config).presets:
+        try:
+            words, note = list(word_list(store, config, name, {}, printed=True).words), None
+        except WordstatsError as exc:
+            words, note = [], str(exc)
+        rows.append({"preset": name, "words": words, "note": note})
+    return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+    """The gallery stage: the teacher lexicon's tables → gallery.parquet (empty for another lexicon)."""
+    from pipeline.core.store import Store
+
+    if not ctx.params["teacher"] or ctx.data_dir is None:
+        return ctx.result(gallery=pl.DataFrame(schema=SCHEMA))
+    return ctx.result(gallery=gallery_table(Store(ctx.data_dir, ctx.lexicon), ctx.config))
+
+
+def current_previews(store, config: Config) -> dict[str, tuple[str, ...]] | None:
+    """The stored previews by preset when gallery.parquet is current (made from the tables the store holds now
+    and the settings in force), else None."""
+    from pipeline.core.files import read_provenance
+
+    path = store.path(TABLE)
+    try:
+        made = read_provenance(path)
+        tables = store.manifest()["tables"]
+        now = json.loads(json.dumps(params(config, config.lexicons.get(store.lexicon))))
+        if made.get("params") != now or not made.get("inputs"):
+            return None
+        if any(tables.get(name, {}).get("sha256") != sha for name, sha in made["inputs"].items()):
+            return None
+        table = pl.read_parquet(path)
+    except (OSError, KeyError, ValueError, WordstatsError, pl.exceptions.PolarsError):
+        return None
+    if table.is_empty():
+        return None
+    return {preset: tuple(words) for preset, words, note in table.iter_rows() if note is None}
