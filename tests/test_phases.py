@@ -42,6 +42,7 @@ VOWEL_SOUNDS = {"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY"
         ("rabbit", 2, 3),  # Letters and Sounds phase 2: two syllables, rab-bit
         ("pocket", 2, 3),  # pock-et: the unstressed e said as the schwa
         ("sunset", 2, 1),
+        ("hospital", 4, 3),  # three syllables: Letters and Sounds reads them from phase 4
         ("a", 2, 1),
         ("carrot", 2, 3),  # British car-rot has the short a (CMU's first is American K EH R)
         ("kitten", 2, 3),
@@ -121,6 +122,9 @@ def reference_phase(word: str, phones: list[str], scheme: str, r_words: frozense
         split = {v: s for p in upto for v, s in p.get("split", {}).items()}
         clusters = any(p.get("clusters") for p in upto)
         schwa = any(p.get("schwa") for p in upto)
+        limited = any(phases[f"{scheme}-{m}"].get("polysyllables") for m in numbers)
+        if limited and not any(p.get("polysyllables") for p in upto) and sum(p[-1].isdigit() for p in phones) >= 3:
+            continue  # three syllables or more: not before the phase that reads them
 
         def parts(i: int, j: int, gpc=gpc, split=split, schwa=schwa):
             """Every alignment of word[i:] with sounds[j:] as a list of (grapheme, sounds)."""

@@ -35,6 +35,7 @@ class Phase:
     tricky: tuple[str, ...]
     clusters: bool
     schwa: bool
+    polysyllables: bool = False
 
     @property
     def scheme(self) -> str:
@@ -52,7 +53,7 @@ def load_phases(path: Path = PHASES_FILE) -> tuple[Phase, ...]:
         if scheme not in SCHEMES or not number.isdigit():
             top.fail(key, "a phase is named uk-N or us-N")
         sec = top.section(key)
-        sec.allow("name", "graphemes", "split", "tricky", "clusters", "schwa")
+        sec.allow("name", "graphemes", "split", "tricky", "clusters", "schwa", "polysyllables")
         table = sec.section("graphemes", {})
         graphemes = {}
         for spelling in table.keys():
@@ -74,6 +75,7 @@ def load_phases(path: Path = PHASES_FILE) -> tuple[Phase, ...]:
                 tuple(w.upper() for w in sec.sequence("tricky", [])),
                 sec.flag("clusters", False),
                 sec.flag("schwa", False),
+                sec.flag("polysyllables", False),
             )
         )
     return tuple(sorted(out, key=lambda p: (p.scheme, p.number)))
@@ -96,6 +98,7 @@ class Taught:
     schwa_from: int
     tricky: dict[str, int]
     r_words: frozenset[str] = frozenset()  # words said with a final r-coloured vowel (fur, stir): lower case
+    polysyllables_from: int = 0  # the phase from which words of three or more syllables are read (0: always)
     british: bool = False  # read as British English says it where CMU's American differs (BRITISH_READINGS)
 
 
@@ -106,6 +109,7 @@ def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
     split_sound: dict[str, str] = {}
     tricky: dict[str, int] = {}
     clusters_from = schwa_from = NEVER
+    polysyllables_from = 0 if not any(p.polysyllables for p in scheme_phases(phases, scheme)) else NEVER
     for p in scheme_phases(phases, scheme):
         for g, seqs in p.graphemes.items():
             for seq in seqs:
@@ -119,7 +123,18 @@ def taught(phases: tuple[Phase, ...], scheme: str) -> Taught:
             clusters_from = min(clusters_from, p.number)
         if p.schwa:
             schwa_from = min(schwa_from, p.number)
-    return Taught(sounds, split, split_sound, clusters_from, schwa_from, tricky, british=scheme in BRITISH)
+        if p.polysyllables:
+            polysyllables_from = min(polysyllables_from, p.number)
+    return Taught(
+        sounds,
+        split,
+        split_sound,
+        clusters_from,
+        schwa_from,
+        tricky,
+        british=scheme in BRITISH,
+        polysyllables_from=polysyllables_from,
+    )
 
 
 @dataclass(frozen=True)
@@ -138,10 +153,12 @@ def decode(word: str, phones: list[str], t: Taught) -> Decoding | None:
         return Decoding(t.tricky[word.upper()], ())
     sounds = [base(p) for p in phones]
     stressed = [p[-1] in "12" if p[-1].isdigit() else None for p in phones]
+    floor = t.polysyllables_from if sum(s is not None for s in stressed) >= 3 else 0  # hos-pi-tal: phase 4
     found: list[tuple[int, tuple[str, ...]]] = []
     for step, parts in _alignments(word, sounds, stressed, t, 0, 0):
         parts = tuple(part for move in parts for part in move)
         phase = max(step, t.clusters_from) if has_cluster(list(parts)) else step
+        phase = max(phase, floor)
         if phase < NEVER:
             found.append((phase, tuple(g for g, _ in parts)))
     return Decoding(*min(found)) if found else None
