@@ -62,6 +62,10 @@ def test_a_table_made_from_other_tables_or_settings_is_not_used(data, config, tm
     other.write_text(text.replace('file = "wordlists.toml"', f'file = "{tmp_path / "wordlists.toml"}"', 1))
     assert load_settings(load_config(other)).presets != load_settings(config).presets
     assert current_previews(Store(copy, config.teacher_lexicon), load_config(other)) is None
+    with open_session(load_config(other), copy, None, teacher=True) as s:  # the page makes its own previews
+        assert views.stored_previews(s) == {}
+        made = word_list(s.store, s.config, "phase-2", {}, printed=True).words
+        assert views.preview(s, "phase-2") == list(made)
     phases = (configs / "phonics.toml").read_text().replace('"into"]', '"into", "was"]', 1)
     (tmp_path / "phonics.toml").write_text(phases)
     mine = tmp_path / "phases.toml"
@@ -80,3 +84,23 @@ def test_another_lexicons_table_is_empty(tmp_path, config):
     res = run_cli("run", "phonics", "gallery", "--lexicon", "mine", "--data-dir", tmp_path / "out")
     assert res.exit_code == 0, res
     assert current_previews(Store(tmp_path / "out", "mine"), config) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("damage", ["truncated", "other columns", "empty file"])
+def test_a_damaged_table_is_not_used_and_the_page_still_previews(data, config, tmp_path, damage):
+    """A gallery.parquet cut short, of other columns or empty is passed over: the page makes the previews."""
+    import polars as pl
+
+    copy = tmp_path / "out"
+    shutil.copytree(data, copy)
+    path = copy / config.teacher_lexicon / "gallery.parquet"
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif damage == "other columns":
+        pl.DataFrame({"preset": ["phase-2"], "words": [["zzz"]], "note": [None], "x": [1]}).write_parquet(path)
+    else:
+        path.write_bytes(b"")
+    assert current_previews(Store(copy, config.teacher_lexicon), config) is None
+    with open_session(config, copy, None, teacher=True) as s:
+        assert views.preview(s, "phase-2") == list(word_list(s.store, config, "phase-2", {}, printed=True).words)

@@ -52,11 +52,15 @@ def native_files(files: list[Path]) -> list[Path]:
 
 
 def input_files(s: Stage, optional: bool = False) -> list[str]:
-    """The files of the tables a stage reads (its optional inputs instead, with `optional`)."""
-    files = []
+    """The files of the tables a stage reads (its optional inputs instead, with `optional`), each with its
+    producer's first output: a stage's outputs are one grouped target, and `make -n` counts only the first of a
+    group it would remake as new (a stage reading boggle_words.parquet alone would be left out of the plan)."""
+    files: list[str] = []
     for table in s.optional_inputs if optional else s.inputs:
         made_by = producer(table)
-        files += [name for name in made_by.outputs if name.partition(".")[0] == table]
+        files += [name for name in made_by.outputs if name.partition(".")[0] == table and name not in files]
+        if made_by.outputs[0] not in files:
+            files.append(made_by.outputs[0])
     return files
 
 

@@ -161,7 +161,7 @@ def decode(word: str, phones: list[str], t: Taught) -> Decoding | None:
         phase = max(phase, floor)
         if phase < NEVER:
             found.append((phase, tuple(g for g, _ in parts)))
-    return Decoding(*min(found)) if found else None
+    return Decoding(*min(found, key=lambda f: (f[0], len(f[1]), f[1]))) if found else None  # st-or-y, not o + r
 
 
 MAX_ALIGNMENTS = 512  # alignments tried per word (a word has a handful; this only bounds pathological ones)
@@ -237,22 +237,32 @@ def before_r(word: str, i: int) -> bool:
 
 
 def consonant(part: tuple[str, tuple[str, ...]]) -> bool:
-    """Whether an aligned grapheme is a consonant: no vowel letter, spelling consonant sounds only."""
+    """Whether an aligned grapheme is a consonant: no vowel letter (the u of qu aside), consonant sounds only."""
     g, seq = part
-    return bool(seq) and not any(ch in VOWEL_LETTERS for ch in g) and all(s not in VOWEL_SOUNDS for s in seq)
+    letters = "q" if g == "qu" else g
+    return bool(seq) and not any(ch in VOWEL_LETTERS for ch in letters) and all(s not in VOWEL_SOUNDS for s in seq)
+
+
+# Two consonant graphemes that begin an English syllable together (a-cross, be-tween, hun-dred): inside a word,
+# such a pair is a cluster; any other pair falls between two syllables (sun-set, un-lock, bath-room).
+ONSETS = frozenset(
+    tuple(pair.split())
+    for pair in "b l,c l,f l,g l,p l,s l,b r,c r,d r,f r,g r,p r,t r,th r,sh r,t w,s w,d w,s qu".split(",")
+)
 
 
 def has_cluster(parts: list[tuple[str, tuple[str, ...]]]) -> bool:
     """Whether a decoding holds adjacent consonants within a syllable: two consonant graphemes at the start or the
-    end (a final s after a consonant aside: hats), three in a row (hun-dred, pump-kin), or a consonant and an r or
-    l after it (a-cross, tab-let); two others between vowels belong to two syllables (sun-set, bas-ket)."""
+    end (a final s after a consonant aside: hats), three in a row (hun-dred, pump-kin), or two that begin a
+    syllable together (ONSETS: a-cross, be-tween); two others between vowels belong to two syllables (sun-set,
+    un-lock, bath-room)."""
     if len(parts) >= 3 and parts[-1][0] == "s" and consonant(parts[-2]):
         parts = parts[:-1]
     if len(parts) < 2:
         return False
     if (consonant(parts[0]) and consonant(parts[1])) or (consonant(parts[-1]) and consonant(parts[-2])):
         return True
-    onset = any(consonant(a) and consonant(b) and b[0] in ("r", "l") for a, b in zip(parts, parts[1:]))
+    onset = any(consonant(a) and consonant(b) and (a[0], b[0]) in ONSETS for a, b in zip(parts, parts[1:]))
     return onset or any(consonant(a) and consonant(b) and consonant(c) for a, b, c in zip(parts, parts[1:], parts[2:]))
 
 

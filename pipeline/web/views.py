@@ -49,19 +49,19 @@ def gallery(session: Session) -> list[tuple[str, list[Card]]]:
     """The presets grouped by purpose, each with a preview of its words (the gallery page)."""
     settings = settings_of(session)
     groups = settings.gallery or (("Presets", tuple(settings.presets)),)
-    return [(title, [card(session, settings, name) for name in names]) for title, names in groups]
+    made = (session.store.root, _tables_mark(session), _settings_mark(session))
+    return [(title, [card(settings, name, made) for name in names]) for title, names in groups]
 
 
-def card(session: Session, settings: Settings, name: str) -> Card:
-    """One preset's card: its title and, when already computed, the first words of its list (the page fetches
-    the others from /preview, so that the gallery answers at once)."""
+def card(settings: Settings, name: str, made: tuple) -> Card:
+    """One preset's card: its title and, when already computed for these tables and settings (`made`), the first
+    words of its list (the page fetches the others from /preview, so that the gallery answers at once)."""
     fields = settings.presets[name]
-    key = (session.store.root, _tables_mark(session), session.config.path, name)
-    words = _CACHED.get(key, ())
+    words = _CACHED.get((*made, name), ())
     return Card(name, fields.get("title", name), tuple(words[:PREVIEW_WORDS]))
 
 
-_CACHED: dict[tuple, tuple[str, ...]] = {}  # preset previews by (lexicon folder, tables' mark, config, preset)
+_CACHED: dict[tuple, tuple[str, ...]] = {}  # preset previews by (lexicon folder, tables' and settings' marks, preset)
 
 
 _MAKING: dict[tuple, threading.Lock] = {}  # one lock per preview: made once, however many ask at the same time
@@ -70,7 +70,7 @@ _MAKING: dict[tuple, threading.Lock] = {}  # one lock per preview: made once, ho
 def preview(session: Session, preset: str) -> list[str]:
     """A preset's words as its sheet prints them: from the gallery stage's table while it is current, else made
     here (kept per built table set)."""
-    key = (session.store.root, _tables_mark(session), session.config.path, preset)
+    key = (session.store.root, _tables_mark(session), _settings_mark(session), preset)
     with _MAKING.setdefault(key, threading.Lock()):
         if key not in _CACHED:
             stored = stored_previews(session).get(preset)
@@ -80,7 +80,7 @@ def preview(session: Session, preset: str) -> list[str]:
     return list(_CACHED[key])
 
 
-_STORED: dict[tuple, dict[str, tuple[str, ...]]] = {}  # gallery tables read, by (lexicon folder, mark, config)
+_STORED: dict[tuple, dict[str, tuple[str, ...]]] = {}  # gallery tables read, by (lexicon folder, marks)
 _READING = threading.Lock()
 
 
@@ -89,11 +89,25 @@ def stored_previews(session: Session) -> dict[str, tuple[str, ...]]:
     once per built table set), else none."""
     from pipeline.wordlists.gallery import current_previews
 
-    key = (session.store.root, _tables_mark(session), session.config.path)
+    key = (session.store.root, _tables_mark(session), _settings_mark(session))
     with _READING:
         if key not in _STORED:
             _STORED[key] = current_previews(session.store, session.config) or {}
     return _STORED[key]
+
+
+def _settings_mark(session: Session) -> tuple:
+    """What changes when the settings a list is chosen by change: the config and the word-list settings, their
+    block list and review, each file's path, size and time (a cache key)."""
+    settings = settings_of(session)
+    marks: list[tuple] = []
+    for path in (session.config.path, settings.path, settings.blocklist, settings.review):
+        try:
+            st = path.stat()
+            marks.append((str(path), st.st_size, st.st_mtime_ns))
+        except OSError:
+            marks.append((str(path),))
+    return tuple(marks)
 
 
 def _tables_mark(session: Session) -> tuple:

@@ -15,8 +15,10 @@ import polars as pl
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
+from pipeline.wordlists.manifest import MANIFEST
 
 TABLE = "gallery"
+OPTIONAL = MANIFEST.stages[0].optional_inputs  # tables a list reads when they exist
 SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "preset": pl.String,
     "words": pl.List(pl.String),
@@ -30,8 +32,11 @@ def digest(path: Path) -> str | None:
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-    """Whether the lexicon is the teacher's (the gallery's), and the files its lists are chosen by: the word-list
-    settings, their block list and classroom review (the config's [wordlists] section is a setting read here)."""
+    """Whether the lexicon is the teacher's (the gallery's), the files its lists are chosen by (the word-list
+    settings, their block list and classroom review; the config's [wordlists] section is a setting read here),
+    and the code that chooses them: its source files and lemminflect, whose forms the block list is expanded by."""
+    from importlib.metadata import version
+
     from pipeline.wordlists.settings import load_settings
 
     settings = load_settings(config)
@@ -39,7 +44,19 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     return {
         "teacher": spec is not None and spec.name == config.teacher_lexicon,
         "files": {name: {"file": path.name, "sha256": digest(path)} for name, path in files.items()},
+        "code": code_digest(),
+        "lemminflect": version("lemminflect"),
     }
+
+
+def code_digest() -> str:
+    """The sha256 of the source files the gallery's lists run (this module's import closure)."""
+    from pipeline.core.modules import closure
+
+    h = hashlib.sha256()
+    for path in closure(__name__):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 
 
 def gallery_table(store, config: Config) -> pl.DataFrame:
@@ -69,20 +86,22 @@ def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Outpu
 def current_previews(store, config: Config) -> dict[str, tuple[str, ...]] | None:
     """The stored previews by preset when gallery.parquet is current (made from the tables the store holds now
     and the settings in force), else None."""
-    from pipeline.core.files import read_provenance
+    from pipeline.core.files import read_provenance, sha256_file
 
     path = store.path(TABLE)
     try:
         made = read_provenance(path)
-        tables = store.manifest()["tables"]
         now = json.loads(json.dumps(params(config, config.lexicons.get(store.lexicon))))
-        if made.get("params") != now or not made.get("inputs"):
+        if made.get("params") != now or not isinstance(made.get("inputs"), dict) or not made["inputs"]:
             return None
-        if any(tables.get(name, {}).get("sha256") != sha for name, sha in made["inputs"].items()):
+        read = {name: store.root / name for name in made["inputs"]}
+        if any(not p.is_file() or sha256_file(p) != sha for p, sha in zip(read.values(), made["inputs"].values())):
             return None
+        if any(store.exists(t) and f"{t}.parquet" not in read for t in ("words", "phonics", *OPTIONAL)):
+            return None  # a table built since, which the lists may read
         table = pl.read_parquet(path)
-    except (OSError, KeyError, ValueError, WordstatsError, pl.exceptions.PolarsError):
+        if table.schema != pl.Schema(SCHEMA) or table.is_empty():
+            return None
+        return {preset: tuple(words) for preset, words, note in table.iter_rows() if note is None and words is not None}
+    except Exception:  # noqa: BLE001 (a damaged or foreign table: the page makes its previews itself)
         return None
-    if table.is_empty():
-        return None
-    return {preset: tuple(words) for preset, words, note in table.iter_rows() if note is None}
