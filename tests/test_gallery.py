@@ -75,6 +75,7 @@ def test_a_table_made_from_other_tables_or_settings_is_not_used(data, config, tm
     assert current_previews(Store(copy, config.teacher_lexicon), config) is None
 
 
+@pytest.mark.slow
 def test_another_lexicons_table_is_empty(tmp_path, config):
     """A lexicon other than the teacher's gets an empty table, and the page makes its previews on request."""
     source = tmp_path / "words.txt"
