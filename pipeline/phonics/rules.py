@@ -80,7 +80,7 @@ def align(word: str, phones: list[str]) -> tuple[int, list[Part]]:
     sounds = tuple(base(p) for p in phones)
     n, m = len(word), len(sounds)
     best: dict[tuple[int, int], int] = {(0, 0): 0}
-    back: dict[tuple[int, int], tuple[tuple[int, int], Part]] = {}
+    back: dict[tuple[int, int], tuple[tuple[int, int], tuple[str, tuple[str, ...], bool]]] = {}
     queue: deque[tuple[int, int]] = deque([(0, 0)])
     while queue:
         state = queue.popleft()
@@ -88,21 +88,21 @@ def align(word: str, phones: list[str]) -> tuple[int, list[Part]]:
         cost = best[state]
         if state == (n, m):
             break
-        moves: list[tuple[int, int, int, Part]] = []
-        for k in range(min(LONGEST, n - i), 0, -1):
+        moves: list[tuple[int, int, int, tuple[str, tuple[str, ...], bool]]] = []  # a part as (letters, sounds,
+        for k in range(min(LONGEST, n - i), 0, -1):  # regular), made a Part only on the path taken
             g = word[i : i + k]
             for seq in GRAPHEME_SOUNDS.get(g, ()):
                 if sounds[j : j + len(seq)] == seq:
-                    moves.append((i + k, j + len(seq), 0, Part(g, seq)))
+                    moves.append((i + k, j + len(seq), 0, (g, seq, True)))
         if i < n and silent_e(word, i):
-            moves.append((i + 1, j, 0, Part("e", ())))
+            moves.append((i + 1, j, 0, ("e", (), True)))
         if i < n:
-            moves.append((i + 1, j, 1, Part(word[i], (), False)))
+            moves.append((i + 1, j, 1, (word[i], (), False)))
             for length in (1, 2):
                 if j + length <= m:
-                    moves.append((i + 1, j + length, 1, Part(word[i], sounds[j : j + length], False)))
+                    moves.append((i + 1, j + length, 1, (word[i], sounds[j : j + length], False)))
         if j < m:
-            moves.append((i, j + 1, 1, Part("", sounds[j : j + 1], False)))
+            moves.append((i, j + 1, 1, ("", sounds[j : j + 1], False)))
         for ni, nj, step, part in moves:
             new = cost + step
             if new < best.get((ni, nj), 1 << 30):
@@ -115,8 +115,8 @@ def align(word: str, phones: list[str]) -> tuple[int, list[Part]]:
     parts: list[Part] = []
     state = (n, m)
     while state != (0, 0):
-        state, part = back[state]
-        parts.append(part)
+        state, (letters, said, regular) = back[state]
+        parts.append(Part(letters, said, regular))
     return best[(n, m)], parts[::-1]
 
 

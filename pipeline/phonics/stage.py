@@ -14,7 +14,7 @@ from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
 from pipeline.phonics.phases import PHASES_FILE, Decoding, Phase, decode, load_phases, taught
-from pipeline.phonics.rules import base, features
+from pipeline.phonics.rules import Features, base, features
 from pipeline.phonics.sounds import all_pronunciations, cmu_table, hyphen_syllables, stress, syllables
 from pipeline.phonics.spelling import variant
 
@@ -68,6 +68,7 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
     uk, us = (replace(taught(phases, scheme), r_words=r_words) for scheme in ("uk", "us"))
     rows = []
     known: dict[tuple[str, int], Decoding | None] = {}  # each word's decoding per scheme, once (a stem's is reused)
+    base_features: dict[tuple[str, str], Features] = {}
 
     def decoding(word: str, phones: list[str], t, scheme: int) -> Decoding | None:
         """The word's decoding in a scheme (kept: the stem of several forms is decoded once)."""
@@ -81,7 +82,10 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
         f = features(word.lower(), phones)
         root = inflection_base(word, said)
         if root is not None:
-            b = features(root.lower(), base_pronunciation(phones, said[root]).split())
+            key = (root, base_pronunciation(phones, said[root]))
+            if key not in base_features:  # a base of several forms (jumps, jumped, jumping) is read once
+                base_features[key] = features(root.lower(), key[1].split())
+            b = base_features[key]
             f.blends, f.digraphs, f.vowel_teams, f.r_controlled = b.blends, b.digraphs, b.vowel_teams, b.r_controlled
             f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
             f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
