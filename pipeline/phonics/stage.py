@@ -15,7 +15,16 @@ from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
 from pipeline.phonics.phases import PHASES_FILE, Decoding, Phase, decode, load_phases, taught
 from pipeline.phonics.rules import Features, base, features
-from pipeline.phonics.sounds import all_pronunciations, cmu_table, hyphen_syllables, stress, syllables
+from pipeline.phonics.sounds import (
+    BRITFONE_FILE,
+    BRITFONE_SHA256,
+    all_pronunciations,
+    british,
+    cmu_table,
+    hyphen_syllables,
+    stress,
+    syllables,
+)
 from pipeline.phonics.spelling import variant
 
 DEFAULT_DOLCH = PROJECT_ROOT / "data" / "raw" / "dolch.csv"
@@ -48,6 +57,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
         "lemminflect": version("lemminflect"),
         "dolch": {"file": path.name, "sha256": digest},
         "phases": {"file": phases_path(config).name, "sha256": file_digest(phases_path(config))},
+        "britfone": {"file": BRITFONE_FILE.name, "sha256": BRITFONE_SHA256},
     }
 
 
@@ -89,12 +99,13 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
             f.blends, f.digraphs, f.vowel_teams, f.r_controlled = b.blends, b.digraphs, b.vowel_teams, b.r_controlled
             f.magic_e, f.short_vowels, f.long_vowels = b.magic_e, b.short_vowels, b.long_vowels
             f.cvc, f.pattern = False, None  # a CVC word with an ending is no longer a CVC word
-        in_uk, in_us = (decoding(word, phones, t, scheme) if phases else None for t, scheme in ((uk, 0), (us, 1)))
+        # the UK phases read the word as British English says it (Britfone), the US steps as CMU does
+        in_uk = decoding(word, british(word, phones), uk, 0) if phases else None
+        in_us = decoding(word, phones, us, 1) if phases else None
         if root is not None and phases:  # decodable only when all of it is: never before its stem (jump-ing)
             stem = said[root][0].split()
-            in_uk, in_us = (
-                no_earlier(d, decoding(root, stem, t, i)) for i, (d, t) in enumerate(((in_uk, uk), (in_us, us)))
-            )
+            in_uk = no_earlier(in_uk, decoding(root, british(root, stem), uk, 0))
+            in_us = no_earlier(in_us, decoding(root, stem, us, 1))
         rows.append(
             {
                 "word": word,
