@@ -30,6 +30,7 @@ import functools
 import math
 import zlib
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -45,7 +46,6 @@ SCALE = 256  # targets are summed as integers in 1/SCALE points: merged sums are
 RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like this many observations
 PRIOR_WEIGHT = 1000  # observations a leave needs before its own mean outweighs the additive model
 FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
-VARIANCE_CHUNK = 4_000  # leaves per block of the model's variances
 VALUE_GRID = 1024  # published values are whole 1/1024 points: BLAS kernels differ by CPU in the last bits
 
 SUMMARY_SCHEMA = {"key": pl.Int64, "count": pl.Int64, "total": pl.Int64, "squares": pl.Int64}
@@ -211,19 +211,20 @@ def coefficient_covariance(gram: np.ndarray, noise: float) -> np.ndarray:
     return out
 
 
-def prior_variances(codes: np.ndarray, covariance: np.ndarray, draw: np.ndarray) -> np.ndarray:
+def prior_variances(
+    codes: np.ndarray, covariance: np.ndarray, draw: np.ndarray, where: np.ndarray | None = None
+) -> np.ndarray:
     """The sampling variance of the additive model's value of each leave (rows of sorted tile codes, -1
     padding) less that of a leave of as many tiles drawn at random (`draw`: each row's probability):
-    (x - m)' covariance (x - m), x the leave's features less the empty leave's and m their mean under `draw`."""
-    where = _feature_slots(codes)
+    (x - m)' covariance (x - m), x the leave's features less the empty leave's and m their mean under `draw`
+    (`where`: the rows' feature slots, when already made)."""
+    from pipeline.scrabble.equity.kernels import slot_forms
+
+    where = _feature_slots(codes) if where is None else where
     mean = np.bincount(where.ravel(), np.repeat(draw, where.shape[1]), minlength=N_FEATURES + 1)
     mean[N_FEATURES] = 0.0  # the slot of no feature
     shared = covariance @ mean
-    out = np.empty(len(codes))
-    for first in range(0, len(codes), VARIANCE_CHUNK):
-        block = where[first : first + VARIANCE_CHUNK]
-        own = covariance[block[:, :, None], block[:, None, :]].sum(axis=(1, 2))
-        out[first : first + VARIANCE_CHUNK] = own - 2 * shared[block].sum(axis=1)
+    out = slot_forms(where, np.ascontiguousarray(covariance, dtype=np.float64), np.ascontiguousarray(shared))
     return np.maximum(out + mean @ shared, 0.0)
 
 
@@ -239,19 +240,23 @@ def draw_probabilities(codes: np.ndarray, limits: tuple[int, ...]) -> np.ndarray
 
 def _feature_slots(codes: np.ndarray) -> np.ndarray:
     """For each row of sorted tile codes, the feature of each term of its features (a tile per tile, an extra
-    copy per repeated tile, a pair per two distinct tiles), N_FEATURES where a slot holds nothing."""
-    k, none = len(TILES), N_FEATURES
-    pair_of = np.full((k + 1, k + 1), none, dtype=np.int64)
+    copy per repeated tile, a pair per two distinct tiles), N_FEATURES where a slot holds nothing (int16)."""
+    k, none, width = len(TILES), N_FEATURES, codes.shape[1]
+    pair_of = np.full((k + 1, k + 1), none, dtype=np.int16)
     pair_of[PAIRS] = 1 + 2 * k + np.arange(len(PAIRS[0]))
     first = np.ones(codes.shape, dtype=bool)
     first[:, 1:] = codes[:, 1:] != codes[:, :-1]
     real = codes >= 0
-    slots = [np.where(real, 1 + codes, none), np.where(real & ~first, 1 + k + codes, none)]
-    for i in range(codes.shape[1]):
-        for j in range(i + 1, codes.shape[1]):
+    out = np.empty((len(codes), 2 * width + width * (width - 1) // 2), dtype=np.int16)
+    out[:, :width] = np.where(real, 1 + codes, none)
+    out[:, width : 2 * width] = np.where(real & ~first, 1 + k + codes, none)
+    column = 2 * width
+    for i in range(width):
+        for j in range(i + 1, width):
             both = real[:, i] & real[:, j] & first[:, i] & first[:, j]
-            slots.append(np.where(both, pair_of[codes[:, i], codes[:, j]], none)[:, None])
-    return np.hstack(slots)
+            out[:, column] = np.where(both, pair_of[codes[:, i], codes[:, j]], none)
+            column += 1
+    return out
 
 
 def additive_values(codes: np.ndarray, beta: np.ndarray) -> np.ndarray:
@@ -298,7 +303,7 @@ def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: f
     covariance = coefficient_covariance(gram, pooled)
     limits = tuple(counts.get(ch, 0) for ch in TILES)
     parts, misfit = [], 0.0
-    for size, (codes, keys, texts) in enumerate(_all_leaves(limits, longest), start=1):
+    for size, (codes, keys, texts, draw, where) in enumerate(_all_leaves(limits, longest), start=1):
         n, total, squares = _lookup(seen, keys)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / n
@@ -306,12 +311,11 @@ def _leave_values(summary: pl.DataFrame, counts: dict[str, int], prior_weight: f
             var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
             half = np.where(n >= 2, Z95 * np.sqrt(var / n), np.nan)
             se_observed = np.sqrt(np.where(n >= 2, var, pooled) / n)
-        draw = draw_probabilities(codes, limits)
         model = additive_values(codes, beta)
         baseline = float(draw @ model)  # a random leave of this length, less the intercept
         observed -= baseline
         prior = model - baseline
-        sampled = prior_variances(codes, covariance, draw)
+        sampled = prior_variances(codes, covariance, draw, where)
         misfit = _misfit(observed - prior, se_observed**2 + sampled, n, misfit)
         model = np.sqrt(sampled + misfit**2)
         weight = n / (n + prior_weight) if prior_weight else np.where(n > 0, 1.0, 0.0)
@@ -379,11 +383,10 @@ def _misfit(gap: np.ndarray, sampling: np.ndarray, n: np.ndarray, shorter: float
 
 def _counts_of_codes(codes: np.ndarray) -> np.ndarray:
     """Rows of tile codes (-1 padding) as rows of 27 counts."""
-    out = np.zeros((len(codes), len(TILES) + 1), dtype=np.int64)  # the last column counts the padding
-    rows = np.arange(len(codes))
-    for j in range(codes.shape[1]):
-        out[rows, codes[:, j]] += 1  # one index per row in a column: no repeated (row, tile) pair
-    return out[:, : len(TILES)]
+    width = len(TILES) + 1  # the last column counts the padding
+    cells = np.where(codes < 0, len(TILES), codes) + width * np.arange(len(codes))[:, None]
+    counts = np.bincount(cells.ravel(), minlength=len(codes) * width).reshape(len(codes), width)
+    return counts[:, : len(TILES)]
 
 
 def _counts_of_keys(keys: np.ndarray) -> np.ndarray:
@@ -393,14 +396,26 @@ def _counts_of_keys(keys: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=2)
-def _all_leaves(limits: tuple[int, ...], longest: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
-    """For each leave length 1..longest, every leave a bag with these tile counts allows: its rows of sorted
-    tile codes, keys and texts (made once for all rounds)."""
+def _all_leaves(limits: tuple[int, ...], longest: int) -> list[Leaves]:
+    """For each leave length 1..longest, every leave a bag with these tile counts allows (made once for all
+    rounds)."""
     out = []
     for size in range(1, longest + 1):
         codes = _multisets(size, np.array(limits, dtype=np.int64))
-        out.append((codes, keys_of(codes), texts_of_codes(codes)))
+        draw = draw_probabilities(codes, limits)
+        out.append(Leaves(codes, keys_of(codes), texts_of_codes(codes), draw, _feature_slots(codes)))
     return out
+
+
+class Leaves(NamedTuple):
+    """The leaves of one length: rows of sorted tile codes, their keys, texts, probabilities of being drawn at
+    random from a full bag, and feature slots."""
+
+    codes: np.ndarray
+    keys: np.ndarray
+    texts: list[str]
+    draw: np.ndarray
+    where: np.ndarray
 
 
 def _multisets(size: int, limits: np.ndarray) -> np.ndarray:
