@@ -26,6 +26,7 @@ from pipeline.core.errors import WordstatsError
 from tests.conftest import corpus
 from tests.reference.boggle import brute_force
 from tests.support.boggle_prove import (  # noqa: F401  (moby_words_fixture, one_thread_fixture: fixtures)
+    ONE_SHARD,
     STANDARD,
     assert_proof_is_brute_force,
     class_bound,
@@ -40,7 +41,7 @@ from tests.support.boggle_prove import (  # noqa: F401  (moby_words_fixture, one
 def proof_boards(tmp_path, rows, cols, dictionary, partition, floor) -> dict[str, int]:
     """The proof's boards as {canonical board: score}."""
     problem = Problem(rows, cols, dictionary, parse_partition(partition), floor)
-    result = prove(problem, tmp_path / "jobs")
+    result = prove(problem, tmp_path / "jobs", shard_size=ONE_SHARD)
     return dict(zip(result.boards["board"].to_list(), result.boards["score"].to_list()))
 
 

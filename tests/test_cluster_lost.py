@@ -20,7 +20,7 @@ from tests.support.jobs import data_fixture  # noqa: F401  (the data fixture)
 from tests.support.ray import LOOPBACK, ray_head, without_token
 
 RAY_CORE_LOG = re.compile(r"\[\d{4}-\d\d-\d\d [\d:,]+ [DIWEF] \d+ \d+\] \S+\.cc:\d+: ")  # Ray's C++ log lines
-BOARDS, SHARD = 4_000_000, 100_000  # a job of 40 shards: long enough to be cut short on two cores
+BOARDS, SHARD = 1_000_000, 25_000  # a job of 40 shards: long enough to be cut short on two cores
 LOST_WITHIN = 15  # seconds from the kill to the command's end (Ray alone waits 60)
 
 

@@ -22,7 +22,7 @@ from tests.conftest import ENABLE, SMALL_CONFIG, build_lexicon, run_cli
 
 LETTERS = set("AEILNRST")
 # 3x3 boards of ENABLE's words over eight letters, two groups: 102 canonical classes, a few CPU-seconds
-PROVE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--floor", "250")
+PROVE = ("boggle", "prove", "--size", "3x3", "--classes", "AEI LNRST", "--lexicon", "small", "--floor", "350")
 WORDSTATS = [sys.executable, "-m", "pipeline"]
 
 

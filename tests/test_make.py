@@ -246,30 +246,52 @@ def test_every_stage_depends_on_the_modules_it_really_runs(built, tmp_path):
     (which stages exist, the schemas of their tables), none of which changes this stage's outputs."""
     config, out = built
     shutil.copytree(out, tmp_path / "out", symlinks=True)
-    script = (
-        "import sys, json; from pathlib import Path; from pipeline.core.config import load_config; "
-        "from pipeline.core.progress import Progress; from pipeline.core.stages import run; "
-        "r = run(load_config(sys.argv[1]), Path(sys.argv[2]), 'tiny', [sys.argv[3]], "
-        "progress=Progress(True)); params, build = r[-1]['reads']; assert params.covers(build), 'build reads more'; "
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pipeline'))))"
-    )
     project = project_of(config)
     env = {**project_env(project), "NUMBA_NUM_THREADS": "1"}
+    res = subprocess.run(
+        [sys.executable, "-c", EACH_STAGE_ALONE, str(config), str(tmp_path / "out"), *(s.name for s in STAGES)],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+    )
+    assert res.returncode == 0, res.stderr
+    runs = dict(json.loads(line) for line in res.stdout.splitlines() if line.startswith("["))
+    assert set(runs) == set(STAGE_NAMES)
     manifests = {project.joinpath(*m.split(".")) for p in GAMES for m in (p, manifest_module(p))}
     for s in STAGES:
-        res = subprocess.run(
-            [sys.executable, "-c", script, str(config), str(tmp_path / "out"), s.name],
-            capture_output=True,
-            text=True,
-            cwd=project,
-            env=env,
-        )
-        assert res.returncode == 0, res.stderr
-        loaded = {project.joinpath(*m.split(".")) for m in json.loads(res.stdout.splitlines()[-1])}
+        loaded = {project.joinpath(*m.split(".")) for m in runs[s.name]}
         files = {p.with_suffix("") if p.name != "__init__.py" else p.parent for p in in_project(config, stage_files(s))}
         extensions = {p for p in loaded if p.name == "_native"}  # compiled: their C sources are prerequisites
         assert all(any(f.parent == p.parent / "native" for f in files) for p in extensions), s.name
         assert loaded - manifests - extensions <= files, (s.name, sorted(map(str, loaded - manifests - files)))
+
+
+# Each stage run alone in a child forked once the runner is imported and the config loaded (what a fresh process
+# running only that stage holds then): the pipeline modules it has loaded once the stage is done.
+EACH_STAGE_ALONE = """
+import json, os, sys, traceback
+from pathlib import Path
+from pipeline.core.config import load_config
+from pipeline.core.progress import Progress
+from pipeline.core.stages import run
+config = load_config(sys.argv[1])
+for name in sys.argv[3:]:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            r = run(config, Path(sys.argv[2]), "tiny", [name], progress=Progress(True))
+            params, build = r[-1]["reads"]
+            assert params.covers(build), "build reads more"
+            print(json.dumps([name, sorted(m for m in sys.modules if m.startswith("pipeline"))]), flush=True)
+            os._exit(0)
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)
+    if os.waitpid(pid, 0)[1]:
+        sys.exit(f"stage {name} failed")
+"""
 
 
 def test_a_setting_reruns_only_the_stages_that_read_it(copy):

@@ -52,6 +52,9 @@ def familiar(words: list[str]) -> list[str | None]:
         if w in listed:
             out.append("listed")
             continue
+        if not w:  # no word (a word with no other spelling)
+            out.append(None)
+            continue
         lemmas = lemminflect.getAllLemmas(w.lower())
         inflected = any(lemma.upper() in listed for forms in lemmas.values() for lemma in forms)
         out.append("inflected" if inflected else None)

@@ -96,7 +96,10 @@ def pick(df: pl.DataFrame, k: int, seed: int, swapped: frozenset[str] = frozense
     rng = random.Random(seed)
     chosen = sorted(rng.sample(range(df.height), k)) if k < df.height else list(range(df.height))
     out = [i for i in chosen if words[i] not in swapped]
-    spare = [i for i in range(df.height) if i not in set(chosen) and words[i] not in swapped]
+    if len(out) == len(chosen):
+        return df[out]
+    taken = set(chosen)
+    spare = [i for i in range(df.height) if i not in taken and words[i] not in swapped]
     while len(out) < len(chosen) and spare:
         out.append(spare.pop(rng.randrange(len(spare))))
     return df[sorted(out)]
