@@ -408,14 +408,20 @@ def test_cli_on_a_cluster_gives_the_local_bytes(ray_cluster, local_runs, data, t
 
 @pytest.mark.ray
 @pytest.mark.slow
-def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, data, tmp_path):
+def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, tmp_path):
     """`scrabble leaves` (two rounds, each a job) on the cluster writes the local engine's table and shards."""
     address, head = ray_cluster
+    config = two_small_lexicons(tmp_path)  # the games' lexicon: a sample (its GADDAG made in every process)
+    base = tmp_path / "base"
+    assert (
+        run_wordstats("run", "ingest", "--lexicon", "moby", "--config", str(config), "--data-dir", str(base)).returncode
+        == 0
+    )
     runs = {}
     for engine, extra in (("local", ()), ("ray", ("--ray", address))):
         out = tmp_path / engine
-        shutil.copytree(data, out)
-        common = ("--lexicon", "moby", "--config", str(SMALL_CONFIG), "--data-dir", str(out))
+        shutil.copytree(base, out)
+        common = ("--lexicon", "moby", "--config", str(config), "--data-dir", str(out))
         res = run_wordstats(*LEAVES, *common, "--out", str(tmp_path / f"{engine}.parquet"), *extra, env=LOOPBACK)
         assert res.returncode == 0, res.stderr
         assert "4 shards computed, 0 reused" in res.stdout
@@ -437,7 +443,8 @@ def test_run_over_lexicons_on_a_cluster_gives_the_local_bytes(ray_cluster, tmp_p
     """`wordstats run --ray ADDRESS` builds each lexicon as a task on the cluster: the same files, byte for byte."""
     address, head = ray_cluster
     local, remote = tmp_path / "local", tmp_path / "remote"
-    args = ("run", "ingest", "indexes", "--lexicon", "moby", "--lexicon", "web2", "--config", str(SMALL_CONFIG))
+    config = two_small_lexicons(tmp_path)
+    args = ("run", "ingest", "indexes", "--lexicon", "moby", "--lexicon", "web2", "--config", str(config))
     assert run_wordstats(*args, "--data-dir", str(local)).returncode == 0
     res = run_wordstats(*args, "--data-dir", str(remote), "--ray", address, env={**LOOPBACK, "WORDSTATS_QUIET": ""})
     assert res.returncode == 0, res.stderr
@@ -446,6 +453,20 @@ def test_run_over_lexicons_on_a_cluster_gives_the_local_bytes(ray_cluster, tmp_p
     assert len(built) == 8 and built == sorted(str(p.relative_to(remote)) for p in remote.rglob("*.parquet"))
     assert all((local / f).read_bytes() == (remote / f).read_bytes() for f in built)
     assert not foreign_sockets(head.pid)
+
+
+def two_small_lexicons(tmp_path: Path) -> Path:
+    """The small config with its two lexicons cut to samples of their words (a quick build each)."""
+    lines = (ROOT / "data" / "raw" / "moby-words.txt").read_text().splitlines()
+    for name, words in (("moby", lines[::40]), ("web2", lines[7::40])):
+        (tmp_path / f"{name}.txt").write_text("\n".join(words) + "\n")
+    path = tmp_path / "two.toml"
+    path.write_text(
+        f'extends = "{SMALL_CONFIG}"\nreplace = ["lexicons"]\n\n'
+        '[lexicons.moby]\nsources = [{ path = "moby.txt" }]\nmin_length = 2\n\n'
+        '[lexicons.web2]\nsources = [{ path = "web2.txt" }]\nmin_length = 1\n'
+    )
+    return path
 
 
 def test_run_over_lexicons_refuses_an_unknown_lexicon_before_the_cluster(tmp_path):
