@@ -109,7 +109,7 @@ def test_a_large_list_of_repeated_words_costs_what_the_words_cost_once(tmp_path)
     rng = random.Random(3)
     big = tmp_path / "big.txt"
     with open(big, "w") as fh:
-        for _ in range(40):  # about 70 MB
+        for _ in range(15):  # about 26 MB: the old reader held some 15 times a list in memory
             rng.shuffle(words)
             fh.write("\n".join(words) + "\n")
     once = peak_mib(ENABLE, tmp_path / "once")

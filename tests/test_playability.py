@@ -347,7 +347,7 @@ def test_kernel_losses_are_the_reference_on_hand_worked_turns(scrabble, lexicon)
 
 @pytest.mark.slow
 @pytest.mark.numba_reference  # as above
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(1, 6), st.integers(0, 40), st.sampled_from([0, 1, 2]), st.sampled_from([SHORT_BAG, 7, FULL_BAG]))
 def test_kernel_losses_are_the_reference_on_random_positions(scrabble, lexicon, leaves, number, turn, blanks, bag):
     """A board of an equity game, a random rack of 0 to 2 blanks: the kernel's losses are the slow reference's

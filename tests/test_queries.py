@@ -79,7 +79,10 @@ def lexicon(tmp_path_factory) -> Lexicon:
 
 def stand_ins(word: str, rack: str) -> Counter | None:
     """The letters the rack's blanks must stand for to spell the word from some of the rack, or None."""
-    missing = Counter(word) - Counter(rack.replace("?", ""))
+    tiles = rack.replace("?", "")
+    if sum(ch not in tiles for ch in word) > len(rack) - len(tiles):
+        return None  # more letters the rack lacks altogether than it has blanks (a quick test before counting)
+    missing = Counter(word) - Counter(tiles)
     return missing if sum(missing.values()) <= rack.count("?") else None
 
 
