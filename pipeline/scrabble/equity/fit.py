@@ -400,8 +400,7 @@ def _all_leaves(limits: tuple[int, ...], longest: int) -> list[Leaves]:
     """For each leave length 1..longest, every leave a bag with these tile counts allows (made once for all
     rounds)."""
     out = []
-    for size in range(1, longest + 1):
-        codes = _multisets(size, np.array(limits, dtype=np.int64))
+    for codes in _multisets(longest, np.array(limits, dtype=np.int64)):
         draw = draw_probabilities(codes, limits)
         out.append(Leaves(codes, keys_of(codes), texts_of_codes(codes), draw, _feature_slots(codes)))
     return out
@@ -418,9 +417,16 @@ class Leaves(NamedTuple):
     where: np.ndarray
 
 
-def _multisets(size: int, limits: np.ndarray) -> np.ndarray:
-    """Every sorted row of `size` tile codes that the bag's counts allow."""
-    from itertools import combinations_with_replacement
-
-    rows = np.array(list(combinations_with_replacement(range(len(TILES)), size)), dtype=np.int64)
-    return rows[(_counts_of_codes(rows) <= limits[None, :]).all(axis=1)]
+def _multisets(longest: int, limits: np.ndarray) -> list[np.ndarray]:
+    """For each size 1..longest, every sorted row of that many tile codes that the bag's counts allow, in
+    lexicographic order: each size's rows are the last size's with one more code, no smaller than their last."""
+    k = len(TILES)
+    rows, counts, out = np.zeros((1, 0), dtype=np.int64), np.zeros((1, k), dtype=np.int16), []
+    for _ in range(longest):
+        last = rows[:, -1] if rows.shape[1] else np.zeros(1, dtype=np.int64)
+        grow, code = np.nonzero((np.arange(k)[None, :] >= last[:, None]) & (counts < limits[None, :]))  # by row
+        rows = np.hstack([rows[grow], code[:, None]])
+        counts = counts[grow]
+        counts[np.arange(len(grow)), code] += 1
+        out.append(rows)
+    return out
