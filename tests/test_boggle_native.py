@@ -77,6 +77,7 @@ def test_the_trie_kernels_give_the_numba_kernels_results(seed, size):
     st.integers(1, 4),
     st.lists(st.integers(0, 12), min_size=2, max_size=9).map(tuple),
 )
+@pytest.mark.slow
 def test_solving_gives_the_numba_kernels_results(rows, cols, rng, seed, size, min_length, points):
     board = np.array([ord(rng.choice(LETTERS)) - 65 for _ in range(rows * cols)], dtype=np.int8)
     d = dictionary(seed, size, min_length, points)

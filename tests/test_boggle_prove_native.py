@@ -141,6 +141,7 @@ def numba_prover(problem: Problem) -> Prover:
     return prover
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_proof_is_numbas_class_by_class(data):

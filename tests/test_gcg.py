@@ -300,6 +300,7 @@ def check_mutant(data: Path, path: Path, text: str) -> int:
     return res.exit_code
 
 
+@pytest.mark.slow
 def test_a_mutated_record_replays_reports_or_is_one_line(data, games, tmp_path):
     """One to three edits of one of the four games; across the examples, every outcome is reached."""
     outcomes: Counter[int] = Counter()

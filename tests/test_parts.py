@@ -156,6 +156,7 @@ def proved(problem, folder: Path, blocks: list[int | None], block_size: list[int
         pt.grow(problem, folder, pt.empty(problem, "t"), run_block, n, size)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3))
 def test_a_proof_table_grown_block_by_block_is_grown_at_once(problem, tmp_path_factory, sizes):

@@ -116,6 +116,7 @@ def cell_run(hit: tuple[int, int, int, int], n: int) -> list[tuple[int, int]]:
     return [(r + i * dr, c + i * dc) for i in range(n)]
 
 
+@pytest.mark.slow
 def test_the_same_sheet_is_the_same_bytes_and_a_title_the_font_cannot_print_is_refused():
     """A sheet made twice, a second apart, is byte for byte the same (PDF and HTML: no timestamps); a title in a
     script the font lacks is a one-line error before anything is drawn, one in a script it has prints."""

@@ -218,10 +218,10 @@ def prior_variances(
     padding) less that of a leave of as many tiles drawn at random (`draw`: each row's probability):
     (x - m)' covariance (x - m), x the leave's features less the empty leave's and m their mean under `draw`
     (`where`: the rows' feature slots, when already made)."""
-    from pipeline.scrabble.equity.kernels import slot_forms
+    from pipeline.scrabble.equity.kernels import slot_forms, slot_means
 
     where = _feature_slots(codes) if where is None else where
-    mean = np.bincount(where.ravel(), np.repeat(draw, where.shape[1]), minlength=N_FEATURES + 1)
+    mean = slot_means(where, np.ascontiguousarray(draw, dtype=np.float64), N_FEATURES + 1)
     mean[N_FEATURES] = 0.0  # the slot of no feature
     shared = covariance @ mean
     out = slot_forms(where, np.ascontiguousarray(covariance, dtype=np.float64), np.ascontiguousarray(shared))

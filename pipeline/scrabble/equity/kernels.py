@@ -25,3 +25,14 @@ def slot_forms(where, covariance, shared):
             mixed += shared[i]
         out[r] = own - 2.0 * mixed
     return out
+
+
+@njit(cache=True)
+def slot_means(where, draw, size):
+    """The sum of `draw` over the rows holding each feature, once per slot that holds it (`size` features)."""
+    out = np.zeros(size)
+    rows, width = where.shape
+    for r in range(rows):
+        for a in range(width):
+            out[where[r, a]] += draw[r]
+    return out
