@@ -161,7 +161,8 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 
 # ---- checks -------------------------------------------------------------------------------------
 
-# The tests run in TEST_WORKERS processes (pytest-xdist), each file's tests in one of them (its fixtures built once).
+# The tests run in TEST_WORKERS processes (pytest-xdist), each file's tests in one of them (its fixtures built once;
+# the files whose tests start Ray all in one: tests/conftest.py pytest_xdist_make_scheduler).
 # They write bytecode (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: otherwise each
 # process compiles every module and rewrites every test's asserts again, about 4 CPU-s each. The run fails when it
 # compiled a numba kernel (the warm-ups did not reach it: a user's first call would wait for it too), naming each

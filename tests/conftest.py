@@ -262,8 +262,9 @@ RAY_LOCK_ENV = "WORDSTATS_TEST_RAY_LOCK"  # the file whose lock a test holds whi
 
 @pytest.fixture(autouse=True)
 def one_ray_at_a_time(request):
-    """Tests that start Ray (marked `ray`) run one after another across pytest-xdist's workers (`make test`
-    sends each file to one worker, `--dist loadfile`), so that two Ray instances never share the machine."""
+    """Tests that start Ray (marked `ray`) run one after another, so that two Ray instances never share the
+    machine (under `make test` one worker runs them all: pytest_xdist_make_scheduler; any other run still holds
+    this lock)."""
     if request.node.get_closest_marker("ray") is None:
         yield
         return
@@ -275,6 +276,29 @@ def one_ray_at_a_time(request):
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def ray_files() -> frozenset[str]:
+    """The test files with a test that starts Ray (marked `ray`), as pytest names them."""
+    return frozenset(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "mark.ray" in p.read_text())
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's `--dist loadfile` (a file's tests in one worker: its module fixtures built once), save that
+    the files with tests that start Ray are one unit: one worker runs them one after another, and the other never
+    waits for the Ray lock."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    together = ray_files()
+
+    class RayFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return "ray" if scope in together else scope
+
+    return RayFilesTogether(config, log)
 
 
 COMPILE_LOG_ENV = "WORDSTATS_COMPILE_LOG"  # pipeline.core.cache_units writes each kernel compile there
