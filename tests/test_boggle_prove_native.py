@@ -160,6 +160,7 @@ def test_a_proof_is_numbas_class_by_class(data):
         assert (c_boards, c_row) == (n_boards, n_row), class_id
 
 
+@pytest.mark.slow
 def test_heavy_3x3_classes_are_numbas():
     """Whole 3x3 classes of ENABLE with many words, at a floor that leaves candidate boards."""
     d = compile_dictionary(ENABLE.read_text().upper().split(), STANDARD)

@@ -101,6 +101,7 @@ def test_pickles_are_type_and_size_checked(tmp_path):
         pickled_entries(SourceText(src, pickle.dumps([shared] * 1000)))
 
 
+@pytest.mark.slow
 def test_boggle_best_minutes_bounds_the_search(data):
     started = time.perf_counter()
     res = run_cli("boggle", "best", "--minutes", "0.02", "--size", "4x4", "-l", "t", "--data-dir", data, "--json")

@@ -72,6 +72,7 @@ def random_board(tab, seed: int, moves: int) -> Board:
     blanks=st.integers(0, 2),
     bingo=st.booleans(),
 )
+@pytest.mark.slow
 def test_board_plays_are_the_numba_kernels_records(enable, seed, moves, variant, size, blanks, bingo):
     lexicon, tabs = enable
     tab, rng = tabs[variant], random.Random(seed)

@@ -132,6 +132,7 @@ def assert_kernel_matches_reference(board, rack, variant, lexicon, leaves, itera
 # ---- the kernel against the reference ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rollouts_equal_the_reference_mid_game(scrabble, lexicon, leaves):
     board = board_of_text(MEGRIMS)
     assert_kernel_matches_reference(board, "HIKRTVZ", scrabble, lexicon, leaves, iterations=3, candidates=4)
