@@ -413,10 +413,8 @@ def test_leaves_on_a_cluster_give_the_local_bytes(ray_cluster, tmp_path):
     address, head = ray_cluster
     config = two_small_lexicons(tmp_path)  # the games' lexicon: a sample (its GADDAG made in every process)
     base = tmp_path / "base"
-    assert (
-        run_wordstats("run", "ingest", "--lexicon", "moby", "--config", str(config), "--data-dir", str(base)).returncode
-        == 0
-    )
+    built = run_wordstats("run", "ingest", "--lexicon", "moby", "--config", str(config), "--data-dir", str(base))
+    assert built.returncode == 0, built.stderr
     runs = {}
     for engine, extra in (("local", ()), ("ray", ("--ray", address))):
         out = tmp_path / engine
