@@ -115,6 +115,23 @@ def test_one_game_is_the_solvers_game(words, raw):
             assert plain[word][:2] == (misses[i], guesses[i])
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text("ABCDE", min_size=1, max_size=4), min_size=1, max_size=30, unique=True),
+    st.lists(st.lists(st.integers(1, 3), min_size=30, max_size=30), min_size=1, max_size=4),
+    st.sets(st.integers(1, 4)),
+)
+def test_solved_lengths_are_the_solvers_misses_whatever_was_seen_before(words, rounds, lengths):
+    lex = lexicon_of(words)
+    solved = learning.Solved(lex)
+    support = np.isin(lex.lengths, sorted(lengths))
+    for raw in rounds + rounds:  # each weighting twice: the second from what was kept
+        weights = np.array(raw[: len(words)], dtype=np.int64)
+        misses, _, _ = solve_codes(list(lex.words), weights)
+        assert solved.misses(weights).tolist() == misses.tolist()
+        assert solved.misses(weights, support=support).tolist() == np.where(support, misses, 0).tolist()
+
+
 def test_the_mixture_is_exact_in_units():
     models = [model("a", [1, 0, 0, 0, 0, 0, 0]), model("b", [1] * 7)]
     probabilities = learning.model_probabilities(models)

@@ -360,11 +360,13 @@ def learning(s: Session, q: LearningRequest) -> Learning:
         if left_out:
             notes.append(f"{left_out:,} words of {q.word_list.name} are not in lexicon {store.lexicon!r}: left out")
     names = [m.name for m in models]
-    grouped, uniform = learn.groups(lexicon), learn.uniform_misses(lexicon)
+    grouped = learn.groups(lexicon)
+    solved = learn.Solved(lexicon, grouped)
+    uniform = learn.uniform_misses(lexicon, solved)
     rows = []
     for name in q.setters or tuple(names):
         truth = names.index(name)
-        run = learn.benchmark(lexicon, models, truth, q.games, q.seed, grouped, uniform)
+        run = learn.benchmark(lexicon, models, truth, q.games, q.seed, grouped, uniform, solved)
         rows.append(learning_row(run, q, float(run.posterior[truth])))
     table = pl.DataFrame(rows, schema=LEARNING_SCHEMA, orient="row")
     return Learning(table, tuple(notes), provenance(store, "hangman learning", q, ["words", "hangman"]))

@@ -17,11 +17,13 @@ is the learner's strategy with the posterior after k games (the solver's kernel 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from pipeline.core.blas import one_thread
+from pipeline.hangman.settings import KERNEL_MAX_LENGTH
 from pipeline.hangman.setters import Lexicon, Setter
 
 FLOOR = 1e-3  # each model's share spread evenly over the lexicon
@@ -104,22 +106,56 @@ def checkpoints(games: int) -> list[int]:
     return sorted(found)
 
 
-def expected_misses(lexicon: Lexicon, weights: np.ndarray, truth: np.ndarray) -> float:
+def expected_misses(lexicon: Lexicon, weights: np.ndarray, truth: np.ndarray, solved: Solved | None = None) -> float:
     """The expected misses of the guesser with these weights when the setter draws by `truth` (probabilities)."""
-    return float(truth @ fixed_misses(lexicon, weights))
+    found = (solved or Solved(lexicon)).misses(weights, support=truth > 0)
+    return float(truth @ found)  # words outside the support add 0.0: the same bits as over every word
 
 
-def fixed_misses(lexicon: Lexicon, weights: np.ndarray) -> np.ndarray:
+def fixed_misses(lexicon: Lexicon, weights: np.ndarray, solved: Solved | None = None) -> np.ndarray:
     """Every word's misses against the guesser with these fixed integer weights (the solver's kernel)."""
-    from pipeline.hangman.solver import solve_codes
-
-    misses, _, _ = solve_codes(list(lexicon.words), weights)
-    return misses.astype(np.int64)
+    return (solved or Solved(lexicon)).misses(weights)
 
 
-def uniform_misses(lexicon: Lexicon) -> np.ndarray:
+def uniform_misses(lexicon: Lexicon, solved: Solved | None = None) -> np.ndarray:
     """Every word's misses against the uniform-prior guesser (the reference solver, every weight 1)."""
-    return fixed_misses(lexicon, np.ones(len(lexicon.words), dtype=np.int64))
+    return fixed_misses(lexicon, np.ones(len(lexicon.words), dtype=np.int64), solved)
+
+
+class Solved:
+    """The solver on one lexicon's length groups, each length's misses kept for the weights it has seen (the
+    learner's mixture often repeats once its posterior has settled)."""
+
+    def __init__(self, lexicon: Lexicon, grouped: tuple[dict[int, Group], np.ndarray] | None = None):
+        self.lexicon = lexicon
+        self.by_length, _ = grouped or groups(lexicon)
+        self.seen: dict[tuple[int, bytes], np.ndarray] = {}
+
+    def misses(self, weights: np.ndarray, support: np.ndarray | None = None) -> np.ndarray:
+        """Every word's misses against these fixed integer weights; with `support` (a mask), only the lengths
+        holding a word of it are solved, the others left at 0."""
+        found = np.zeros(len(self.lexicon.words), dtype=np.int64)
+        for length, group in self.by_length.items():
+            if support is not None and not support[group.indices].any():
+                continue
+            w = np.ascontiguousarray(weights[group.indices], dtype=np.int64)
+            key = (length, hashlib.blake2b(w.tobytes(), digest_size=16).digest())
+            if key not in self.seen:
+                self.seen[key] = self.solve(length, group, w)
+            found[group.indices] = self.seen[key]
+        return found
+
+    def solve(self, length: int, group: Group, weights: np.ndarray) -> np.ndarray:
+        """The misses of one length's words against these weights."""
+        if length <= KERNEL_MAX_LENGTH:
+            from pipeline.hangman.kernels import hangman_solve
+
+            return hangman_solve(group.codes, weights)[0].astype(np.int64)
+        from pipeline.hangman.solver import solve_plain
+
+        words = [self.lexicon.words[i] for i in group.indices.tolist()]
+        games = solve_plain(words, dict(zip(words, weights.tolist())))
+        return np.array([games[w][0] for w in words], dtype=np.int64)
 
 
 def games_to_oracle(curve: list[tuple[int, float]], oracle: float) -> int | None:
@@ -163,13 +199,15 @@ def benchmark(
     seed: int,
     grouped: tuple[dict[int, Group], np.ndarray] | None = None,
     uniform: np.ndarray | None = None,
+    solved: Solved | None = None,
 ) -> Benchmark:
     """`games` seeded games set by models[truth], played by the learning guesser (knowing all the models), the
     uniform-prior guesser and the oracle, on the same secret words. `grouped` (groups) and `uniform`
-    (uniform_misses) may be given when several setters share the lexicon, to compute them once. BLAS runs on one
+    (uniform_misses) and `solved` (a Solved of the lexicon) may be given when several setters share the lexicon, to
+    compute them once. BLAS runs on one
     thread, so that the expected misses (float dot products) have the same bits on any machine."""
     with one_thread():
-        return _benchmark(lexicon, models, truth, games, seed, grouped, uniform)
+        return _benchmark(lexicon, models, truth, games, seed, grouped, uniform, solved)
 
 
 def _benchmark(
@@ -180,17 +218,19 @@ def _benchmark(
     seed: int,
     grouped: tuple[dict[int, Group], np.ndarray] | None,
     uniform: np.ndarray | None,
+    solved: Solved | None,
 ) -> Benchmark:
     """benchmark, on whatever BLAS threads there are."""
     by_length, row = grouped or groups(lexicon)
+    solved = solved or Solved(lexicon, (by_length, row))
     setter = models[truth]
     secrets = setter.draw(seed, games)
     probabilities = model_probabilities(models)
     learning, path = learning_misses(probabilities, secrets, by_length, row, lexicon.lengths)
-    uniform = uniform_misses(lexicon) if uniform is None else uniform
-    oracle = fixed_misses(lexicon, setter.weights)
+    uniform = uniform_misses(lexicon, solved) if uniform is None else uniform
+    oracle = fixed_misses(lexicon, setter.weights, solved)
     q = setter.probabilities
-    curve = tuple((k, expected_misses(lexicon, mixture(path[k], probabilities), q)) for k in checkpoints(games))
+    curve = tuple((k, expected_misses(lexicon, mixture(path[k], probabilities), q, solved)) for k in checkpoints(games))
     return Benchmark(
         setter.name,
         setter.support,
