@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.blas import one_thread
-from pipeline.hangman.settings import KERNEL_MAX_LENGTH
 from pipeline.hangman.setters import Lexicon, Setter
+from pipeline.hangman.settings import KERNEL_MAX_LENGTH
 
 FLOOR = 1e-3  # each model's share spread evenly over the lexicon
 TOLERANCE = 0.05  # "within 5% of the oracle"
