@@ -389,15 +389,15 @@ def test_measured_games_lose_what_their_replay_loses(scrabble, lexicon, leaves):
 
 
 @pytest.mark.slow
-def test_job_losses_are_the_python_replays_on_100_games(scrabble, lexicon):
-    """The job's losses table on 100 seeded ENABLE games with the reference leave values: the rows the Python
+def test_job_losses_are_the_python_replays_on_50_games(scrabble, lexicon):
+    """The job's losses table on 50 seeded ENABLE games with the reference leave values: the rows the Python
     replay (game_losses) gives, thousandth for thousandth."""
     from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values
     from pipeline.scrabble.equity.reference import read_reference
 
     counts = scrabble.tile_set.counts
     values = LeaveValues(leave_values(read_reference(ROOT / "data/raw/leaves-enable.parquet"), counts, PRIOR_WEIGHT))
-    games = 100
+    games = 50
     expected: dict[tuple[str, int], list[int]] = {}
     for number in range(1, games + 1):
         log = play_game(scrabble, lexicon, game_rng(27, "scrabble", number), (Equity(values), Equity(values)))

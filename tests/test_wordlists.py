@@ -87,7 +87,7 @@ def lex(tmp_path_factory):
         sample_words(MOBY, 3, ORDINARY + OFFENSIVE + TOPICS),
         "hangman",
         "boggle",
-        config=config_with(root, "optimal_states = 1000", "optimal_states = 0"),
+        config=config_with(root, "optimal_states = 200", "optimal_states = 0"),
     )
 
 

@@ -77,7 +77,7 @@ def ray_head(prefix: str = "rayc"):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(head.pid, signal.SIGTERM)
         try:
-            head.wait(5)
+            head.wait(1)  # an idle head stops at once; one with workers waits for them, which a test need not
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(head.pid, signal.SIGKILL)
