@@ -228,9 +228,9 @@ def test_a_run_that_finds_the_table_grown_meanwhile_goes_on_from_it(problem, tmp
 def test_a_playability_part_of_another_run_is_named(tmp_path, change, message):
     from dataclasses import replace
 
-    from pipeline.ingest.playability import reference_file
     from pipeline.scrabble.playability import reference as rf
     from pipeline.scrabble.playability.job import LOSSES_SCHEMA
+    from pipeline.words.playability import reference_file
 
     block = pl.DataFrame([("XI", 0, 3000, 1)], schema=LOSSES_SCHEMA, orient="row")
     first = rf.grown(rf.Reference(block.clear(), "t", "scrabble", 27, "l", "w", 0, 10), block, 4)

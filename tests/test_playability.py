@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from pipeline.core import executor
 from pipeline.core.config import load_config
-from pipeline.ingest.playability import playability_table
 from pipeline.scrabble.equity.moves import record_leaves
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues, keys_of_texts
@@ -35,6 +34,7 @@ from pipeline.scrabble.playability.losses import (
 )
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.board import Board
+from pipeline.words.playability import playability_table
 from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, build_lexicon
 
 FULL_BAG, SHORT_BAG = 86, 3  # tiles in the bag: leaves count, and they do not (equity.strategy.uses_leaves)

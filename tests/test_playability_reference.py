@@ -15,12 +15,12 @@ from pipeline.core import executor, parts
 from pipeline.core.config import load_config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
-from pipeline.ingest.playability import playability_table, reference_file
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.playability import reference as rf
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
 from pipeline.scrabble.playability.table import stability
 from pipeline.scrabble.rules.variant import variants
+from pipeline.words.playability import playability_table, reference_file
 from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli
 
 REFERENCE = ROOT / "data" / "raw" / "playability-enable"

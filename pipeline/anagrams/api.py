@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import LENGTH, Field, option, parse_range
 from pipeline.core.results import Listing, Provenance, provenance
-from pipeline.scrabble.playability.lookup import ORDER, PLAYABILITY, ordered
+from pipeline.words.playability import ORDER, PLAYABILITY, ordered
 
 if TYPE_CHECKING:
     import polars as pl
@@ -50,7 +50,7 @@ def letters_of(what: str):
 
     def check(text: str) -> str:
         """The letters as typed, checked."""
-        from pipeline.anagrams.lookups import parse_letters
+        from pipeline.letters.alphabet import parse_letters
 
         parse_letters(text, what)
         return text
@@ -326,10 +326,11 @@ def hunt(s: Session, q: Hunt) -> Listing:
 def pattern(s: Session, q: Pattern) -> Listing:
     """Words matching each pattern (or regular expression)."""
     from pipeline.anagrams import queries
+    from pipeline.letters.patterns import pattern_regex
 
     if not q.regex:
         for one in q.patterns:
-            queries.pattern_regex(one)
+            pattern_regex(one)
     index = queries.open_index(s.store, s.config)
     found = batch(q.patterns, "pattern", lambda p: queries.pattern(index, p, q.regex))
     tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ())
@@ -345,7 +346,8 @@ def hooks(s: Session, q: Hooks) -> Listing:
 
 def word(s: Session, q: Word) -> WordFacts:
     """Every row about the word in every table of the lexicon."""
-    from pipeline.anagrams.lookups import parse_letters, word_facts
+    from pipeline.anagrams.lookups import word_facts
+    from pipeline.letters.alphabet import parse_letters
 
     facts = word_facts(s.store, q.word)
     return WordFacts(parse_letters(q.word, "word"), facts, provenance(s.store, "word", q, tuple(facts)))

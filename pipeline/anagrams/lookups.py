@@ -10,23 +10,12 @@ import polars as pl
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
-from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii
+from pipeline.letters.alphabet import BLANK, LETTERS, parse_letters
 from pipeline.letters.racks import rack_text
 
 STEM_LENGTHS = (6, 7)  # a bingo stem has 6 or 7 letters (the stems stage makes them)
 
 # ---- letters as typed (racks and hands: tiles.parse_rack) ---------------------------------------
-
-
-def parse_letters(text: str, what: str) -> str:
-    """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
-    letters = upper_ascii(text.strip())
-    if not letters:
-        raise WordstatsError(f"empty {what}: give letters A-Z")
-    for pos, ch in enumerate(letters, 1):
-        if ch not in LETTERS:
-            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
-    return letters
 
 
 # ---- the anagrams of a rack, by alphagram --------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.scrabble.playability.lookup import PLAYABILITY, playability_scan
+from pipeline.words.playability import PLAYABILITY, playability_scan
 
 PROBABILITY = "probability"  # the deck's default order: likeliest alphagram first
 DECK_ORDERS = (PROBABILITY, PLAYABILITY)

@@ -243,7 +243,7 @@ def replay(word: str, words: list[str], weights: np.ndarray | None = None, seque
 
 def game(s: Session, q: GameRequest) -> Game:
     """The solver's game against q.word in the session's lexicon (a note when it is not a word of the lexicon)."""
-    from pipeline.anagrams.lookups import parse_letters
+    from pipeline.letters.alphabet import parse_letters
 
     text = parse_letters(q.word, "word")
     store = s.store

@@ -1,6 +1,6 @@
 """The ingest stage: word-list sources → words.parquet and ingest_report.json. The words table takes its
 playability columns from [playability] reference when that table was played on the lexicon's words
-(pipeline/ingest/playability.py; null otherwise), so no stage after this one feeds it."""
+(pipeline/words/playability.py; null otherwise), so no stage after this one feeds it."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.stages import Output, StageContext
 from pipeline.ingest.normalise import merge_sources, read_words
-from pipeline.ingest.playability import reference_params, word_columns
 from pipeline.ingest.sources import read_source
 from pipeline.ingest.words import word_table
 from pipeline.letters.tilesets import TileSet
+from pipeline.words.playability import reference_params, word_columns
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

@@ -3,6 +3,8 @@ kernel uses), and text in capitals."""
 
 from __future__ import annotations
 
+from pipeline.core.errors import WordstatsError
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"  # a blank tile, as racks and tile sets write it
 A_CODE = ord("A")  # the ASCII byte of letter code 0: code = byte - A_CODE
@@ -17,3 +19,14 @@ def code(letter: str) -> int:
 def upper_ascii(text: str) -> str:
     """Text as typed with a-z in capitals and every other character kept (str.upper makes ß SS and ı I)."""
     return text.translate(_UPPER_ASCII)
+
+
+def parse_letters(text: str, what: str) -> str:
+    """Letters as typed (any case) as upper-case A–Z; a one-line error names a bad character."""
+    letters = upper_ascii(text.strip())
+    if not letters:
+        raise WordstatsError(f"empty {what}: give letters A-Z")
+    for pos, ch in enumerate(letters, 1):
+        if ch not in LETTERS:
+            raise WordstatsError(f"bad {what} {text!r}: character {pos} ({ch!r}) is not one of the letters A-Z")
+    return letters

@@ -235,9 +235,10 @@ def title_of(session: Session, request: ListRequest, wl: WordList | None) -> str
 def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:
     """A word looked up: is it a word, its anagrams, hooks, Hangman difficulty and phonics; offensive words and
     topics not for the classroom left out of anagrams and hooks unless `every`."""
-    from pipeline.anagrams.lookups import hooks, parse_letters
+    from pipeline.anagrams.lookups import hooks
     from pipeline.anagrams.queries import anagram, open_index
     from pipeline.anagrams.study import judge
+    from pipeline.letters.alphabet import parse_letters
 
     text = parse_letters(word, "word")
     if len(text) > 15:

@@ -87,7 +87,7 @@ def letters(text: str, option: str) -> str:
 
 def pattern_for_list(pattern: str) -> str:
     """The anchored regex of a word-list pattern (the pattern query's syntax; it must name a letter)."""
-    from pipeline.anagrams.queries import pattern_regex
+    from pipeline.letters.patterns import pattern_regex
 
     regex = pattern_regex(pattern)
     if not re.search(r"[A-Za-z]", pattern):

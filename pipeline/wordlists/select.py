@@ -12,7 +12,6 @@ import polars as pl
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound
 from pipeline.core.store import Store
-from pipeline.scrabble.playability.lookup import PLAYABILITY, by_playability, with_playability
 from pipeline.wordlists.fields import CHILDREN_FIELDS, PAPER_NAMES
 from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
 from pipeline.wordlists.options import flag, merge
@@ -27,6 +26,7 @@ from pipeline.wordlists.pools import (
 )
 from pipeline.wordlists.puzzles import MIN_TARGET, NO_BANNED, Banned
 from pipeline.wordlists.settings import exclusions, load_settings, puzzle_banned
+from pipeline.words.playability import PLAYABILITY, by_playability, with_playability
 
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
 HANDWRITING_FONT = "andika"  # a handwriting sheet's font unless one is given: letters as early readers write them

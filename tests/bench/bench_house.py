@@ -1,6 +1,7 @@
 """The house: how the package's code is laid out, before a commit and now. Python files under pipeline/, their
 lines, the largest file, the longest function, and the import circles among the package's modules (module-level
-imports only: an import inside a function runs when it is called, not when the module loads).
+imports only: an import inside a function runs when it is called, not when the module loads), and the game
+packages (pipeline/games.py) that import another.
 
 `python -m tests.bench house` writes data/out/bench/house.json; BEFORE names the commit compared with (read with
 `git archive` into a temporary folder, never checked out). tests/test_house.py holds the package to the limits."""
@@ -84,6 +85,31 @@ def import_graph(package: Path, lazy: bool = False) -> dict[str, set[str]]:
     return graph
 
 
+def game_packages(package: Path) -> tuple[str, ...]:
+    """The packages pipeline/games.py lists, by their last names (ingest, anagrams, ...); none without it."""
+    games = package / "games.py"
+    if not games.exists():
+        return ()
+    for node in ast.parse(games.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "GAMES" for t in node.targets):
+            return tuple(name.rpartition(".")[2] for name in ast.literal_eval(node.value))
+    return ()
+
+
+def games_importing_games(package: Path) -> dict[str, list[str]]:
+    """Each pair of game packages where one imports the other, lazy imports included: "a -> b" → the modules of
+    a that import b."""
+    games = set(game_packages(package))
+    found: dict[str, set[str]] = {}
+    for module, imported in import_graph(package, lazy=True).items():
+        mine = module.split(".")[1] if "." in module else ""
+        for other in imported:
+            theirs = other.split(".")[1] if "." in other else ""
+            if mine in games and theirs in games and theirs != mine:
+                found.setdefault(f"{mine} -> {theirs}", set()).add(module)
+    return {pair: sorted(modules) for pair, modules in sorted(found.items())}
+
+
 def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import circles: each strongly connected set of two or more modules (Tarjan's algorithm), sorted."""
     index: dict[str, int] = {}
@@ -160,6 +186,7 @@ def house(package: Path) -> dict:
     longest = max((f for p in files for f in functions(p, package)), key=lambda f: (f[0], f[1]))
     circles = import_circles(import_graph(package))
     lazy = import_circles(import_graph(package, lazy=True))
+    crossing = games_importing_games(package)
     return {
         "files": len(files),
         "lines": sum(lines.values()),
@@ -170,6 +197,8 @@ def house(package: Path) -> dict:
         "circles": circles,
         "import_circles_with_lazy_imports": len(lazy),
         "lazy_circles": lazy,
+        "games_importing_games": len(crossing),
+        "game_imports": crossing,
     }
 
 

@@ -56,7 +56,6 @@ def measure_playability(
     from pipeline.core.files import sha256_file, write_json, write_parquet
     from pipeline.core.outputs import check_out
     from pipeline.core.session import open_session
-    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.play.jobs import local_processes
@@ -64,6 +63,7 @@ def measure_playability(
     from pipeline.scrabble.playability.stage import params as stage_params
     from pipeline.scrabble.playability.table import summary
     from pipeline.scrabble.rules.variant import declared_variant
+    from pipeline.words.playability import playability_table
 
     with open_session(config, data_dir, lexicon) as s:  # the inputs read, the lexicon's read lock let go
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])

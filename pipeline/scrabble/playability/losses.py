@@ -27,7 +27,6 @@ from functools import cache
 
 import numpy as np
 
-from pipeline.ingest.playability import MILLI
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.moves import Move, ranked_moves
 from pipeline.scrabble.equity.strategy import Equity, uses_leaves
@@ -39,6 +38,7 @@ from pipeline.scrabble.play.turns import rack_text
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
+from pipeline.words.playability import MILLI
 
 PASS_EQUITY = 0.0  # the pass: no score, the whole rack kept (a leave of a full rack is worth 0)
 

@@ -22,10 +22,10 @@ import polars as pl
 from pipeline.core import parts
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import words_digest
-from pipeline.ingest.playability import REFERENCE_STAGE, covered, playability_table, reference_parts
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, merge_parts
 from pipeline.scrabble.playability.table import stability
+from pipeline.words.playability import REFERENCE_STAGE, covered, playability_table, reference_parts
 
 REFERENCE_BLOCK = 20_000  # games per block: the table's games done are a multiple of it until the target
 REFERENCE_TARGET = 1_000_000  # games of the full reference
@@ -44,7 +44,7 @@ class Reference:
     words: str  # digest of the lexicon's sorted playable words, as the jobs hold it (jobs.words_digest)
     games: int
     target: int
-    table_words: str = ""  # digest of every word of the words table (what pipeline.ingest.playability.covered compares)
+    table_words: str = ""  # digest of every word of the words table (what pipeline.words.playability.covered compares)
     stops: tuple[int, ...] = ()  # the games done at the end of each part, in order
 
     @property

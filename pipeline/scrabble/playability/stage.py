@@ -9,13 +9,13 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
-from pipeline.ingest.playability import reference_params
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.play.jobs import local_processes
 from pipeline.scrabble.playability.api import DEFAULT_SEED
 from pipeline.scrabble.rules.variant import declared_variant
+from pipeline.words.playability import reference_params
 
 DEFAULT_GAMES = 20
 
@@ -40,9 +40,9 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
     stage's own games; and the run's summary."""
     from pathlib import Path
 
-    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.playability.reference import covers, read_reference
     from pipeline.scrabble.playability.table import summary
+    from pipeline.words.playability import playability_table
 
     p = ctx.params
     words = inputs["words"]["word"].to_list()
@@ -58,9 +58,9 @@ def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:
 def sample(inputs: dict[str, pl.DataFrame], ctx, words: list[str]) -> dict[str, object]:
     """Playability of every word from the stage's own `games` games, and the run's summary."""
     from pipeline.core import executor
-    from pipeline.ingest.playability import playability_table
     from pipeline.scrabble.playability.job import playability_job
     from pipeline.scrabble.playability.table import summary
+    from pipeline.words.playability import playability_table
 
     p = ctx.params
     variant = declared_variant(ctx.config, p["variant"])

@@ -1,4 +1,4 @@
-"""The top words of a playability table (pipeline.ingest.playability) and how stable their ranking is between the two
+"""The top words of a playability table (pipeline.words.playability) and how stable their ranking is between the two
 halves of the games."""
 
 from __future__ import annotations
