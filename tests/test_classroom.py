@@ -21,8 +21,9 @@ from pipeline.phonics.stage import DEFAULT_DOLCH, dolch_path, phonics_table
 from pipeline.wordlists.pools import common_words, review
 from pipeline.wordlists.puzzles import Banned, fits, other_answers, shared_letters, state
 from pipeline.wordlists.select import pick, word_list
-from pipeline.wordlists.settings import classroom_vocabulary, load_settings, offensive_words, puzzle_banned
-from pipeline.wordlists.vocabulary import CATEGORIES, parse_review
+from pipeline.wordlists.settings import load_settings, puzzle_banned
+from pipeline.words.classroom import classroom_vocabulary, offensive_words
+from pipeline.words.vocabulary import CATEGORIES, parse_review
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
 from tests.support.datasets import default_data
 
@@ -127,7 +128,7 @@ def test_a_word_reviewed_twice_is_refused():
 @pytest.mark.slow
 def test_teacher_lexicon_pool_is_reviewed(teacher, config, settings):
     """Every word of the teacher lexicon's children's pool has a decision (fast: one lexicon)."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     words = pool(teacher, config.teacher_lexicon)
     assert len(words) > 9_000
     assert sorted(set(words) - set(vocab.decisions)) == []
@@ -143,7 +144,7 @@ def test_the_pool_needs_only_the_candidate_words(teacher, config):
 def test_every_pool_of_every_bundled_lexicon_is_reviewed(every, config, settings):
     """Every word that can reach a children's sheet, over every bundled lexicon, has a review decision: a new
     lexicon, preset or filter cannot bring words in silently."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     missing = {}
     for name in config.lexicons:
         words = candidates_pool(every, name, config)
@@ -163,7 +164,7 @@ def test_children_lists_print_only_kept_words(teacher, config, settings):
     """The whole pool of every children's preset and filter holds only words the review keeps: zero unreviewed
     and zero excluded words printed (the selection reads no lexicon's words but the given one's: the other
     lexicons' pools are all reviewed, above)."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     cases = [(name, {}) for name in settings.presets] + children_options()
     store = Store(teacher, config.teacher_lexicon)
     for preset, options in cases:
@@ -178,7 +179,7 @@ def test_children_lists_print_only_kept_words(teacher, config, settings):
 @pytest.mark.slow
 def test_teacher_lexicon_presets_print_only_kept_words(teacher, config, settings):
     """Every preset on the teacher lexicon prints only kept words, with its own sheet's rules applied."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     store = Store(teacher, config.teacher_lexicon)
     sizes = {}
     for name in settings.presets:
@@ -219,7 +220,7 @@ def test_teachers_overrule_decisions_in_the_config(tmp_path, teacher):
     config_text = DEFAULT_CONFIG.read_text().replace('"../data/', f'"{ROOT}/data/')
     config_text = config_text.replace('file = "wordlists.toml"', f'file = "{tmp_path}/wordlists.toml"')
     (tmp_path / "config.toml").write_text(config_text)
-    vocab = classroom_vocabulary(load_settings(load_config(tmp_path / "config.toml")))
+    vocab = classroom_vocabulary(load_settings(load_config(tmp_path / "config.toml")).classroom)
     assert "BAR" in vocab.kept and "CAT" not in vocab.kept
     assert vocab.decision("cat").by == "teacher"
 
@@ -353,7 +354,7 @@ def test_scrambles_are_never_words_and_the_key_gives_every_answer(teacher, confi
     string; every other answer a child may know is a kept word and is in the key."""
     store = Store(teacher, config.teacher_lexicon)
     lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     known = frozenset(vocab.decisions) | frozenset(common_words(store, settings))
     banned = puzzle_banned(settings)
     for seed in range(30):
@@ -397,10 +398,10 @@ def test_hangman_words_have_no_misleading_reveal_state(teacher, config, settings
     _ _ G G _ R S, is left out, and CENTS and AUNTS (C _ N T S, _ _ N T S), which inflections no dictionary
     lists would read as."""
     store = Store(teacher, config.teacher_lexicon)
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     known = frozenset(vocab.decisions) | frozenset(common_words(store, settings))
     lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
-    unsafe = offensive_words(settings, lexicon | known)
+    unsafe = offensive_words(settings.classroom, lexicon | known)
     assert misleading_by_brute_force("BEGGARS", unsafe, known)
     assert state("BEGGARS", shared_letters("BEGGARS", "BUGGERS")) == "B_GG_RS"
     assert {"CUNTS", "TURDS", "FUCKS", "DICKS", "JAPS"} <= unsafe

@@ -257,10 +257,10 @@ def built(tmp_path_factory):
 def models_of(lex: setters.Lexicon, table: pl.DataFrame) -> list[setters.Setter]:
     """The four built-in models on the built lexicon (children: the words of the classroom review it holds)."""
     from pipeline.core.config import load_config
-    from pipeline.wordlists.settings import classroom_vocabulary, excluded_words, load_settings
+    from pipeline.words.classroom import classroom_vocabulary, excluded_words, load_classroom
 
-    wl = load_settings(load_config(ROOT / "tests" / "configs" / "small.toml"))
-    kept = classroom_vocabulary(wl).kept - excluded_words(wl)
+    classroom = load_classroom(load_config(ROOT / "tests" / "configs" / "small.toml"))
+    kept = classroom_vocabulary(classroom).kept - excluded_words(classroom)
     rank = table["rank_in_length"].to_numpy()
     return [setters.uniform(lex), setters.frequency(lex), setters.children(lex, kept), setters.hard(lex, rank)]
 

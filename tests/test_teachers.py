@@ -14,7 +14,8 @@ from pipeline.core.store import Store
 from pipeline.phonics.grades import dolch
 from pipeline.phonics.stage import DEFAULT_DOLCH
 from pipeline.wordlists.select import word_list
-from pipeline.wordlists.settings import listed_entries, load_settings
+from pipeline.wordlists.settings import load_settings
+from pipeline.words.classroom import listed_entries, load_classroom
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
@@ -43,7 +44,7 @@ def config():
 
 def raw_lists(config) -> tuple[set[str], tuple[str, ...]]:
     """The block list entries, additions, slurs and topic words as written (lower case), and the roots."""
-    s = load_settings(config)
+    s = load_classroom(config)
     words = {w.lower() for w in listed_entries(s)} | {w.lower() for w in s.add + s.slurs}
     for _, topic in s.topics:
         words |= set(topic)
@@ -121,9 +122,9 @@ def test_dolch_counts():
 
 def test_dolch_words_are_never_blocked(config):
     """A sight word list must print whole: no Dolch word is on the block list or the topics."""
-    from pipeline.wordlists.settings import exclusions
+    from pipeline.words.classroom import exclusions
 
-    excl = exclusions(load_settings(config))
+    excl = exclusions(load_classroom(config))
     assert [w for w in dolch(DEFAULT_DOLCH)["word"] if excl.excluded(w)] == []
 
 
@@ -143,10 +144,10 @@ def phonics_rows(lex) -> pl.DataFrame:
 @pytest.mark.slow
 def test_grade_filter_matches_table(lex, config):
     """--grade 2-3 gives exactly the safe, reviewed-and-kept words whose grade is 2 or 3."""
-    from pipeline.wordlists.settings import classroom_vocabulary, exclusions
+    from pipeline.words.classroom import classroom_vocabulary, exclusions
 
-    excl = exclusions(load_settings(config))
-    kept = classroom_vocabulary(load_settings(config)).kept
+    excl = exclusions(load_classroom(config))
+    kept = classroom_vocabulary(load_classroom(config)).kept
     table = phonics_rows(lex)
     expected = sorted(
         w.lower()

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.store import Store
-from pipeline.wordlists.safety import Exclusions
 from pipeline.wordlists.select import presets_table, word_list
-from pipeline.wordlists.settings import blocked_words, excluded_words, exclusions, load_settings
+from pipeline.words.classroom import blocked_words, excluded_words, exclusions, load_classroom
+from pipeline.words.safety import Exclusions
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli, sample_words
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
@@ -188,7 +188,7 @@ filters = st.fixed_dictionaries(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(opts=filters, allow_all=st.booleans())
 def test_filters_match_slow_reference(store, config, rows, opts, allow_all):
-    blocked = exclusions(load_settings(config))
+    blocked = exclusions(load_classroom(config))
     expected = reference(rows, opts, blocked, allow_all)
     try:
         got = word_list(store, config, None, dict(opts), allow_all=allow_all, upper=True).words
@@ -200,7 +200,7 @@ def test_filters_match_slow_reference(store, config, rows, opts, allow_all):
 @pytest.mark.slow
 def test_common_flag_is_zipf_3(store, config, rows):
     got = word_list(store, config, None, {"common": True, "length": "5-5"}, upper=True).words
-    assert got == reference(rows, {"common": True, "length": "5-5"}, exclusions(load_settings(config)), False)
+    assert got == reference(rows, {"common": True, "length": "5-5"}, exclusions(load_classroom(config)), False)
     assert got
 
 
@@ -208,22 +208,22 @@ def test_common_flag_is_zipf_3(store, config, rows):
 def test_top_frequent_beyond_polars_head_limit(store, config, rows):
     opts = {"top_frequent": 10**12, "length": "4-4"}  # more than head() takes: every word with a frequency
     got = word_list(store, config, None, dict(opts), upper=True).words
-    assert got == reference(rows, opts, exclusions(load_settings(config)), False) and got
+    assert got == reference(rows, opts, exclusions(load_classroom(config)), False) and got
 
 
 # ---- the block list ---------------------------------------------------------------------------------
 
 
 def test_block_list_blocks_slurs_and_vulgarity_not_ordinary_words(config):
-    blocked = blocked_words(load_settings(config))
+    blocked = blocked_words(load_classroom(config))
     for word in OFFENSIVE:
-        assert word.upper() in blocked or exclusions(load_settings(config)).reason(word) == "offensive", word
+        assert word.upper() in blocked or exclusions(load_classroom(config)).reason(word) == "offensive", word
     for word in ORDINARY:
         assert word.upper() not in blocked, word
     assert "GOD" not in blocked and "KILL" not in blocked and "DRUNK" not in blocked  # topics, not offensive
-    everything = exclusions(load_settings(config))
+    everything = exclusions(load_classroom(config))
     for word in TOPICS:
-        assert word.upper() in excluded_words(load_settings(config)) and everything.reason(word) not in (None,), word
+        assert word.upper() in excluded_words(load_classroom(config)) and everything.reason(word) not in (None,), word
     for word in ORDINARY:
         assert not everything.excluded(word), word
 
@@ -242,7 +242,7 @@ def test_blocked_words_never_listed_by_default_and_listed_with_allow_all(lex):
 
 
 def test_block_list_file_is_ldnoobw_verbatim(config):
-    s = load_settings(config)
+    s = load_classroom(config)
     assert s.blocklist.name == "ldnoobw-en.lst"
     text = s.blocklist.read_text()
     assert "rosy palm and her 5 sisters" in text and "god damn" in text  # phrases kept as published
@@ -290,7 +290,7 @@ def test_block_list_hash_is_checked(tmp_path, lex):
 
 
 def test_count_and_seed_pick_reproducibly(lex, store, config, rows):
-    pool = set(reference(rows, {"length": "5-6", "min_zipf": 3.0}, exclusions(load_settings(config)), False))
+    pool = set(reference(rows, {"length": "5-6", "min_zipf": 3.0}, exclusions(load_classroom(config)), False))
     a = listed(lex, "--length", "5-6", "--min-zipf", "3", "--sample", "25", "--seed", "7", "--upper")
     b = listed(lex, "--length", "5-6", "--min-zipf", "3", "--sample", "25", "--seed", "7", "--upper")
     c = listed(lex, "--length", "5-6", "--min-zipf", "3", "--sample", "25", "--seed", "8", "--upper")
@@ -330,7 +330,7 @@ def test_hangman_band_filter_matches_table(lex, store, config, rows):
     for band in ("easy", "medium", "hard"):
         expected = sorted(
             set(table.filter(pl.col("band") == band)["word"])
-            & set(reference(rows, {"length": "4-6"}, exclusions(load_settings(config)), False))
+            & set(reference(rows, {"length": "4-6"}, exclusions(load_classroom(config)), False))
         )
         got = listed(lex, "--hangman", band, "--length", "4-6", "--upper")
         assert got == expected and got
@@ -350,7 +350,7 @@ def test_boggle_findable_uses_find_rate(lex, store, config, rows):
         table = table.filter(pl.col("dice") == "new")
     for rate, args in ((0.01, ()), (0.1, ("--min-find-rate", "0.1"))):
         findable = set(table.filter(pl.col("find_rate") >= rate)["word"])
-        expected = sorted(findable & set(reference(rows, {"length": "3-5"}, exclusions(load_settings(config)), False)))
+        expected = sorted(findable & set(reference(rows, {"length": "3-5"}, exclusions(load_classroom(config)), False)))
         assert listed(lex, "--boggle-findable", "--length", "3-5", "--upper", *args) == expected
 
 

@@ -428,7 +428,7 @@ def setter_lexicon(store: Store):
 
 def children_words(s: Session) -> frozenset[str]:
     """The children's words: those the classroom review keeps that word lists do not leave out."""
-    from pipeline.wordlists.settings import classroom_vocabulary, excluded_words, load_settings
+    from pipeline.words.classroom import classroom_vocabulary, excluded_words, load_classroom
 
-    wl = load_settings(s.config)
-    return classroom_vocabulary(wl).kept - excluded_words(wl)
+    classroom = load_classroom(s.config)
+    return classroom_vocabulary(classroom).kept - excluded_words(classroom)

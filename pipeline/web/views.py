@@ -17,7 +17,8 @@ from pipeline.wordlists import api
 from pipeline.wordlists.fields import FIELDS, Field
 from pipeline.wordlists.options import merge
 from pipeline.wordlists.select import WordList
-from pipeline.wordlists.settings import Settings, exclusions, load_settings
+from pipeline.wordlists.settings import Settings, load_settings
+from pipeline.words.classroom import exclusions
 
 PREVIEW_WORDS = 8  # words a gallery card shows
 GROUPS = {  # how the list form groups its fields, in this order
@@ -101,7 +102,7 @@ def _settings_mark(session: Session) -> tuple:
     block list and review, each file's path, size and time (a cache key)."""
     settings = settings_of(session)
     marks: list[tuple] = []
-    for path in (session.config.path, settings.path, settings.blocklist, settings.review):
+    for path in (session.config.path, settings.path, settings.classroom.blocklist, settings.classroom.review):
         try:
             st = path.stat()
             marks.append((str(path), st.st_size, st.st_mtime_ns))
@@ -244,7 +245,7 @@ def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:
     if len(text) > 15:
         raise BadRequest("a word of at most 15 letters")
     store, config = session.store, session.config
-    excl = exclusions(settings_of(session))
+    excl = exclusions(settings_of(session).classroom)
     valid = bool(judge(store, [text])["valid"][0])
     if not every and excl.excluded(text):  # as on any list: the entry only when every word is asked for
         topic = excl.reason(text) or "offensive"

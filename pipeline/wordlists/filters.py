@@ -14,7 +14,8 @@ from pipeline.core.store import MAX_ROWS, Store
 from pipeline.wordlists.fields import LONG_PHONICS, letters, parse_grade, pattern_for_list
 from pipeline.wordlists.options import flag
 from pipeline.wordlists.pools import CHILDREN_GRADE, COLUMNS, children_hangman, need_table
-from pipeline.wordlists.settings import Settings, exclusions
+from pipeline.wordlists.settings import Settings
+from pipeline.words.classroom import exclusions
 
 SAFE = "offensive words and topics not for the classroom left out"
 CHILDREN_WORDS = "words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4)"
@@ -48,7 +49,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
     """The filters of `options`, in the order they are applied."""
     out: list[Step] = []
     if not allow_all:
-        keep = exclusions(settings).keep()
+        keep = exclusions(settings.classroom).keep()
         out.append(
             Step(
                 "--allow-all",

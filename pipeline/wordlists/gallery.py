@@ -35,7 +35,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     from pipeline.wordlists.settings import load_settings
 
     settings = load_settings(config)
-    files = {"settings": settings.path, "blocklist": settings.blocklist, "review": settings.review}
+    files = {"settings": settings.path, "blocklist": settings.classroom.blocklist, "review": settings.classroom.review}
     return {
         "teacher": spec is not None and spec.name == config.teacher_lexicon,
         "files": {name: {"file": path.name, "sha256": sha256_if_file(path)} for name, path in files.items()},

@@ -12,7 +12,8 @@ import polars as pl
 from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
 from pipeline.wordlists.puzzles import Banned, misleading, other_answers, scramble
-from pipeline.wordlists.settings import Settings, classroom_vocabulary, exclusions, offensive_words
+from pipeline.wordlists.settings import Settings
+from pipeline.words.classroom import classroom_vocabulary, exclusions, offensive_words
 
 CHILDREN_GRADE = 4  # the children's pool: grade K to 4, the words familiar to fourth graders
 
@@ -61,10 +62,10 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
 def children_pool(store: Store, settings: Settings) -> list[str]:
     """The children's word pool: words of grade K to 4 (Dolch and Dale-Chall familiar words) that pass the
     block list and the topics and that the classroom review keeps."""
-    keep = exclusions(settings).keep()
+    keep = exclusions(settings.classroom).keep()
     grades = need_table(store, "phonics", "--children").filter(pl.col("grade").is_between(0, CHILDREN_GRADE))
     grades = grades.select("word")
-    kept = sorted(classroom_vocabulary(settings).kept)
+    kept = sorted(classroom_vocabulary(settings.classroom).kept)
     words = store.scan("words", ["word"]).join(grades, on="word", how="semi").filter(keep)
     return words.filter(pl.col("word").is_in(kept)).collect()["word"].to_list()
 
@@ -77,7 +78,7 @@ def scramble_pool(
     or a common word of the lexicon) that the review does not keep is left out, and so is a word whose letters
     cannot be shuffled into a non-word free of banned strings (each word shuffled by its own generator, seeded
     by the list's seed and the word, so that a word's letters do not depend on the other words)."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     lengths = sorted(set(df["length"].to_list()))
     lexicon = store.scan("words", ["word", "length", "zipf"]).filter(pl.col("length").is_in(lengths)).collect()
     common = lexicon.filter(pl.col("zipf") >= settings.common_zipf)["word"].to_list()
@@ -100,9 +101,9 @@ def scramble_pool(
 def hangman_pool(df: pl.DataFrame, store: Store, settings: Settings) -> pl.DataFrame:
     """The words of `df` with no misleading Hangman reveal state (puzzles.misleading): the unsafe words are the
     offensive words a reader would recognise, the known words the reviewed ones and the lexicon's common words."""
-    known = frozenset(classroom_vocabulary(settings).decisions) | frozenset(common_words(store, settings))
+    known = frozenset(classroom_vocabulary(settings.classroom).decisions) | frozenset(common_words(store, settings))
     lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
-    bad = misleading(df["word"].to_list(), offensive_words(settings, lexicon | known), known)
+    bad = misleading(df["word"].to_list(), offensive_words(settings.classroom, lexicon | known), known)
     return df.filter(~pl.col("word").is_in(sorted(bad)))
 
 
@@ -158,7 +159,7 @@ UNREVIEWED = "no classroom review decision yet"
 
 def review(df: pl.DataFrame, settings: Settings) -> Review:
     """The rows of `df` whose word has a keep decision, and how many others are excluded or unreviewed."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     decided = df["word"].is_in(sorted(vocab.decisions))
     kept = df["word"].is_in(sorted(vocab.kept))
     return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()), df.filter(~kept))
@@ -166,7 +167,7 @@ def review(df: pl.DataFrame, settings: Settings) -> Review:
 
 def review_reasons(words: list[str], settings: Settings) -> dict[str, str]:
     """Why the review leaves out each of `words` (upper case), in a teacher's words."""
-    vocab = classroom_vocabulary(settings)
+    vocab = classroom_vocabulary(settings.classroom)
     out = {}
     for word in words:
         decision = vocab.decision(word)

@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.core.config import load_config
     from pipeline.core.errors import WordstatsError
     from pipeline.core.store import resolve_data_dir
-    from pipeline.wordlists.settings import classroom_vocabulary, exclusions, load_settings
+    from pipeline.wordlists.settings import load_settings
+    from pipeline.words.classroom import classroom_vocabulary, exclusions
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicon", required=True)
@@ -122,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
         data_dir, _ = resolve_data_dir(Path(args.data_dir) if args.data_dir else None, config.path)
         settings = load_settings(config)
-        vocab = classroom_vocabulary(settings)
+        vocab = classroom_vocabulary(settings.classroom)
         if args.every_word:
             every = pl.read_parquet(data_dir / args.lexicon / "words.parquet", columns=["word"])["word"].to_list()
             words = sorted(set(every) - vocab.kept)
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     except (WordstatsError, OSError, pl.exceptions.PolarsError) as exc:
         print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
-    excl = exclusions(settings)
+    excl = exclusions(settings.classroom)
     wn = read_wordnet()
     if wn is None:
         print(

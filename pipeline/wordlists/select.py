@@ -25,7 +25,8 @@ from pipeline.wordlists.pools import (
     scramble_pool,
 )
 from pipeline.wordlists.puzzles import MIN_TARGET, NO_BANNED, Banned
-from pipeline.wordlists.settings import exclusions, load_settings, puzzle_banned
+from pipeline.wordlists.settings import load_settings, puzzle_banned
+from pipeline.words.classroom import exclusions
 from pipeline.words.playability import PLAYABILITY, by_playability, with_playability
 
 REVIEWED = "only words reviewed for the classroom (docs/wordlists.md)"
@@ -235,7 +236,7 @@ def blocked(matched: pl.DataFrame, kept: pl.DataFrame, settings) -> dict[str, st
     gone = matched.join(kept, on="word", how="anti")["word"].to_list()
     if not gone:
         return {}
-    excl = exclusions(settings)
+    excl = exclusions(settings.classroom)
     reasons = {w: excl.reason(w) for w in gone}
     return {w: "offensive" if why == "offensive" else f"not for the classroom ({why})" for w, why in reasons.items()}
 
