@@ -18,19 +18,17 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
 from tests.support.datasets import default_data, private_copy
-from tests.support.web import WIDTHS, free_port
+from tests.support.web import WIDTHS, get, serving
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-SERVER_SECONDS = 900  # the test server stops by itself after this, whatever happens to the tests
 
 
 @pytest.fixture(scope="module")
@@ -43,51 +41,9 @@ def data(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(data):
-    """`wordstats serve` on 127.0.0.1 in its own process (it ends by itself after SERVER_SECONDS); its address."""
-    port = free_port()
-    exe = str(Path(sys.executable).with_name("wordstats"))
-    proc = subprocess.Popen(
-        [
-            "timeout",
-            str(SERVER_SECONDS),
-            exe,
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data),
-            "--config",
-            str(DEFAULT_CONFIG),
-        ],  # fmt: skip
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/static/style.css", timeout=2).read()
-            break
-        except OSError:
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.3)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-def get(base: str, path: str, method: str = "GET", body: bytes | None = None) -> tuple[int, str, bytes]:
-    """(status, content type, body) of one request."""
-    request = urllib.request.Request(base + path, data=body, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=120) as r:
-            return r.status, r.headers.get("Content-Type", ""), r.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.headers.get("Content-Type", ""), exc.read()
+    """`wordstats serve` on 127.0.0.1 in its own process, on this module's data folder: its address."""
+    with serving(data) as base:
+        yield base
 
 
 def page_words(html: bytes) -> list[str]:
@@ -158,38 +114,6 @@ def test_the_gallery_groups_every_preset(server):
     assert status == 200 and len(json.loads(body)["words"]) == 8
 
 
-def test_lookup_a_word(server):
-    """The look-up page: is it a word, its anagrams, hooks, Hangman difficulty and sounds."""
-    status, _, body = get(server, "/lookup?word=stain")
-    html = body.decode()
-    assert status == 200 and "is a word in the scowl word list" in html
-    assert "SATIN" in html and "SAINT" in html and "Hangman" in html and "syllable" in html
-
-
-def test_lookup_names_each_hangman_band_in_a_sentence(server, data):
-    """The look-up's Hangman sentence reads right for a word of each band ("an easy word", "a hard word")."""
-    table = pl.read_parquet(data / "scowl" / "hangman.parquet", columns=["word", "band", "length"])
-    words = ["STAIN", "WATER", "JAZZ"]  # easy, medium and hard by the hangman table
-    bands = table.filter(pl.col("word").is_in(words)).group_by("band").agg(pl.col("word").min())
-    assert bands.height == 3, bands
-    for band, word in bands.iter_rows():
-        html = get(server, f"/lookup?word={word.lower()}")[2].decode()
-        article = "an" if band[0] in "aeiou" else "a"
-        assert f"equally likely: {article} {band} word." in html, (word, band)
-
-
-@pytest.mark.parametrize("word, why", [("penis", "offensive"), ("kill", "violence"), ("god", "religion")])
-def test_lookup_withholds_a_word_not_for_the_classroom(server, word, why):
-    """A word no classroom list shows gets no entry (anagrams, hooks, Hangman, sounds) unless every word is asked
-    for, and is never counted among its own anagrams not shown."""
-    status, _, body = get(server, f"/lookup?word={word}")
-    html = body.decode()
-    assert status == 200 and "not for the classroom" in html and why in html
-    assert "Hangman" not in html and "Add one letter" not in html and "not shown" not in html
-    status, _, body = get(server, f"/lookup?word={word}&every=1")
-    assert status == 200 and "Hangman" in body.decode() and "not for the classroom (" not in body.decode()
-
-
 def test_a_list_without_words_keeps_the_form(server):
     """No word matches: the list page keeps the form and says which of its choices to loosen (no error page); the
     sheet's preview frame says why in a sentence, not a page inside the page."""
@@ -244,7 +168,7 @@ BAD = [
     ("/list?lexicon=.hidden", 400, "unknown lexicon"),
     ("/sheet.exe?preset=spelling-2", 404, "sheet.html or sheet.pdf"),
     ("/lookup?word=r3t", 422, "letters"),
-    ("/lookup?word=" + "a" * 40, 400, "at most 15 letters"),
+    ("/lookup?word=" + "a" * 40, 422, "at most 15 letters"),
     ("/lookup?word=cat&lexicon=../../etc", 400, "unknown lexicon"),
     ("/preview?preset=nope", 400, "unknown preset"),
 ]

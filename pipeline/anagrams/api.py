@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import LENGTH, Field, option, parse_range
@@ -164,6 +164,33 @@ class Word:
     word: str = option(kind=str, argument=True, metavar="WORD", parse=letters_of("word"), help=WORD_HELP)
 
 
+MAX_LOOK_UP = 15  # the longest word a look-up takes: the board's width
+
+
+def look_up_word(text: str) -> str:
+    """A word to look up, as typed: letters A-Z (any case), at most MAX_LOOK_UP of them, in capitals."""
+    from pipeline.letters.alphabet import parse_letters
+
+    letters = parse_letters(text, "word")
+    if len(letters) > MAX_LOOK_UP:
+        raise WordstatsError(f"bad word {text[:40]!r}: a word of at most {MAX_LOOK_UP} letters")
+    return letters
+
+
+@dataclass(frozen=True)
+class LookUp:
+    """A word looked up for the classroom."""
+
+    word: str = option(
+        kind=str, argument=True, metavar="WORD", parse=look_up_word, help="A word (letters A-Z, at most 15)."
+    )
+    every: bool = option(
+        kind=bool,
+        default=False,
+        help="Show offensive words and topics not for the classroom too (left out, as on every word list).",
+    )
+
+
 @dataclass(frozen=True)
 class Stems:
     """The best bingo stems."""
@@ -228,6 +255,24 @@ class WordFacts:
 
     word: str
     tables: dict[str, pl.DataFrame]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class WordLookUp:
+    """What the classroom's look-up says of a word: is it a word, its anagrams and hooks (offensive words and topics
+    not for the classroom left out unless every word was asked for), its Hangman row and its phonics row (None
+    where the table is not built); or, for a word left out itself, why (`withheld`) and nothing else."""
+
+    word: str
+    valid: bool
+    withheld: str | None
+    anagrams: tuple[str, ...]
+    hidden: int  # anagrams left out
+    front_hooks: tuple[str, ...] | None  # None: not a word, or no hooks table
+    back_hooks: tuple[str, ...] | None
+    hangman: dict[str, Any] | None
+    phonics: dict[str, Any] | None
     provenance: Provenance
 
 
@@ -351,6 +396,53 @@ def word(s: Session, q: Word) -> WordFacts:
 
     facts = word_facts(s.store, q.word)
     return WordFacts(parse_letters(q.word, "word"), facts, provenance(s.store, "word", q, tuple(facts)))
+
+
+def look_up(s: Session, q: LookUp) -> WordLookUp:
+    """A word looked up for the classroom (the teacher's page and `wordstats lookup`)."""
+    from pipeline.anagrams.lookups import family, hooks, row_of
+    from pipeline.words.classroom import exclusions, load_classroom
+
+    word, store = q.word, s.store
+    excl = exclusions(load_classroom(s.config))
+    valid = row_of(store, "words", word, ("word",)) is not None
+    read: tuple[str, ...] = ("words",)
+    if not q.every and excl.excluded(word):  # as on any list: the entry only when every word is asked for
+        topic = excl.reason(word) or "offensive"
+        why = "offensive" if topic == "offensive" else f"{topic}: a topic classroom lists leave out"
+        return WordLookUp(word, valid, why, (), 0, None, None, None, None, provenance(store, "lookup", q, read))
+    others = [w for w in family(store, word) if w != word]
+    shown = tuple(w for w in others if q.every or not excl.excluded(w))
+    front = back = hangman = phonics = None
+    read += ("anagrams",)
+    if valid:
+        if store.exists("hooks"):
+            row = hooks(store, word).row(0, named=True)
+            front, back = (
+                tuple(c for c in row[side] if q.every or not (excl.excluded(c + word) or excl.excluded(word + c)))
+                for side in ("front_hooks", "back_hooks")
+            )
+            read += ("hooks",)
+        hangman = row_of(store, "hangman", word, HANGMAN_FACTS)
+        phonics = row_of(store, "phonics", word, PHONICS_FACTS)
+        read += tuple(t for t in ("hangman", "phonics") if store.exists(t))
+    made = provenance(store, "lookup", q, read)
+    return WordLookUp(word, valid, None, shown, len(others) - len(shown), front, back, hangman, phonics, made)
+
+
+HANGMAN_FACTS = ("word", "misses", "guesses", "band", "expected_misses")  # what a look-up shows of hangman.parquet
+PHONICS_FACTS = (
+    "word",
+    "phonemes",
+    "syllables",
+    "blends",
+    "digraphs",
+    "vowel_teams",
+    "magic_e",
+    "grade",
+    "uk_phase",
+    "us_step",
+)
 
 
 def stems(s: Session, q: Stems, top: int | None) -> Listing:

@@ -85,6 +85,21 @@ def hooks(store, word: str) -> pl.DataFrame:
     return found
 
 
+def family(store, word: str) -> list[str]:
+    """The words of the word's alphagram in anagrams.parquet (the word itself among them when it is one), sorted."""
+    key = "".join(sorted(word))
+    found = _lookup(store.require("anagrams", ["alphagram", "words"]), "alphagram", key)
+    return sorted(w for words in found["words"].to_list() for w in words)
+
+
+def row_of(store, table: str, word: str, columns: tuple[str, ...]) -> dict | None:
+    """The word's row of a table (these columns), or None when the table is not built or has no row for it."""
+    if not store.exists(table):
+        return None
+    rows = store.scan(table, list(columns)).filter(pl.col("word") == word).select(columns).collect()
+    return rows.row(0, named=True) if rows.height else None
+
+
 # tables keyed by something other than `word`: (column, key from the word)
 _KEYED = {
     "anagrams": ("alphagram", lambda w: "".join(sorted(w))),

@@ -78,7 +78,7 @@ MANIFEST = Manifest(
         ),
     ),
     commands={
-        "pipeline.cli.anagrams": ("anagram", "words", "hunt", "pattern", "hooks", "word", "stems", "stem"),
+        "pipeline.cli.anagrams": ("anagram", "words", "hunt", "pattern", "hooks", "word", "lookup", "stems", "stem"),
         "pipeline.cli.study": ("judge", "study"),
     },
 )

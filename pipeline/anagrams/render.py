@@ -1,5 +1,6 @@
 """How the word-finding and study results print: listings as tables, JSON or CSV (pipeline.core.display), a
-word's facts table by table, a judge's verdicts, a study list of stems, a deck's summary."""
+word's facts table by table, a word looked up for the classroom in sentences (the same for the command line and
+the teacher's page), a judge's verdicts, a study list of stems, a deck's summary."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 from pipeline.core.display import emit, emit_json, plural, print_table, record, save
 
 if TYPE_CHECKING:
-    from pipeline.anagrams.api import Deck, Verdicts, WordFacts
+    from pipeline.anagrams.api import Deck, Verdicts, WordFacts, WordLookUp
     from pipeline.core.results import Listing
 
 FACT_CHARS = 100  # a value longer than this is cut in the table form of `word`
@@ -37,6 +38,65 @@ def word_facts(result: WordFacts, fmt: str) -> None:
                 print_table(record(rows.row(0, named=True)), title=name, max_chars=FACT_CHARS)
             else:
                 print_table(rows, title=f"{name}: {plural(rows.height, 'row')}", max_chars=FACT_CHARS)
+
+
+def look_up(result: WordLookUp, fmt: str) -> None:
+    """A word looked up: its sections as "Heading: sentence" lines, or one JSON object."""
+    if fmt == "json":
+        found = {k: getattr(result, k) for k in ("word", "valid", "withheld", "hidden", "hangman", "phonics")}
+        hooks = {k: getattr(result, k) for k in ("front_hooks", "back_hooks")}
+        emit_json({**found, "anagrams": list(result.anagrams), **{k: v and list(v) for k, v in hooks.items()}})
+        return
+    for heading, sentence in look_up_sections(result, "--every"):
+        print(f"{heading}: {sentence}" if heading else sentence)
+
+
+def look_up_sections(result: WordLookUp, every: str) -> list[tuple[str, str]]:
+    """A word looked up as (heading, sentence) pairs, the first without a heading; `every` names the way to ask
+    for every word (--every, or the page's checkbox)."""
+    word, lexicon = result.word, result.provenance.lexicon
+    out = [("", f"{word} is {'' if result.valid else 'not '}a word in the {lexicon} word list.")]
+    if result.withheld:
+        return out + [
+            ("", f"This word is not for the classroom ({result.withheld}): its entry is shown only with {every}.")
+        ]
+    same = ", ".join(result.anagrams) or "None."
+    if result.hidden:
+        same += f" ({result.hidden} not shown: not for the classroom)"
+    out.append(("Words with the same letters", same))
+    if result.front_hooks is not None and result.back_hooks is not None:
+        front, back = ", ".join(result.front_hooks) or "none", ", ".join(result.back_hooks) or "none"
+        out.append(("Add one letter", f"In front: {front}. At the end: {back}."))
+    if result.hangman:
+        out.append(("Hangman", hangman_sentence(result.hangman)))
+    if result.phonics:
+        out.append(("Sounds", sounds_sentence(result.phonics)))
+    return out
+
+
+def hangman_sentence(row: dict) -> str:
+    """How a good guesser fares against the word, and its band."""
+    misses, expected, band = row["misses"], f"{row['expected_misses']:.2g}", row["band"]
+    article = "an" if band[:1] in "aeiou" else "a"
+    return (
+        f"A good guesser misses {misses} time{'' if misses == 1 else 's'} in {row['guesses']} guesses, and {expected} "
+        f"time{'' if expected == '1' else 's'} on average when it picks at random between letters that are equally "
+        f"likely: {article} {band} word."
+    )
+
+
+def sounds_sentence(row: dict) -> str:
+    """The word's syllables, sounds and spelling patterns."""
+    n = row["syllables"]
+    parts = [f"{n} syllable{'' if n == 1 else 's'}"]
+    if row["phonemes"]:
+        parts.append("sounds " + " ".join(row["phonemes"]))
+    for key, name in (("blends", "blends"), ("digraphs", "digraphs"), ("vowel_teams", "vowel teams")):
+        if row[key]:
+            parts.append(f"{name} " + ", ".join(row[key]))
+    if row["magic_e"]:
+        parts.append("magic e")
+    return "; ".join(parts) + "."
 
 
 def verdicts(result: Verdicts, fmt: str) -> None:

@@ -1,4 +1,4 @@
-"""Word-finding commands: anagram, words, hunt, pattern, hooks, word, stems, stem. Each parses its request
+"""Word-finding commands: anagram, words, hunt, pattern, hooks, word, lookup, stems, stem. Each parses its request
 (pipeline/anagrams/api.py declares the options), calls the use case and renders the result."""
 
 from dataclasses import replace
@@ -63,6 +63,15 @@ def word(q: api.Word, flags: Flags):
     with flags.session() as s:
         result = api.word(s, q)
     render.word_facts(result, fmt)
+
+
+@command(app, api.LookUp, *WHERE, JSON_OBJECT)
+def lookup(q: api.LookUp, flags: Flags):
+    """WORD as the teacher's page looks it up: is it a word, its anagrams and hooks (offensive words and topics
+    not for the classroom left out unless --every), its Hangman difficulty and its sounds."""
+    with flags.session() as s:
+        result = api.look_up(s, q)
+    render.look_up(result, flags.format)
 
 
 @command(app, api.Stems, LIMIT, STUDY_LIST, FORCE, *WHERE, JSON_LIST, CSV)

@@ -167,6 +167,12 @@ def fields_of(request: type | Query) -> tuple[Field, ...]:
 RANGE_RE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
 
+def request_of(request: type | Query, given: dict[str, Any]) -> Any:
+    """The request of the values a client was given by field name (a form's, say), each checked and parsed by its
+    Field as the command line's are; a value not given (None) leaves the request's default."""
+    return request(**{f.name: f.value(given[f.name]) for f in fields_of(request) if given.get(f.name) is not None})
+
+
 def parse_range(text: str, option: str, lo: int = 1, hi: int | None = None, what: str = "numbers") -> tuple[int, int]:
     """A whole number "5" or a range "4-6" from `lo` to `hi` as (low, high); a one-line error naming the option
     for anything else."""

@@ -8,9 +8,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import polars as pl
-
 from pipeline.core.errors import NotFound, WordstatsError, pick
+from pipeline.core.fields import request_of
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists import api
@@ -18,7 +17,6 @@ from pipeline.wordlists.fields import FIELDS, Field
 from pipeline.wordlists.options import merge
 from pipeline.wordlists.select import WordList
 from pipeline.wordlists.settings import Settings, load_settings
-from pipeline.words.classroom import exclusions
 
 PREVIEW_WORDS = 8  # words a gallery card shows
 GROUPS = {  # how the list form groups its fields, in this order
@@ -233,69 +231,10 @@ def title_of(session: Session, request: ListRequest, wl: WordList | None) -> str
     return "Make your own list"
 
 
-def lookup(session: Session, word: str, every: bool) -> dict[str, Any]:
-    """A word looked up: is it a word, its anagrams, hooks, Hangman difficulty and phonics; offensive words and
-    topics not for the classroom left out of anagrams and hooks unless `every`."""
-    from pipeline.anagrams.lookups import hooks
-    from pipeline.anagrams.queries import anagram, open_index
-    from pipeline.anagrams.study import judge
-    from pipeline.letters.alphabet import parse_letters
+def lookup(session: Session, word: str, every: bool) -> tuple[Any, list[tuple[str, str]]]:
+    """A word looked up by the look-up use case of `wordstats lookup` (its request parsed by its own fields), and
+    what the page says of it, section by section."""
+    from pipeline.anagrams import api, render
 
-    text = parse_letters(word, "word")
-    if len(text) > 15:
-        raise BadRequest("a word of at most 15 letters")
-    store, config = session.store, session.config
-    excl = exclusions(settings_of(session).classroom)
-    valid = bool(judge(store, [text])["valid"][0])
-    if not every and excl.excluded(text):  # as on any list: the entry only when every word is asked for
-        topic = excl.reason(text) or "offensive"
-        why = "offensive" if topic == "offensive" else f"{topic}: a topic classroom lists leave out"
-        return {"word": text, "valid": valid, "withheld": why}
-    others = [w for w in anagram(open_index(store, config), text)["word"].to_list() if w.upper() != text]
-    shown = [w for w in others if every or not excl.excluded(w.upper())]
-    out: dict[str, Any] = {"word": text, "valid": valid, "anagrams": shown, "hidden": len(others) - len(shown)}
-    if valid:
-        row = hooks(store, text).to_dicts()
-        if row:
-            keep = (
-                (lambda letters: letters)
-                if every
-                else (
-                    lambda letters: [c for c in letters if not excl.excluded(c + text) and not excl.excluded(text + c)]
-                )
-            )
-            out["front_hooks"] = keep(list(row[0]["front_hooks"]))
-            out["back_hooks"] = keep(list(row[0]["back_hooks"]))
-        out["hangman"] = _hangman(session, text)
-        out["phonics"] = _phonics(session, text)
-    return out
-
-
-def _hangman(session: Session, word: str) -> dict[str, Any] | None:
-    """The word's Hangman row, if the table is built."""
-    if not session.store.exists("hangman"):
-        return None
-    columns = ["word", "misses", "guesses", "band", "expected_misses"]
-    table = session.store.scan("hangman", columns).filter(pl.col("word") == word)
-    rows = table.collect().to_dicts()
-    return rows[0] if rows else None
-
-
-def _phonics(session: Session, word: str) -> dict[str, Any] | None:
-    """The word's phonics row (sounds, syllables, features, grade), if the table is built."""
-    if not session.store.exists("phonics"):
-        return None
-    columns = [
-        "word",
-        "phonemes",
-        "syllables",
-        "blends",
-        "digraphs",
-        "vowel_teams",
-        "magic_e",
-        "grade",
-        "uk_phase",
-        "us_step",
-    ]
-    rows = session.store.scan("phonics", columns).filter(pl.col("word") == word).collect().to_dicts()
-    return rows[0] if rows else None
+    found = api.look_up(session, request_of(api.LookUp, {"word": word, "every": every}))
+    return found, render.look_up_sections(found, "“Show every word”")
