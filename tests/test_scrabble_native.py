@@ -21,7 +21,7 @@ from pipeline.scrabble.lexicon.gaddag import LETTER_HASH, MIN_LETTERS, build_gad
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import record_tiles
 from pipeline.scrabble.movegen.kernels import layout, search
-from pipeline.scrabble.movegen.tables import tables
+from pipeline.scrabble.movegen.tables import generation_order, tables
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT
@@ -37,6 +37,16 @@ def enable():
     lexicon = Lexicon(ENABLE.read_text().upper().split())
     games = variants(load_config(DEFAULT_CONFIG))
     return lexicon, {name: tables(lexicon.gaddag, game) for name, game in games.items()}
+
+
+@pytest.fixture(scope="module")
+def bare(enable):
+    """The tables of both variants without word maps (no long words: the anchor walks find every play)."""
+    lexicon, _ = enable
+    return {
+        name: tables(lexicon.gaddag, game, word_maps=False)
+        for name, game in variants(load_config(DEFAULT_CONFIG)).items()
+    }
 
 
 def plays(board_plays, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray, int]:
@@ -73,7 +83,8 @@ def random_board(tab, seed: int, moves: int) -> Board:
     bingo=st.booleans(),
 )
 @pytest.mark.slow
-def test_board_plays_are_the_numba_kernels_records(enable, seed, moves, variant, size, blanks, bingo):
+def test_board_plays_are_the_numba_kernels_records(enable, bare, seed, moves, variant, size, blanks, bingo):
+    """Both engines give the same records and counts, with word maps or without; and the same plays either way."""
     lexicon, tabs = enable
     tab, rng = tabs[variant], random.Random(seed)
     board = random_board(tab, seed, moves)
@@ -86,6 +97,12 @@ def test_board_plays_are_the_numba_kernels_records(enable, seed, moves, variant,
         ours, total = plays(kernels().board_plays, tab, board, rack, keep)
         theirs, expected = plays(search.board_plays, tab, board, rack, keep)
         assert total == expected and ours.shape == theirs.shape and (ours == theirs).all(), (board.text(), rack, keep)
+        walked, walked_total = plays(kernels().board_plays, bare[variant], board, rack, keep)
+        numba_walked, numba_total = plays(search.board_plays, bare[variant], board, rack, keep)
+        assert walked_total == numba_total and (walked == numba_walked).all(), (board.text(), rack, keep)
+        if keep == 0:  # every play, in the order each search found them
+            walked, ours = walked[generation_order(walked)], ours[generation_order(ours)]
+        assert walked.shape == ours.shape and (walked == ours).all(), (board.text(), rack, keep)
 
 
 def test_every_play_outgrows_the_callers_rows(enable):

@@ -13,16 +13,18 @@ from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import ACROSS, KEEP_MAX, Variant
 
 
-def generate(board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0) -> tuple[np.ndarray, int]:
+def generate(
+    board: Board, rack: str, variant: Variant, lexicon: Lexicon, keep: int = 0, word_maps: bool = True
+) -> tuple[np.ndarray, int]:
     """Play records (see kernels.PLAY_*) of every legal play (keep = 0) or the `keep` best (highest score
     first, earlier generated first on ties), by the GADDAG generator: the same records in the same order as
     the reference generator (tests/reference). With them the number of legal plays (keep = 0), or of the plays
     scored before the search could stop (keep > 0: the strips of squares whose score bound cannot reach the best
-    are skipped)."""
+    are skipped). Without `word_maps` the tables have no long words (movegen.tables): the same records."""
     from pipeline.scrabble.engine import kernels
     from pipeline.scrabble.movegen.tables import generation_order, variant_tables
 
-    records, total = board_plays(kernels(), variant_tables(lexicon, variant), board, rack, keep)
+    records, total = board_plays(kernels(), variant_tables(lexicon, variant, word_maps), board, rack, keep)
     if keep == 0:
         records = records[generation_order(records)]
     return records, total
@@ -67,18 +69,18 @@ def mirrored_opening(board: Board, variant: Variant) -> bool:
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
     """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
-    (its down play mirrors an across play of the same score)."""
+    (its down play mirrors an across play of the same score). One position: no word maps (generate)."""
     from pipeline.scrabble.engine import kernels
 
     k = kernels()
     if mirrored_opening(board, variant):
-        records, _ = generate(board, rack, variant, lexicon)
+        records, _ = generate(board, rack, variant, lexicon, word_maps=False)
         records = records[records[:, k.PLAY_DIR] == ACROSS]
         records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
     elif top <= KEEP_MAX:
-        records, _ = generate(board, rack, variant, lexicon, keep=top)
+        records, _ = generate(board, rack, variant, lexicon, keep=top, word_maps=False)
     else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
-        records, _ = generate(board, rack, variant, lexicon)
+        records, _ = generate(board, rack, variant, lexicon, word_maps=False)
         records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
     plays = []
     for record in records:

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pipeline.core.arrays import read_only
-from pipeline.scrabble.lexicon.gaddag import LETTER_HASH, MIN_LETTERS, Gaddag
+from pipeline.scrabble.lexicon.gaddag import LETTER_HASH, MAX_LETTERS, MIN_LETTERS, Gaddag
 
 
 def generation_order(records: np.ndarray) -> np.ndarray:
@@ -59,8 +59,17 @@ def read_only_tables(*fields) -> Tables:
     return Tables._make(read_only(f) if isinstance(f, np.ndarray) else f for f in fields)
 
 
-def tables(gaddag: Gaddag, variant) -> Tables:
-    """The move generator's view of a variant and a lexicon's GADDAG."""
+NO_LONG_WORDS = (  # the long-word arrays of tables without word maps
+    np.zeros(0, dtype=np.uint64),
+    np.full((0, MAX_LETTERS), -1, dtype=np.int8),
+    np.zeros(0, dtype=np.int64),
+)
+
+
+def tables(gaddag: Gaddag, variant, word_maps: bool = True) -> Tables:
+    """The move generator's view of a variant and a lexicon's GADDAG; without `word_maps`, no long words (the same
+    plays, found by anchor walks alone: what one position is worth, where making the maps costs some 40 ms on
+    ENABLE)."""
     from pipeline.letters import tiles as tl
     from pipeline.scrabble.engine import kernels
 
@@ -68,7 +77,8 @@ def tables(gaddag: Gaddag, variant) -> Tables:
         """A grid and its transpose, stacked."""
         return np.ascontiguousarray(np.stack([grid, grid.T]).astype(np.int64))
 
-    bingos, bingo_words, bingo_slots = kernels().long_words(gaddag.arcs, MIN_LETTERS, LETTER_HASH)
+    long_words = kernels().long_words(gaddag.arcs, MIN_LETTERS, LETTER_HASH) if word_maps else NO_LONG_WORDS
+    bingos, bingo_words, bingo_slots = long_words
     return read_only_tables(
         gaddag.arcs,
         gaddag.tilesets,
@@ -86,14 +96,14 @@ def tables(gaddag: Gaddag, variant) -> Tables:
     )
 
 
-_TABLES: dict[tuple[int, int], tuple[object, object, Tables]] = {}
+_TABLES: dict[tuple[int, int, bool], tuple[object, object, Tables]] = {}
 
 
-def variant_tables(lexicon, variant) -> Tables:
-    """tables(lexicon.gaddag, variant), made once per pair."""
-    key = (id(lexicon), id(variant))
+def variant_tables(lexicon, variant, word_maps: bool = True) -> Tables:
+    """tables(lexicon.gaddag, variant, word_maps), made once per pair."""
+    key = (id(lexicon), id(variant), word_maps)
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not lexicon or hit[1] is not variant:
-        hit = (lexicon, variant, tables(lexicon.gaddag, variant))
+        hit = (lexicon, variant, tables(lexicon.gaddag, variant, word_maps))
         _TABLES[key] = hit
     return hit[2]

@@ -31,10 +31,11 @@ void square_caps(const Tables *tab, const Position *pos, const Rack *rack, int64
             }
 }
 
-/* Whether a long word may hold the letters of hash `key` plus `blanks` blanks (more than 2 always may); answers
-   remembered in a small open-addressing table (values 0 empty, 1 yes, 2 no). */
+/* Whether a long word may hold the letters of hash `key` plus `blanks` blanks (more than 2 always may, and any
+   letters may when the tables have no long words); answers remembered in a small open-addressing table (values 0
+   empty, 1 yes, 2 no). */
 static bool maybe_word(const Tables *tab, uint64_t key, int64_t blanks, uint64_t *memo_keys, int64_t *memo_values) {
-    if (blanks > 2) return true;
+    if (blanks > 2 || tab->long_words.n_words == 0) return true;
     const uint64_t *letter_hash = tab->letter_hash;
     int64_t slot = (int64_t)((key >> 40) % WORD_MEMO);
     for (int i = 0; i < WORD_MEMO; i++) {

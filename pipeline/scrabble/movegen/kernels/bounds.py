@@ -59,8 +59,9 @@ def square_caps(tab, pos, rack):
 def maybe_word(tab, key, blanks, memo_keys, memo_values):
     """Whether a word may hold the letters whose hash is `key` plus `blanks` (0 to 2) blanks; more blanks
     are always allowed (tab.bingos: the sorted letter hashes of the long words); answers are
-    remembered in the small open-addressing table memo_keys / memo_values (0: empty)."""
-    if blanks > 2:
+    remembered in the small open-addressing table memo_keys / memo_values (0: empty). Without long words (tables
+    made without word maps) any letters may: the bound keeps the bingo bonus."""
+    if blanks > 2 or tab.bingos.shape[0] == 0:
         return True
     bingos, slots, letter_hash = tab.bingos, tab.bingo_slots, tab.letter_hash
     size = memo_keys.shape[0]
