@@ -3,33 +3,16 @@ same sentences from both clients; its Hangman sentence for each band, and the wo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 import pytest
 from markupsafe import escape
 
 from tests.conftest import DEFAULT_CONFIG, run_cli
-from tests.support.datasets import default_data, private_copy
-from tests.support.web import get, serving
+from tests.support.web import get, page_data_fixture, server_fixture  # noqa: F401  (the data and server fixtures)
 
 pytestmark = pytest.mark.slow  # a real server
 
 HEADINGS = ("Words with the same letters", "Add one letter", "Hangman", "Sounds")  # the look-up's sections
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
-    """The teacher lexicon built as make all builds it, in a folder of this module's own."""
-    shared = default_data(tmp_path_factory, {"scowl": ("ingest", "indexes", "hangman", "phonics")})
-    return private_copy(shared, ("scowl",), tmp_path_factory.mktemp("lookup") / "out")
-
-
-@pytest.fixture(scope="module")
-def server(data):
-    """The page on this module's data folder: its address."""
-    with serving(data) as base:
-        yield base
 
 
 @pytest.mark.parametrize(

@@ -23,27 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DEFAULT_CONFIG, ROOT, run_cli
-from tests.support.datasets import default_data, private_copy
-from tests.support.web import WIDTHS, get, serving
+from tests.support.web import WIDTHS, get, page_data_fixture, server_fixture  # noqa: F401  (the data and server fixtures)
 
 pytestmark = pytest.mark.slow  # real servers, browsers or make runs
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
-    """The teacher lexicon built as make all builds it (words, anagram indexes, Hangman, phonics), in a folder of
-    this module's own (a test rebuilds a table while the page reads it)."""
-    shared = default_data(tmp_path_factory, {"scowl": ("ingest", "indexes", "hangman", "phonics")})
-    return private_copy(shared, ("scowl",), tmp_path_factory.mktemp("web") / "out")
-
-
-@pytest.fixture(scope="module")
-def server(data):
-    """`wordstats serve` on 127.0.0.1 in its own process, on this module's data folder: its address."""
-    with serving(data) as base:
-        yield base
 
 
 def page_words(html: bytes) -> list[str]:

@@ -400,7 +400,7 @@ def word(s: Session, q: Word) -> WordFacts:
 
 def look_up(s: Session, q: LookUp) -> WordLookUp:
     """A word looked up for the classroom (the teacher's page and `wordstats lookup`)."""
-    from pipeline.anagrams.lookups import family, hooks, row_of
+    from pipeline.anagrams.lookups import family, row_of
     from pipeline.words.classroom import exclusions, load_classroom
 
     word, store = q.word, s.store
@@ -416,16 +416,15 @@ def look_up(s: Session, q: LookUp) -> WordLookUp:
     front = back = hangman = phonics = None
     read += ("anagrams",)
     if valid:
-        if store.exists("hooks"):
-            row = hooks(store, word).row(0, named=True)
+        row = row_of(store, "hooks", word, ("word", "front_hooks", "back_hooks"))
+        if row is not None:
             front, back = (
                 tuple(c for c in row[side] if q.every or not (excl.excluded(c + word) or excl.excluded(word + c)))
                 for side in ("front_hooks", "back_hooks")
             )
-            read += ("hooks",)
         hangman = row_of(store, "hangman", word, HANGMAN_FACTS)
         phonics = row_of(store, "phonics", word, PHONICS_FACTS)
-        read += tuple(t for t in ("hangman", "phonics") if store.exists(t))
+        read += tuple(t for t in ("hooks", "hangman", "phonics") if store.exists(t))
     made = provenance(store, "lookup", q, read)
     return WordLookUp(word, valid, None, shown, len(others) - len(shown), front, back, hangman, phonics, made)
 

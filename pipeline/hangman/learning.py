@@ -24,7 +24,6 @@ import numpy as np
 
 from pipeline.core.blas import one_thread
 from pipeline.hangman.setters import Lexicon, Setter
-from pipeline.hangman.settings import KERNEL_MAX_LENGTH
 
 FLOOR = 1e-3  # each model's share spread evenly over the lexicon
 TOLERANCE = 0.05  # "within 5% of the oracle"
@@ -129,6 +128,7 @@ class Solved:
     def __init__(self, lexicon: Lexicon, grouped: tuple[dict[int, Group], np.ndarray] | None = None):
         self.lexicon = lexicon
         self.by_length, _ = grouped or groups(lexicon)
+        self.words = {n: [lexicon.words[i] for i in g.indices.tolist()] for n, g in self.by_length.items()}
         self.seen: dict[tuple[int, bytes], np.ndarray] = {}
 
     def misses(self, weights: np.ndarray, support: np.ndarray | None = None) -> np.ndarray:
@@ -141,21 +141,11 @@ class Solved:
             w = np.ascontiguousarray(weights[group.indices], dtype=np.int64)
             key = (length, hashlib.blake2b(w.tobytes(), digest_size=16).digest())
             if key not in self.seen:
-                self.seen[key] = self.solve(length, group, w)
+                from pipeline.hangman.solver import solve_group
+
+                self.seen[key] = solve_group(self.words[length], w, group.codes)[0].astype(np.int64)
             found[group.indices] = self.seen[key]
         return found
-
-    def solve(self, length: int, group: Group, weights: np.ndarray) -> np.ndarray:
-        """The misses of one length's words against these weights."""
-        if length <= KERNEL_MAX_LENGTH:
-            from pipeline.hangman.kernels import hangman_solve
-
-            return hangman_solve(group.codes, weights)[0].astype(np.int64)
-        from pipeline.hangman.solver import solve_plain
-
-        words = [self.lexicon.words[i] for i in group.indices.tolist()]
-        games = solve_plain(words, dict(zip(words, weights.tolist())))
-        return np.array([games[w][0] for w in words], dtype=np.int64)
 
 
 def games_to_oracle(curve: list[tuple[int, float]], oracle: float) -> int | None:

@@ -26,16 +26,26 @@ def solve_codes(words: list[str], weights=None) -> tuple[np.ndarray, np.ndarray,
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
     for length in np.unique(lengths):
         idx = np.flatnonzero(lengths == length)
-        group = [words[i] for i in idx.tolist()]
-        if length <= KERNEL_MAX_LENGTH:
-            from pipeline.hangman.kernels import hangman_solve
+        misses[idx], guesses[idx], letters[idx] = solve_group([words[i] for i in idx.tolist()], weights[idx])
+    return misses, guesses, letters
 
-            misses[idx], guesses[idx], letters[idx] = hangman_solve(letter_codes(group), weights[idx])
-        else:
-            games = solve_plain(group, dict(zip(group, weights[idx].tolist())))
-            for i, word in zip(idx, group):
-                misses[i], guesses[i], sequence = games[word]
-                letters[i, : len(sequence)] = [code(ch) for ch in sequence]
+
+def solve_group(
+    words: list[str], weights: np.ndarray, codes: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """solve_codes for distinct words of one length (`codes`: their letter codes, when already made): the
+    kernel, or the plain solver for words longer than it takes."""
+    if len(words[0]) <= KERNEL_MAX_LENGTH:
+        from pipeline.hangman.kernels import hangman_solve
+
+        return hangman_solve(letter_codes(words) if codes is None else codes, weights)
+    n = len(words)
+    misses, guesses = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    letters = np.full((n, 26), -1, dtype=np.int8)
+    games = solve_plain(words, dict(zip(words, weights.tolist())))
+    for i, word in enumerate(words):
+        misses[i], guesses[i], sequence = games[word]
+        letters[i, : len(sequence)] = [code(ch) for ch in sequence]
     return misses, guesses, letters
 
 

@@ -146,8 +146,8 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
         if lexicon is not None and not plain_name(lexicon):
             raise BadRequest(f"unknown lexicon {lexicon[:40]!r}")
         with session(request, lexicon) as s:
-            found, sections = views.lookup(s, word, params.get("every") == "1") if word else (None, [])
             every = params.get("every") == "1"
+            found, sections = views.lookup(s, word, every) if word else (None, [])
             return page("lookup.html", found=found, sections=sections, word=word, lexicon=s.lexicon, every=every)
 
     async def not_found(request: Request, exc: Exception) -> Response:

@@ -1,5 +1,6 @@
-"""The teacher's page in the tests: a real server on a data folder and one request to it, the Chromium to drive,
-its launch arguments, the page widths, a free port."""
+"""The teacher's page in the tests: the teacher lexicon's data folder and a real server on it (the `data` and
+`server` fixtures of a module), one request to it, the Chromium to drive, its launch arguments, the page widths,
+a free port."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import DEFAULT_CONFIG
+from tests.support.datasets import default_data, private_copy
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]  # fmt: skip
 WIDTHS = {"laptop": (1280, 900), "phone": (390, 844)}
+TEACHER_STAGES = {"scowl": ("ingest", "indexes", "hangman", "phonics")}  # the teacher lexicon as make all builds it
 SERVER_SECONDS = 900  # a test server stops by itself after this, whatever happens to the tests
 
 
@@ -27,6 +32,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module", name="data")
+def page_data_fixture(tmp_path_factory, request) -> Path:
+    """The `data` fixture: the teacher lexicon built as make all builds it (words, anagram indexes, Hangman,
+    phonics), in a folder of the module's own (a test may rebuild a table while the page reads it)."""
+    shared = default_data(tmp_path_factory, TEACHER_STAGES)
+    own = tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]) / "out"
+    return private_copy(shared, tuple(TEACHER_STAGES), own)
+
+
+@pytest.fixture(scope="module", name="server")
+def server_fixture(data):
+    """The `server` fixture: `wordstats serve` on the module's `data` folder (serving): its address."""
+    with serving(data) as base:
+        yield base
 
 
 @contextlib.contextmanager
