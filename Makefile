@@ -49,10 +49,15 @@ help: ## list the targets
 
 install: $(INSTALLED) $(NATIVE_BUILT) $(BYTECODE) $(WARMED) ## create .venv, install the project (pinned dependencies), compile every kernel
 
+# The pinned dependencies, installed by uv (UV: about 10 s where pip takes about 50, the bytecode written
+# on all cores), or by pip where uv cannot be had.
+UV := uv==0.13.9
 $(INSTALLED): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import tomllib' 2>/dev/null || { echo "wordstats needs Python 3.11 or newer as $(PYTHON); run e.g. \`make PYTHON=python3.12\`" >&2; exit 2; }
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(UV) && \
+		$(VENV)/bin/uv pip install --python $(VENV)/bin/python --quiet --compile-bytecode -r requirements.lock || \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
