@@ -78,3 +78,19 @@ def test_a_cluster_killed_mid_job_is_one_line_at_once_and_the_job_resumes(data, 
 
     facts = json.loads(again.stdout)
     assert facts["shards_reused"] == kept and facts["shards"] == BOARDS // SHARD
+
+
+def test_a_socket_error_means_the_head_is_lost_only_when_nothing_listens_there():
+    """An error of Ray's sockets (a broken pipe) is the cluster lost when the head's port no longer answers, and
+    stays what it is while the head listens."""
+    import socket
+
+    from pipeline.core.cluster import HeadWatch
+
+    server = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{server.getsockname()[1]}"
+    watch = HeadWatch(address, address)
+    assert not watch.gone()
+    server.close()
+    assert watch.gone()
+    assert str(watch.lost()) == f"the Ray cluster at {address} stopped answering (its head is gone)"

@@ -35,7 +35,7 @@ from pipeline.scrabble.records.gcg import (
     read_gcg,
     replay,
 )
-from pipeline.scrabble.records.render import board_png, board_svg, board_text
+from pipeline.scrabble.render import board_png, board_svg, board_text
 from pipeline.scrabble.rules.board import Board, parse_board
 from pipeline.scrabble.rules.notation import parse_play
 from pipeline.scrabble.rules.scoring import check_bag, score_play

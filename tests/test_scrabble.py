@@ -20,7 +20,7 @@ from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import best_plays, generate, record_tiles
 from pipeline.scrabble.play.summary import game_row
 from pipeline.scrabble.play.turns import game_rng, self_play
-from pipeline.scrabble.records.render import plays_table
+from pipeline.scrabble.render import plays_table
 from pipeline.scrabble.rules.board import Board, Tile, leave, parse_board, parse_rack
 from pipeline.scrabble.rules.notation import IllegalPlay
 from pipeline.scrabble.rules.openings import blanks_needed

@@ -155,26 +155,43 @@ def test_commands_take_their_options_from_the_vocabulary():
     assert typer_calls(cli / "options.py"), "the builder of typer options is found"
 
 
-def test_queries_name_their_requests_fields():
-    """Each Query's Fields name attributes of its request, take the request's defaults, and a required option is
-    one the request cannot do without."""
-    from pipeline.core.fields import Query, fields_of
-    from pipeline.hangman import query as hangman
-    from pipeline.scrabble import options as scrabble
-    from pipeline.web import address
+def test_requests_declare_their_options():
+    """Every request a command takes is a frozen dataclass whose options are its fields, declared with option():
+    each Field is named for a field and takes its default, a required option is a field with no default, and the
+    command line's options come in the request's order."""
+    import dataclasses
 
-    queries = [q for m in (scrabble, hangman, address) for q in vars(m).values() if isinstance(q, Query)]
-    assert len(queries) >= 9
-    for q in queries:
-        request, defaults = q.request, q.request._field_defaults
-        for f in fields_of(q):
-            assert f.name in request._fields, (request.__name__, f.name)
-            assert f.required == (f.name not in defaults and not f.argument), (request.__name__, f.name)
-            assert f.default == defaults.get(f.name), (request.__name__, f.name)
-    best = fields_of(scrabble.BEST)
+    from pipeline.cli.app import whole_app
+    from pipeline.core.errors import WordstatsError
+    from pipeline.core.fields import MAX_LIMIT, fields_of
+    from pipeline.scrabble import api as scrabble
+
+    def commands(group):
+        yield from group.registered_commands
+        for g in group.registered_groups:
+            yield from commands(g.typer_instance)
+
+    requests = set()
+    for c in commands(whole_app()):
+        request = getattr(c.callback, "request", None)
+        if request is not None:
+            requests.add(request)
+    assert len(requests) >= 12, sorted(r.__name__ for r in requests)
+    for request in requests:
+        assert dataclasses.is_dataclass(request) and request.__dataclass_params__.frozen, request.__name__
+        declared = {f.name: f for f in dataclasses.fields(request)}
+        for f in fields_of(request):
+            field = declared[f.name]
+            no_default = field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+            assert f.required == no_default, (request.__name__, f.name)
+            if not no_default and not f.many:
+                assert f.default == field.default, (request.__name__, f.name)
+    best = fields_of(scrabble.BestRequest)
     assert [f.flag for f in best][:6] == ["--rack", "--board", "--empty", "--variant", "--limit", "--equity"]
     assert [f.flag for f in best][6:] == ["--sim", "--candidates", "--seed"]
-    assert scrabble.BEST(rack="QI", limit=best[4].value(0)).limit == scrabble.MAX_LIMIT  # 0 = all
+    assert scrabble.BestRequest(rack="QI", limit=best[4].value(0)).limit == MAX_LIMIT  # 0 = all
+    with pytest.raises(WordstatsError, match="--seed goes with --sim"):
+        scrabble.BestRequest(rack="QI", seed=3)
 
 
 def test_version():

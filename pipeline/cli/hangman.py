@@ -1,4 +1,4 @@
-"""The hangman command: parses its query (pipeline/hangman/query.py declares the options), calls the Hangman use
+"""The hangman commands: each parses its request (pipeline/hangman/query.py declares the options), calls the Hangman use
 case (pipeline/hangman/api.py) in a scoped session and renders the result (pipeline/hangman/render.py)."""
 
 import typer
@@ -8,14 +8,12 @@ from pipeline.cli.options import Flags, command
 from pipeline.core.display import emit, emit_json
 from pipeline.core.errors import note
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, LEXICON, LIMIT
-from pipeline.hangman.query import HANGMAN, HangmanQuery, LearningRequest
+from pipeline.hangman import api
 
 
-@command(app, HANGMAN, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
-def hangman(q: HangmanQuery, flags: Flags):
+@command(app, api.HangmanQuery, LIMIT, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def hangman(q: api.HangmanQuery, flags: Flags):
     """Hangman difficulty: trace the solver on WORD (--json: one object), or list words hardest first."""
-    from pipeline.hangman import api
-
     fmt = flags.format
     asked = q.request(flags.limit, flags.rows)
     if isinstance(asked, api.RankingRequest):
@@ -43,12 +41,10 @@ def hangman(q: HangmanQuery, flags: Flags):
             typer.echo(render.optimal_verdict(game))
 
 
-@command(app, LearningRequest, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
-def hangman_learn(q: LearningRequest, flags: Flags):
+@command(app, api.LearningRequest, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def hangman_learn(q: api.LearningRequest, flags: Flags):
     """Hangman against setters: seeded games per setter model, the guesser that learns its setter against the
     uniform-prior guesser and the oracle that knows the setter (average misses, games to within 5%)."""
-    from pipeline.hangman import api
-
     with flags.session() as s:
         found = api.learning(s, q)
     for text in found.notes:

@@ -21,7 +21,7 @@ import typer
 from pipeline.core import fields as vocabulary
 from pipeline.core.display import plural  # noqa: F401  (the CLI's summaries)
 from pipeline.core.errors import WordstatsError
-from pipeline.core.fields import Field, Query, choose_format, fields_of, limit_for
+from pipeline.core.fields import Field, choose_format, fields_of, limit_for
 from pipeline.core.outputs import check_out  # noqa: F401  (the guard of every file a command writes)
 
 
@@ -122,13 +122,13 @@ def batch_value(f: Field, given: Any) -> Any:
 
 def command(
     owner: typer.Typer,
-    request: type | Query | None,
+    request: type | None,
     *shared: Field,
     given: tuple[Field, ...] = (),
     name: Optional[str] = None,
 ):
     """Register `fn(request, flags)` as a command of `owner`: its options are the fields of the `request` (a
-    dataclass declaring them, or a Query), the `shared` flags (a Field that is no shared flag is passed to `fn`
+    dataclass declaring them), the `shared` flags (a Field that is no shared flag is passed to `fn`
     by its name: how the command shows its result) and the `given` vocabulary's fields (gathered, when given,
     into the request's `given` dict), in that order; each value is checked and parsed by its Field before the
     function runs."""
@@ -156,6 +156,7 @@ def command(
 
         params = [parameter(f) for f in taken]
         run.__dict__["fields"] = taken  # every option's Field, as the tests read them
+        run.__dict__["request"] = request  # the request type it builds, as the tests read it
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in params}
         owner.command(name or fn.__name__.replace("_", "-"))(run)

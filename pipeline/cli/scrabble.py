@@ -1,6 +1,6 @@
 """Scrabble commands: best, score, show, play, replay, leaves, playability, selfplay. Each parses its options into
 a request, calls its use case (pipeline/scrabble/api.py) in a scoped session, and renders the result
-(pipeline/scrabble/records/render.py)."""
+(pipeline/scrabble/render.py)."""
 
 import typer
 
@@ -8,8 +8,8 @@ from pipeline.cli.app import App, app
 from pipeline.cli.options import Flags, command, plural
 from pipeline.core.display import emit, emit_json
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET
-from pipeline.scrabble import api, options
-from pipeline.scrabble.playability.api import PlayabilityRun
+from pipeline.scrabble import api
+from pipeline.scrabble.requests import SHOW
 
 scrabble_app = App(
     name="scrabble",
@@ -21,18 +21,16 @@ app.add_typer(scrabble_app, name="scrabble")
 WHERE = (LEXICON, CONFIG, DATA_DIR)
 
 
-@command(scrabble_app, options.BEST, options.SHOW, *WHERE, JSON_LIST, CSV, name="best")
+@command(scrabble_app, api.BestRequest, SHOW, *WHERE, JSON_LIST, CSV, name="best")
 def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
     """The highest-scoring plays (or the best by equity) for a board and rack: position, word, score, leave; or
     the best by equity played out over N seeded draws (--sim N): mean value, its standard error, mean reply."""
-    from pipeline.scrabble import sim
-    from pipeline.scrabble.records import render
+    from pipeline.scrabble import render
 
     fmt = flags.format
-    sim.check_request(q)
     with flags.session() as s:
         if q.sim is not None:
-            found = sim.simulate(s, q)
+            found = api.simulate(s, q)
             typer.echo(sim_line(found), err=True)
             emit(render.sim_table(found.candidates), fmt)
             if show and fmt == "table":
@@ -48,17 +46,16 @@ def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
             render.print_board(render.with_play(result.board, top), result.variant, render.new_squares(top))
 
 
-@command(scrabble_app, options.SCORE, *WHERE, JSON_LIST, CSV, name="score")
-def scrabble_score(q: api.PlayRequest, flags: Flags):
+@command(scrabble_app, api.ScoreRequest, *WHERE, JSON_LIST, CSV, name="score")
+def scrabble_score(q: api.ScoreRequest, flags: Flags):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""
-    from pipeline.scrabble.records import render
-    from pipeline.scrabble.rules.notation import IllegalPlay
+    from pipeline.scrabble import render
 
     fmt = flags.format
     with flags.session() as s:
         try:
             result = api.play(s, q)
-        except IllegalPlay as exc:
+        except api.IllegalPlay as exc:
             if fmt == "table":
                 typer.echo(f"illegal: {q.play}: {exc}")
             else:
@@ -67,11 +64,11 @@ def scrabble_score(q: api.PlayRequest, flags: Flags):
         emit(render.breakdown(result.play), fmt)
 
 
-@command(scrabble_app, options.SHOWN, CONFIG, name="show")
+@command(scrabble_app, api.ShowRequest, CONFIG, name="show")
 def scrabble_show(q: api.ShowRequest, flags: Flags):
     """Print a board with coordinates and premium squares (colours on a terminal), or draw it (--out)."""
     from pipeline.core.config import load_config
-    from pipeline.scrabble.records import render
+    from pipeline.scrabble import render
 
     result = api.show(load_config(flags.config), q)
     if result.wrote is None:
@@ -80,17 +77,16 @@ def scrabble_show(q: api.ShowRequest, flags: Flags):
         typer.echo(f"wrote {result.wrote}", err=True)
 
 
-@command(scrabble_app, options.PLAYED, *WHERE, JSON_OBJECT, name="play")
+@command(scrabble_app, api.PlayRequest, *WHERE, JSON_OBJECT, name="play")
 def scrabble_play(q: api.PlayRequest, flags: Flags):
     """Make a play: check it (legal, valid words, tiles in the rack and the bag), print the score breakdown,
     the new board and the leave, and write the new board file (--out)."""
-    from pipeline.scrabble.records import render
-    from pipeline.scrabble.rules.notation import IllegalPlay
+    from pipeline.scrabble import render
 
     with flags.session() as s:
         try:
             result = api.play(s, q)
-        except IllegalPlay as exc:
+        except api.IllegalPlay as exc:
             typer.echo(f"illegal: {q.play}: {exc}", err=True)
             raise typer.Exit(exc.exit_code) from None
         if flags.as_json:
@@ -105,11 +101,11 @@ def scrabble_play(q: api.PlayRequest, flags: Flags):
             typer.echo(f"wrote {result.wrote}", err=True)
 
 
-@command(scrabble_app, options.REPLAY, *WHERE, JSON_LIST, CSV, name="replay")
+@command(scrabble_app, api.ReplayRequest, *WHERE, JSON_LIST, CSV, name="replay")
 def scrabble_replay(q: api.ReplayRequest, flags: Flags):
     """Replay a GCG game: check every score and total with our scorer (exit 1 on a discrepancy), flag phonies,
     and give each move's best play by equity (when leaves.parquet is built, else by score)."""
-    from pipeline.scrabble.records import render
+    from pipeline.scrabble import render
 
     fmt = flags.format
     with flags.session() as s:
@@ -128,7 +124,7 @@ def scrabble_replay(q: api.ReplayRequest, flags: Flags):
             raise typer.Exit(1)
 
 
-@command(scrabble_app, options.LEAVES, *WHERE, QUIET, name="leaves")
+@command(scrabble_app, api.LeaveRun, *WHERE, QUIET, name="leaves")
 def scrabble_leaves(q: api.LeaveRun, flags: Flags):
     """Learn leave values from rounds of N seeded self-play games and write leaves.parquet (the file
     `scrabble best --equity` reads): sharded jobs that resume, on this machine or a Ray cluster; prints
@@ -138,35 +134,36 @@ def scrabble_leaves(q: api.LeaveRun, flags: Flags):
     typer.echo(leaves_line(api.learn_leaves(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
 
 
-@command(scrabble_app, options.PLAYABILITY, *WHERE, QUIET, name="playability")
-def scrabble_playability(q: PlayabilityRun, flags: Flags):
+@command(scrabble_app, api.PlayabilityRun, *WHERE, QUIET, name="playability")
+def scrabble_playability(q: api.PlayabilityRun, flags: Flags):
     """Measure every word's playability (the points two equity players would lose over N seeded games without
     it) and write playability.parquet: a sharded job that resumes, on this machine or a Ray cluster; prints the
     games per CPU second, the top words and the stability of the ranking between the two halves of the games."""
     from pipeline.core.errors import WordstatsError
     from pipeline.core.progress import Progress
-    from pipeline.scrabble.playability.api import grow_reference, measure_playability, verify_reference
 
     if q.reference is None:
         if (q.blocks, q.block, q.verify) != (None, None, None):
             raise WordstatsError("--blocks, --block and --verify go with --reference DIR")
-        result = measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
+        result = api.measure_playability(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
         typer.echo(playability_lines(result))
         return
     if q.out is not None:
         raise WordstatsError("--out and --reference: give one of them")
     if q.verify is not None:
-        done = verify_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
+        done = api.verify_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))
         blocks = ", ".join(f"{first:,}-{last:,}" for first, last in done.games)
         typer.echo(
             f"{done.path}: {plural(len(done.parts), 'block')} played again (games {blocks}): the same sums "
             f"as its parts ({done.state})"
         )
         return
-    typer.echo(reference_lines(grow_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet))))
+    typer.echo(
+        reference_lines(api.grow_reference(flags.config, flags.data_dir, flags.lexicon, q, Progress(flags.quiet)))
+    )
 
 
-@command(scrabble_app, options.SELFPLAY, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
+@command(scrabble_app, api.SelfPlayRequest, *WHERE, JSON_LIST, CSV, QUIET, name="selfplay")
 def scrabble_selfplay(q: api.SelfPlayRequest, flags: Flags):
     """Play seeded games between strategies (score-only greedy, or equity with leaves.parquet); write GCG
     records (--gcg-dir) or compare equity with score-only play (--compare). With --shard-size or --ray, the

@@ -6,10 +6,10 @@ from pipeline.cli.app import app
 from pipeline.cli.options import Flags, command
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import CONFIG, DATA_DIR
-from pipeline.web.address import ADDRESS, Address
+from pipeline.web.address import Address
 
 
-@command(app, ADDRESS, CONFIG, DATA_DIR)
+@command(app, Address, CONFIG, DATA_DIR)
 def serve(at: Address, flags: Flags):
     """The teacher's page: choose, preview and print word lists and sheets in a browser (http://HOST:PORT/)."""
     import uvicorn

@@ -131,6 +131,11 @@ class RayEngine:
         except ClusterLost:
             self.lost = True  # nothing to cancel or disconnect from: the cluster is gone
             raise
+        except OSError:  # Ray's sockets to a head that went away before the watch looked (a broken pipe)
+            if not head.gone():
+                raise
+            self.lost = True
+            raise head.lost() from None
         finally:
             for ref in running if not self.lost else ():
                 with contextlib.suppress(Exception):
@@ -217,7 +222,20 @@ class HeadWatch:
         except OSError:
             self.misses += 1
             if self.misses >= HEAD_LOST_AFTER:
-                raise ClusterLost(f"the Ray cluster at {self.address} stopped answering (its head is gone)") from None
+                raise self.lost() from None
+
+    def gone(self) -> bool:
+        """Whether nothing listens at the head now (one look): what an error of Ray's sockets (a broken pipe)
+        means when the head went away between two checks."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=HEAD_CHECK_SECONDS / 2):
+                return False
+        except OSError:
+            return True
+
+    def lost(self) -> ClusterLost:
+        """The one-line error of a head that is gone."""
+        return ClusterLost(f"the Ray cluster at {self.address} stopped answering (its head is gone)")
 
 
 def _ray_running() -> bool:
@@ -311,13 +329,16 @@ def remote_calls(address: str, fn: Callable[..., Any], calls: list[tuple], cpus:
             while running:
                 try:
                     head.check()
-                except ClusterLost as exc:
+                    ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+                except (ClusterLost, OSError) as exc:
+                    if isinstance(exc, OSError) and not head.gone():
+                        raise
+                    lost = exc if isinstance(exc, ClusterLost) else head.lost()
                     engine.lost, running = True, {}
                     raise ClusterLost(
-                        f"{exc}: the stages that finished are committed; start the cluster again (or leave out "
+                        f"{lost}: the stages that finished are committed; start the cluster again (or leave out "
                         f"--ray) and run the command again (`make all` builds only what is stale)"
                     ) from None
-                ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
                 for ref in ready:
                     index = running.pop(ref)
                     try:

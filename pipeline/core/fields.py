@@ -130,29 +130,8 @@ def option(about: Field | None = None, /, **declared: Any) -> Any:
     return dataclasses.field(default=default, metadata={"field": about})
 
 
-@dataclass(frozen=True)
-class Query:
-    """A request type that does not declare its options (a named tuple: a one-off command pays less to define
-    one than a dataclass) with the Fields a command fills it from, each named for an attribute; the defaults
-    are the request's. Calling it builds the request."""
-
-    request: Callable[..., Any]
-    fields: tuple[Field, ...]
-
-    def __call__(self, **values: Any) -> Any:
-        """The request of these values (the others at the request's defaults)."""
-        return self.request(**values)
-
-
-def fields_of(request: type | Query) -> tuple[Field, ...]:
-    """The Fields of a request, in order, each named for its attribute: a dataclass's declared with option(...),
-    or a Query's (their defaults the named tuple's)."""
-    if isinstance(request, Query):
-        defaults = getattr(request.request, "_field_defaults", {})
-        return tuple(
-            dataclasses.replace(f, option=f.flag, default=defaults.get(f.name) if f.default is None else f.default)
-            for f in request.fields
-        )
+def fields_of(request: type) -> tuple[Field, ...]:
+    """The Fields of a request dataclass, in order, each declared with option(...) and named for its attribute."""
     out = []
     for f in dataclasses.fields(request):
         about = f.metadata.get("field")
@@ -167,7 +146,7 @@ def fields_of(request: type | Query) -> tuple[Field, ...]:
 RANGE_RE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
 
-def request_of(request: type | Query, given: dict[str, Any]) -> Any:
+def request_of(request: type, given: dict[str, Any]) -> Any:
     """The request of the values a client was given by field name (a form's, say), each checked and parsed by its
     Field as the command line's are; a value not given (None) leaves the request's default."""
     return request(**{f.name: f.value(given[f.name]) for f in fields_of(request) if given.get(f.name) is not None})

@@ -11,7 +11,8 @@ import polars as pl
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
-from pipeline.hangman.query import LearningRequest
+from pipeline.hangman.query import HangmanQuery as HangmanQuery  # the requests, as clients find them here
+from pipeline.hangman.query import LearningRequest as LearningRequest
 from pipeline.hangman.settings import BANDS, setter_weights, settings
 
 if TYPE_CHECKING:

@@ -1,29 +1,35 @@
-"""What the hangman commands ask, and their options (a named tuple and its Query, and the learning benchmark's
-request: every command's start reads them, pipeline/core/fields.py)."""
+"""What the hangman commands ask: frozen requests declaring their options (pipeline/core/fields.py `option`), the
+game or ranking query and the learning benchmark's request (pipeline/hangman/api.py re-exports them; every
+command's start reads them, so this module imports nothing heavy)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pipeline.core.errors import WordstatsError
-from pipeline.core.fields import LENGTH, SEED, Field, Query, option
+from pipeline.core.fields import LENGTH, SEED, option
 from pipeline.hangman.settings import SETTERS
 
 if TYPE_CHECKING:
     from pipeline.hangman.api import GameRequest, RankingRequest
 
 
-class HangmanQuery(NamedTuple):
+@dataclass(frozen=True)
+class HangmanQuery:
     """The solver's game against a word, or words listed hardest (or easiest) first."""
 
-    word: str | None = None
-    length: tuple[int, int] | None = None
-    easiest: bool = False
-    band: str | None = None
-    common: bool = False
-    weighted: bool = False
+    word: str | None = option(kind=str, help="Trace the solver's game against WORD.", argument=True, optional=True)
+    length: tuple[int, int] | None = option(LENGTH)
+    easiest: bool = option(kind=bool, help="List the easiest words first (default: hardest).", default=False)
+    band: str | None = option(
+        kind=str, help="Only this band: easy, medium or hard (any case).", metavar="[easy|medium|hard]"
+    )
+    common: bool = option(
+        kind=bool, help="Only common words: zipf at least the config's hangman.common_zipf (3.0).", default=False
+    )
+    weighted: bool = option(kind=bool, help="Trace the frequency-weighted solver.", default=False)
 
     def request(self, limit: int | None, rows: int | None) -> GameRequest | RankingRequest:
         """The use case's request: a game against the word, or the ranking of at most `rows` words (`limit` is
@@ -38,19 +44,6 @@ class HangmanQuery(NamedTuple):
         if any(v is not None for v in (self.length, limit, self.band)) or self.common or self.easiest:
             raise WordstatsError("give a WORD to trace, or --length/--limit/--easiest/--band/--common to list")
         return GameRequest(self.word, self.weighted)
-
-
-HANGMAN = Query(
-    HangmanQuery,
-    (
-        Field("word", str, "Trace the solver's game against WORD.", argument=True, optional=True),
-        LENGTH,
-        Field("easiest", bool, "List the easiest words first (default: hardest)."),
-        Field("band", str, "Only this band: easy, medium or hard (any case).", metavar="[easy|medium|hard]"),
-        Field("common", bool, "Only common words: zipf at least the config's hangman.common_zipf (3.0)."),
-        Field("weighted", bool, "Trace the frequency-weighted solver."),
-    ),
-)
 
 
 MAX_GAMES = 1_000_000  # seeded games per setter

@@ -1,10 +1,10 @@
 """Scrabble's use cases: a typed request in, a frozen result out carrying its provenance, the same for the command line
-and any other client (requests and results are named tuples: a one-off command pays less to define them than frozen
-dataclasses; each command's options are a Query of the vocabulary's Fields in scrabble/options.py). Each takes a
-Session (pipeline.core.session: the config, the data folder and a lexicon's store); the records wing renders the
-results (records/render.py), the CLI only parses, calls and renders. The one write to the data folder, `leaves`,
-goes through the Store; files a person asked for (a board, a picture, GCG games, a leaves table elsewhere) are
-written atomically after the output checks.
+and any other client. The requests are frozen dataclasses declaring their options (scrabble/requests.py, re-exported
+here); the results are named tuples (a one-off command pays less to define them). Each use case takes a Session
+(pipeline.core.session: the config, the data folder and a lexicon's store); render.py renders the results; the
+CLI only parses, calls and renders. The one write to the data folder, `leaves`, goes through the Store; files a
+person asked for (a board, a picture, GCG games, a leaves table elsewhere) are written atomically after the output
+checks.
 
 This module imports only what every request needs, so that one-off commands start quickly."""
 
@@ -24,19 +24,33 @@ if TYPE_CHECKING:
     from pipeline.scrabble.rules.scoring import Play
     from pipeline.scrabble.rules.variant import Variant
 
+from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
+from pipeline.scrabble.requests import LeaveRun as LeaveRun
+from pipeline.scrabble.requests import PlayabilityRun as PlayabilityRun
+from pipeline.scrabble.requests import PlayRequest as PlayRequest
+from pipeline.scrabble.requests import ReplayRequest as ReplayRequest
+from pipeline.scrabble.requests import ScoreRequest as ScoreRequest
+from pipeline.scrabble.requests import SelfPlayRequest as SelfPlayRequest
+from pipeline.scrabble.requests import ShowRequest as ShowRequest
+from pipeline.scrabble.requests import Where as Where
+
 STRATEGIES = ("score", "equity")
+
+
+def __getattr__(name: str) -> Any:
+    """IllegalPlay, the error of a play that breaks the rules (exit code 1), read where it is defined when a
+    client asks for it (the rules' module is more than a one-off command should import unasked)."""
+    if name == "IllegalPlay":
+        from pipeline.scrabble.rules.notation import IllegalPlay
+
+        return IllegalPlay
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
 
 
-# ---- where a request plays ---------------------------------------------------------------------------------------
-
-
-class Where(NamedTuple):
-    """Where a request plays: a board file or the empty board (exactly one), and the variant's name."""
-
-    board: Path | None = None
-    empty: bool = False
-    variant: str = "scrabble"
+# ---- provenance ----------------------------------------------------------------------------------------------
 
 
 class Provenance(NamedTuple):
@@ -103,25 +117,6 @@ def variant_of(config: Config, name: str) -> Variant:
 # ---- best plays --------------------------------------------------------------------------------------
 
 
-class BestRequest(NamedTuple):
-    """The best plays for a rack on a board: by score, or by equity (score + leave value; exchanges too)."""
-
-    rack: str
-    board: Path | None = None
-    empty: bool = False
-    variant: str = "scrabble"
-    limit: int = 10  # at most this many (MAX_LIMIT for all)
-    equity: bool = False
-    sim: int | None = None  # simulate (pipeline/scrabble/sim.py) over this many draws
-    candidates: int | None = None  # with sim: how many plays of highest static equity
-    seed: int | None = None  # with sim: the draws' seed
-
-    @property
-    def where(self) -> Where:
-        """Where the request plays."""
-        return Where(self.board, self.empty, self.variant)
-
-
 class BestPlays(NamedTuple):
     """The best plays (or moves by equity) of a position, best first."""
 
@@ -166,23 +161,6 @@ def best(s: Session, request: BestRequest) -> BestPlays:
 # ---- a play ------------------------------------------------------------------------------------------
 
 
-class PlayRequest(NamedTuple):
-    """One play in notation on a board, optionally from a rack; with `out`, the new board is written there."""
-
-    play: str
-    board: Path | None = None
-    empty: bool = False
-    rack: str | None = None
-    variant: str = "scrabble"
-    out: Path | None = None
-    force: bool = False
-
-    @property
-    def where(self) -> Where:
-        """Where the request plays."""
-        return Where(self.board, self.empty, self.variant)
-
-
 class ScoredPlay(NamedTuple):
     """A legal play, scored word by word, with the board after it and the leave (when the rack is known)."""
 
@@ -195,7 +173,7 @@ class ScoredPlay(NamedTuple):
     provenance: Provenance | None = None
 
 
-def play(s: Session, request: PlayRequest) -> ScoredPlay:
+def play(s: Session, request: ScoreRequest | PlayRequest) -> ScoredPlay:
     """Check a play (legal, valid words, tiles in the rack and the bag) and score it; IllegalPlay (exit code 1)
     says why it is not legal. With `out`, write the new board file (an existing one needs `force`, except
     the request's own board file)."""
@@ -224,15 +202,6 @@ def play(s: Session, request: PlayRequest) -> ScoredPlay:
 # ---- a board shown -----------------------------------------------------------------------------------
 
 
-class ShowRequest(NamedTuple):
-    """A board file, shown as text or drawn into `out` (FILE.svg or FILE.png)."""
-
-    board: Path
-    variant: str = "scrabble"
-    out: Path | None = None
-    force: bool = False
-
-
 class ShownBoard(NamedTuple):
     """A board and its variant, and the picture written (if any)."""
 
@@ -247,7 +216,7 @@ def show(config: Config, request: ShowRequest) -> ShownBoard:
     from pipeline.core.files import write_bytes, write_text
     from pipeline.core.outputs import check_out
     from pipeline.core.store import resolve_data_dir
-    from pipeline.scrabble.records.render import picture
+    from pipeline.scrabble.render import picture
     from pipeline.scrabble.rules.board import read_board
 
     check_out(request.out, request.force, (".svg", ".png"), resolve_data_dir(None, config.path)[0])
@@ -264,15 +233,6 @@ def show(config: Config, request: ShowRequest) -> ShownBoard:
 
 
 # ---- a GCG game replayed -----------------------------------------------------------------------------
-
-
-class ReplayRequest(NamedTuple):
-    """A GCG game record to replay; `best` adds each move's best move and the equity it lost."""
-
-    game: Path
-    best: bool = True
-    variant: str = "scrabble"
-    move: int | None = None  # the board after this move is asked for (1 = the first)
 
 
 class Replay(NamedTuple):
@@ -318,22 +278,6 @@ def replay(s: Session, request: ReplayRequest) -> Replay:
 
 
 # ---- self-play ---------------------------------------------------------------------------------------
-
-
-class SelfPlayRequest(NamedTuple):
-    """Seeded games between two strategies (score or equity): listed one row a game (optionally written as GCG
-    into `gcg_dir`), compared (equity against score-only), or run as a sharded job (`ray` or `shard_size`)."""
-
-    games: int = 10
-    seed: int = 1
-    first: str = "score"
-    second: str = "score"
-    gcg_dir: Path | None = None
-    force: bool = False
-    compare: bool = False
-    variant: str = "scrabble"
-    ray: str | None = None
-    shard_size: int | None = None
 
 
 class SelfPlayGames(NamedTuple):
@@ -410,7 +354,7 @@ def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGam
     strategies = tuple(
         equity_player(leaves) if name == "equity" else GREEDY for name in (request.first, request.second)
     )
-    params = {k: v for k, v in request._asdict().items() if k not in ("gcg_dir", "force")}
+    params = {k: v for k, v in vars(request).items() if k not in ("gcg_dir", "force")}
     tables = ("gaddag", "leaves") if leaves is not None else ("gaddag",)
     origin = provenance(s, "selfplay", {**params, "variant": variant.name}, tables)
     if request.ray is not None or request.shard_size is not None:
@@ -503,23 +447,6 @@ def job_facts(result) -> dict:
 # ---- leave values ------------------------------------------------------------------------------------
 
 
-class LeaveRun(NamedTuple):
-    """Leave values learnt from rounds of seeded self-play games, written to the lexicon's leaves.parquet (or
-    to `out`): a sharded job that resumes, on this machine or a Ray cluster."""
-
-    games: int = 1000
-    rounds: int = 3
-    seed: int = 14
-    prior_weight: int = 1000  # equity.fit.PRIOR_WEIGHT
-    variant: str = "scrabble"
-    out: Path | None = None
-    force: bool = False
-    ray: str | None = None
-    shard_size: int | None = None
-    reference: Path | None = None
-    last_games: int | None = None  # the last round's games (default: games)
-
-
 class LeaveResult(NamedTuple):
     """The leave values of a run's last round, where they were written, and what the run did."""
 
@@ -598,3 +525,34 @@ def learn_leaves(
     computed, reused = sum(r.computed for r in results), sum(r.reused for r in results)
     path = run.out if run.out is not None else store.path("leaves")
     return LeaveResult(table, path, seconds, played, computed, reused, engine_name, origin)
+
+
+# ---- playability and simulation (their wings hold them; imported when called) -----------------------------------
+
+
+def measure_playability(config, data_dir, lexicon, run: PlayabilityRun, progress=None):
+    """Every word's playability over the run's games, written to the lexicon's playability.parquet or `out`."""
+    from pipeline.scrabble.playability import api
+
+    return api.measure_playability(config, data_dir, lexicon, run, progress)
+
+
+def grow_reference(config, data_dir, lexicon, run: PlayabilityRun, progress=None):
+    """The run's reference table grown by its next blocks, a part each."""
+    from pipeline.scrabble.playability import api
+
+    return api.grow_reference(config, data_dir, lexicon, run, progress)
+
+
+def verify_reference(config, data_dir, lexicon, run: PlayabilityRun, progress=None):
+    """Some of the reference table's blocks played again and compared with its parts."""
+    from pipeline.scrabble.playability import api
+
+    return api.verify_reference(config, data_dir, lexicon, run, progress)
+
+
+def simulate(s: Session, request: BestRequest):
+    """The best plays by equity played out over `request.sim` seeded draws, ranked by mean value."""
+    from pipeline.scrabble import sim
+
+    return sim.simulate(s, request)

@@ -59,13 +59,6 @@ class Simulation(NamedTuple):
     provenance: Provenance | None = None
 
 
-def check_request(request: BestRequest) -> None:
-    """--candidates and --seed go with --sim."""
-    for name in ("candidates", "seed"):
-        if request.sim is None and getattr(request, name) is not None:
-            raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
-
-
 def unseen_counts(board: Board, rack: str, variant: Variant) -> np.ndarray:
     """The 27 counts (A-Z, then blanks) of the tiles we cannot see: the tile set less the board and our rack."""
     from pipeline.scrabble.play.game import bag_counts

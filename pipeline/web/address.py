@@ -1,21 +1,18 @@
 """Where the teacher's page listens, and its options (`wordstats serve`)."""
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
-from pipeline.core.fields import Field, Query
+from pipeline.core.fields import option
 
 
-class Address(NamedTuple):
+@dataclass(frozen=True)
+class Address:
     """An address (this machine only by default) and a port."""
 
-    host: str = "127.0.0.1"
-    port: int = 8765
-
-
-ADDRESS = Query(
-    Address,
-    (
-        Field("host", str, "Address to listen on (default 127.0.0.1: this machine only).", metavar="ADDRESS"),
-        Field("port", int, "Port to listen on.", metavar="N", lo=1, hi=65535),
-    ),
-)
+    host: str = option(
+        kind=str,
+        help="Address to listen on (default 127.0.0.1: this machine only).",
+        metavar="ADDRESS",
+        default="127.0.0.1",
+    )
+    port: int = option(kind=int, help="Port to listen on.", metavar="N", lo=1, hi=65535, default=8765)

@@ -9,24 +9,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from pipeline.core.config import Config
-
-DEFAULT_SEED = 27  # the games' seed when neither the command line nor the config names one
-
-
-class PlayabilityRun(NamedTuple):
-    """Playability measured over seeded games between two equity players (the lexicon's leaves.parquet): a
-    sharded job that resumes, on this machine or a Ray cluster."""
-
-    games: int = 1000
-    seed: int = DEFAULT_SEED
-    out: Path | None = None
-    force: bool = False
-    ray: str | None = None
-    shard_size: int | None = None
-    reference: Path | None = None  # grow this reference table (reference.py) towards `games` instead
-    blocks: int | None = None  # with `reference`: at most this many blocks this time (None: up to `games`)
-    block: int | None = None  # with `reference`: games per block (reference.REFERENCE_BLOCK)
-    verify: int | None = None  # with `reference`: play this many of its blocks again and compare their sums
+from pipeline.scrabble.requests import PlayabilityRun
 
 
 class PlayabilityResult(NamedTuple):

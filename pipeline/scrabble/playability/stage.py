@@ -13,7 +13,7 @@ from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.play.jobs import local_processes
-from pipeline.scrabble.playability.api import DEFAULT_SEED
+from pipeline.scrabble.requests import PLAYABILITY_SEED
 from pipeline.scrabble.rules.variant import declared_variant
 from pipeline.words.playability import reference_params
 
@@ -30,7 +30,7 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     return {
         "variant": variant,
         "games": sec.integer("games", DEFAULT_GAMES, lo=1, hi=10_000_000),
-        "seed": sec.integer("seed", DEFAULT_SEED, lo=0),
+        "seed": sec.integer("seed", PLAYABILITY_SEED, lo=0),
         **reference_params(config),
     }
 
