@@ -1,8 +1,10 @@
 """The docs against the product: every built table's columns and types are in docs/tables.md, every command
-and option is in docs/cli.md, and every example in a `console` block of the README and docs/ runs."""
+and option is in docs/cli.md, every example in a `console` block of the README and docs/ runs, and so does every
+Python example in a `pycon` block (docs/python-api.md)."""
 
 from __future__ import annotations
 
+import doctest
 import functools
 import json
 import re
@@ -322,6 +324,33 @@ def test_every_console_example_prints_what_the_docs_show(default_data, tmp_path,
             shown = "\n".join(printed(res)[:40])
             failures.append(f"{e.page}:{e.line}: `{e.command}` printed something else:\n{shown}")
     assert not failures, "\n\n".join(failures)
+
+
+def python_examples() -> list[tuple[Path, int, str]]:
+    """The ```pycon blocks of the README and docs/: (page, line of the fence, the block's text)."""
+    return [(page, line, body) for page in PAGES for info, body, line in code_blocks(page) if info == "pycon"]
+
+
+def test_python_examples_are_found():
+    found = python_examples()
+    assert len(found) >= 4 and {page.name for page, _, _ in found} >= {"python-api.md"}
+
+
+@pytest.mark.slow  # builds the examples' stages with the default config
+def test_every_python_example_gives_what_the_docs_show(default_data, monkeypatch):
+    """Each page's pycon blocks run in order in one namespace (doctest), on the data `make all` would build."""
+    monkeypatch.setenv("WORDSTATS_DATA", str(default_data))
+    monkeypatch.setenv("WORDSTATS_CONFIG", str(DEFAULT_CONFIG))
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    shown: list[str] = []
+    names: dict[Path, dict] = {}
+    for page, line, body in python_examples():
+        where = f"{page.relative_to(ROOT)}:{line}"
+        test = doctest.DocTestParser().get_doctest(body, names.setdefault(page, {}), where, str(page), line)
+        runner.run(test, out=shown.append, clear_globs=False)
+        names[page].update(test.globs)  # a page's later blocks see what its earlier ones defined
+    failed, tried = runner.summarize(verbose=False)
+    assert tried >= 15 and failed == 0, "".join(shown)
 
 
 def test_paths_the_docs_name_exist():

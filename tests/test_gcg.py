@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.config import BLANK
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import BLANK
 from pipeline.scrabble.records import gcg
 from pipeline.scrabble.records.gcg import MAX_EVENTS, MAX_GCG_BYTES, MAX_POINTS
 from tests.conftest import ROOT, SMALL_CONFIG, build_lexicon, run_cli, special_file

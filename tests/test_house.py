@@ -1,6 +1,7 @@
 """The house rules: no file of the package over 600 lines, no import circle among its modules (module-level
-imports; an import inside a function runs only when it is called), and no game package importing another but
-the pairs listed. The figures: tests/bench/bench_house.py."""
+imports; an import inside a function runs only when it is called), no game package importing another but
+the pairs listed, and clients (the command line, the page) that import only what the games and the core show
+them. The figures: tests/bench/bench_house.py."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.bench.bench_house import (
     ROOT,
+    clients_past_faces,
     games_importing_games,
     import_circles,
     import_graph,
@@ -43,6 +45,37 @@ STILL_CROSSING = {
 
 def test_no_game_imports_another_but_the_listed():
     assert games_importing_games(PACKAGE) == STILL_CROSSING
+
+
+def test_clients_only_call_the_games_api_and_render_and_cores_faces():
+    """The command line and the page import of a game only its `api` and `render`, and of the core only its
+    public faces (tests/bench/bench_house.py CORE_FACES), lazy imports included."""
+    assert clients_past_faces(PACKAGE) == {}
+
+
+def test_one_provenance():
+    """Every use case's result carries the one Provenance of pipeline/core/results.py: no package declares
+    another."""
+    import ast
+
+    declared = [
+        p.relative_to(ROOT).as_posix()
+        for p in python_files(PACKAGE)
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name == "Provenance"
+    ]
+    assert declared == ["pipeline/core/results.py"]
+
+
+def test_the_check_finds_a_client_reaching_past_the_faces(tmp_path):
+    games = 'GAMES = ("pkg.a",)\n'
+    files = {"pkg/__init__.py": "", "pkg/games.py": games, "pkg/a/__init__.py": "", "pkg/cli/__init__.py": ""}
+    files |= {"pkg/a/api.py": "", "pkg/a/render.py": "", "pkg/a/kernels.py": "", "pkg/core/__init__.py": ""}
+    files |= {"pkg/core/session.py": "", "pkg/core/store.py": ""}
+    calls = "from pkg.a import api, render\nfrom pkg.core.session import x\n"
+    reaches = "def f():\n    from pkg.a.kernels import k\n    from pkg.core import store\n"
+    files |= {"pkg/cli/ok.py": calls, "pkg/cli/bad.py": reaches}
+    assert clients_past_faces(write(tmp_path, files)) == {"pkg.cli.bad": ["pkg.a.kernels", "pkg.core.store"]}
 
 
 def test_the_check_finds_a_game_importing_another(tmp_path):

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.config import (
-    LETTERS,
     LexiconSpec,
     Source,
     adhoc_lexicon,
@@ -21,6 +20,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.ingest.normalise import merge_sources, normalise, read_words
 from pipeline.ingest.sources import SourceText
 from pipeline.ingest.words import word_table
+from pipeline.letters.alphabet import LETTERS
 from tests.conftest import DEFAULT_CONFIG, corpus
 
 SCRABBLE = load_config(DEFAULT_CONFIG).tiles["scrabble"]

@@ -344,7 +344,7 @@ def anagram(s: Session, q: Anagram) -> Listing:
         index = queries.open_index(s.store, s.config)
         found = batch(q.racks, "rack", lambda r: queries.anagram(index, r))
     tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ()) + (("playability",) if q.order else ())
-    return Listing(ordered(s.store, hooked(s, found, q.hooks), q.order), provenance(s.store, "anagram", q, tables))
+    return Listing(ordered(s.store, hooked(s, found, q.hooks), q.order), provenance(s, "anagram", q, tables))
 
 
 def words(s: Session, q: Words) -> Listing:
@@ -354,7 +354,7 @@ def words(s: Session, q: Words) -> Listing:
     lo, hi = q.length or (1, None)
     found = queries.subanagrams(queries.open_index(s.store, s.config), q.hand, lo, hi)
     tables = ("anagrams", "playability") if q.order else ("anagrams",)
-    return Listing(ordered(s.store, found, q.order), provenance(s.store, "words", q, tables))
+    return Listing(ordered(s.store, found, q.order), provenance(s, "words", q, tables))
 
 
 def hunt(s: Session, q: Hunt) -> Listing:
@@ -365,7 +365,7 @@ def hunt(s: Session, q: Hunt) -> Listing:
     found = queries.hunt(queries.open_index(s.store, s.config), q.letters, q.center, lo)
     if hi is not None and "length" in found.columns:
         found = found.filter(found["length"] <= hi)
-    return Listing(found, provenance(s.store, "hunt", q, ("anagrams",)))
+    return Listing(found, provenance(s, "hunt", q, ("anagrams",)))
 
 
 def pattern(s: Session, q: Pattern) -> Listing:
@@ -379,14 +379,14 @@ def pattern(s: Session, q: Pattern) -> Listing:
     index = queries.open_index(s.store, s.config)
     found = batch(q.patterns, "pattern", lambda p: queries.pattern(index, p, q.regex))
     tables = ("anagrams",) + (HOOK_TABLES if q.hooks else ())
-    return Listing(hooked(s, found, q.hooks), provenance(s.store, "pattern", q, tables))
+    return Listing(hooked(s, found, q.hooks), provenance(s, "pattern", q, tables))
 
 
 def hooks(s: Session, q: Hooks) -> Listing:
     """The letters that make a word in front of and behind the word, and its inner hooks."""
     from pipeline.anagrams.lookups import hooks as word_hooks
 
-    return Listing(word_hooks(s.store, q.word), provenance(s.store, "hooks", q, ("hooks",)))
+    return Listing(word_hooks(s.store, q.word), provenance(s, "hooks", q, ("hooks",)))
 
 
 def word(s: Session, q: Word) -> WordFacts:
@@ -395,7 +395,7 @@ def word(s: Session, q: Word) -> WordFacts:
     from pipeline.letters.alphabet import parse_letters
 
     facts = word_facts(s.store, q.word)
-    return WordFacts(parse_letters(q.word, "word"), facts, provenance(s.store, "word", q, tuple(facts)))
+    return WordFacts(parse_letters(q.word, "word"), facts, provenance(s, "word", q, tuple(facts)))
 
 
 def look_up(s: Session, q: LookUp) -> WordLookUp:
@@ -410,7 +410,7 @@ def look_up(s: Session, q: LookUp) -> WordLookUp:
     if not q.every and excl.excluded(word):  # as on any list: the entry only when every word is asked for
         topic = excl.reason(word) or "offensive"
         why = "offensive" if topic == "offensive" else f"{topic}: a topic classroom lists leave out"
-        return WordLookUp(word, valid, why, (), 0, None, None, None, None, provenance(store, "lookup", q, read))
+        return WordLookUp(word, valid, why, (), 0, None, None, None, None, provenance(s, "lookup", q, read))
     others = [w for w in family(store, word) if w != word]
     shown = tuple(w for w in others if q.every or not excl.excluded(w))
     front = back = hangman = phonics = None
@@ -425,7 +425,7 @@ def look_up(s: Session, q: LookUp) -> WordLookUp:
         hangman = row_of(store, "hangman", word, HANGMAN_FACTS)
         phonics = row_of(store, "phonics", word, PHONICS_FACTS)
         read += tuple(t for t in ("hooks", "hangman", "phonics") if store.exists(t))
-    made = provenance(store, "lookup", q, read)
+    made = provenance(s, "lookup", q, read)
     return WordLookUp(word, valid, None, shown, len(others) - len(shown), front, back, hangman, phonics, made)
 
 
@@ -449,7 +449,14 @@ def stems(s: Session, q: Stems, top: int | None) -> Listing:
     from pipeline.anagrams.lookups import top_stems
 
     found = top_stems(s.store, q.length, q.order, top, q.min_letters)
-    return Listing(found, provenance(s.store, "stems", q, ("stems",)))
+    return Listing(found, provenance(s, "stems", q, ("stems",)))
+
+
+def check_study_file(path: Path) -> Path:
+    """A study-list file a client asked for, when it is of a kind we write (.csv or .md)."""
+    from pipeline.anagrams.lookups import check_export
+
+    return check_export(path)
 
 
 def stem(s: Session, q: Stem) -> Listing:
@@ -461,7 +468,7 @@ def stem(s: Session, q: Stem) -> Listing:
     if q.hooks:
         found = with_hooks(s.store, found.explode("words").rename({"words": "word"}).drop("n_words"))
     tables = ("stems",) + (HOOK_TABLES if q.hooks else ())
-    return Listing(found, provenance(s.store, "stem", q, tables))
+    return Listing(found, provenance(s, "stem", q, tables))
 
 
 def judge(s: Session, q: Judge) -> Verdicts:
@@ -470,7 +477,7 @@ def judge(s: Session, q: Judge) -> Verdicts:
 
     if any(not w.strip() for w in q.words):
         raise WordstatsError("empty word: give words of letters A-Z to judge")
-    return Verdicts(judged(s.store, list(q.words)), provenance(s.store, "judge", q, ("words",)))
+    return Verdicts(judged(s.store, list(q.words)), provenance(s, "judge", q, ("words",)))
 
 
 def study(s: Session, q: Study) -> Deck:
@@ -486,7 +493,7 @@ def study(s: Session, q: Study) -> Deck:
     hooks = hook_cards(s.store, alphas["words"].explode().to_list() if q.hook_cards else [])
     title = f"wordstats {s.lexicon} {q.length}s {q.first}-{q.last}" + (f" by {order}" if order != "probability" else "")
     tables = ("anagrams", "hooks", "playability") if order == "playability" else ("anagrams", "hooks")
-    return Deck(alphas, hooks, title, provenance(s.store, "study", q, tables))
+    return Deck(alphas, hooks, title, provenance(s, "study", q, tables))
 
 
 def write_deck(deck: Deck, out: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
@@ -22,6 +22,7 @@ from pipeline.core.fields import (
     check_number,
     option,
 )
+from pipeline.core.results import Provenance, provenance
 
 if TYPE_CHECKING:
     import polars as pl
@@ -45,7 +46,30 @@ def check_minutes(minutes: float) -> float:
 
 # ---- the options every Boggle request shares ------------------------------------------------------------------
 
-SIZE = Field("size", str, "Board size RxC (needed when not square).", metavar="RxC")
+
+def board_size(text: str) -> tuple[int, int]:
+    """A board size written RxC (4x4, 3x5) as (rows, cols): a one-line error for anything else."""
+    from pipeline.boggle.rules import parse_size
+
+    return parse_size(text)
+
+
+class Sized:
+    """A request with a board size: given as text (RxC) it holds (rows, cols), parsed once when it is made."""
+
+    size: Any
+
+    def __post_init__(self):
+        if isinstance(self.size, str):
+            object.__setattr__(self, "size", board_size(self.size))
+
+
+def size_text(size: tuple[int, int] | None) -> str | None:
+    """(rows, cols) as RxC, as a result's provenance records it."""
+    return None if size is None else f"{size[0]}x{size[1]}"
+
+
+SIZE = Field("size", str, "Board size RxC (needed when not square).", metavar="RxC", parse=board_size)
 MIN_LENGTH = Field("min_length", int, "Shortest word (default: the variant's).", lo=1, hi=MAX_LENGTH)
 VARIANT = Field("variant", str, "Rules: standard (3+ letters) or big (4+); any case.", metavar="[standard|big]")
 DICE = Field("dice", str, "Dice set from the config (classic, new, big; any case).", metavar="DICE")
@@ -65,13 +89,6 @@ def rules_of(place: Place, variant: Optional[str], min_length: Optional[int]):
     from pipeline.boggle.settings import boggle_config
 
     return boggle_config(place.config).rules(variant or "standard", min_length)
-
-
-def provenance(place: Place, command: str, params: dict[str, Any], **more: Any) -> dict[str, Any]:
-    """What a result was computed from: the command, lexicon, version and parameters (and `more`)."""
-    from pipeline import __version__
-
-    return {"command": command, "lexicon": place.lexicon, "version": __version__, "params": params, **more}
 
 
 @dataclass(frozen=True)
@@ -104,12 +121,12 @@ def run_job(place: Place, job, ray: Optional[str], progress, processes: Optional
 
 
 @dataclass(frozen=True)
-class SolveRequest:
+class SolveRequest(Sized):
     """One board to solve: its cells (or a board file), size, rules, and whether to give each word's path."""
 
     board: str = option(kind=str, argument=True, help="Cells in row order (PERSLATGSINETERS; Q or Qu) or a board file.")
     paths: bool = option(kind=bool, default=False, help="Show a path of cubes (row,col from 0) for each word.")
-    size: Optional[str] = option(SIZE)
+    size: Optional[tuple[int, int]] = option(SIZE)
     min_length: Optional[int] = option(MIN_LENGTH)
     variant: Optional[str] = option(VARIANT)
 
@@ -122,7 +139,7 @@ class Solution:
     score: int
     words: tuple[dict[str, Any], ...]
     lexicon: str
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The solution as the JSON object `boggle solve --json` prints."""
@@ -143,13 +160,13 @@ def solve_board(place: Place, req: SolveRequest) -> Solution:
 
 
 @dataclass(frozen=True)
-class ScoreRequest:
+class ScoreRequest(Sized):
     """Boards to score: cells or board files, their size and rules."""
 
     boards: tuple[str, ...] = option(
         kind=str, argument=True, many=True, parse=tuple, help="Boards: cells in row order, or Princeton-format files."
     )
-    size: Optional[str] = option(SIZE)
+    size: Optional[tuple[int, int]] = option(SIZE)
     min_length: Optional[int] = option(MIN_LENGTH)
     variant: Optional[str] = option(VARIANT)
 
@@ -159,7 +176,7 @@ class Scores:
     """One row per board: where it came from, its cells and its score."""
 
     table: pl.DataFrame
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def score_boards(place: Place, req: ScoreRequest) -> Scores:
@@ -173,7 +190,12 @@ def score_boards(place: Place, req: ScoreRequest) -> Scores:
     import polars as pl
 
     rows = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(req.boards, grids)]
-    params = {"boards": list(req.boards), "size": req.size, "variant": req.variant, "min_length": req.min_length}
+    params = {
+        "boards": list(req.boards),
+        "size": size_text(req.size),
+        "variant": req.variant,
+        "min_length": req.min_length,
+    }
     return Scores(pl.DataFrame(rows), provenance(place, "boggle score", params))
 
 
@@ -214,7 +236,7 @@ class RandomBoards:
     boards: Optional[pl.DataFrame] = None
     stats: Optional[dict[str, Any]] = None
     job: Optional[JobRun] = None
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def random_boards(place: Place, req: RandomRequest, progress=None) -> RandomBoards:
@@ -293,10 +315,10 @@ def check_random_memory(count: int, shard_size: Optional[int], cells: int, summa
 
 
 @dataclass(frozen=True)
-class BestRequest:
+class BestRequest(Sized):
     """A best-board search: size, time budget or exact number of runs, seed, dice, annealing steps, rules."""
 
-    size: Optional[str] = option(SIZE, help="Board size RxC (default 4x4, or the dice's).")
+    size: Optional[tuple[int, int]] = option(SIZE, help="Board size RxC (default 4x4, or the dice's).")
     minutes: float = option(
         kind=float,
         default=1.0,
@@ -327,7 +349,7 @@ class BestBoards:
     score: int
     facts: dict[str, Any]
     job: Optional[JobRun] = None
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optional[Callable] = None) -> BestBoards:
@@ -335,7 +357,6 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
     or exactly `runs` runs as a sharded job that resumes."""
     from pipeline.boggle.best import SearchParams, search
     from pipeline.boggle.queries import store_dictionary
-    from pipeline.boggle.rules import parse_size
     from pipeline.boggle.settings import boggle_config
     from pipeline.boggle.solver import solve
 
@@ -345,11 +366,11 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
     bc = boggle_config(place.config)
     dice_set = bc.dice_set(req.dice) if req.dice else None
     if dice_set is not None:
-        rows, cols = parse_size(req.size) if req.size else (dice_set.rows, dice_set.cols)
+        rows, cols = req.size or (dice_set.rows, dice_set.cols)
         if (rows, cols) != (dice_set.rows, dice_set.cols):
             raise WordstatsError(f"the {req.dice} dice roll {dice_set.size} boards, not {rows}x{cols}")
     else:
-        rows, cols = parse_size(req.size or "4x4")
+        rows, cols = req.size or (4, 4)
     rules = bc.rules(req.variant or (dice_set.variant if dice_set else "standard"), req.min_length)
     dictionary = store_dictionary(place.store, rules)
     params = SearchParams(req.steps, bc.best.params.t_start, bc.best.params.t_end)
@@ -406,21 +427,23 @@ def _best_job(place: Place, req: BestRequest, dictionary, grid, params, dice_set
         "seconds": round(result.seconds, 2),
         **ran.facts,
     }
-    return BestBoards(board, best["score"], facts, ran, provenance(place, "boggle best", asked, job=ran.facts["job"]))
+    return BestBoards(
+        board, best["score"], facts, ran, provenance(place, "boggle best", asked, jobs=(ran.facts["job"],))
+    )
 
 
 # ---- the proof ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class ProveRequest:
+class ProveRequest(Sized):
     """A proof: every board of a size scoring at least `floor`, the letter partition (None: the size's
     default), the rules, where the shards run, and a Parquet file to write the boards to."""
 
     floor: int = option(
         kind=int, required=True, lo=1, hi=MAX_SCORE, help="Keep every board scoring at least this much."
     )
-    size: str = option(SIZE, default="3x3", help="Board size RxC.")
+    size: tuple[int, int] = option(SIZE, default="3x3", help="Board size RxC.")
     classes: Optional[str] = option(
         kind=str,
         metavar="GROUPS",
@@ -473,7 +496,7 @@ class Proof:
 
     boards: pl.DataFrame
     summary: dict[str, Any]
-    provenance: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance | None = None
 
 
 def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
@@ -489,16 +512,14 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
         prove_job,
     )
     from pipeline.boggle.queries import store_dictionary
-    from pipeline.boggle.rules import parse_size
     from pipeline.core import executor
-    from pipeline.core.files import sha256_file
     from pipeline.core.outputs import check_out
 
     if req.reference is None and (req.block, req.blocks, req.verify) != (None, None, None):
         raise WordstatsError("--block, --blocks and --verify go with --reference DIR")
     if req.out is not None and req.out.suffix.lower() != ".parquet":
         raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
-    rows, cols = parse_size(req.size)
+    rows, cols = req.size
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
     if req.floor < 1:
         raise WordstatsError(f"--floor must be at least 1, got {req.floor}")
@@ -517,8 +538,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     params = {"size": f"{rows}x{cols}", "floor": req.floor, "partition": partition.text}
     if only is not None:
         params["class"] = only[0]
-    origin = provenance(place, "boggle prove", params, stage="boggle prove")
-    origin["inputs"] = {"words": sha256_file(place.store.require("words"))}
+    origin = provenance(place, "boggle prove", params, ("words",))
     started_cpu = time.process_time()
     with executor.engine_session(address, req.workers or default_workers()) as engine:
         result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
@@ -527,7 +547,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     if req.out is not None:
         from pipeline.core.files import write_parquet
 
-        write_parquet(req.out, proof.boards, {**origin, "summary": summary})
+        write_parquet(req.out, proof.boards, {**origin.as_dict(), "summary": summary})
     return Proof(proof.boards, summary, origin)
 
 
@@ -538,7 +558,6 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.boggle import proof_table as pt
     from pipeline.boggle.prove import Problem, default_partition, default_workers, parse_partition
     from pipeline.boggle.queries import store_dictionary
-    from pipeline.boggle.rules import parse_size
     from pipeline.core import executor
     from pipeline.core.outputs import check_out_folder
 
@@ -553,7 +572,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
         raise WordstatsError(f"--reference {path}: no such table to verify")
     if path.exists() and not req.force:
         pt.read_table(path)  # a folder that is not a proof table is an error before any work
-    rows, cols = parse_size(req.size)
+    rows, cols = req.size
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
     dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length), trie=True)
     problem = Problem(rows, cols, dictionary, partition, req.floor)

@@ -125,9 +125,10 @@ def split_cubes(text: str, where: str) -> list[str]:
     return cubes
 
 
-def parse_board(text: str, size: str | None = None, where: str | None = None) -> Board:
+def parse_board(text: str, size: str | tuple[int, int] | None = None, where: str | None = None) -> Board:
     """A board from its cells in row order (`PERSLATGSINETERS`; Q or Qu for the Qu cube; rows may be
-    separated by spaces); the size is inferred for a square board or from the rows, else given as RxC."""
+        separated by spaces); the size is inferred for a square board or from the rows, else given (RxC, or as
+    (rows, cols) parsed already)."""
     where = where or f"board {text!r}"
     rows_text = text.split()
     if not rows_text:
@@ -136,7 +137,7 @@ def parse_board(text: str, size: str | None = None, where: str | None = None) ->
     cubes = [c for row in rows_cubes for c in row]
     n = len(cubes)
     if size is not None:
-        rows, cols = parse_size(size)
+        rows, cols = parse_size(size) if isinstance(size, str) else check_size(*size, where)
     elif len(rows_cubes) > 1:
         rows, cols = len(rows_cubes), len(rows_cubes[0])
         if any(len(r) != cols for r in rows_cubes):
@@ -187,7 +188,7 @@ def read_board_file(path: Path) -> Board:
     return parse_board_file(text, str(path))
 
 
-def load_board(arg: str, size: str | None = None) -> Board:
+def load_board(arg: str, size: str | tuple[int, int] | None = None) -> Board:
     """A board from a file name (Princeton format) or from its cells written out."""
     if not arg.strip():
         raise WordstatsError("empty board: give the cells in row order (PERSLATGSINETERS) or a board file")

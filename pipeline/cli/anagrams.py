@@ -77,11 +77,10 @@ def lookup(q: api.LookUp, flags: Flags):
 @command(app, api.Stems, LIMIT, STUDY_LIST, FORCE, *WHERE, JSON_LIST, CSV)
 def stems(q: api.Stems, flags: Flags):
     """Bingo stems: 6 or 7 tiles that combine with many letters to make 7- or 8-letter words."""
-    from pipeline.anagrams.lookups import check_export
     from pipeline.cli.options import check_out, limit_for
 
     if flags.out is not None:
-        check_export(flags.out)
+        api.check_study_file(flags.out)
     with flags.session() as s:
         check_out(flags.out, flags.force, (".csv", ".md"), s.data_dir)
         result = api.stems(s, q, limit_for(flags.limit, "file" if flags.out is not None else flags.format))

@@ -70,7 +70,7 @@ class App(typer.Typer):
             @functools.wraps(fn)
             def wrapper(*a, **k):
                 """Call the command; user errors, a closed pipe and OS errors end it cleanly."""
-                from pipeline.core.locks import release_read_locks
+                from pipeline.core.session import damaged, end_reads
 
                 try:
                     return fn(*a, **k)
@@ -102,25 +102,15 @@ class App(typer.Typer):
                 except Exception as exc:
                     if not type(exc).__module__.startswith("polars"):
                         raise
-                    from pipeline.core.store import unreadable  # a table damaged in place: its pages fail to read
-
-                    typer.echo(f"error: {unreadable(exc)}", err=True)
+                    typer.echo(f"error: {damaged(exc)}", err=True)  # a table damaged in place: its pages fail to read
                     raise typer.Exit(2) from None
                 finally:
-                    release_read_locks()
-                    _forget_readers()
+                    end_reads()
 
             register(wrapper)
             return fn
 
         return decorator
-
-
-def _forget_readers() -> None:
-    """Forget the lexicons a command read (their registry lives in the store, when it was imported at all)."""
-    store = sys.modules.get("pipeline.core.store")
-    if store is not None:
-        store.READERS.clear()
 
 
 app = App(

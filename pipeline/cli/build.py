@@ -19,9 +19,8 @@ SQL_OUT = replace(
 @command(app, api.Build, CONFIG, DATA_DIR, QUIET)
 def run(q: api.Build, flags: Flags):
     """Build stages (ingest, indexes, ...) for lexicons; only the named stages and missing inputs run."""
-    from pipeline.core.config import load_config
+    from pipeline.core.config import default_data_dir, load_config
     from pipeline.core.progress import Progress
-    from pipeline.core.store import default_data_dir
 
     config = load_config(flags.config)
     out = default_data_dir(config.path) if flags.data_dir is None else flags.data_dir

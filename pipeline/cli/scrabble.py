@@ -7,9 +7,8 @@ import typer
 from pipeline.cli.app import App, app
 from pipeline.cli.options import Flags, command, plural
 from pipeline.core.display import emit, emit_json
-from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET
+from pipeline.core.fields import CONFIG, CSV, DATA_DIR, JSON_LIST, JSON_OBJECT, LEXICON, QUIET, Field
 from pipeline.scrabble import api
-from pipeline.scrabble.requests import SHOW
 
 scrabble_app = App(
     name="scrabble",
@@ -19,6 +18,7 @@ scrabble_app = App(
 app.add_typer(scrabble_app, name="scrabble")
 
 WHERE = (LEXICON, CONFIG, DATA_DIR)
+SHOW = Field("show", bool, "Also print the board with the top play on it.")  # how the command shows the best plays
 
 
 @command(scrabble_app, api.BestRequest, SHOW, *WHERE, JSON_LIST, CSV, name="best")

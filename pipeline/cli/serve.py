@@ -14,9 +14,8 @@ def serve(at: Address, flags: Flags):
     """The teacher's page: choose, preview and print word lists and sheets in a browser (http://HOST:PORT/)."""
     import uvicorn
 
-    from pipeline.core.cluster import is_loopback
-    from pipeline.core.config import load_config
-    from pipeline.core.store import resolve_data_dir
+    from pipeline.core.config import load_config, resolve_data_dir
+    from pipeline.core.fields import is_loopback
     from pipeline.web.app import create_app
 
     cfg = load_config(flags.config)
@@ -77,7 +76,7 @@ def listening_socket(at: Address):
 
 def page_hosts(host: str) -> tuple[str, ...] | None:
     """The names a request's Host header may give (DNS rebinding cannot reach the page), None for any (0.0.0.0)."""
-    from pipeline.core.cluster import is_loopback
+    from pipeline.core.fields import is_loopback
 
     if host in ("0.0.0.0", "::"):
         return None

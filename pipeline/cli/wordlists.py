@@ -10,12 +10,11 @@ from pipeline.cli.app import app
 from pipeline.cli.options import Flags, check_out, command, plural
 from pipeline.core.fields import CONFIG, CSV, DATA_DIR, FORCE, JSON_LIST, LEXICON, LIMIT, OUT
 from pipeline.wordlists import api
-from pipeline.wordlists.fields import FIELDS
 
 LIST_OUT = replace(OUT, help="Write list.csv, list.md, list.html or list.pdf (refuses to overwrite without --force).")
 
 
-@command(app, api.WordListRequest, LIMIT, LIST_OUT, FORCE, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV, given=FIELDS)
+@command(app, api.WordListRequest, LIMIT, LIST_OUT, FORCE, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV, given=api.FIELDS)
 def wordlist(q: api.WordListRequest, flags: Flags):
     """Word lists for teachers: filters that combine, presets, no offensive words; print, CSV, Markdown, PDF."""
     from pipeline.core.display import emit
@@ -30,9 +29,9 @@ def wordlist(q: api.WordListRequest, flags: Flags):
     if wl.note:
         typer.echo(f"note: {wl.note}", err=True)
     if out:
-        from pipeline.wordlists.sheets import save  # the sheets' fonts and layouts: only for a file
+        from pipeline.wordlists import render  # the sheets' fonts and layouts: only for a file
 
-        save(wl, out)
+        render.save(wl, out)
         typer.echo(f"wrote {plural(wl.table.height, 'word')} to {out}", err=True)
         return
     if fmt == "table":

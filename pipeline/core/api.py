@@ -193,8 +193,7 @@ def make_rules(config_path: Path | None, data_dir: Path | None, q: MakeRules) ->
     if q.kernels:
         write_kernel_rules(q.out, q.force)
         return
-    from pipeline.core.config import load_config
-    from pipeline.core.store import default_data_dir
+    from pipeline.core.config import default_data_dir, load_config
 
     config = load_config(config_path)
     write_rules(config, str(config_path or config.path), data_dir or default_data_dir(config.path), q.out, q.force)

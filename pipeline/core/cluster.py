@@ -4,7 +4,6 @@ job's shards as tasks, and plain remote calls (a build's stages, one lexicon eac
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import secrets
 import socket
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.errors import WordstatsError
+from pipeline.core.fields import is_loopback
 from pipeline.core.jobs import POLL, Job, Parts, Shard, WorkFn, run_shard
 
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}  # Ray binds to 127.0.0.1
@@ -29,16 +29,6 @@ def split_address(address: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise WordstatsError(f"bad Ray address {address!r}: write HOST:PORT (e.g. 127.0.0.1:6379), auto or local")
     return host.strip("[]"), int(port)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` names this machine's loopback interface."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_reachable(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> None:

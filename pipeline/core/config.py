@@ -11,13 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.errors import WordstatsError, unknown
-
-# The alphabet and tile sets live in pipeline.letters; BLANK, LETTERS and upper_ascii are re-exported here for the
-# game modules that import them from the config.
-from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii  # noqa: F401
 from pipeline.letters.tilesets import TileSet, read_tile_set
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA_DIR = Path("data/out")  # where outputs live, in the config's project
 DEFAULT_CONFIG = Path("configs/default.toml")
 MAX_WORD_LENGTH = 45  # longer entries are dropped as too_long unless a lexicon's max_length says otherwise
 MAX_WORD_LENGTH_CAP = 255  # the largest max_length a lexicon may set
@@ -426,3 +423,31 @@ def check_lexicon_name(name: str) -> str:
     if not NAME_RE.fullmatch(name):
         raise WordstatsError(f"invalid lexicon name {name!r}: use at most 64 letters, digits, '_', '-' or '.'")
     return name
+
+
+# ---- the data folder -------------------------------------------------------------------------------------
+
+
+def default_data_dir(config_path: Path | None = None) -> Path:
+    """Where outputs live when --data-dir is not given (see resolve_data_dir)."""
+    return resolve_data_dir(None, config_path)[0]
+
+
+def project_of(config_path: Path) -> Path:
+    """The project folder of a config file: the parent of its `configs/` folder, else the file's folder."""
+    folder = Path(config_path).resolve().parent
+    return folder.parent if folder.name == "configs" else folder
+
+
+def resolve_data_dir(given: Path | None, config_path: Path | None = None) -> tuple[Path, str]:
+    """The data folder and how it was found: --data-dir, $WORDSTATS_DATA, or the config's project's data/out.
+
+    Never the current folder alone: the same command finds the same tables wherever it runs."""
+    if given is not None:
+        return Path(given), "--data-dir"
+    env = os.environ.get("WORDSTATS_DATA")
+    if env:
+        return Path(env), "WORDSTATS_DATA"
+    if config_path is None:
+        config_path = default_config_path()
+    return project_of(config_path) / DEFAULT_DATA_DIR, f"the project of {config_path}"

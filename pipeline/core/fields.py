@@ -190,6 +190,18 @@ def check_number(value: float | None, what: str, lo: float, hi: float) -> float 
     return value
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a host given as an address (--host, --ray HOST:PORT) names this machine's loopback interface."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def choose_format(as_json: bool, as_csv: bool) -> str:
     """The output format from the --json / --csv flags: json, csv or table."""
     if as_json and as_csv:

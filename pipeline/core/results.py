@@ -1,34 +1,64 @@
-"""What a use case returns: a frozen result carrying its provenance (the query, the request, the lexicon and the
-sha256 of each table it read, from the lexicon's manifest), the same for the command line and the web page."""
+"""What a use case returns: a frozen result carrying its provenance (the command, the request, the lexicon, the
+config's sha256 and the sha256 of each table it read, from the lexicon's manifest), one shape for every game,
+the same for the command line, the web page and a Python program."""
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from pipeline.core.store import Store
-
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where a result comes from: the query, what was asked, the lexicon, and each table read with its sha256."""
+    """Where a result comes from, the same for every use case: the command, what was asked, the lexicon, the
+    config's sha256, and each table read with its sha256 (as the lexicon's manifest records it; None for one
+    it does not list); the version is read when asked for (a look-up a one-off command should not pay unasked)."""
 
-    query: str
+    command: str
     request: dict[str, Any]
-    lexicon: str
-    inputs: dict[str, str | None]
+    lexicon: str = ""
+    config_sha256: str = ""
+    inputs: dict[str, str | None] = field(default_factory=dict)
+    jobs: tuple[str, ...] = ()  # the sharded jobs that computed it (their folders under <lexicon>/jobs)
+
+    @property
+    def version(self) -> str:
+        """The installed wordstats version."""
+        from pipeline import __version__
+
+        return __version__
+
+    def as_dict(self) -> dict[str, Any]:
+        """The provenance as JSON holds it."""
+        return {**dataclasses.asdict(self), "version": self.version}
 
 
-def provenance(store: Store, query: str, request: Any, tables: tuple[str, ...]) -> Provenance:
-    """The provenance of a query on `store` that read `tables`: their sha256 as the lexicon's manifest records
-    them (None for a table the manifest does not list)."""
+class Place(Protocol):
+    """Where a result is computed: a lexicon's store and the config (a Session)."""
+
+    @property
+    def store(self) -> Any:
+        """The lexicon's store."""
+
+    @property
+    def config(self) -> Any:
+        """The config."""
+
+
+def provenance(
+    s: Place, command: str, request: Any, tables: tuple[str, ...] | list[str] = (), jobs: tuple[str, ...] = ()
+) -> Provenance:
+    """The provenance of `command` answering `request` (a request dataclass, or the parameters that matter as a
+    dict) in a session from these tables of its lexicon (their sha256 as the lexicon's manifest records them),
+    computed by these jobs."""
+    store = s.store
     try:
-        recorded = store.manifest().get("tables", {})
+        recorded = store.manifest().get("tables", {}) if tables else {}
     except Exception:  # a missing or damaged manifest: the tables were checked when read
         recorded = {}
     inputs = {}
@@ -36,8 +66,14 @@ def provenance(store: Store, query: str, request: Any, tables: tuple[str, ...]) 
         name = table if "." in table else f"{table}.parquet"
         entry = recorded.get(name)
         inputs[name] = entry.get("sha256") if isinstance(entry, dict) else None
-    asked = dataclasses.asdict(request) if dataclasses.is_dataclass(request) and not isinstance(request, type) else {}
-    return Provenance(query, {k: _plain(v) for k, v in asked.items()}, store.lexicon, inputs)
+    if isinstance(request, dict):
+        asked = request
+    elif dataclasses.is_dataclass(request) and not isinstance(request, type):
+        asked = dataclasses.asdict(request)
+    else:
+        asked = {}
+    plain = {k: _plain(v) for k, v in asked.items()}
+    return Provenance(command, plain, store.lexicon, s.config.sha256, inputs, jobs)
 
 
 def _plain(value: Any) -> Any:

@@ -29,7 +29,6 @@ from pipeline.core.files import (
 )
 from pipeline.core.locks import hold_read_lock, lock_fd, locked
 
-DEFAULT_DATA_DIR = Path("data/out")
 MANIFEST = "manifest.json"
 JOURNAL = ".commit.json"  # a stage's outputs being renamed into place: finished by the next writer or reader
 DAMAGED_JOURNAL = ".commit.json.damaged"  # a journal that cannot be read is set aside as .commit.json.damaged.N
@@ -40,33 +39,6 @@ FINGERPRINTS = ".make"  # each stage's settings fingerprint, per lexicon: <lexic
 SOURCE_RECORD = ".source.json"  # the word list files an ad hoc lexicon was built from
 READERS: list[Store] = []  # the lexicons this command reads (read_lock), to find a damaged table when a read fails
 MAX_ROWS = 2**32 - 1  # the most rows polars takes in head(n); a larger n overflows, so "the first n" caps n here
-
-
-def default_data_dir(config_path: Path | None = None) -> Path:
-    """Where outputs live when --data-dir is not given (see resolve_data_dir)."""
-    return resolve_data_dir(None, config_path)[0]
-
-
-def project_of(config_path: Path) -> Path:
-    """The project folder of a config file: the parent of its `configs/` folder, else the file's folder."""
-    folder = Path(config_path).resolve().parent
-    return folder.parent if folder.name == "configs" else folder
-
-
-def resolve_data_dir(given: Path | None, config_path: Path | None = None) -> tuple[Path, str]:
-    """The data folder and how it was found: --data-dir, $WORDSTATS_DATA, or the config's project's data/out.
-
-    Never the current folder alone: the same command finds the same tables wherever it runs."""
-    if given is not None:
-        return Path(given), "--data-dir"
-    env = os.environ.get("WORDSTATS_DATA")
-    if env:
-        return Path(env), "WORDSTATS_DATA"
-    if config_path is None:
-        from pipeline.core.config import default_config_path
-
-        config_path = default_config_path()
-    return project_of(config_path) / DEFAULT_DATA_DIR, f"the project of {config_path}"
 
 
 def fingerprint_path(data_dir: Path, lexicon: str, stage: str) -> Path:

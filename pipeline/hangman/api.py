@@ -3,13 +3,13 @@ line (pipeline/cli/hangman.py) only parses, calls these and renders (pipeline/ha
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
+from pipeline.core.results import Provenance, provenance
 from pipeline.core.store import MAX_ROWS
 from pipeline.hangman.query import HangmanQuery as HangmanQuery  # the requests, as clients find them here
 from pipeline.hangman.query import LearningRequest as LearningRequest
@@ -47,40 +47,6 @@ RANK_COLUMNS = ["expected_misses", "rank_in_length", "band", "percentile_in_leng
 HARDEST_FIRST = ["expected_misses", "misses", "guesses", "word"]  # then ties kept by word
 SUMMARY = "hangman_summary.json"  # where each length's optimal search is recorded
 OPTIMAL_COLUMN = "optimal_sequence"  # of hangman.parquet: the optimal strategy's letters (null unless proved)
-
-
-# ---- provenance ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """Where a result comes from: the use case, what was asked, the lexicon, and each table read with its sha256
-    as the lexicon's manifest records it (None when the manifest does not list it)."""
-
-    query: str
-    request: dict[str, Any]
-    lexicon: str
-    inputs: dict[str, str | None]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The provenance as JSON-ready data."""
-        from pipeline import __version__
-
-        return {**dataclasses.asdict(self), "version": __version__}
-
-
-def provenance(store: Store, query: str, request: Any, tables: list[str]) -> Provenance:
-    """The provenance of `query` answering `request` from these tables of the store."""
-    try:
-        recorded = store.manifest().get("tables", {})
-    except WordstatsError:  # a missing or damaged manifest: the tables were checked as they were read
-        recorded = {}
-    inputs = {}
-    for table in tables:
-        entry = recorded.get(f"{table}.parquet")
-        inputs[f"{table}.parquet"] = entry.get("sha256") if isinstance(entry, dict) else None
-    asked = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(request).items()}
-    return Provenance(query, asked, store.lexicon, inputs)
 
 
 # ---- requests --------------------------------------------------------------------------------------------------
@@ -206,7 +172,7 @@ def replay(word: str, words: list[str], weights: np.ndarray | None = None, seque
     with `sequence`, the game of those letters in order (another strategy's, e.g. the optimal one)."""
     import numpy as np  # here: the hardest-first listing needs no numpy
 
-    from pipeline.core.config import LETTERS
+    from pipeline.letters.alphabet import LETTERS
     from pipeline.letters.trie import letter_codes
 
     codes = letter_codes(words).astype(np.int64)
@@ -282,7 +248,7 @@ def game(s: Session, q: GameRequest) -> Game:
         len(names),
         q.weighted,
         steps,
-        provenance(store, "hangman game", q, tables),
+        provenance(s, "hangman game", q, tables),
         ranking,
         optimal,
         note,
@@ -336,7 +302,7 @@ def ranking(s: Session, q: RankingRequest) -> Ranking:
             "common" if q.common else "",
         ]
         raise NotFound(f"no words in lexicon {store.lexicon!r} match ({', '.join(a for a in asked if a) or 'all'})")
-    return Ranking(found, provenance(store, "hangman ranking", q, ["hangman", "words"]))
+    return Ranking(found, provenance(s, "hangman ranking", q, ["hangman", "words"]))
 
 
 def learning(s: Session, q: LearningRequest) -> Learning:
@@ -370,7 +336,7 @@ def learning(s: Session, q: LearningRequest) -> Learning:
         run = learn.benchmark(lexicon, models, truth, q.games, q.seed, grouped, uniform, solved)
         rows.append(learning_row(run, q, float(run.posterior[truth])))
     table = pl.DataFrame(rows, schema=LEARNING_SCHEMA, orient="row")
-    return Learning(table, tuple(notes), provenance(store, "hangman learning", q, ["words", "hangman"]))
+    return Learning(table, tuple(notes), provenance(s, "hangman learning", q, ["words", "hangman"]))
 
 
 LEARNING_SCHEMA = {

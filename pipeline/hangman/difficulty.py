@@ -8,10 +8,10 @@ from typing import cast
 import polars as pl
 
 from pipeline.core import stats
-from pipeline.core.config import LETTERS
 from pipeline.hangman.expected import expected_misses
 from pipeline.hangman.settings import FREQUENCY_ORDER, Settings, setter_weights
 from pipeline.hangman.solver import solve_lexicon
+from pipeline.letters.alphabet import LETTERS
 
 
 def heuristic_score() -> pl.Expr:

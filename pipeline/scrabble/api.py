@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pipeline.scrabble.rules.scoring import Play
     from pipeline.scrabble.rules.variant import Variant
 
+from pipeline.core.results import Provenance, provenance
 from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
 from pipeline.scrabble.requests import LeaveRun as LeaveRun
 from pipeline.scrabble.requests import PlayabilityRun as PlayabilityRun
@@ -48,44 +49,6 @@ def __getattr__(name: str) -> Any:
 
 
 GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
-
-
-# ---- provenance ----------------------------------------------------------------------------------------------
-
-
-class Provenance(NamedTuple):
-    """Where a result comes from: the command and its parameters, the lexicon, the config's digest and the digest
-    of each table read (as the lexicon's manifest records it); the version is read when asked for (it costs a
-    look-up of the installed package's metadata, more than a one-off command should pay unasked)."""
-
-    command: str
-    params: dict[str, Any]
-    lexicon: str = ""
-    config_sha256: str = ""
-    inputs: dict[str, str | None] | None = None
-
-    @property
-    def version(self) -> str:
-        """The installed wordstats version."""
-        from pipeline import __version__
-
-        return __version__
-
-    def as_dict(self) -> dict[str, Any]:
-        """The provenance as a Parquet footer or a JSON object holds it."""
-        return {**self._asdict(), "version": self.version}
-
-
-def provenance(s: Session, command: str, params: dict[str, Any], tables: tuple[str, ...] = ()) -> Provenance:
-    """The provenance of a result computed in a session from these tables."""
-    from pipeline.core.errors import WordstatsError
-
-    try:
-        listed = s.store.manifest().get("tables", {}) if tables else {}
-    except WordstatsError:  # a damaged manifest: the command itself reads the tables, not their record
-        listed = {}
-    inputs = {name: (listed.get(f"{name}.parquet") or {}).get("sha256") for name in tables}
-    return Provenance(command, params, s.lexicon, s.config.sha256, inputs)
 
 
 def rack_of(text: str, variant: Variant) -> str:
@@ -213,9 +176,9 @@ class ShownBoard(NamedTuple):
 
 def show(config: Config, request: ShowRequest) -> ShownBoard:
     """Read a board file; with `out`, draw it there (a board needs no lexicon: no session)."""
+    from pipeline.core.config import resolve_data_dir
     from pipeline.core.files import write_bytes, write_text
     from pipeline.core.outputs import check_out
-    from pipeline.core.store import resolve_data_dir
     from pipeline.scrabble.render import picture
     from pipeline.scrabble.rules.board import read_board
 

@@ -21,8 +21,6 @@ MAX_SIM = 100_000  # iterations of a simulation
 MAX_CANDIDATES = 50  # plays a simulation plays out
 PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
 
-SHOW = Field("show", bool, "Also print the board with the top play on it.")  # how the command line shows best plays
-
 # Where a request plays, shared by its requests.
 BOARD = Field("board", Path, "Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).")
 EMPTY = Field("empty", bool, "Start from an empty board (an opening move).", default=False)

@@ -13,9 +13,10 @@ from typing import NamedTuple
 import numpy as np
 
 from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.results import Provenance, provenance
 from pipeline.core.session import Session
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.api import BestRequest, Provenance, board_of, provenance, rack_of, variant_of
+from pipeline.scrabble.api import BestRequest, board_of, rack_of, variant_of
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.rules.board import Board

@@ -14,7 +14,7 @@ from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.session import open_session
 from pipeline.web import views
 from pipeline.web.requests import PAGE_COUNT, BadRequest, list_request, plain_name
-from pipeline.wordlists.fields import SHEET_WORDS
+from pipeline.wordlists.api import SHEET_WORDS
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 0  # the page only reads: a request with a body is refused
@@ -112,7 +112,7 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
     @handled
     def sheet(request: Request) -> Response:
         """The sheet of a list as HTML (to preview or print) or PDF (to download)."""
-        from pipeline.wordlists.sheets import to_html, to_pdf
+        from pipeline.wordlists.render import to_html, to_pdf
 
         kind = request.path_params["kind"]
         if kind not in SHEET_TYPES:

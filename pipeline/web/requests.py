@@ -8,7 +8,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from pipeline.core.errors import WordstatsError
-from pipeline.wordlists.fields import BY_NAME, Field
+from pipeline.core.fields import Field
+from pipeline.wordlists.api import BY_NAME
 
 MAX_QUERY = 4096  # bytes of a query string
 MAX_VALUE = 200  # characters of one value

@@ -9,14 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.errors import NotFound, WordstatsError, pick
-from pipeline.core.fields import request_of
+from pipeline.core.fields import Field, request_of
 from pipeline.core.session import Session
 from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
 from pipeline.wordlists import api
-from pipeline.wordlists.fields import FIELDS, Field
-from pipeline.wordlists.options import merge
-from pipeline.wordlists.select import WordList
-from pipeline.wordlists.settings import Settings, load_settings
 
 PREVIEW_WORDS = 8  # words a gallery card shows
 GROUPS = {  # how the list form groups its fields, in this order
@@ -30,9 +26,9 @@ GROUPS = {  # how the list form groups its fields, in this order
 SIMPLE = ("grade", "phonics", "phase", "dolch", "length", "starts_with", "ends_with", "count", "sheet", "paper")
 
 
-def settings_of(session: Session) -> Settings:
+def settings_of(session: Session) -> api.Settings:
     """The word-list settings of the session's config."""
-    return load_settings(session.config)
+    return api.settings(session)
 
 
 @dataclass(frozen=True)
@@ -52,7 +48,7 @@ def gallery(session: Session) -> list[tuple[str, list[Card]]]:
     return [(title, [card(settings, name, made) for name in names]) for title, names in groups]
 
 
-def card(settings: Settings, name: str, made: tuple) -> Card:
+def card(settings: api.Settings, name: str, made: tuple) -> Card:
     """One preset's card: its title and, when already computed for these tables and settings (`made`), the first
     words of its list (the page fetches the others from /preview, so that the gallery answers at once)."""
     fields = settings.presets[name]
@@ -86,12 +82,10 @@ _READING = threading.Lock()
 def stored_previews(session: Session) -> dict[str, tuple[str, ...]]:
     """The previews of the gallery stage's table when it is current for the session's tables and settings (read
     once per built table set), else none."""
-    from pipeline.wordlists.gallery import current_previews
-
     key = (session.store.root, _tables_mark(session), _settings_mark(session))
     with _READING:
         if key not in _STORED:
-            _STORED[key] = current_previews(session.store, session.config) or {}
+            _STORED[key] = api.stored_previews(session)
     return _STORED[key]
 
 
@@ -141,7 +135,7 @@ class FormField:
 def teacher_words(sentence: str) -> str:
     """A sentence of the word-list use case in the page's words: each option it names (--starts-with) called by
     its label on the form (“Starts with”)."""
-    for f in sorted(FIELDS, key=lambda f: -len(f.flag)):
+    for f in sorted(api.FIELDS, key=lambda f: -len(f.flag)):
         if f.label:
             sentence = re.sub(rf"{re.escape(f.flag)}(?![\w-])", f"“{f.label}”", sentence)
     return sentence
@@ -149,15 +143,14 @@ def teacher_words(sentence: str) -> str:
 
 def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormField]]]:
     """The list form's fields by group, with the values in force."""
-    settings = settings_of(session)
-    values = merge(settings, request.preset, {}) if request.preset else {}
+    values = api.preset_values(session, request.preset) if request.preset else {}
     values.update(request.given)
     out = []
     missing = {table for table in CHOICE_TABLES.values() if not session.store.exists(table)}
     for group, title in GROUPS.items():
         fields = [
             FormField(f, values.get(f.name), f.name in SIMPLE, hidden_choices(f.name, missing))
-            for f in FIELDS
+            for f in api.FIELDS
             if f.group == group
         ]
         out.append((title, fields))
@@ -187,7 +180,7 @@ class ListPage:
     """What the list page shows: the list, or why there is none yet (no word matches, or more than a page holds)
     with the form to change it."""
 
-    wl: WordList | None
+    wl: api.WordList | None
     message: str | None = None
     matched: int = 0  # words that match when more than a page holds
 
@@ -206,7 +199,7 @@ def list_page(session: Session, request: ListRequest) -> ListPage:
         return ListPage(None, sentence)
 
 
-def the_list(session: Session, request: ListRequest) -> WordList:
+def the_list(session: Session, request: ListRequest) -> api.WordList:
     """The word list of a request, as the CLI makes it for the same options (a printed sheet: reviewed words)."""
     preset = None
     if request.preset is not None:
@@ -220,7 +213,7 @@ def the_list(session: Session, request: ListRequest) -> WordList:
     return wl
 
 
-def title_of(session: Session, request: ListRequest, wl: WordList | None) -> str:
+def title_of(session: Session, request: ListRequest, wl: api.WordList | None) -> str:
     """The list page's heading: the list's title, or the preset's when it has no words yet."""
     if wl is not None:
         return wl.title

@@ -9,10 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.core.fields import option
 from pipeline.core.results import Listing, provenance
+from pipeline.wordlists.fields import BY_NAME as BY_NAME  # the vocabulary of a list, as clients find it here
+from pipeline.wordlists.fields import FIELDS as FIELDS
+from pipeline.wordlists.fields import SHEET_WORDS as SHEET_WORDS
 
 if TYPE_CHECKING:
     from pipeline.core.session import Session
     from pipeline.wordlists.select import WordList
+    from pipeline.wordlists.settings import Settings
 
 PRINTED = (".pdf", ".html", ".htm", ".md")  # files that print a sheet (a children's list: reviewed words only)
 FORMATS = (".csv", ".md", ".html", ".pdf")
@@ -48,4 +52,26 @@ def presets(s: Session) -> Listing:
     """One row per preset of the word-list settings: its name, title and filters as command-line options."""
     from pipeline.wordlists.select import presets_table
 
-    return Listing(presets_table(s.config), provenance(s.store, "presets", None, ()))
+    return Listing(presets_table(s.config), provenance(s, "presets", {}))
+
+
+def settings(s: Session) -> Settings:
+    """The word-list settings of the session's config: presets, the gallery's groups, the classroom's files."""
+    from pipeline.wordlists.settings import load_settings
+
+    return load_settings(s.config)
+
+
+def preset_values(s: Session, preset: str) -> dict[str, Any]:
+    """The values of the vocabulary's fields a preset sets (a name in any case)."""
+    from pipeline.wordlists.options import merge
+
+    return merge(settings(s), preset, {})
+
+
+def stored_previews(s: Session) -> dict[str, tuple[str, ...]]:
+    """Each preset's printed words as the gallery stage stored them, when its table is current for the session's
+    tables and settings; else none."""
+    from pipeline.wordlists.gallery import current_previews
+
+    return current_previews(s.store, s.config) or {}

@@ -106,9 +106,8 @@ def worksheet(
 
 def main(argv: list[str] | None = None) -> int:
     """Write the worksheet of a lexicon's unreviewed children's words (tab-separated) to --out or stdout."""
-    from pipeline.core.config import load_config
+    from pipeline.core.config import load_config, resolve_data_dir
     from pipeline.core.errors import WordstatsError
-    from pipeline.core.store import resolve_data_dir
     from pipeline.wordlists.settings import load_settings
     from pipeline.words.classroom import classroom_vocabulary, exclusions
 

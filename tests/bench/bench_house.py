@@ -110,6 +110,36 @@ def games_importing_games(package: Path) -> dict[str, list[str]]:
     return {pair: sorted(modules) for pair, modules in sorted(found.items())}
 
 
+CLIENTS = ("cli", "web")  # the packages that only parse, call the use cases and render
+GAME_FACES = ("api", "render")  # what a client may import of a game
+CORE_FACES = ("api", "config", "display", "errors", "fields", "outputs", "progress", "registry", "session")
+
+
+def is_face(module: str, games: set[str]) -> bool:
+    """Whether a client may import `module`: a client's own, the package itself (its version), a game's api or
+    render, or one of core's public faces."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in CLIENTS:
+        return True
+    if parts[1] == "core":
+        return len(parts) == 3 and parts[2] in CORE_FACES
+    return parts[1] in games and len(parts) == 3 and parts[2] in GAME_FACES
+
+
+def clients_past_faces(package: Path) -> dict[str, list[str]]:
+    """Each module of a client (pipeline/cli, pipeline/web) that imports more than the faces (lazy imports
+    included) → those modules."""
+    games = set(game_packages(package))
+    found = {}
+    for module, imported in import_graph(package, lazy=True).items():
+        parts = module.split(".")
+        if len(parts) > 1 and parts[1] in CLIENTS:
+            past = sorted(m for m in imported if not is_face(m, games))
+            if past:
+                found[module] = past
+    return dict(sorted(found.items()))
+
+
 def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import circles: each strongly connected set of two or more modules (Tarjan's algorithm), sorted."""
     index: dict[str, int] = {}
@@ -187,6 +217,7 @@ def house(package: Path) -> dict:
     circles = import_circles(import_graph(package))
     lazy = import_circles(import_graph(package, lazy=True))
     crossing = games_importing_games(package)
+    past = clients_past_faces(package)
     return {
         "files": len(files),
         "lines": sum(lines.values()),
@@ -199,6 +230,8 @@ def house(package: Path) -> dict:
         "lazy_circles": lazy,
         "games_importing_games": len(crossing),
         "game_imports": crossing,
+        "client_modules_past_the_faces": len(past),
+        "clients_past_the_faces": past,
     }
 
 

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import numpy as np
 
-from pipeline.core.config import BLANK, LETTERS
+from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.moves import best_move
 from pipeline.scrabble.equity.strategy import Equity, uses_leaves

@@ -16,8 +16,8 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.arrays import read_only
-from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import BLANK, LETTERS
 
 TILES = LETTERS + BLANK  # leave order: letters, then blanks
 RADIX = len(TILES) + 1  # a leave's key: its tile codes + 1, sorted, as digits of a number in this base

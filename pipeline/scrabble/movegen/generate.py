@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.core.config import LETTERS
+from pipeline.letters.alphabet import LETTERS
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.rules.board import Board, Tile

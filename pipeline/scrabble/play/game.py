@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pipeline.core.config import BLANK, LETTERS
+from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.tables import variant_tables
 from pipeline.scrabble.play.strategy import GREEDY, Strategy

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import LETTERS
+from pipeline.letters.alphabet import LETTERS
 from pipeline.scrabble.play.game import GameLog
 from pipeline.scrabble.play.turns import Game
 from pipeline.scrabble.rules.notation import position

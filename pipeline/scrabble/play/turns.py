@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.config import BLANK, LETTERS
+from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import record_tiles
 from pipeline.scrabble.play.game import MAX_SCORELESS, GameLog, play_game

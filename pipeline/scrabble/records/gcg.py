@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.play.turns import Game, rack_value
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.notation import IllegalPlay, parse_play

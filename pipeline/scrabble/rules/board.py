@@ -9,9 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.config import BLANK, LETTERS
 from pipeline.core.errors import WordstatsError
-from pipeline.letters.alphabet import code
+from pipeline.letters.alphabet import BLANK, LETTERS, code
 from pipeline.letters.racks import rack_text
 from pipeline.scrabble.rules.variant import EMPTY, SIZE
 

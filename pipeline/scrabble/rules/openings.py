@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 import polars as pl
 
-from pipeline.core.config import BLANK
+from pipeline.letters.alphabet import BLANK
 from pipeline.letters.trie import letter_codes
 from pipeline.scrabble.rules.notation import position, step
 from pipeline.scrabble.rules.variant import ACROSS, DOWN, SIZE, Variant

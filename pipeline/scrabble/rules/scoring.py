@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.core.config import BLANK
 from pipeline.core.errors import WordstatsError
+from pipeline.letters.alphabet import BLANK
 from pipeline.scrabble.rules.board import Board, Tile
 from pipeline.scrabble.rules.notation import IllegalPlay, parse_play, position, step
 from pipeline.scrabble.rules.variant import ACROSS, DOWN, SIZE, Variant
