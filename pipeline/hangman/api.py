@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from pipeline.core.errors import NotFound, WordstatsError, pick
+from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.results import Provenance, provenance
 from pipeline.core.store import MAX_ROWS
-from pipeline.hangman.query import HangmanQuery as HangmanQuery  # the requests, as clients find them here
+from pipeline.hangman.query import GameRequest as GameRequest  # the requests, as clients find them here
+from pipeline.hangman.query import HangmanQuery as HangmanQuery
 from pipeline.hangman.query import LearningRequest as LearningRequest
-from pipeline.hangman.settings import BANDS, setter_weights, settings
+from pipeline.hangman.query import RankingRequest as RankingRequest
+from pipeline.hangman.settings import setter_weights, settings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,41 +49,6 @@ RANK_COLUMNS = ["expected_misses", "rank_in_length", "band", "percentile_in_leng
 HARDEST_FIRST = ["expected_misses", "misses", "guesses", "word"]  # then ties kept by word
 SUMMARY = "hangman_summary.json"  # where each length's optimal search is recorded
 OPTIMAL_COLUMN = "optimal_sequence"  # of hangman.parquet: the optimal strategy's letters (null unless proved)
-
-
-# ---- requests --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameRequest:
-    """Play the solver against one word of the lexicon."""
-
-    word: str  # letters A-Z, any case
-    weighted: bool = False  # the frequency-weighted solver instead of the reference solver
-
-
-@dataclass(frozen=True)
-class RankingRequest:
-    """Words of hangman.parquet, filtered, hardest (or easiest) first."""
-
-    length: tuple[int, int] | None = None  # shortest and longest length
-    hardest: int | None = None  # at most this many, hardest first
-    easiest: int | None = None  # at most this many, easiest first
-    band: str | None = None  # easy, medium or hard (any case)
-    common: bool = False  # only words with zipf at least the config's common_zipf
-
-    def __post_init__(self):
-        if self.hardest is not None and self.easiest is not None:
-            raise WordstatsError("choose one of --hardest and --easiest")
-        if self.band is not None:
-            object.__setattr__(self, "band", pick(self.band, BANDS, "--band").lower())
-        for name, value in (
-            ("--hardest", self.hardest),
-            ("--easiest", self.easiest),
-            ("--length", self.length and self.length[0]),
-        ):
-            if value is not None and value < 1:
-                raise WordstatsError(f"{name} must be at least 1, got {value}")
 
 
 # ---- results ---------------------------------------------------------------------------------------------------

@@ -6,14 +6,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, pick
 from pipeline.core.fields import LENGTH, SEED, option
-from pipeline.hangman.settings import SETTERS
+from pipeline.hangman.settings import BANDS, SETTERS
 
-if TYPE_CHECKING:
-    from pipeline.hangman.api import GameRequest, RankingRequest
+
+@dataclass(frozen=True)
+class GameRequest:
+    """Play the solver against one word of the lexicon."""
+
+    word: str  # letters A-Z, any case
+    weighted: bool = False  # the frequency-weighted solver instead of the reference solver
+
+
+@dataclass(frozen=True)
+class RankingRequest:
+    """Words of hangman.parquet, filtered, hardest (or easiest) first."""
+
+    length: tuple[int, int] | None = None  # shortest and longest length
+    hardest: int | None = None  # at most this many, hardest first
+    easiest: int | None = None  # at most this many, easiest first
+    band: str | None = None  # easy, medium or hard (any case)
+    common: bool = False  # only words with zipf at least the config's common_zipf
+
+    def __post_init__(self):
+        if self.hardest is not None and self.easiest is not None:
+            raise WordstatsError("choose one of --hardest and --easiest")
+        if self.band is not None:
+            object.__setattr__(self, "band", pick(self.band, BANDS, "--band").lower())
+        for name, value in (
+            ("--hardest", self.hardest),
+            ("--easiest", self.easiest),
+            ("--length", self.length and self.length[0]),
+        ):
+            if value is not None and value < 1:
+                raise WordstatsError(f"{name} must be at least 1, got {value}")
 
 
 @dataclass(frozen=True)
@@ -34,8 +62,6 @@ class HangmanQuery:
     def request(self, limit: int | None, rows: int | None) -> GameRequest | RankingRequest:
         """The use case's request: a game against the word, or the ranking of at most `rows` words (`limit` is
         --limit as given: it lists, so it goes with no word)."""
-        from pipeline.hangman.api import GameRequest, RankingRequest
-
         if self.word is None:
             if self.weighted:
                 raise WordstatsError("--weighted applies to a traced WORD")
