@@ -34,6 +34,7 @@ from pipeline.scrabble.requests import ScoreRequest as ScoreRequest
 from pipeline.scrabble.requests import SelfPlayRequest as SelfPlayRequest
 from pipeline.scrabble.requests import ShowRequest as ShowRequest
 from pipeline.scrabble.requests import Where as Where
+from pipeline.scrabble.requests import board_of, rack_of, variant_of
 
 STRATEGIES = ("score", "equity")
 
@@ -49,32 +50,6 @@ def __getattr__(name: str) -> Any:
 
 
 GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, the leaves it observed
-
-
-def rack_of(text: str, variant: Variant) -> str:
-    """A rack as typed (any case, ? a blank), at most the variant's rack size and blanks."""
-    from pipeline.scrabble.rules.board import parse_rack
-
-    return parse_rack(text, variant.rack_size, variant.tile_set.counts.get("?", 0))
-
-
-def board_of(where: Where) -> Board:
-    """The board of a board file, or the empty board (exactly one of them)."""
-    from pipeline.core.errors import WordstatsError
-    from pipeline.scrabble.rules.board import read_board
-
-    if where.board is None and not where.empty:
-        raise WordstatsError("give --board FILE, or --empty for an opening move")
-    if where.board is not None and where.empty:
-        raise WordstatsError("give either --board FILE or --empty, not both")
-    return read_board(where.board)
-
-
-def variant_of(config: Config, name: str) -> Variant:
-    """The variant `name` of the config (any case), or an error naming the known ones."""
-    from pipeline.scrabble.rules.variant import variant
-
-    return variant(config, name)
 
 
 # ---- best plays --------------------------------------------------------------------------------------

@@ -1,15 +1,21 @@
 """What the Scrabble use cases take (pipeline/scrabble/api.py re-exports them): frozen requests whose fields are
-declared with their options (pipeline/core/fields.py `option`), each value parsed once, where a client gives it.
+declared with their options (pipeline/core/fields.py `option`), each value parsed once, where a client gives it;
+and what a request names, read: its rack for the variant, its board, its variant.
 The command line builds its options from them; this module imports nothing heavy (every command's start reads it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import FORCE, LIMIT, MAX_LIMIT, OUT, RAY, SEED, SHARD_SIZE, Field, option
+
+if TYPE_CHECKING:
+    from pipeline.core.config import Config
+    from pipeline.scrabble.rules.board import Board
+    from pipeline.scrabble.rules.variant import Variant
 
 MAX_MOVES = 10_000  # a move of a replayed game
 MAX_SELFPLAY_GAMES = 1_000_000
@@ -60,6 +66,32 @@ class Placed:
     def where(self) -> Where:
         """Where the request plays."""
         return Where(self.board, self.empty, self.variant)
+
+
+def rack_of(text: str, variant: Variant) -> str:
+    """A rack as typed (any case, ? a blank), at most the variant's rack size and blanks."""
+    from pipeline.scrabble.rules.board import parse_rack
+
+    return parse_rack(text, variant.rack_size, variant.tile_set.counts.get("?", 0))
+
+
+def board_of(where: Where) -> Board:
+    """The board of a board file, or the empty board (exactly one of them)."""
+    from pipeline.core.errors import WordstatsError
+    from pipeline.scrabble.rules.board import read_board
+
+    if where.board is None and not where.empty:
+        raise WordstatsError("give --board FILE, or --empty for an opening move")
+    if where.board is not None and where.empty:
+        raise WordstatsError("give either --board FILE or --empty, not both")
+    return read_board(where.board)
+
+
+def variant_of(config: Config, name: str) -> Variant:
+    """The variant `name` of the config (any case), or an error naming the known ones."""
+    from pipeline.scrabble.rules.variant import variant
+
+    return variant(config, name)
 
 
 def all_plays(limit: int) -> int:

@@ -16,9 +16,9 @@ from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.results import Provenance, provenance
 from pipeline.core.session import Session
 from pipeline.letters.tiles import rack_counts
-from pipeline.scrabble.api import BestRequest, board_of, rack_of, variant_of
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.requests import BestRequest, board_of, rack_of, variant_of
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play
 from pipeline.scrabble.rules.variant import Variant

@@ -66,7 +66,7 @@ def preset_values(s: Session, preset: str) -> dict[str, Any]:
     """The values of the vocabulary's fields a preset sets (a name in any case)."""
     from pipeline.wordlists.options import merge
 
-    return merge(settings(s), preset, {})
+    return merge(settings(s).presets, preset, {})
 
 
 def stored_previews(s: Session) -> dict[str, tuple[str, ...]]:

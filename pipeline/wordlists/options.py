@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline.core.errors import WordstatsError, pick
 from pipeline.wordlists.fields import BY_NAME, field_named
-
-if TYPE_CHECKING:
-    from pipeline.wordlists.settings import Settings
 
 PAPERS = ("A4", "Letter")
 # Options that replace each other: giving one on the command line drops the others from the preset.
@@ -26,11 +23,12 @@ def check_option(name: str, value: Any) -> Any:
     return field_named(name).validate(value)
 
 
-def merge(settings: Settings, preset: str | None, given: dict[str, Any]) -> dict[str, Any]:
-    """The options in force: the preset's, replaced by those given on the command line."""
+def merge(presets: dict[str, dict[str, Any]], preset: str | None, given: dict[str, Any]) -> dict[str, Any]:
+    """The options in force: the preset's (one of `presets`, by name in any case), replaced by those given on the
+    command line."""
     options: dict[str, Any] = {}
     if preset is not None:
-        options = dict(settings.presets[pick(preset, settings.presets, "preset")])
+        options = dict(presets[pick(preset, presets, "preset")])
     # None is "not given"; so is an unset flag (False), which must not undo the preset's.
     given = {k: v for k, v in given.items() if v is not None and not (field_named(k).switch and v is False)}
     for key in given:

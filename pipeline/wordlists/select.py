@@ -118,7 +118,7 @@ def word_list(
     """Select a teacher's word list from the lexicon's tables; a children's list or a printed sheet holds only
     words the classroom review keeps, and its puzzles only words that play safely."""
     settings = load_settings(config)
-    options = merge(settings, preset if preset is not None else None, given or {})
+    options = merge(settings.presets, preset, given or {})
     base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
