@@ -1,4 +1,4 @@
-"""Boggle commands: solve, score, random, best, prove. Each parses its request (pipeline/boggle/api.py declares
+"""Boggle commands: solve, score, random, best, prove. Each parses its request (pipeline/boggle/requests.py declares
 the options), calls the use case in a scoped session and renders the result (pipeline/boggle/render.py)."""
 
 import typer
