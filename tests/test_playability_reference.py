@@ -19,6 +19,7 @@ from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.playability import reference as rf
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, playability_job
 from pipeline.scrabble.playability.table import stability
+from pipeline.scrabble.requests import REFERENCE_BLOCK
 from pipeline.scrabble.rules.variant import variants
 from pipeline.words.playability import playability_table, reference_file
 from tests.conftest import ENABLE, ROOT, SMALL_CONFIG, build_lexicon, config_with, run_cli
@@ -247,6 +248,6 @@ def test_the_committed_reference_was_played_with_the_leave_values_make_all_fits(
     ref = rf.read_reference(REFERENCE)
     assert ref.leaves == LeaveValues.stored(tmp_path / "enable" / "leaves.parquet").digest()
     assert rf.covers(ref, ENABLE.read_text().upper().split()) and ref.seed == 27 and ref.target == rf.REFERENCE_TARGET
-    assert ref.games > 0 and (ref.games % rf.REFERENCE_BLOCK == 0 or ref.games < rf.REFERENCE_BLOCK)
+    assert ref.games > 0 and (ref.games % REFERENCE_BLOCK == 0 or ref.games < REFERENCE_BLOCK)
     table = playability_table(ref.losses, ref.losses["word"].unique().to_list())
     assert rf.stored_stability(REFERENCE) == stability(ref.losses, table).as_dict()

@@ -194,6 +194,28 @@ def test_requests_declare_their_options():
         scrabble.BestRequest(rack="QI", seed=3)
 
 
+def test_help_states_the_defaults_the_code_uses():
+    """An option whose default is decided in the code (its request holds None) says that default in its help from
+    the constant the code uses, so the two cannot drift apart."""
+    from pipeline.boggle import requests as boggle
+    from pipeline.core.api import Build
+    from pipeline.core.config import MAX_WORD_LENGTH
+    from pipeline.core.fields import fields_of
+    from pipeline.scrabble import requests as scrabble
+    from pipeline.wordlists.fields import BY_NAME, MIN_FIND_RATE
+
+    def help_of(request, name):
+        return next(f.help for f in fields_of(request) if f.name == name)
+
+    assert f"(default {scrabble.SIM_CANDIDATES})" in help_of(scrabble.BestRequest, "candidates")
+    assert f"(default {scrabble.SIM_SEED})" in help_of(scrabble.BestRequest, "seed")
+    assert f"(default {scrabble.REFERENCE_BLOCK})" in help_of(scrabble.PlayabilityRun, "block")
+    assert f"(default {boggle.PROOF_BLOCK})" in help_of(boggle.ProveRequest, "block")
+    assert "(default 4x4, " in help_of(boggle.BestRequest, "size") and boggle.BEST_SIZE == (4, 4)
+    assert f"(default {MAX_WORD_LENGTH})" in help_of(Build, "max_length")
+    assert f"(default {MIN_FIND_RATE:g})" in BY_NAME["min_find_rate"].help
+
+
 def test_version():
     res = run_cli("--version")
     assert res.exit_code == 0 and res.stdout.startswith("wordstats ")

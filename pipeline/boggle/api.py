@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 from pipeline.boggle.requests import (
+    BEST_SIZE,
     BOARD_WORK_BYTES,
     MAX_LISTED_BOARDS,
+    PROOF_BLOCK,
     check_minutes,
     size_text,
 )
@@ -252,7 +254,7 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
         if (rows, cols) != (dice_set.rows, dice_set.cols):
             raise WordstatsError(f"the {req.dice} dice roll {dice_set.size} boards, not {rows}x{cols}")
     else:
-        rows, cols = req.size or (4, 4)
+        rows, cols = req.size or BEST_SIZE
     rules = bc.rules(req.variant or (dice_set.variant if dice_set else "standard"), req.min_length)
     dictionary = store_dictionary(place.store, rules)
     params = SearchParams(req.steps, bc.best.params.t_start, bc.best.params.t_end)
@@ -422,6 +424,6 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
             result = executor.run(job, place.data_dir, place.lexicon, engine, progress)
             return result.tables, result.computed
 
-        grown = pt.grow(problem, path, wanted, run_block, req.blocks, req.block or pt.PROOF_BLOCK, req.force)
+        grown = pt.grow(problem, path, wanted, run_block, req.blocks, req.block or PROOF_BLOCK, req.force)
     summary = {**grown.summary(), "engine": engine.name}
     return Proof(grown.boards, summary, origin)

@@ -26,13 +26,13 @@ import numpy as np
 import polars as pl
 
 from pipeline.boggle.prove import Problem, Proving, dictionary_hash, prove_merge, prove_work
+from pipeline.boggle.requests import PROOF_BLOCK
 from pipeline.core import parts
 from pipeline.core.errors import WordstatsError
 from pipeline.core.jobs import Job
 
 STAGE = "boggle proof"
 ORDER_SEED = 26  # the seed of the class order, fixed once: a table keeps it for good
-PROOF_BLOCK = 256  # classes per block: the table's classes done are a multiple of it until the last block
 BLOCK_SHARDS = 16  # a block's job is cut into about this many shards, so an interrupted block resumes
 TABLE_SCHEMA: dict[str, Any] = {
     "class": pl.Int64,  # the canonical top-level class id (hybrid-boggle's numbering)

@@ -29,6 +29,8 @@ BOARD_WORK_BYTES = 16  # a rolled board's score, word count and longest word whi
 MAX_SCORE = 10**9  # a floor or target score
 MAX_RUNS = 10**9
 MAX_WORKERS = 1024
+BEST_SIZE = (4, 4)  # the board a best-board search looks for unless the request or its dice say
+PROOF_BLOCK = 256  # classes per block of a proof table: its classes done are a multiple of it until the last block
 MAX_CLASSES = 10**8  # classes in a block, blocks in a run, classes verified
 
 
@@ -119,7 +121,9 @@ class RandomRequest:
 class BestRequest(Sized):
     """A best-board search: size, time budget or exact number of runs, seed, dice, annealing steps, rules."""
 
-    size: Optional[tuple[int, int]] = option(SIZE, help="Board size RxC (default 4x4, or the dice's).")
+    size: Optional[tuple[int, int]] = option(
+        SIZE, help=f"Board size RxC (default {size_text(BEST_SIZE)}, or the dice's)."
+    )
     minutes: float = option(
         kind=float,
         default=1.0,
@@ -183,7 +187,7 @@ class ProveRequest(Sized):
         help="Grow this proof table (a folder of Parquet parts) a block of classes at a time, a part per block.",
     )
     block: Optional[int] = option(
-        kind=int, lo=1, hi=MAX_CLASSES, help="With --reference: classes per block (default 256)."
+        kind=int, lo=1, hi=MAX_CLASSES, help=f"With --reference: classes per block (default {PROOF_BLOCK})."
     )
     blocks: Optional[int] = option(
         kind=int, lo=1, hi=MAX_CLASSES, help="With --reference: prove at most N blocks now (default: to the end)."

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.core.config import MAX_WORD_LENGTH
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import check_number, option
 
@@ -62,7 +63,9 @@ class Build:
         kind=Path, many=True, option="--source", parse=tuple, help="Ad hoc word list file(s) for --lexicon."
     )
     min_length: int | None = option(kind=int, lo=1, hi=255, help="Ad hoc list: shortest word kept.")
-    max_length: int | None = option(kind=int, lo=1, hi=255, help="Ad hoc list: longest word kept (default 45).")
+    max_length: int | None = option(
+        kind=int, lo=1, hi=255, help=f"Ad hoc list: longest word kept (default {MAX_WORD_LENGTH})."
+    )
     force: bool = option(
         kind=bool, default=False, help="Let --source replace a config lexicon or one built from other files."
     )

@@ -5,6 +5,7 @@ the same for the command line, the web page and a Python program."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -74,6 +75,23 @@ def provenance(
         asked = {}
     plain = {k: _plain(v) for k, v in asked.items()}
     return Provenance(command, plain, store.lexicon, s.config.sha256, inputs, jobs)
+
+
+def footer(
+    stage: str,
+    lexicon: str,
+    config_sha256: str,
+    inputs: Mapping[str, str | None],
+    params: dict[str, Any],
+    jobs: list[str] | None = None,
+) -> dict[str, Any]:
+    """The provenance a written table's Parquet footer holds, one shape for the runner's stages and the commands
+    that write tables: the stage (or command) that wrote it, the lexicon, the config's sha256, each input's
+    sha256, the parameters that matter, the jobs that computed it (when it was) and the version."""
+    from pipeline import __version__
+
+    made = {"stage": stage, "lexicon": lexicon, "config_sha256": config_sha256, "inputs": inputs, "params": params}
+    return {**made, **({"jobs": jobs} if jobs is not None else {}), "version": __version__}
 
 
 def _plain(value: Any) -> Any:

@@ -12,13 +12,13 @@ from typing import Any, Union
 
 import polars as pl
 
-from pipeline import __version__
 from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import sha256_file, write_json
 from pipeline.core.manifest import SourceStage, Stage, StageModule  # noqa: F401  (the stages' Protocols)
 from pipeline.core.progress import Progress
+from pipeline.core.results import footer
 from pipeline.core.store import MANIFEST, SOURCE_RECORD, Store, adhoc_sources, fingerprint_path
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
@@ -162,14 +162,7 @@ def run_stage(
         outputs = module.build(inputs, ctx)
     if set(outputs) != set(s.outputs):
         raise RuntimeError(f"stage {s.name} returned {sorted(outputs)}, not {sorted(s.outputs)}")
-    provenance = {
-        "stage": s.name,
-        "lexicon": store.lexicon,
-        "config_sha256": config.sha256,
-        "inputs": dict(sorted(input_hashes.items())),
-        "params": ctx.params,
-        "version": __version__,
-    }
+    provenance = footer(s.name, store.lexicon, config.sha256, dict(sorted(input_hashes.items())), ctx.params)
     files: dict[str, Any] = {name: outputs[name] for name in s.outputs}
     reads_sources = isinstance(module, SourceStage)
     if reads_sources and adhoc and spec is not None:

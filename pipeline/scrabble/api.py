@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pipeline.scrabble.rules.scoring import Play
     from pipeline.scrabble.rules.variant import Variant
 
-from pipeline.core.results import Provenance, provenance
+from pipeline.core.results import Provenance, footer, provenance
 from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
 from pipeline.scrabble.requests import LeaveRun as LeaveRun
 from pipeline.scrabble.requests import PlayabilityRun as PlayabilityRun
@@ -406,7 +406,6 @@ def learn_leaves(
     this process), or to `run.out`."""
     import time
 
-    from pipeline import __version__
     from pipeline.core import executor
     from pipeline.core.files import sha256_file, write_parquet
     from pipeline.core.outputs import check_out
@@ -441,15 +440,9 @@ def learn_leaves(
         params = {"variant": variant.name, "games": run.games, "rounds": run.rounds, "seed": run.seed}
         if run.last_games is not None:
             params["last_games"] = run.last_games
-        origin = {
-            "stage": "leaves",
-            "lexicon": s.lexicon,
-            "config_sha256": s.config.sha256,
-            "inputs": {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)},
-            "params": {**params, "prior_weight": run.prior_weight},
-            "jobs": [r.job.job_id for r in results],
-            "version": __version__,
-        }
+        inputs = {name: sha256_file(s.store.path(name)) for name in ("words", "gaddag") if s.store.exists(name)}
+        params = {**params, "prior_weight": run.prior_weight}
+        origin = footer("leaves", s.lexicon, s.config.sha256, inputs, params, [r.job.job_id for r in results])
         store, engine_name = s.store, engine.name
     table = frames[-1]
     if run.reference is not None:

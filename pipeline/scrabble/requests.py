@@ -25,6 +25,9 @@ MAX_ROUNDS = 20
 MAX_PRIOR_WEIGHT = 10**6
 MAX_SIM = 100_000  # iterations of a simulation
 MAX_CANDIDATES = 50  # plays a simulation plays out
+SIM_CANDIDATES = 10  # plays a simulation plays out unless the request says
+SIM_SEED = 0  # the simulation's draws' seed unless the request says
+REFERENCE_BLOCK = 20_000  # games per block of the playability reference: its games done are a multiple of it
 PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
 
 # Where a request plays, shared by its requests.
@@ -124,12 +127,12 @@ class BestRequest(Placed):
     )
     candidates: int | None = option(
         kind=int,
-        help="With --sim: how many plays of highest static equity to simulate (default 10).",
+        help=f"With --sim: how many plays of highest static equity to simulate (default {SIM_CANDIDATES}).",
         metavar="K",
         lo=1,
         hi=MAX_CANDIDATES,
     )
-    seed: int | None = option(SEED, help="With --sim: the seed of the draws (default 0).")
+    seed: int | None = option(SEED, help=f"With --sim: the seed of the draws (default {SIM_SEED}).")
 
     def __post_init__(self):
         for name in ("candidates", "seed"):  # they go with a simulation
@@ -269,8 +272,8 @@ class PlayabilityRun:
         kind=int, help="With --reference: play at most this many blocks now.", lo=1, hi=MAX_PLAYABILITY_GAMES
     )  # None: up to `games`
     block: int | None = option(
-        kind=int, help="With --reference: games per block (default 20000).", lo=1, hi=MAX_PLAYABILITY_GAMES
-    )  # None: reference.REFERENCE_BLOCK
+        kind=int, help=f"With --reference: games per block (default {REFERENCE_BLOCK}).", lo=1, hi=MAX_PLAYABILITY_GAMES
+    )  # None: REFERENCE_BLOCK
     verify: int | None = option(
         kind=int,
         help="With --reference: play K of the table's blocks (picked at random with its seed) again and compare "

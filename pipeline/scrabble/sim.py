@@ -18,13 +18,13 @@ from pipeline.core.session import Session
 from pipeline.letters.tiles import rack_counts
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.requests import SIM_CANDIDATES as DEFAULT_CANDIDATES
+from pipeline.scrabble.requests import SIM_SEED as DEFAULT_SEED
 from pipeline.scrabble.requests import BestRequest, board_of, rack_of, variant_of
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play
 from pipeline.scrabble.rules.variant import Variant
 
-DEFAULT_CANDIDATES = 10
-DEFAULT_SEED = 0
 CHUNK = 1024  # iterations drawn at a time
 ROLLOUTS_PER_CALL = 256  # rollouts (iterations x candidates) per kernel call: a fraction of a second, so Ctrl-C is
 # answered at once (Python takes a signal only between calls)

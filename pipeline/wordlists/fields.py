@@ -179,6 +179,8 @@ PHASE_WORDS = {
     "us-6": "Step 6: vowel teams",
     "us-7": "Step 7: diphthongs, soft c and g",
 }
+MIN_FIND_RATE = 0.01  # how often a --boggle-findable word must turn up on random Boggle boards, unless set
+
 SHEET_WORDS = {
     "list": "word list",
     "spelling-test": "spelling test",
@@ -265,7 +267,7 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "min_find_rate",
         float,
-        "Find rate for --boggle-findable (default 0.01).",
+        f"Find rate for --boggle-findable (default {MIN_FIND_RATE:g}).",
         "Boggle find rate",
         "puzzle",
         hint="How often a word must turn up on random Boggle boards: 0.01 is one board in a hundred.",

@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.core.config import Config, Section
 from pipeline.core.errors import WordstatsError
-from pipeline.wordlists.fields import BY_NAME
+from pipeline.wordlists.fields import BY_NAME, MIN_FIND_RATE
 from pipeline.wordlists.options import (
     PAPERS,
     check_option,
@@ -68,7 +68,7 @@ def load_settings(config: Config) -> Settings:
     return Settings(
         path=path,
         common_zipf=top.number("common_zipf", 3.0, lo=0, hi=8),
-        min_find_rate=top.number("min_find_rate", 0.01, lo=0, hi=1),
+        min_find_rate=top.number("min_find_rate", MIN_FIND_RATE, lo=0, hi=1),
         boggle_dice=top.text("boggle_dice", "new"),
         paper=top.text("paper", "A4", choices=PAPERS),
         presets=presets,

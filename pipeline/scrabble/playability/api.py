@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from pipeline.core.config import Config
-from pipeline.scrabble.requests import PlayabilityRun
+from pipeline.scrabble.requests import REFERENCE_BLOCK, PlayabilityRun
 
 
 class PlayabilityResult(NamedTuple):
@@ -34,10 +34,10 @@ def measure_playability(
     read lock is let go) or, with `run.out`, the table to that file and the summary beside it (FILE.json)."""
     import time
 
-    from pipeline import __version__
     from pipeline.core import executor
     from pipeline.core.files import sha256_file, write_json, write_parquet
     from pipeline.core.outputs import check_out
+    from pipeline.core.results import footer
     from pipeline.core.session import open_session
     from pipeline.scrabble.equity.values import load_leaves
     from pipeline.scrabble.lexicon.words import load_lexicon
@@ -58,15 +58,9 @@ def measure_playability(
         leaves = load_leaves(s.store, variant)
         job = playability_job(variant, words, leaves, run.seed, run.games, run.shard_size or PLAYABILITY_SHARD)
         address, folder, name = executor.cluster_address(s.config, run.ray), s.data_dir, s.lexicon
-        origin = {
-            "stage": "playability",
-            "lexicon": s.lexicon,
-            "config_sha256": s.config.sha256,
-            "inputs": {table: sha256_file(s.store.path(table)) for table in ("words", "gaddag", "leaves")},
-            "params": {"variant": variant.name, "games": run.games, "seed": run.seed},
-            "jobs": [job.job_id],
-            "version": __version__,
-        }
+        inputs = {table: sha256_file(s.store.path(table)) for table in ("words", "gaddag", "leaves")}
+        params = {"variant": variant.name, "games": run.games, "seed": run.seed}
+        origin = footer("playability", s.lexicon, s.config.sha256, inputs, params, [job.job_id])
         store = s.store
     started = time.perf_counter()
     with executor.engine_session(address, local_processes(run.games)) as engine:
@@ -127,7 +121,7 @@ def grow_reference(
     from pipeline.scrabble.rules.variant import declared_variant
 
     assert run.reference is not None
-    path, block = run.reference, run.block or rf.REFERENCE_BLOCK
+    path, block = run.reference, run.block or REFERENCE_BLOCK
     rf.check_folder(path)
     with open_session(config, data_dir, lexicon) as s:
         check_out_folder(path, s.data_dir, "--reference")  # never a data, lexicon or system folder

@@ -25,9 +25,9 @@ from pipeline.core.jobs import words_digest
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.playability.job import LOSSES_SCHEMA, merge_parts
 from pipeline.scrabble.playability.table import stability
+from pipeline.scrabble.requests import REFERENCE_BLOCK
 from pipeline.words.playability import REFERENCE_STAGE, covered, playability_table, reference_parts
 
-REFERENCE_BLOCK = 20_000  # games per block: the table's games done are a multiple of it until the target
 REFERENCE_TARGET = 1_000_000  # games of the full reference
 KEYS = ("lexicon", "variant", "seed", "leaves", "words")  # what a table must share with a run that extends it
 
