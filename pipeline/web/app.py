@@ -7,14 +7,19 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.session import open_session
 from pipeline.web import views
 from pipeline.web.requests import PAGE_COUNT, BadRequest, list_request, plain_name
 from pipeline.wordlists.api import SHEET_WORDS
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 0  # the page only reads: a request with a body is refused
@@ -26,34 +31,32 @@ def status_of(exc: WordstatsError) -> int:
     return 400 if isinstance(exc, BadRequest) else 404 if isinstance(exc, NotFound) else 422
 
 
-def create_app(config: Path | str | None = None, data_dir: Path | None = None, hosts: tuple[str, ...] | None = None):
-    """The Starlette application for a config and a data folder, answering requests whose Host header names one of
-    `hosts` (any when None)."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-    from starlette.applications import Starlette
-    from starlette.exceptions import HTTPException
-    from starlette.middleware import Middleware
-    from starlette.requests import Request
-    from starlette.responses import HTMLResponse, Response
-    from starlette.routing import Mount, Route
-    from starlette.staticfiles import StaticFiles
+class Pages:
+    """The page's endpoints on one config and data folder: each parses its request, calls the use case in a scoped
+    session and renders a template; a refusal or an empty result is a page with a sentence (4xx)."""
 
-    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
-    templates.globals["sheet_words"] = SHEET_WORDS
+    def __init__(self, config: Path | str | None, data_dir: Path | None):
+        from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-    def page(name: str, code: int = 200, **context: Any) -> HTMLResponse:
+        self.config, self.data_dir = config, data_dir
+        self.templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
+        self.templates.globals["sheet_words"] = SHEET_WORDS
+
+    def page(self, name: str, code: int = 200, **context: Any) -> HTMLResponse:
         """A rendered template, answered with HTTP status `code`."""
-        return HTMLResponse(templates.get_template(name).render(**context), status_code=code)
+        from starlette.responses import HTMLResponse
 
-    def sorry(status: int, sentence: str) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(name).render(**context), status_code=code)
+
+    def sorry(self, status: int, sentence: str) -> HTMLResponse:
         """A page that says in a sentence what went wrong."""
-        return page("error.html", status, status=status, sentence=sentence)
+        return self.page("error.html", status, status=status, sentence=sentence)
 
-    def session(request: Request, lexicon: str | None = None, teacher: bool = True):
-        """A scoped session on the config and data folder of the app."""
-        return open_session(config, data_dir, lexicon, teacher=teacher)
+    def session(self, lexicon: str | None = None):
+        """A scoped session on the config and data folder of the app (the teacher lexicon by default)."""
+        return open_session(self.config, self.data_dir, lexicon, teacher=True)
 
-    def handled(fn):
+    def handled(self, fn: Callable[[Request], Response]) -> Callable[[Request], Response]:
         """An endpoint whose refusals and empty results are a page with a sentence (4xx), never a traceback."""
 
         @functools.wraps(fn)
@@ -62,42 +65,39 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
             try:
                 return fn(request)
             except WordstatsError as exc:
-                return sorry(status_of(exc), views.teacher_words(str(exc)))
+                return self.sorry(status_of(exc), views.teacher_words(str(exc)))
 
         return endpoint
 
-    @handled
-    def home(request: Request) -> Response:
+    def home(self, request: Request) -> Response:
         """The gallery: the presets grouped by purpose, each with a preview of its words."""
-        with session(request) as s:
-            return page("gallery.html", groups=views.gallery(s), lexicon=s.lexicon)
+        with self.session() as s:
+            return self.page("gallery.html", groups=views.gallery(s), lexicon=s.lexicon)
 
-    @handled
-    def preview(request: Request) -> Response:
+    def preview(self, request: Request) -> Response:
         """A preset's first words, as JSON (the gallery fills its cards with them)."""
         from starlette.responses import JSONResponse
 
         name = request.query_params.get("preset", "")
-        with session(request) as s:
+        with self.session() as s:
             if name not in views.settings_of(s).presets:
                 raise BadRequest(f"unknown preset {name[:40]!r}")
             return JSONResponse({"preset": name, "words": views.preview(s, name)[: views.PREVIEW_WORDS]})
 
-    @handled
-    def word_list_page(request: Request) -> Response:
+    def word_list_page(self, request: Request) -> Response:
         """A list: its form, its words (each with a swap link), new words, and its sheet's preview and downloads."""
         req = list_request(dict(request.query_params), len(request.url.query))
-        with session(request, req.lexicon) as s:
+        with self.session(req.lexicon) as s:
             shown = views.list_page(s, req)
             fields = views.form(s, req)
             title = views.title_of(s, req, shown.wl)
         wl = shown.wl
         if wl is None:
             pick = req.query(count=PAGE_COUNT) if shown.matched else None
-            return page("list.html", wl=None, title=title, shown=shown, req=req, fields=fields, pick=pick)
+            return self.page("list.html", wl=None, title=title, shown=shown, req=req, fields=fields, pick=pick)
         seed = int(req.given.get("seed", wl.seed))
         swapped = [w for w in req.given.get("swap", "").split(",") if w]
-        return page(
+        return self.page(
             "list.html",
             wl=wl,
             title=title,
@@ -109,18 +109,19 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
             query=req.query(),
         )
 
-    @handled
-    def sheet(request: Request) -> Response:
+    def sheet(self, request: Request) -> Response:
         """The sheet of a list as HTML (to preview or print) or PDF (to download)."""
+        from starlette.responses import Response
+
         from pipeline.wordlists.render import to_html, to_pdf
 
         kind = request.path_params["kind"]
         if kind not in SHEET_TYPES:
-            return sorry(404, "a sheet is sheet.html or sheet.pdf")
+            return self.sorry(404, "a sheet is sheet.html or sheet.pdf")
         req = list_request(dict(request.query_params), len(request.url.query))
         download = kind == "pdf" or bool(request.query_params.get("download"))
         try:
-            with session(request, req.lexicon) as s:
+            with self.session(req.lexicon) as s:
                 wl = views.the_list(s, req)
             body = to_pdf(wl) if kind == "pdf" else to_html(wl).encode("utf-8")
         except WordstatsError as exc:
@@ -128,14 +129,13 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
                 raise
             # the list page's preview frame: the sentence alone, not a page inside the page
             sentence = views.teacher_words(str(exc))
-            return page("sheet_error.html", status_of(exc), status=status_of(exc), sentence=sentence)
+            return self.page("sheet_error.html", status_of(exc), status=status_of(exc), sentence=sentence)
         headers = {}
         if download:
             headers["Content-Disposition"] = attachment(wl.title, kind)
         return Response(body, media_type=SHEET_TYPES[kind], headers=headers)
 
-    @handled
-    def lookup(request: Request) -> Response:
+    def lookup(self, request: Request) -> Response:
         """Look up a word: anagrams, hooks, is it a word, Hangman difficulty, phonics."""
         params = dict(request.query_params)
         unknown = set(params) - {"word", "lexicon", "every"}
@@ -145,83 +145,96 @@ def create_app(config: Path | str | None = None, data_dir: Path | None = None, h
         lexicon = params.get("lexicon") or None
         if lexicon is not None and not plain_name(lexicon):
             raise BadRequest(f"unknown lexicon {lexicon[:40]!r}")
-        with session(request, lexicon) as s:
+        with self.session(lexicon) as s:
             every = params.get("every") == "1"
             found, sections = views.lookup(s, word, every) if word else (None, [])
-            return page("lookup.html", found=found, sections=sections, word=word, lexicon=s.lexicon, every=every)
+            return self.page("lookup.html", found=found, sections=sections, word=word, lexicon=s.lexicon, every=every)
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        """Any unknown path: 404 with a sentence."""
-        status = getattr(exc, "status_code", 404)
-        words = {404: "there is no such page here", 405: "this page only answers GET requests"}
-        return sorry(status, words.get(status, "this request cannot be answered"))
-
-    async def crashed(request: Request, exc: Exception) -> Response:
-        """A fault of ours: 500 with a sentence, never a traceback in the page."""
-        return sorry(500, "something went wrong on our side; the command line gives the same list")
-
-    class Guard:
-        """Requests with a body, or any method but GET and HEAD, are refused before they reach a page."""
-
-        def __init__(self, app):
-            self.app = app
-
-        async def __call__(self, scope, receive, send):
-            """Refuse a body (413) or another method (405)."""
-            if scope["type"] == "http":
-                headers = dict(scope.get("headers") or [])
-                if hosts is not None and host_name(headers.get(b"host", b"")) not in hosts:
-                    return await sorry(400, "this page answers only at the address it was started on")(
-                        scope, receive, send
-                    )
-                length = headers.get(b"content-length", b"0")
-                chunked = b"chunked" in headers.get(b"transfer-encoding", b"")
-                if scope["method"] not in ("GET", "HEAD"):
-                    return await sorry(405, "this page only answers GET requests")(scope, receive, send)
-                if chunked or not length.isdigit() or int(length) > MAX_BODY:
-                    return await sorry(413, "this page reads no request body")(scope, receive, send)
-            return await self.app(scope, receive, send)
-
-    def favicon(request: Request) -> Response:
+    def favicon(self, request: Request) -> Response:
         """The page's icon where browsers look for it first."""
         from starlette.responses import FileResponse
 
         return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
-    routes = [
-        Route("/", home),
-        Route("/favicon.ico", favicon),
-        Route("/list", word_list_page),
-        Route("/sheet.{kind:str}", sheet),
-        Route("/lookup", lookup),
-        Route("/preview", preview),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        """Any unknown path: 404 with a sentence."""
+        status = getattr(exc, "status_code", 404)
+        words = {404: "there is no such page here", 405: "this page only answers GET requests"}
+        return self.sorry(status, words.get(status, "this request cannot be answered"))
 
-    def warm_previews() -> None:
+    async def crashed(self, request: Request, exc: Exception) -> Response:
+        """A fault of ours: 500 with a sentence, never a traceback in the page."""
+        return self.sorry(500, "something went wrong on our side; the command line gives the same list")
+
+    def warm_previews(self) -> None:
         """Make every preset's gallery preview, so that the gallery a teacher opens shows them at once."""
         try:
-            with session_of(config, data_dir) as s:
+            with session_of(self.config, self.data_dir) as s:
                 names = list(views.settings_of(s).presets)
             for name in names:  # a session each: a build's commit waits for one preview at most
-                with session_of(config, data_dir) as s:
+                with session_of(self.config, self.data_dir) as s:
                     views.preview(s, name)
         except Exception:  # noqa: BLE001 (the gallery then makes them on request, and says why there)
             return
 
+
+class Guard:
+    """Requests for another host, with a body, or with any method but GET and HEAD are refused before they reach a
+    page."""
+
+    def __init__(self, app, pages: Pages, hosts: tuple[str, ...] | None):
+        self.app, self.pages, self.hosts = app, pages, hosts
+
+    async def __call__(self, scope, receive, send):
+        """Refuse another host (400), a body (413) or another method (405)."""
+        if scope["type"] == "http":
+            sorry = self.pages.sorry
+            headers = dict(scope.get("headers") or [])
+            if self.hosts is not None and host_name(headers.get(b"host", b"")) not in self.hosts:
+                return await sorry(400, "this page answers only at the address it was started on")(scope, receive, send)
+            length = headers.get(b"content-length", b"0")
+            chunked = b"chunked" in headers.get(b"transfer-encoding", b"")
+            if scope["method"] not in ("GET", "HEAD"):
+                return await sorry(405, "this page only answers GET requests")(scope, receive, send)
+            if chunked or not length.isdigit() or int(length) > MAX_BODY:
+                return await sorry(413, "this page reads no request body")(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+def create_app(config: Path | str | None = None, data_dir: Path | None = None, hosts: tuple[str, ...] | None = None):
+    """The Starlette application for a config and a data folder, answering requests whose Host header names one of
+    `hosts` (any when None)."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    pages = Pages(config, data_dir)
+    endpoints = {
+        "/": pages.home,
+        "/list": pages.word_list_page,
+        "/sheet.{kind:str}": pages.sheet,
+        "/lookup": pages.lookup,
+        "/preview": pages.preview,
+    }
+    routes: list[Route | Mount] = [Route(path, pages.handled(fn)) for path, fn in endpoints.items()]
+    routes.insert(1, Route("/favicon.ico", pages.favicon))
+    routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         """Start making the gallery's previews beside the first requests."""
-        threading.Thread(target=warm_previews, name="previews", daemon=True).start()
+        threading.Thread(target=pages.warm_previews, name="previews", daemon=True).start()
         yield
 
-    app = Starlette(
+    handlers = {HTTPException: pages.not_found, 404: pages.not_found, 405: pages.not_found, 500: pages.crashed}
+    return Starlette(
         routes=routes,
-        exception_handlers={HTTPException: not_found, 404: not_found, 405: not_found, 500: crashed},
-        middleware=[Middleware(Guard)],
+        exception_handlers=handlers,
+        middleware=[Middleware(Guard, pages=pages, hosts=hosts)],
         lifespan=lifespan,
     )
-    return app
 
 
 def session_of(config, data_dir):
