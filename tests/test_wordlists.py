@@ -465,3 +465,20 @@ def test_screen_output_names_filters(lex):
 def test_word_list_rejects_unknown_option(store, config):
     with pytest.raises(WordstatsError, match="unknown word-list option 'colour'"):
         word_list(store, config, None, {"colour": "red"})
+
+
+def test_settings_are_parsed_once_per_version_of_the_file(tmp_path):
+    """The page asks for the settings several times a request: the same bytes give the same (read-only) settings,
+    an edit of the same size at once gives the new ones."""
+    from pipeline.core.config import load_config
+    from pipeline.wordlists.settings import load_settings
+
+    config = load_config(settings_file(tmp_path, ""))
+    settings = tmp_path / "wl.toml"
+    settings.write_text("common_zipf = 3.5\n" + settings.read_text())  # a top-level key: before the sections
+    first = load_settings(config)
+    assert load_settings(config) is first and first.common_zipf == 3.5
+    with pytest.raises(TypeError):
+        first.presets["mine"] = {}  # type: ignore[index]  (one Settings serves every caller: read-only)
+    settings.write_text(settings.read_text().replace("3.5", "2.5"))  # the same size, at once
+    assert load_settings(config).common_zipf == 2.5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pipeline.core.errors import WordstatsError, pick
@@ -23,7 +24,7 @@ def check_option(name: str, value: Any) -> Any:
     return field_named(name).validate(value)
 
 
-def merge(presets: dict[str, dict[str, Any]], preset: str | None, given: dict[str, Any]) -> dict[str, Any]:
+def merge(presets: Mapping[str, Mapping[str, Any]], preset: str | None, given: dict[str, Any]) -> dict[str, Any]:
     """The options in force: the preset's (one of `presets`, by name in any case), replaced by those given on the
     command line."""
     options: dict[str, Any] = {}

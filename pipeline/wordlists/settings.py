@@ -3,9 +3,12 @@ sections: pipeline/words/classroom.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pipeline.core.config import Config, Section
@@ -16,7 +19,15 @@ from pipeline.wordlists.options import (
     check_option,
 )
 from pipeline.wordlists.puzzles import Banned
-from pipeline.words.classroom import Classroom, classroom_of, exclusions, settings_file, unsafe_words, word_field
+from pipeline.words.classroom import (
+    Classroom,
+    classroom_of,
+    exclusions,
+    settings_file,
+    settings_path,
+    unsafe_words,
+    word_field,
+)
 
 
 @dataclass(frozen=True)
@@ -28,15 +39,36 @@ class Settings:
     min_find_rate: float
     boggle_dice: str
     paper: str
-    presets: dict[str, dict[str, Any]]
+    presets: Mapping[str, Mapping[str, Any]]  # read-only: one Settings serves every caller (load_settings)
     classroom: Classroom  # the block list, the classroom topics and the review (pipeline/words/classroom.py)
     puzzle_strings: tuple[str, ...] = ()  # letter strings no puzzle may spell (word searches, scrambles)
     fill: tuple[tuple[str, float], ...] = ()  # word-search fill letters and their weights
     gallery: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the teacher's page: (group title, preset names)
 
 
+_READ: dict[tuple, Settings] = {}  # the settings of each version of a config and its settings file, read once
+
+
 def load_settings(config: Config) -> Settings:
-    """The settings file named by the config's [wordlists] file (default: configs/wordlists.toml)."""
+    """The settings file named by the config's [wordlists] file (default: configs/wordlists.toml), parsed once per
+    version of the config and of the file's bytes (the page asks for them several times a request, the gallery
+    stage once a preset)."""
+    path = settings_path(config)
+    if not path.is_file():
+        return _read_settings(config)  # the one-line error naming the file (never a read of a special file)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return _read_settings(config)
+    key = (str(config.path), config.sha256, str(path), digest)
+    if key not in _READ:
+        _READ.clear()  # one version kept: an edited file's old settings are never read again
+        _READ[key] = _read_settings(config)
+    return _READ[key]
+
+
+def _read_settings(config: Config) -> Settings:
+    """The settings file, read and checked."""
     top = settings_file(config)
     path = top.file
     top.allow(
@@ -52,7 +84,7 @@ def load_settings(config: Config) -> Settings:
         "gallery",
     )
     classroom = classroom_of(top)
-    presets = {name: _preset(sec) for name, sec in top.sections("presets").items()}
+    presets = MappingProxyType({name: MappingProxyType(_preset(sec)) for name, sec in top.sections("presets").items()})
     gallery_sec = top.section("gallery", {})
     gallery = tuple((title, tuple(gallery_sec.sequence(title))) for title in gallery_sec.keys())
     for title, names in gallery:

@@ -43,12 +43,17 @@ class Classroom:
     review_exclude: tuple[tuple[str, str], ...] = ()  # the teacher's own exclusions: (word, category)
 
 
+def settings_path(config: Config) -> Path:
+    """The word-list settings file the config's [wordlists] file names (default: configs/wordlists.toml)."""
+    sec = config.section("wordlists")
+    sec.allow("file")
+    return config.folder("wordlists", "file") / sec.text("file") if sec.has("file") else SETTINGS_FILE
+
+
 def settings_file(config: Config) -> Section:
     """The top of the word-list settings file named by the config's [wordlists] file (default:
     configs/wordlists.toml)."""
-    sec = config.section("wordlists")
-    sec.allow("file")
-    path = config.folder("wordlists", "file") / sec.text("file") if sec.has("file") else SETTINGS_FILE
+    path = settings_path(config)
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     return Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
