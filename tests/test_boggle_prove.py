@@ -343,9 +343,9 @@ def test_kernel_files_agree_on_the_layouts_they_share():
     """Each numba cache unit names the layouts it reads itself (numba's cache follows its own file only):
     the trie node's (with the solver's kernels) and the arena's records (between the proof's two halves, and with
     the C the proof runs, pipeline/boggle/native/proof.h); the C reads the class layout's fields by position."""
-    from pipeline.boggle import break_kernels as bk
-    from pipeline.boggle import prove_kernels as pk
+    from pipeline.boggle.kernels import breaking as bk
     from pipeline.boggle.kernels import nodes
+    from pipeline.boggle.kernels import prove as pk
     from pipeline.boggle.prove import Layout, Lexicon
 
     for name in ("NODE_CLASS_SHIFT", "NODE_CLASS_MASK", "NODE_FIRST_SHIFT"):

@@ -1,5 +1,5 @@
 """The Boggle proof's C kernels (pipeline/boggle/native/: paths.c, tree.c, force.c, search.c, break.c, through
-pipeline.boggle.engine) against their numba reference (prove_kernels, break_kernels): the same word paths, sorted
+pipeline.boggle.engine) against their numba reference (kernels.prove, kernels.breaking): the same word paths, sorted
 paths, trees, forced trees, candidate boards and counts, scores, and the same proof class by class, on random
 classes, dictionaries and floors; the arguments checked."""
 

@@ -73,7 +73,7 @@ class Kernels:
         self.module.boggle_scores(boards, nbrs, ncount, nodes, values, scores)
         return scores
 
-    # ---- the proof (pipeline/boggle/prove.py; the numba reference: prove_kernels.py, break_kernels.py) ----
+    # ---- the proof (pipeline/boggle/prove.py; the numba reference: kernels/prove.py, kernels/breaking.py) ----
 
     def word_paths(self, lex, lay, keys, wcs, firsts, seen):
         """Every word path of the class (key, first digit, word: in longer arrays when these are too short), their

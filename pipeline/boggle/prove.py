@@ -4,7 +4,7 @@ Each canonical top-level class (pipeline/boggle/classes.py) is bounded from abov
 whose bound is below the floor holds no board worth keeping; the others are forced cell by cell and searched
 down to single boards, which the exact solver scores. Every board found is written in its canonical form. The
 kernels are C (pipeline/boggle/native/, through `pipeline.boggle.engine`), so a proof's process imports no numba;
-the numba kernels `prove_kernels` and `break_kernels` are the reference they are tested against.
+the numba kernels `kernels/prove.py` and `kernels/breaking.py` are the reference they are tested against.
 
 The work of one shard (a run of classes) is `prove_shard`; `prove_job` makes the proof a job of the
 sharded-job executor (`pipeline.core.executor`), which runs the shards on local processes or a Ray cluster,
@@ -111,7 +111,7 @@ def check_problem(problem: Problem) -> None:
 
 
 # The kernels' view of a class (the C functions read its fields by position, as pipeline/boggle/native/layout.c
-# says; prove_kernels.Layout, the numba kernels' own, has the same fields).
+# says; kernels.prove.Layout, the numba kernels' own, has the same fields).
 Layout = namedtuple(
     "Layout",
     ["letters", "n_letters", "order", "pos_of", "shift", "width", "pos_at_bit", "high", "lows", "key_bits"],

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from pipeline.boggle import break_kernels as bk
-from pipeline.boggle import prove_kernels as pk
 from pipeline.boggle.classes import parse_partition, split_order
 from pipeline.boggle.dictionary import compile_dictionary
 from pipeline.boggle.engine import kernels
+from pipeline.boggle.kernels import breaking as bk
+from pipeline.boggle.kernels import prove as pk
 from pipeline.boggle.prove import Lexicon, Problem, class_layout, prove
 from pipeline.boggle.rules import Rules, neighbours
 from tests.conftest import ROOT

@@ -1,7 +1,7 @@
 """Compiled (numba) kernels of the Boggle proof, second half: break a class's orderly tree (built by
-`prove_kernels`) into single boards, or prove that none reaches the floor.
+`prove`) into single boards, or prove that none reaches the floor.
 
-The tree lives in an arena of int32 records (see prove_kernels.py): a sum node is points, bound, k and its k
+The tree lives in an arena of int32 records (see prove.py): a sum node is points, bound, k and its k
 choice children (increasing position); a choice node is position, bound, letter mask and one sum child per
 bit of the mask; offsets 0, 3, ... hold the interned leaf sum nodes of 0..INTERNED-1 points.
 
@@ -24,11 +24,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-# The arena's records (the same in prove_kernels.py, checked by the tests).
-POINTS, BOUND, COUNT, KIDS = 0, 1, 2, 3  # a sum node's fields
-POS, MASK = 0, 2  # a choice node's position and letter mask (its bound is at BOUND, children from KIDS)
-INTERNED = 128  # leaf sum nodes of 0..127 points live at offsets 0, 3, ...
-MAX_SLOTS = 1 << 31  # int32 offsets address this many arena slots, no more
+from pipeline.boggle.kernels.prove import BOUND, COUNT, INTERNED, KIDS, MASK, MAX_SLOTS, POINTS, POS  # the arena
+
 FAR = 1 << 30  # a position past every cell
 
 

@@ -1,5 +1,5 @@
 """Compiled (numba) kernels of the Boggle proof, first half: a board class's word paths, sorted, and their
-orderly tree (the second half, forcing cells and the depth-first bound, is `break_kernels`).
+orderly tree (the second half, forcing cells and the depth-first bound, is `breaking`).
 
 A board class gives each cell a set of letters, `letters[cell, :n_letters[cell]]` (letter codes, Q = the Qu
 cube); a letter of a cell is named by its index in that row. Cells are split in an order, `order[pos]` being
@@ -36,12 +36,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-# The trie's node layout, as pipeline/boggle/kernels/nodes.py defines it: a kernel reads only its own file's constants
-# (numba freezes them into its cache, keyed on this file alone); tests/test_kernels_rule.py checks they agree.
-NODE_CLASS_SHIFT = 26  # bits 0-25: the child letters
-NODE_CLASS_MASK = 63  # bits 26-31: the points class (class 0: no word ends here)
-NODE_FIRST_SHIFT = 32  # bits 32-63: the index of the first child
-# The arena's records (the same in break_kernels.py, checked by the tests).
+from pipeline.boggle.kernels.nodes import NODE_CLASS_MASK, NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
+
+# The arena's records (breaking.py reads them from here).
 POINTS, BOUND, COUNT, KIDS = 0, 1, 2, 3  # a sum node's fields
 POS, MASK = 0, 2  # a choice node's position and letter mask (its bound is at BOUND, children from KIDS)
 INTERNED = 128  # leaf sum nodes of 0..127 points live at offsets 0, 3, ...
