@@ -1,5 +1,5 @@
-"""The CPU's bit instructions for the board walk: popcount, count trailing zeros, and PEXT (a loop where the
-CPU has no fast one)."""
+"""The CPU's bit instructions for the board walk and the proof: popcount, count trailing and leading zeros, and
+PEXT (a loop where the CPU has no fast one)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,42 @@ def ctpop32(typingctx, x):
     def codegen(context, builder, signature, args):
         """LLVM's ctpop of the argument."""
         return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def ctpop64(typingctx, x):
+    """The number of set bits of a uint64 (the CPU's popcount)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        """LLVM's ctpop of the argument."""
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def cttz32(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint32."""
+    sig = types.uint32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        """LLVM's cttz of the argument (zero input undefined)."""
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def ctlz64(typingctx, x):
+    """The number of leading zero bits of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        """LLVM's ctlz of the argument (zero input undefined)."""
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
 

@@ -21,29 +21,18 @@ A tree is forced while its bound is above `switch` and fewer than `max_force` ce
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from pipeline.boggle.kernels.bits import ctpop32
 from pipeline.boggle.kernels.prove import BOUND, COUNT, INTERNED, KIDS, MASK, MAX_SLOTS, POINTS, POS  # the arena
 
 FAR = 1 << 30  # a position past every cell
 
 
-@intrinsic
-def _popcount32(typingctx, x):
-    """The number of set bits of a uint32."""
-    sig = types.uint32(types.uint32)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def _count(mask):
     """The number of letters in a letter mask."""
-    return np.int64(_popcount32(np.uint32(mask)))
+    return np.int64(ctpop32(np.uint32(mask)))
 
 
 # A merge in progress at one level (a row of the `frames` work array): the sum nodes merged, the new node and

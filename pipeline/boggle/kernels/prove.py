@@ -32,10 +32,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from pipeline.boggle.kernels.bits import ctlz64, ctpop32, ctpop64, cttz32
 from pipeline.boggle.kernels.nodes import NODE_CLASS_MASK, NODE_CLASS_SHIFT, NODE_FIRST_SHIFT
 
 # The arena's records (breaking.py reads them from here).
@@ -56,50 +55,6 @@ _U64 = np.uint64
 _LETTERS = _U64((1 << NODE_CLASS_SHIFT) - 1)
 
 
-@intrinsic
-def _popcount32(typingctx, x):
-    """The number of set bits of a uint32."""
-    sig = types.uint32(types.uint32)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _popcount64(typingctx, x):
-    """The number of set bits of a uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _lowest_bit32(typingctx, x):
-    """The index of the lowest set bit of a non-zero uint32."""
-    sig = types.uint32(types.uint32)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
-@intrinsic
-def _leading_zeros64(typingctx, x):
-    """The number of leading zero bits of a non-zero uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def _shr(x, s):
     """x shifted right by s bits, 0 when s is 64 or more."""
@@ -117,7 +72,7 @@ def _kid(record, letter):
     """The index of a trie node's child for `letter` (one of its child letters)."""
     kids = np.uint32(record & _LETTERS)
     bit = np.uint32(1) << np.uint32(letter)
-    return np.int64(np.uint32(record >> _U64(NODE_FIRST_SHIFT)) + _popcount32(kids & (bit - np.uint32(1))))
+    return np.int64(np.uint32(record >> _U64(NODE_FIRST_SHIFT)) + ctpop32(kids & (bit - np.uint32(1))))
 
 
 @njit(cache=True)
@@ -153,7 +108,7 @@ def word_paths(lex, lay, keys, wcs, firsts, seen):
     for start in range(n):
         start_todo = np.uint32(root & _LETTERS) & letter_set[start]
         while start_todo:
-            letter = _lowest_bit32(start_todo)
+            letter = cttz32(start_todo)
             start_todo &= start_todo - np.uint32(1)
             node = _kid(root, letter)
             rec = nodes[node]
@@ -198,7 +153,7 @@ def word_paths(lex, lay, keys, wcs, firsts, seen):
                                 key &= ~(cell_mask[cell] << cell_shift[cell])
                             d -= 1
                             continue
-                    letter = _lowest_bit32(todo)
+                    letter = cttz32(todo)
                     st_todo[d] = todo & (todo - np.uint32(1))
                     node = _kid(st_rec[d], letter)
                     rec = nodes[node]
@@ -356,8 +311,8 @@ def build_tree(keys, wcs, lo, hi, values, lay, mem, tip):
             if diff == 0:
                 q, h = np.int64(n), np.int64(m)
             else:
-                q = np.int64(lay.pos_at_bit[63 - np.int64(_leading_zeros64(diff))])
-                h = np.int64(_popcount64(_shr(nz, lay.shift[q] + lay.width[q])))
+                q = np.int64(lay.pos_at_bit[63 - np.int64(ctlz64(diff))])
+                h = np.int64(ctpop64(_shr(nz, lay.shift[q] + lay.width[q])))
             share = (
                 q < n
                 and ((nz >> _U64(lay.shift[q] + lay.width[q] - 1)) & _U64(1)) != 0
@@ -390,7 +345,7 @@ def build_tree(keys, wcs, lo, hi, values, lay, mem, tip):
         j = int(h)
         rest = nz & _low_bits(lay.shift[q] + lay.width[q]) if q < n else _U64(0)
         while rest:  # open the new key's remaining choices
-            p = lay.pos_at_bit[63 - np.int64(_leading_zeros64(rest))]
+            p = lay.pos_at_bit[63 - np.int64(ctlz64(rest))]
             rest &= _low_bits(lay.shift[p])
             if not (j == h and share):
                 c_pos[j] = p
