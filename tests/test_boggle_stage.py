@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import numpy as np
 import polars as pl
@@ -267,13 +269,39 @@ def test_the_stored_dictionary_is_the_compiled_one(tmp_path):
         assert stored is not None and tuple(stored.words) == compiled.words  # read as asked for: one by one, or all
         assert len(stored.words) == len(compiled.words) and stored.words[-1] == compiled.words[-1]
         assert stored.words[3:6] == list(compiled.words[3:6])
+        buffered = stored_dictionary(table, rules, buffers=True)  # read without numpy, as `boggle solve` reads it
+        assert buffered is not None
         for name in ("nodes", "values", "points", "rank", "word_at", "letter_weights"):
             assert np.array_equal(getattr(stored, name), getattr(compiled, name)), name
+            assert isinstance(getattr(buffered, name), memoryview), name
+            assert np.array_equal(np.asarray(getattr(buffered, name)), getattr(compiled, name)), name
     common = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG, "--json"]
     a = run_cli("boggle", "solve", "PERSLATGSINETERS", *common)
     b = run_cli("boggle", "solve", "PERSLATGSINETERS", "--min-length", "3", "--variant", "big", *common)
     assert a.exit_code == b.exit_code == 0
     assert a.stdout == b.stdout  # standard rules from the table; big rules at 3 letters (the same points) compiled
+    shown = "import atexit, sys; atexit.register(lambda: print(sorted({'numpy', 'numba'} & set(sys.modules))))\n"
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            shown + "from pipeline.cli import main; main()",
+            "boggle",
+            "solve",
+            "PERSLATGSINETERS",
+            *map(str, common),
+            "--paths",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert process.returncode == 0, process.stderr
+    *document, imported = process.stdout.rstrip("\n").split("\n")
+    assert imported == "[]"  # one board solved from the stored dictionary: neither numpy nor numba imported
+    solved, expected = json.loads("\n".join(document)), json.loads(a.stdout)
+    assert [{k: w[k] for k in ("word", "points")} for w in solved["words"]] == expected["words"]
+    assert all(len(w["path"]) == len(w["word"].replace("QU", "Q")) for w in solved["words"])
 
 
 @pytest.mark.slow

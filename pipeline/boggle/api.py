@@ -98,7 +98,8 @@ def solve_board(place: Place, req: SolveRequest) -> Solution:
     from pipeline.boggle.rules import load_board
 
     grid = load_board(req.board, req.size)
-    found = solution(grid, store_dictionary(place.store, rules_of(place, req.variant, req.min_length)), req.paths)
+    rules = rules_of(place, req.variant, req.min_length)
+    found = solution(grid, store_dictionary(place.store, rules, buffers=True), req.paths)
     params = {"board": grid.letters, "size": grid.size, "variant": req.variant, "min_length": req.min_length}
     return Solution(
         grid, found["score"], tuple(found["words"]), place.lexicon, provenance(place, "boggle solve", params)
@@ -120,7 +121,7 @@ def score_boards(place: Place, req: ScoreRequest) -> Scores:
     from pipeline.boggle.solver import score
 
     grids = [load_board(b, req.size) for b in req.boards]
-    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length))
+    dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length), buffers=True)
     import polars as pl
 
     rows = [{"source": b, "board": g.letters, "score": score(g, dictionary)} for b, g in zip(req.boards, grids)]

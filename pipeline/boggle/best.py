@@ -6,13 +6,15 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import Board, Dice, check_size, neighbours
 from pipeline.boggle.solver import board_texts
 from pipeline.core.errors import WordstatsError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ def anneal(
 ) -> list[Run]:
     """Seeded annealing runs first_run .. first_run+n_runs-1 on all cores (free letters, or rollable by `dice`);
     setting stop[0] from another thread ends them early, each with the best board it found so far."""
+    import numpy as np
+
     from pipeline.boggle.kernels.anneal import boggle_anneal
 
     check_size(rows, cols, "search")
@@ -125,6 +129,7 @@ def search(
     import threading
 
     import numba
+    import numpy as np
 
     per_round = runs_per_round or numba.get_num_threads()
     stop = np.zeros(1, dtype=np.int8)

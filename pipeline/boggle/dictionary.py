@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
 import polars as pl
 
 from pipeline.boggle.rules import Rules
-from pipeline.core.arrays import read_only
 from pipeline.core.errors import WordstatsError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def formable(word: str) -> bool:
@@ -62,7 +63,7 @@ class Dictionary:
 
     def __post_init__(self) -> None:
         for name in ARRAYS:  # one compiled kernel variant for a dictionary built here or read from Parquet
-            object.__setattr__(self, name, read_only(getattr(self, name)))
+            object.__setattr__(self, name, frozen(getattr(self, name)))
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
@@ -75,6 +76,16 @@ class Dictionary:
         return int(self.nodes.shape[0])
 
 
+def frozen(array):
+    """A read-only view of a numpy array (`core.arrays.read_only`) or of a buffer (`boggle solve` reads its
+    dictionary as buffers, without numpy: `core.buffers`)."""
+    if isinstance(array, memoryview):
+        return array.toreadonly()
+    from pipeline.core.arrays import read_only
+
+    return read_only(array)
+
+
 # Distinct positive points a dictionary may use: a node's points class is kernels.nodes.NODE_CLASS_MASK (class 0 is
 # "no word"); named here too so that reading the config needs no numba import (a test checks they agree).
 MAX_POINT_VALUES = 63
@@ -83,6 +94,8 @@ MAX_POINT_VALUES = 63
 def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
     """Each trie node as one uint64 (its child letters in bits 0-25, the class of its points in bits 26-31,
     its first child in bits 32-63: what a step of the walk reads, in one load), and the points of each class."""
+    import numpy as np
+
     values = np.unique(np.concatenate([[0], points])).astype(np.int32)
     if values.size > MAX_POINT_VALUES + 1 or values[0] < 0:
         raise WordstatsError(
@@ -103,6 +116,8 @@ def pack_nodes(mask: np.ndarray, first: np.ndarray, points: np.ndarray, where: s
 
 def compile_dictionary(words: Sequence[str], rules: Rules) -> Dictionary:
     """The Boggle dictionary of upper-case words under `rules`."""
+    import numpy as np
+
     from pipeline.boggle.engine import kernels
     from pipeline.letters.trie import build_trie, encode
 
@@ -162,9 +177,10 @@ def dictionary_table(dictionaries: list[Dictionary]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=TABLE_SCHEMA)
 
 
-def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
+def stored_dictionary(table: pl.DataFrame, rules: Rules, buffers: bool = False) -> Dictionary | None:
     """The dictionary of `rules` from a boggle_dictionary table, or None when it holds no row for exactly them. A
-    table of the rules and TRIE columns alone gives the trie alone (see `trie_only`)."""
+    table of the rules and TRIE columns alone gives the trie alone (see `trie_only`). With `buffers`, its arrays are
+    memoryviews, read without numpy (what solving one board needs: `core.buffers`)."""
     row = table.filter(
         (pl.col("variant") == rules.name)
         & (pl.col("min_length") == rules.min_length)
@@ -172,17 +188,24 @@ def stored_dictionary(table: pl.DataFrame, rules: Rules) -> Dictionary | None:
     )
     if row.height != 1:
         return None
+    read: Callable[[pl.Series], Any] = pl.Series.to_numpy
+    if buffers:
+        from pipeline.core.buffers import values as read
     if "words" not in row.columns:
-        nodes, values = (row[name][0].to_numpy() for name in TRIE)
-        return Dictionary(rules, (), nodes, values, *_NONE)
-    arrays = {name: row[name][0].to_numpy() for name in ARRAYS}
+        nodes, trie_values = (read(row[name][0]) for name in TRIE)
+        return Dictionary(rules, (), nodes, trie_values, *nothing())
+    arrays = {name: read(row[name][0]) for name in ARRAYS}
     return Dictionary(rules, StoredWords(row["words"][0]), **arrays)
 
 
-_NONE = (np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64))
+def nothing() -> tuple:
+    """Empty per-node points, ranks and word indices and letter weights: a trie-only dictionary's."""
+    import numpy as np
+
+    return np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64)
 
 
 def trie_only(dictionary: Dictionary) -> Dictionary:
     """The dictionary's trie and points alone, what a proof reads: no words, and its per-node points, ranks and
     word indices and its letter weights empty (nothing that solves boards, lists words or rolls them takes it)."""
-    return Dictionary(dictionary.rules, (), dictionary.nodes, dictionary.values, *_NONE)
+    return Dictionary(dictionary.rules, (), dictionary.nodes, dictionary.values, *nothing())

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from functools import cache
 from types import ModuleType
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pipeline.core import native
+from pipeline.core.buffers import zeros
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Kernels:
@@ -41,6 +44,8 @@ class Kernels:
 
     def trie_fill(self, codes: np.ndarray, offsets: np.ndarray, n_nodes: int, alphabet: int):
         """Children table (n_nodes × alphabet, -1 = none) and the word index ending at each node (-1 = none)."""
+        import numpy as np
+
         children = np.empty((n_nodes, alphabet), dtype=np.int32)
         word_at = np.empty(n_nodes, dtype=np.int32)
         self.module.trie_fill(codes, offsets, children, word_at)
@@ -48,26 +53,47 @@ class Kernels:
 
     def trie_compact(self, children: np.ndarray, word_at: np.ndarray):
         """A trie's children table as (mask, first, word_at) in breadth-first order, children of a node adjacent."""
+        import numpy as np
+
         n = len(children)
         mask, first, out_word = np.empty(n, np.uint32), np.empty(n, np.int32), np.empty(n, np.int32)
         self.module.trie_compact(children, word_at, mask, first, out_word)
         return mask, first, out_word
 
+    def grid(self, rows: int, cols: int):
+        """`boggle_neighbours` as buffers, without numpy (a grid of no cells, which no 2-d buffer holds, as arrays)."""
+        n = max(rows, 0) * max(cols, 0)
+        if n == 0:
+            return self.boggle_neighbours(rows, cols)
+        nbrs, ncount = zeros("i", n, 8), zeros("i", n)
+        self.module.boggle_neighbours(rows, cols, nbrs, ncount)
+        return nbrs, ncount
+
     def boggle_neighbours(self, rows: int, cols: int):
         """Each cell's neighbours (8-connected) in a rows × cols grid, and how many it has."""
+        import numpy as np
+
         n = max(rows, 0) * max(cols, 0)
         nbrs, ncount = np.empty((n, 8), dtype=np.int32), np.empty(n, dtype=np.int32)
         self.module.boggle_neighbours(rows, cols, nbrs, ncount)
         return nbrs, ncount
 
-    def boggle_solve(self, board, nbrs, ncount, nodes, values, rank) -> np.ndarray:
-        """The word nodes found on one board, in order of discovery."""
-        found = np.empty(len(nodes), dtype=np.int32)
+    def found_nodes(self, board, nbrs, ncount, nodes, values, rank) -> list[int]:
+        """The word nodes found on one board, in order of discovery (any buffers of the kernel's item types)."""
+        found = zeros("i", len(nodes))
         words = self.module.boggle_solve(board, nbrs, ncount, nodes, values, rank, found)
-        return found[:words].copy()
+        return found[:words].tolist()
+
+    def boggle_solve(self, board, nbrs, ncount, nodes, values, rank) -> np.ndarray:
+        """`found_nodes` as an int32 array."""
+        import numpy as np
+
+        return np.array(self.found_nodes(board, nbrs, ncount, nodes, values, rank), dtype=np.int32)
 
     def boggle_scores(self, boards, nbrs, ncount, nodes, values) -> np.ndarray:
         """The score of each board (one per row, letter codes) of one grid size: the points of its distinct words."""
+        import numpy as np
+
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         scores = np.empty(boards.shape[0], dtype=np.int32)
         self.module.boggle_scores(boards, nbrs, ncount, nodes, values, scores)
@@ -78,6 +104,8 @@ class Kernels:
     def word_paths(self, lex, lay, keys, wcs, firsts, seen):
         """Every word path of the class (key, first digit, word: in longer arrays when these are too short), their
         number and the sum/union bound; `lex` is (nodes, values, nbrs, ncount), `seen` a bit per trie node."""
+        import numpy as np
+
         nodes, values, nbrs, ncount = lex
         while True:
             count, union = self.module.word_paths(nodes, values, nbrs, ncount, lay, keys, wcs, firsts, seen)
@@ -91,6 +119,8 @@ class Kernels:
     def sort_paths(self, keys, wcs, firsts, n_keys, key_bits, n_first):
         """The distinct (first, key, word) paths among the first n_keys, sorted by first digit then key, and where
         each first digit's run starts (at[x], x = 0..n_first; at[n_first + 1] = the count)."""
+        import numpy as np
+
         a = np.empty(n_keys, dtype=np.uint64)
         aw = np.empty(n_keys, dtype=np.uint32)
         at = np.empty(n_first + 2, dtype=np.int64)
@@ -100,6 +130,8 @@ class Kernels:
     def new_arena(self, size: int) -> tuple[np.ndarray, int]:
         """An arena of `size` int32 slots (at most MAX_SLOTS) holding the interned leaf sum nodes, and its first
         free slot. numpy's zeroed allocation maps fresh pages, so the slots cost memory only once written."""
+        import numpy as np
+
         mem = np.zeros(min(max(size, 3 * self.INTERNED + 1024), self.MAX_SLOTS), dtype=np.int32)
         mem[0 : 3 * self.INTERNED : 3] = np.arange(self.INTERNED)  # POINTS
         mem[1 : 3 * self.INTERNED : 3] = np.arange(self.INTERNED)  # BOUND
@@ -107,6 +139,8 @@ class Kernels:
 
     def _grown(self, mem: np.ndarray, keep: int, needed: int, what: str) -> np.ndarray:
         """A longer arena with mem's first `keep` slots (at least `needed` slots, about twice as many)."""
+        import numpy as np
+
         if needed > self.MAX_SLOTS:
             raise MemoryError(f"{what} needs more arena slots than int32 offsets address")
         grown = np.zeros(min(max(2 * mem.shape[0], needed + 1024), self.MAX_SLOTS), dtype=np.int32)
@@ -145,6 +179,8 @@ class Kernels:
         `switch` and fewer than `max_force` are chosen, then searching: the arena (grown when needed), the boards
         (letter index per position, read-only) and, per position, trees forced, trees dropped on their bound,
         trees searched, and the search's partial choices visited and dropped."""
+        import numpy as np
+
         n = n_letters.shape[0]
         counts = [np.zeros(n, dtype=np.int64) for _ in range(5)]
         while True:

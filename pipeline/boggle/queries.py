@@ -10,15 +10,16 @@ from pipeline.boggle.solver import solve
 from pipeline.core.errors import WordstatsError
 
 
-def store_dictionary(store, rules: Rules, trie: bool = False) -> Dictionary:
+def store_dictionary(store, rules: Rules, trie: bool = False, buffers: bool = False) -> Dictionary:
     """The Boggle dictionary of a built lexicon's words: the stored one of the dictionary stage when it holds
     these rules, else compiled from the words. With `trie`, its trie alone (`dictionary.trie_only`: what a proof
-    reads, a fraction of the table)."""
+    reads, a fraction of the table); with `buffers`, the stored one's arrays as buffers, read without numpy (what
+    solving boards one by one takes)."""
     if store.exists("boggle_dictionary"):
         try:
             scan = store.scan("boggle_dictionary").filter(pl.col("variant") == rules.name)
             rows = (scan.select(*KEYS, *TRIE) if trie else scan).collect()
-            stored = stored_dictionary(rows, rules)  # the variant's row group alone is read
+            stored = stored_dictionary(rows, rules, buffers)  # the variant's row group alone is read
         except (pl.exceptions.PolarsError, OSError, ValueError, TypeError):
             raise WordstatsError(
                 f"{store.path('boggle_dictionary')}: damaged (not the table the dictionary stage writes): rebuild it "

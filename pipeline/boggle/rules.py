@@ -7,11 +7,13 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import A_CODE, code
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_CELLS = 64  # a board's used-cube set is one 64-bit mask
 SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
@@ -57,6 +59,8 @@ class Dice:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The faces as letter codes (dice × longest die, padded) and each die's number of faces."""
+        import numpy as np
+
         width = max(len(f) for f in self.faces)
         codes = np.zeros((len(self.faces), width), dtype=np.int8)
         for i, die in enumerate(self.faces):
@@ -75,7 +79,14 @@ class Board:
     @property
     def codes(self) -> np.ndarray:
         """The cells as letter codes (A = 0), int8."""
+        import numpy as np
+
         return np.frombuffer(self.letters.encode("ascii"), dtype=np.uint8).astype(np.int8) - np.int8(A_CODE)
+
+    @property
+    def cells(self) -> memoryview:
+        """The cells as letter codes (A = 0), a buffer of int8 (what solving one board takes, without numpy)."""
+        return memoryview(bytes(code(ch) for ch in self.letters)).cast("b")
 
     @property
     def size(self) -> str:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pipeline.boggle.dictionary import Dictionary, cube_spelling
 from pipeline.boggle.rules import Board, check_size, neighbours
 from pipeline.letters.alphabet import A_CODE
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -24,8 +26,8 @@ def solve(board: Board, dictionary: Dictionary, paths: bool = False) -> list[Fou
     """Every word on the board with its points (and a path when asked), best first then alphabetical."""
     from pipeline.boggle.engine import kernels
 
-    grid = neighbours(board.rows, board.cols)
-    nodes = kernels().boggle_solve(board.codes, *grid, *dictionary.arrays)
+    grid = kernels().grid(board.rows, board.cols)
+    nodes = kernels().found_nodes(board.cells, *grid, *dictionary.arrays)
     found = []
     for node in nodes:
         word = dictionary.words[dictionary.word_at[node]]
@@ -37,13 +39,16 @@ def solve(board: Board, dictionary: Dictionary, paths: bool = False) -> list[Fou
 def word_path(board: Board, word: str) -> tuple[int, ...]:
     """One path of cells (row-order indices) spelling `word` on the board, or () when there is none."""
     target = cube_spelling(word)
-    nbrs, ncount = neighbours(board.rows, board.cols)
+    from pipeline.boggle.engine import kernels
+
+    nbrs, ncount = kernels().grid(board.rows, board.cols)
 
     def extend(path: list[int]) -> bool:
         """Whether `path` (cells spelling the target's start) extends to the whole target."""
         if len(path) == len(target):
             return True
-        for nb in nbrs[path[-1], : ncount[path[-1]]]:
+        cell = path[-1]
+        for nb in (nbrs[cell, k] for k in range(ncount[cell])):
             if nb not in path and board.letters[nb] == target[len(path)]:
                 path.append(int(nb))
                 if extend(path):
@@ -71,6 +76,7 @@ class Scores:
 def score_boards(boards: np.ndarray, rows: int, cols: int, dictionary: Dictionary, count_words: bool = False) -> Scores:
     """Score boards (one per row, letter codes) of one grid size on all cores."""
     import numba
+    import numpy as np
 
     from pipeline.boggle.kernels.solve import boggle_score_boards
 
@@ -90,6 +96,8 @@ def score(board: Board, dictionary: Dictionary) -> int:
 
 def board_texts(boards: np.ndarray) -> list[str]:
     """Boards given as letter-code rows, as strings of letters (Q for Qu)."""
+    import numpy as np
+
     n_cells = boards.shape[1]
     raw = (np.ascontiguousarray(boards, dtype=np.int8).view(np.uint8) + np.uint8(A_CODE)).tobytes().decode("ascii")
     return [raw[i : i + n_cells] for i in range(0, len(raw), n_cells)]
