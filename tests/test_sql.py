@@ -109,8 +109,13 @@ def test_out_writes_provenance_and_refuses_to_overwrite(cli, data, tmp_path):
     meta = {k.decode(): v.decode() for k, v in pq.read_metadata(target).metadata.items()}
     assert meta["wordstats.sql"] == query and meta["wordstats.lexicon"] == "t"
     inputs = json.loads(meta["wordstats.inputs"])
-    assert set(inputs) == {"t/words.parquet", "t/anagrams.parquet", "t/hooks.parquet", "t/prefixes.parquet"}
+    assert set(inputs) == {"t/words.parquet"}  # the table the query names, the one it could read
     assert inputs == {name: sha256_file(data / name) for name in inputs}  # the manifest's, equal to the bytes'
+    listing = tmp_path / "views.parquet"  # a query naming no table may read every view: every table is an input
+    assert sql(cli, data, "SELECT view_name FROM duckdb_views() WHERE NOT internal", "--out", listing).exit_code == 0
+    shown = set(pl.read_parquet(listing)["view_name"].to_list())
+    read = {name.split("/")[1].removesuffix(".parquet") for name in parquet_inputs(listing)}
+    assert shown == {"words", "anagrams", "hooks", "prefixes"} == read
     before = target.read_bytes()
     one_line_error(sql(cli, data, "SELECT 1 AS x", "--out", target), "file exists", "--force")
     assert target.read_bytes() == before
@@ -248,3 +253,8 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def parquet_inputs(path) -> dict[str, str]:
+    """The inputs recorded in a result's Parquet footer."""
+    return json.loads(pq.read_metadata(path).metadata[b"wordstats.inputs"])

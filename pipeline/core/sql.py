@@ -67,11 +67,22 @@ def _view_sql(name: str, parts: list[tuple[str, Path]], tag: bool) -> str:
     return f'CREATE VIEW "{name}" AS ' + " UNION ALL BY NAME ".join(selects)
 
 
-def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_LIMIT, threads: int = THREADS):
-    """A DuckDB connection with a view per table, sandboxed: reads only the lexicon folders, locked."""
+def connect(
+    stores: list[Store],
+    tag: bool = False,
+    memory_limit: str = MEMORY_LIMIT,
+    threads: int = THREADS,
+    query: str | None = None,
+):
+    """A DuckDB connection with a view per table, sandboxed: reads only the lexicon folders, locked. Given the
+    query, only the views of the tables it names (every view when it names none, as a listing of the views does):
+    each view reads its file's footer when made."""
     import duckdb
 
-    views = _views(stores, tag)
+    every = _views(stores, tag)
+    views = every
+    if query is not None:
+        views = {name: parts for name, parts in every.items() if name in named_words(query)} or every
     if not views:
         stores[0].require("words")  # raises with the command that builds it
     con = duckdb.connect(
@@ -101,7 +112,7 @@ def connect(stores: list[Store], tag: bool = False, memory_limit: str = MEMORY_L
         for parts in views.values()
         for lexicon, path in parts
     }
-    return con, sorted(views), inputs
+    return con, sorted(every), inputs
 
 
 def run_sql(
@@ -118,7 +129,7 @@ def run_sql(
         raise WordstatsError("empty SQL query")
     try:
         check_named_tables(stores, query)
-        con, names, inputs = connect(stores, tag)
+        con, names, inputs = connect(stores, tag, query=query)
     except KeyboardInterrupt:  # Ctrl-C before the query runs: the same one line
         raise interrupted() from None
     try:
@@ -205,10 +216,15 @@ def integers(table: pl.DataFrame) -> pl.DataFrame:
     return table.with_columns(casts) if casts else table
 
 
+def named_words(query: str) -> set[str]:
+    """Every word of the query that could name a table (any case: table names are lower case)."""
+    return set(re.findall(r"[a-z_][a-z0-9_]*", query.lower()))
+
+
 def check_named_tables(stores: list[Store], query: str) -> None:
     """Check each table the query names against its declared schema: a damaged one is an error naming its file
     and the command that rebuilds it (tables the query does not name are never read)."""
-    named = set(re.findall(r"[a-z_][a-z0-9_]*", query.lower()))
+    named = named_words(query)
     for store in stores:
         for name in store.parquet_tables():
             if name in named:
