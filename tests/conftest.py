@@ -283,6 +283,31 @@ def ray_files() -> frozenset[str]:
     return frozenset(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "mark.ray" in p.read_text())
 
 
+# The files whose tests take longest after the Ray files' unit (`pytest --durations=0`, summed per file), started
+# first so that neither worker is left alone with a long file at the end of a run.
+LONGEST_FIRST = (
+    "tests/test_web.py",
+    "tests/test_classroom.py",
+    "tests/test_make.py",
+    "tests/test_docs.py",
+    "tests/test_boggle_prove.py",
+    "tests/test_teachers.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The Ray files' tests first, then the longest files', then the others in their order (a file's tests stay
+    together and in order: pytest-xdist hands out files in this order, longest first)."""
+    together, rank = ray_files(), {name: i for i, name in enumerate(LONGEST_FIRST)}
+
+    def first(item) -> tuple[int, int]:
+        """Where the item's file goes: the Ray unit, a long file by its rank, or the rest."""
+        path = item.nodeid.split("::", 1)[0]
+        return (0, -1) if path in together else (0, rank[path]) if path in rank else (1, 0)
+
+    items.sort(key=first)
+
+
 def pytest_xdist_make_scheduler(config, log):
     """pytest-xdist's `--dist loadfile` (a file's tests in one worker: its module fixtures built once), save that
     the files with tests that start Ray are one unit: one worker runs them one after another, and the other never

@@ -46,6 +46,29 @@ def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
             render.print_board(render.with_play(result.board, top), result.variant, render.new_squares(top))
 
 
+@command(scrabble_app, api.EndgameRequest, SHOW, *WHERE, JSON_OBJECT, name="endgame")
+def scrabble_endgame(q: api.EndgameRequest, flags: Flags, show: bool):
+    """Solve the endgame when the bag is empty: with both racks known, the move that maximises the final spread
+    and the line of best play by both (negamax with alpha-beta, iterative deepening and a transposition table;
+    past --seconds, the deepest line found, not proven)."""
+    from pipeline.scrabble import render
+
+    with flags.session() as s:
+        result = api.endgame(s, q)
+    found = result.endgame
+    if flags.as_json:
+        emit_json(render.endgame_json(found, result.rack, result.opponent))
+        return
+    typer.echo(render.endgame_summary(found))
+    typer.echo(render.endgame_time(found), err=True)
+    emit(render.endgame_table(found), "table")
+    if show and found.line and found.best.tiles:
+        board = result.board.copy()
+        board.put(found.best.tiles)
+        typer.echo("")
+        render.print_board(board, result.variant, [(t.row, t.col) for t in found.best.tiles])
+
+
 @command(scrabble_app, api.ScoreRequest, *WHERE, JSON_LIST, CSV, name="score")
 def scrabble_score(q: api.ScoreRequest, flags: Flags):
     """Check one play and show its score word by word, or say why it is illegal (exit code 1)."""

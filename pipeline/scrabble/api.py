@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from pipeline.core.config import Config
     from pipeline.core.session import Session
+    from pipeline.scrabble.endgame import Endgame
     from pipeline.scrabble.equity.moves import Move
     from pipeline.scrabble.records.gcg import GcgGame, Step
     from pipeline.scrabble.rules.board import Board
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 from pipeline.core.results import Provenance, footer, provenance
 from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
+from pipeline.scrabble.requests import EndgameRequest as EndgameRequest
 from pipeline.scrabble.requests import LeaveRun as LeaveRun
 from pipeline.scrabble.requests import PlayabilityRun as PlayabilityRun
 from pipeline.scrabble.requests import PlayRequest as PlayRequest
@@ -94,6 +96,36 @@ def best(s: Session, request: BestRequest) -> BestPlays:
     if not found:
         raise NotFound(f"no legal play for rack {rack} on this board")
     return BestPlays(variant, board, rack, tuple(found), None, provenance(s, "best", params, ("gaddag",)))
+
+
+# ---- the endgame -------------------------------------------------------------------------------------
+
+
+class SolvedEndgame(NamedTuple):
+    """An endgame solved: the position, both racks, and the search's value and line."""
+
+    variant: Variant
+    board: Board
+    rack: str
+    opponent: str
+    endgame: Endgame
+    provenance: Provenance | None = None
+
+
+def endgame(s: Session, request: EndgameRequest) -> SolvedEndgame:
+    """The move that maximises the final spread when the bag is empty and both racks are known."""
+    from pipeline.scrabble.endgame import opponent_rack, solve, sorted_rack
+    from pipeline.scrabble.lexicon.words import load_lexicon
+
+    variant = variant_of(s.config, request.where.variant)
+    rack = sorted_rack(rack_of(request.rack, variant))
+    board = board_of(request.where)
+    opponent = opponent_rack(
+        board, rack, None if request.opponent is None else rack_of(request.opponent, variant), variant
+    )
+    found = solve(board, rack, opponent, variant, load_lexicon(s.store), request.seconds)
+    params = {"rack": rack, "opponent": opponent, "variant": variant.name, "seconds": request.seconds}
+    return SolvedEndgame(variant, board, rack, opponent, found, provenance(s, "endgame", params, ("gaddag",)))
 
 
 # ---- a play ------------------------------------------------------------------------------------------

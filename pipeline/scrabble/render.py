@@ -15,6 +15,8 @@ from pipeline.scrabble.rules.variant import COLUMNS, SIZE, Variant
 if TYPE_CHECKING:
     import polars as pl
 
+    from pipeline.scrabble.endgame import Endgame
+
 # Premium squares in text (Quackle's symbols, so that lower-case letters stay free for blanks).
 SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'", (1, 1): "."}
 CENTRE_SYMBOL = "*"
@@ -328,3 +330,63 @@ def with_play(board: Board, play: Play) -> Board:
 def new_squares(play: Play | None) -> list[tuple[int, int]]:
     """The squares a play puts tiles on (none for no play)."""
     return [(t.row, t.col) for t in play.tiles] if play is not None else []
+
+
+# ---- an endgame --------------------------------------------------------------------------------------
+
+
+def endgame_table(found: Endgame) -> pl.DataFrame:
+    """The endgame's line as rows: turn, who moves, the move, its score, the leave, and the spread so far from
+    the side of the player to move first; a last row for the tiles left when the line ends the game."""
+    import polars as pl
+
+    rows, spread = [], 0
+    for n, turn in enumerate(found.line, 1):
+        spread += turn.score if turn.player == 0 else -turn.score
+        who = "you" if turn.player == 0 else "opponent"
+        rows.append(
+            {"turn": n, "player": who, "move": turn.text, "score": turn.score, "leave": turn.leave, "spread": spread}
+        )
+    if found.proven and found.value != spread:
+        rows.append(
+            {"turn": None, "player": "", "move": "(tiles left)", "score": None, "leave": "", "spread": found.value}
+        )
+    schema = {"turn": pl.Int32, "player": pl.String, "move": pl.String, "score": pl.Int32, "leave": pl.String}
+    return pl.DataFrame(rows, schema={**schema, "spread": pl.Int32}, orient="row")
+
+
+def endgame_summary(found: Endgame) -> str:
+    """One line: the best move, the spread it gains, and whether the search proved it (how long it took is
+    standard error's: endgame_time)."""
+    if found.proven:
+        return (
+            f"best: {found.best.text}, spread {found.value:+d} to the end of the game (proven: {found.depth} plies, "
+            f"{found.nodes:,} positions)"
+        )
+    return (
+        f"best found: {found.best.text}, spread {found.value:+d} estimated (not proven: the time limit passed after "
+        f"a search {found.depth} plies deep, {found.nodes:,} positions)"
+    )
+
+
+def endgame_time(found: Endgame) -> str:
+    """How long the search took, and its rate."""
+    rate = found.nodes / found.seconds if found.seconds > 0 else 0.0
+    return f"searched in {found.seconds:.2f} s ({rate:,.0f} positions a second)"
+
+
+def endgame_json(found: Endgame, rack: str, opponent: str) -> dict:
+    """The endgame as a JSON object: racks, value, whether proven, the search's figures and the line."""
+    return {
+        "rack": rack,
+        "opponent": opponent,
+        "value": found.value,
+        "proven": found.proven,
+        "depth": found.depth,
+        "nodes": found.nodes,
+        "seconds": round(found.seconds, 3),
+        "line": [
+            {"player": "you" if t.player == 0 else "opponent", "move": t.text, "score": t.score, "leave": t.leave}
+            for t in found.line
+        ],
+    }

@@ -27,6 +27,8 @@ MAX_SIM = 100_000  # iterations of a simulation
 MAX_CANDIDATES = 50  # plays a simulation plays out
 SIM_CANDIDATES = 10  # plays a simulation plays out unless the request says
 SIM_SEED = 0  # the simulation's draws' seed unless the request says
+ENDGAME_SECONDS = 30.0  # an endgame's time limit unless the request says
+MAX_ENDGAME_SECONDS = 86_400.0
 REFERENCE_BLOCK = 20_000  # games per block of the playability reference: its games done are a multiple of it
 PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
 
@@ -138,6 +140,30 @@ class BestRequest(Placed):
         for name in ("candidates", "seed"):  # they go with a simulation
             if self.sim is None and getattr(self, name) is not None:
                 raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
+
+
+@dataclass(frozen=True)
+class EndgameRequest(Placed):
+    """The exact endgame of a position whose bag is empty: both racks known, the move that maximises the final
+    spread, searched until proven or for at most `seconds`."""
+
+    rack: str = option(kind=str, help="Your tiles, to move: letters and ? for a blank.", metavar="TILES", required=True)
+    opponent: str | None = option(
+        kind=str,
+        help="The opponent's tiles (default: every tile not on the board or your rack: the bag is empty).",
+        metavar="TILES",
+    )
+    board: Path | None = option(BOARD)
+    empty: bool = option(EMPTY)
+    variant: str = option(VARIANT)
+    seconds: float = option(
+        kind=float,
+        help=f"Time limit: past it, the line of the deepest search finished, not proven (default {ENDGAME_SECONDS:g}).",
+        metavar="S",
+        default=ENDGAME_SECONDS,
+        lo=0.001,
+        hi=MAX_ENDGAME_SECONDS,
+    )
 
 
 @dataclass(frozen=True)

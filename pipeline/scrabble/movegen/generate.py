@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from pipeline.letters.alphabet import LETTERS
@@ -43,7 +45,7 @@ def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray,
     return records[:n_out], int(total)
 
 
-def record_tiles(record: np.ndarray) -> tuple[list[Tile], int]:
+def record_tiles(record: np.ndarray | Sequence[int]) -> tuple[list[Tile], int]:
     """The tiles a play record places, and its direction."""
     from pipeline.scrabble.engine import kernels
 

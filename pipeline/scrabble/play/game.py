@@ -15,9 +15,7 @@ from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.tables import variant_tables
 from pipeline.scrabble.play.strategy import GREEDY, Strategy
-from pipeline.scrabble.rules.variant import SIZE, Variant
-
-MAX_SCORELESS = 6  # a game ends after this many scoreless turns in a row
+from pipeline.scrabble.rules.variant import MAX_SCORELESS, SIZE, Variant
 
 
 @dataclass(frozen=True)

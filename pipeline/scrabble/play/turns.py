@@ -11,11 +11,11 @@ import numpy as np
 from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import record_tiles
-from pipeline.scrabble.play.game import MAX_SCORELESS, GameLog, play_game
+from pipeline.scrabble.play.game import GameLog, play_game
 from pipeline.scrabble.play.strategy import GREEDY, Strategy
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
-from pipeline.scrabble.rules.variant import Variant
+from pipeline.scrabble.rules.variant import MAX_SCORELESS, Variant
 
 ACTIONS = ("play", "exchange", "pass")  # by the game log's action codes (movegen/kernels/layout.py)
 

@@ -16,6 +16,7 @@ SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 ACROSS, DOWN = 0, 1
 EMPTY = "."
+MAX_SCORELESS = 6  # a game ends after this many scoreless turns in a row (each player loses their rack value)
 KEEP_MAX = 10_000  # best_plays: up to this many plays the generator keeps only the best
 PREMIUMS = {".": (1, 1), "*": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3)}  # (letter, word)
 

@@ -1,0 +1,157 @@
+"""The exact endgame: the search's value equals plain minimax to the end of the game (tests/reference) on small
+endgames of real positions and of a tiny lexicon (blanks, scoreless plays and six-pass endings), its line plays
+out to that value, a time limit returns a line not proven, and `scrabble endgame` answers or refuses in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.scrabble.endgame import rack_value, solve
+from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.rules.board import Board
+from tests.conftest import SMALL_CONFIG, build_lexicon
+from tests.reference.scrabble_endgame import brute_endgame
+from tests.support.endgames import endgame_position
+
+TINY_WORDS = ["AA", "AB", "BA", "AAA", "BAA", "ABA", "ZA", "ZAX", "AX", "XU", "QUA"]
+
+
+def played_out(found, mover: str, other: str, variant) -> int:
+    """The spread of the line played to its end by the rules: each move's score from the first mover's side, then
+    the tiles left (the other's rack twice to whoever played out, or each their own after six scoreless turns)."""
+    racks, spread = [mover, other], 0
+    for turn in found.line:
+        spread += turn.score if turn.player == 0 else -turn.score
+        racks[turn.player] = turn.leave
+    last = found.line[-1]
+    if last.tiles and not last.leave:
+        return spread + (1 if last.player == 0 else -1) * 2 * rack_value(racks[1 - last.player], variant)
+    assert [t.score for t in found.line[-6:]] == [0] * 6
+    return spread + rack_value(racks[1], variant) - rack_value(racks[0], variant)
+
+
+@pytest.fixture(scope="module")
+def positions(lexicon, scrabble):
+    """Endgame positions of seeded greedy games on ENABLE."""
+    return [endgame_position(seed, scrabble, lexicon) for seed in range(6)]
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_small_endgames_of_real_positions_equal_brute_force(positions, lexicon, scrabble, data):
+    board, mover, other = data.draw(st.sampled_from(positions))
+    mine = "".join(data.draw(st.lists(st.sampled_from(sorted(mover)), min_size=1, max_size=2, unique_by=id)))
+    theirs = "".join(data.draw(st.lists(st.sampled_from(sorted(other)), min_size=1, max_size=2, unique_by=id)))
+    mine, theirs = subset(mover, mine), subset(other, theirs)
+    found = solve(board, mine, theirs, scrabble, lexicon)
+    assert found.proven and found.value == brute_endgame(board, mine, theirs, scrabble, lexicon)
+    assert found.line[0].player == 0 and played_out(found, mine, theirs, scrabble) == found.value
+
+
+def subset(rack: str, drawn: str) -> str:
+    """The drawn letters, as many of each as the rack holds at most."""
+    left, kept = list(rack), []
+    for ch in drawn:
+        if ch in left:
+            left.remove(ch)
+            kept.append(ch)
+    return "".join(kept)
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    """A lexicon of a few words with A, B, X, Z, Q and U: blanks make scoreless plays, and most racks stick."""
+    return Lexicon(TINY_WORDS)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    st.text(alphabet="ABXZQU?", min_size=1, max_size=3),
+    st.text(alphabet="ABXZQU?", min_size=1, max_size=3),
+    st.sampled_from(["", "8G BAA", "8H AX", "H7 ZAX"]),
+)
+def test_tiny_endgames_with_blanks_and_passes_equal_brute_force(tiny, scrabble, mover, other, start):
+    from pipeline.scrabble.rules.notation import parse_play
+
+    board = Board()
+    if start:
+        tiles, _ = parse_play(start, board)
+        board.put(tiles)
+    found = solve(board, mover, other, scrabble, tiny)
+    assert found.proven and found.value == brute_endgame(board, mover, other, scrabble, tiny)
+    assert played_out(found, found_rack(mover), found_rack(other), scrabble) == found.value
+
+
+def found_rack(rack: str) -> str:
+    """A rack as the search writes it (letters sorted, blanks last)."""
+    return "".join(sorted(rack, key=lambda ch: (ch == "?", ch)))
+
+
+def test_stuck_racks_pass_six_times_and_lose_their_own_tiles(tiny, scrabble):
+    found = solve(Board(), "Q", "V", scrabble, tiny)  # no word either can play
+    assert found.proven and [t.text for t in found.line] == ["pass"] * 6
+    assert found.value == rack_value("V", scrabble) - rack_value("Q", scrabble) == -6
+
+
+def test_a_time_limit_returns_the_deepest_line_not_proven(positions, lexicon, scrabble):
+    board, mover, other = positions[0]
+    assert len(mover) == 7 and len(other) >= 5  # too many lines to finish in the time
+    found = solve(board, mover, other, scrabble, lexicon, seconds=0.3)
+    assert not found.proven and found.depth >= 1 and found.line and found.seconds < 5
+    assert found.line[0].text != "" and found.nodes > 0
+
+
+@pytest.fixture(scope="module")
+def endgame_cli(tmp_path_factory, enable_words):
+    """ENABLE built, and a board file of a real endgame with both racks."""
+    from pipeline.core.config import load_config
+    from pipeline.scrabble.rules.variant import variant
+
+    tmp = tmp_path_factory.mktemp("endgame")
+    data = build_lexicon(tmp / "out", enable_words, "ingest", "gaddag")
+    scrabble = variant(load_config(SMALL_CONFIG), "scrabble")
+    board, mover, other = endgame_position(3, scrabble, Lexicon(enable_words))
+    path = tmp / "board.txt"
+    path.write_text(board.text())
+    return data, path, mover, other
+
+
+def test_cli_solves_an_endgame(cli, endgame_cli):
+    data, board, mover, other = endgame_cli
+    common = ["--board", board, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    shown = cli("scrabble", "endgame", "--rack", mover.lower(), "--seconds", "2", "--json", *common)
+    assert shown.exit_code == 0, shown
+    doc = json.loads(shown.stdout)
+    assert doc["rack"] == found_rack(mover) and doc["opponent"] == found_rack(other)
+    assert doc["line"][0]["player"] == "you" and doc["depth"] >= 1 and isinstance(doc["proven"], bool)
+    same = cli("scrabble", "endgame", "--rack", mover, "--opponent", other, "--seconds", "2", "--json", *common)
+    assert json.loads(same.stdout)["line"][0] == doc["line"][0] or not doc["proven"]
+    table = cli("scrabble", "endgame", "--rack", mover, "--seconds", "1", "--show", *common)
+    assert table.exit_code == 0 and "spread" in table.stdout
+    assert table.stdout.startswith(("best: ", "best found: "))
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--empty", "--rack", "AB"], ["bag is not empty"]),
+        (["--rack", "ZZZ"], ["Z tiles", "tile set has 1"]),
+        (["--rack", "{mover}", "--opponent", "{first}"], ["--opponent", "the bag still holds"]),
+        (["--rack", "{mover}", "--seconds", "0"], ["--seconds"]),
+        (["--rack", "{mover}", "--seconds", "nan"], ["--seconds"]),
+        (["--rack", "A!"], ["rack"]),
+    ],
+)
+def test_cli_refuses_what_is_no_endgame_in_one_line(cli, endgame_cli, args, words):
+    data, board, mover, other = endgame_cli
+    where = [] if "--empty" in args else ["--board", board]
+    args = [a.format(mover=mover, first=other[0]) for a in args]
+    res = cli("scrabble", "endgame", *where, *args, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG)
+    assert res.exit_code == 2, res
+    line = res.stderr.strip()
+    assert "\n" not in line and "Traceback" not in line and all(w in line for w in words), line
