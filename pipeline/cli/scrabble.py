@@ -39,6 +39,8 @@ def scrabble_best(q: api.BestRequest, flags: Flags, show: bool):
                 render.print_board(render.with_play(found.board, top), found.variant, render.new_squares(top))
             return
         result = api.best(s, q)
+        if result.endgame is not None:
+            typer.echo(f"the bag is empty, an endgame: {render.endgame_summary(result.endgame)}", err=True)
         emit(render.best_table(result.plays, result.moves, result.rack), fmt)
         if show and fmt == "table" and result.plays:
             top = result.plays[0]

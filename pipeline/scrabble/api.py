@@ -58,7 +58,8 @@ GAME_BYTES = 2048  # one game held in memory: its row, its moves in notation, th
 
 
 class BestPlays(NamedTuple):
-    """The best plays (or moves by equity) of a position, best first."""
+    """The best plays (or moves by equity) of a position, best first; when the bag is empty, the play the endgame
+    search found first, then the others by score (or equity), with the search's result."""
 
     variant: Variant
     board: Board
@@ -66,11 +67,13 @@ class BestPlays(NamedTuple):
     plays: tuple[Play, ...]  # by score; by equity, the plays among the moves
     moves: tuple[Move, ...] | None  # by equity: every move listed, exchanges included
     provenance: Provenance | None = None
+    endgame: Endgame | None = None  # the bag is empty: the endgame's value and line
 
 
 def best(s: Session, request: BestRequest) -> BestPlays:
     """The highest-scoring plays, or the moves of highest equity, for a rack on a board; NotFound when there
-    is none."""
+    is none. When the bag is empty (an endgame: the opponent holds every unseen tile), the play that maximises the
+    final spread comes first (scrabble/endgame.py, within ENDGAME_SECONDS)."""
     from pipeline.core.errors import NotFound
     from pipeline.scrabble.lexicon.words import load_lexicon
     from pipeline.scrabble.movegen.generate import best_plays
@@ -84,18 +87,51 @@ def best(s: Session, request: BestRequest) -> BestPlays:
     params = {"rack": rack, "variant": variant.name, "limit": request.limit, "equity": request.equity}
     if request.equity:
         from pipeline.scrabble.equity.moves import ranked_moves, unseen_bag
-        from pipeline.scrabble.equity.values import load_leaves
+        from pipeline.scrabble.equity.strategy import uses_leaves
+        from pipeline.scrabble.equity.values import LeaveValues, load_leaves
 
         bag = unseen_bag(board, rack, variant)
-        moves = ranked_moves(board, rack, variant, words, load_leaves(s.store, variant), request.limit, bag=bag)
+        counted = uses_leaves(bag, variant.rack_size)  # near the end a leave counts nothing: none is read
+        values = load_leaves(s.store, variant) if counted else LeaveValues.of({})
+        moves = ranked_moves(board, rack, variant, words, values, request.limit, bag=bag)
         if not moves:
             raise NotFound(f"no legal play or exchange for rack {rack} on this board")
         plays = tuple(m.play for m in moves if m.play is not None)
-        return BestPlays(variant, board, rack, plays, tuple(moves), provenance(s, "best", params, ("gaddag", "leaves")))
-    found = best_plays(board, rack, variant, words, request.limit)
-    if not found:
-        raise NotFound(f"no legal play for rack {rack} on this board")
-    return BestPlays(variant, board, rack, tuple(found), None, provenance(s, "best", params, ("gaddag",)))
+        source = provenance(s, "best", params, ("gaddag", "leaves") if counted else ("gaddag",))
+        found = BestPlays(variant, board, rack, plays, tuple(moves), source)
+    else:
+        scored = best_plays(board, rack, variant, words, request.limit)
+        if not scored:
+            raise NotFound(f"no legal play for rack {rack} on this board")
+        found = BestPlays(variant, board, rack, tuple(scored), None, provenance(s, "best", params, ("gaddag",)))
+    return endgame_first(found, words, request.limit)
+
+
+def endgame_first(found: BestPlays, words, limit: int) -> BestPlays:
+    """The best plays with, when the bag is empty, the endgame search's first play at their head."""
+    from pipeline.scrabble.endgame import solve, unseen_tiles
+    from pipeline.scrabble.requests import ENDGAME_SECONDS
+    from pipeline.scrabble.rules.scoring import evaluate
+
+    variant, board, rack = found.variant, found.board, found.rack
+    unseen = unseen_tiles(board, rack, variant)
+    if not 0 < len(unseen) <= variant.rack_size:  # tiles in the bag, or none left for the opponent
+        return found
+    solved = solve(board, rack, unseen, variant, words, ENDGAME_SECONDS)
+    first = solved.best
+    if not first.tiles:  # passing is best: the plays stay as they are, the endgame says so
+        return found._replace(endgame=solved)
+    play = evaluate(board, list(first.tiles), variant, words, first.direction)
+    same = set(play.tiles)
+    others = tuple(p for p in found.plays if set(p.tiles) != same)
+    moves = found.moves
+    if moves is not None:  # by equity: the endgame's play heads the moves too (a leave has no value now)
+        from pipeline.scrabble.equity.moves import Move
+        from pipeline.scrabble.rules.board import leave
+
+        ahead = Move(play, "", play.score, leave(rack, play.tiles), 0.0)
+        moves = (ahead, *(m for m in moves if m.play is None or set(m.play.tiles) != same))[:limit]
+    return found._replace(plays=(play, *others)[:limit], moves=moves, endgame=solved)
 
 
 # ---- the endgame -------------------------------------------------------------------------------------

@@ -87,6 +87,7 @@ class Turn:
     score: int
     tiles: tuple[Tile, ...]
     leave: str
+    direction: int = 0  # of a play: ACROSS or DOWN
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,8 @@ class Search:
                 break
             left = chosen.leave(mover)
             tiles = tuple(chosen.tiles())
-            turns.append(Turn(len(turns) % 2, chosen.text(board), chosen.score, tiles, left))
+            direction = 0 if chosen.record is None else chosen.record[kernels().PLAY_DIR]
+            turns.append(Turn(len(turns) % 2, chosen.text(board), chosen.score, tiles, left, direction))
             run = run + 1 if chosen.score == 0 else 0
             if chosen.out or run >= MAX_SCORELESS:
                 break

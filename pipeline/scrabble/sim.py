@@ -120,7 +120,7 @@ def simulate_position(
     if unseen_bag(board, rack, variant) == 0:
         raise WordstatsError(
             f"--sim: the bag is empty ({int(unseen.sum())} unseen tiles, no more than the opponent's rack): an "
-            "endgame, which has no draws to simulate"
+            "endgame, which has no draws to simulate: solve it with `wordstats scrabble endgame`"
         )
     static = leaves if uses_leaves(unseen_bag(board, rack, variant), variant.rack_size) else LeaveValues.of({})
     records, kept, worth = ranked_records(board, rack, variant, lexicon, static, 2 * candidates)

@@ -26,3 +26,18 @@ def endgame_position(seed: int, variant, lexicon) -> tuple[Board, str, str]:
         if not bag:
             return board, racks[mover ^ 1], racks[mover]  # the other player moves next
         mover ^= 1
+
+
+def late_endgame(seed: int, variant, lexicon, tiles: int) -> tuple[Board, str, str]:
+    """An endgame position played on greedily from `endgame_position` until the racks hold at most `tiles` tiles
+    between them (each still holding one): the board and both racks, the player to move first."""
+    board, mover, other = endgame_position(seed, variant, lexicon)
+    while len(mover) + len(other) > tiles:
+        plays = best_plays(board, mover, variant, lexicon, 1)
+        left = leave(mover, plays[0].tiles) if plays else mover
+        if not left:
+            break
+        if plays:
+            board.put(plays[0].tiles)
+        mover, other = other, left
+    return board, mover, other
