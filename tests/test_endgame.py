@@ -53,6 +53,40 @@ def test_small_endgames_of_real_positions_equal_brute_force(positions, lexicon, 
     assert found.line[0].player == 0 and played_out(found, mine, theirs, scrabble) == found.value
 
 
+def move_values(board, mover: str, other: str, variant, lexicon) -> list[int]:
+    """Each move's value at the root, its reply position solved on its own (a fresh search, a full window):
+    the score, then the tiles left when it plays out, else minus the opponent's value after it."""
+    from pipeline.scrabble.endgame import Search, board_key, sorted_rack
+
+    mover, values = sorted_rack(mover), []
+    for move in Search(variant, lexicon).moves(board, board_key(board), mover):
+        if move.out:
+            values.append(move.score + 2 * rack_value(other, variant))
+            continue
+        after = board.copy()
+        after.put(move.tiles())
+        reply = solve(after, other, move.leave(mover), variant, lexicon, scoreless=0 if move.score else 1)
+        values.append(move.score - reply.value)
+    return values
+
+
+@pytest.mark.parametrize("seed", [5, 10])
+def test_the_value_is_the_best_moves_score_less_the_reply_solved_on_its_own(positions_late, seed):
+    """Real endgames of 9 tiles: the value is the best over the moves of score minus the reply's value, each reply
+    solved by a search of its own (a reply's window is the move's score less the position's: in these two
+    positions a window without the score gives 6 and 29, where brute force gives 4 and 28)."""
+    board, mover, other, lexicon, scrabble = positions_late[seed]
+    found = solve(board, mover, other, scrabble, lexicon)
+    assert found.proven and found.value == max(move_values(board, mover, other, scrabble, lexicon))
+    assert played_out(found, found_rack(mover), found_rack(other), scrabble) == found.value
+
+
+@pytest.fixture(scope="module")
+def positions_late(lexicon, scrabble):
+    """Endgames of seeded greedy games played on until the racks hold 9 tiles, by seed."""
+    return {seed: (*late_endgame(seed, scrabble, lexicon, 9), lexicon, scrabble) for seed in (5, 10)}
+
+
 def subset(rack: str, drawn: str) -> str:
     """The drawn letters, as many of each as the rack holds at most."""
     left, kept = list(rack), []

@@ -217,7 +217,9 @@ class Search:
             after = board.copy()
             after.put(move.tiles())
             after_key = board_key(after)
-        return move.score - self.negamax(after, after_key, other, left, scoreless, depth - 1, -beta, -alpha)
+        return move.score - self.negamax(
+            after, after_key, other, left, scoreless, depth - 1, move.score - beta, move.score - alpha
+        )
 
     def negamax(
         self, board: Board, key: bytes, mover: str, other: str, run: int, depth: int, alpha: int, beta: int

@@ -1,7 +1,8 @@
 """The endgame by brute force: plain minimax over every legal play and the pass, to the end of the game on every
-line (no pruning, no move order, no depth limit; a position met again is looked up, not searched again), each
-play scored by the rules (`evaluate`) and each end settled as the rules say, for the tests to check the endgame
-search against on small endgames."""
+line (no pruning, no window, no move order, no depth limit; a position met again is looked up, not searched
+again), each end settled as the rules say, for the tests to check the endgame search against. The plays and
+their scores are the move generator's (checked play for play against the reference generator and the rules'
+scorer elsewhere: tests/test_scrabble_gaddag.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from collections import Counter
 
 from pipeline.scrabble.movegen.generate import generate, record_tiles
 from pipeline.scrabble.rules.board import Board
-from pipeline.scrabble.rules.scoring import evaluate
 
 SCORELESS_TURNS_END = 6  # the rules: six scoreless turns in a row end the game
 
@@ -39,10 +39,12 @@ def brute_endgame(board: Board, mover: str, other: str, variant, lexicon, scorel
 def _minimax(board: Board, mover: str, other: str, variant, lexicon, scoreless: int, seen: dict) -> int:
     """brute_endgame of one position, its moves each searched."""
     best = None
+    from pipeline.scrabble.engine import kernels
+
     records, _ = generate(board, mover, variant, lexicon)
     for record in records:
-        tiles, direction = record_tiles(record)
-        score = evaluate(board, tiles, variant, lexicon, direction).score
+        tiles, _ = record_tiles(record)
+        score = int(record[kernels().PLAY_SCORE])
         left = rack_less(mover, tiles)
         if not left:  # out: the opponent's tiles count twice, to the one and against the other
             value = score + 2 * tiles_value(other, variant)
