@@ -190,6 +190,25 @@ def test_best_with_the_bag_empty_puts_the_endgames_play_first(cli, endgame_cli):
         assert shown == solved["line"][0]["move"]
 
 
+def test_replay_gives_each_endgame_move_the_best_line_and_the_spread_it_lost(cli, endgame_cli, tmp_path):
+    data, *_ = endgame_cli
+    common = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
+    made = cli("scrabble", "selfplay", "--games", "1", "--seed", "3", "--gcg-dir", tmp_path, *common)
+    assert made.exit_code == 0, made
+    game = tmp_path / "game-000001.gcg"
+    rows = json.loads(cli("scrabble", "replay", game, "--seconds", "0.5", "--json", *common).stdout)
+    ending = [r for r in rows if r["endgame_value"] is not None]
+    assert ending and all(r["rack"] for r in ending)  # the moves after the bag empties, each with its rack
+    before = [r for r in rows if r["endgame_value"] is None and r["best"] is not None]  # judged by equity
+    assert before and before[-1]["move"] < ending[0]["move"]
+    for r in ending:
+        assert r["endgame_line"].startswith(r["best"]) and r["endgame_lost"] >= 0
+        if r["play"] == r["best"] and not r["endgame_line"].endswith("(not proven)"):
+            assert r["endgame_lost"] == 0
+    last = ending[-1]  # the last move: one that plays out, or a pass of a stuck rack, solved at once
+    assert not last["endgame_line"].endswith("(not proven)")
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

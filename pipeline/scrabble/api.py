@@ -274,12 +274,12 @@ def replay(s: Session, request: ReplayRequest) -> Replay:
     variant = variant_of(s.config, request.variant)
     record = read_gcg(request.game)
     words = load_lexicon(s.store)
-    table, steps = replay_table(record, variant, words, s.store, request.best, str(request.game))
+    table, steps = replay_table(record, variant, words, s.store, request.best, str(request.game), request.seconds)
     if request.move is not None and request.move > len(steps):
         from pipeline.core.errors import WordstatsError
 
         raise WordstatsError(f"--move {request.move}: the game has {len(steps)} moves")
-    params = {"game": str(request.game), "best": request.best, "variant": variant.name}
+    params = {"game": str(request.game), "best": request.best, "variant": variant.name, "seconds": request.seconds}
     return Replay(variant, record, table, tuple(steps), provenance(s, "replay", params, ("gaddag", "leaves")))
 
 

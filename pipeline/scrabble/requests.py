@@ -28,6 +28,7 @@ MAX_CANDIDATES = 50  # plays a simulation plays out
 SIM_CANDIDATES = 10  # plays a simulation plays out unless the request says
 SIM_SEED = 0  # the simulation's draws' seed unless the request says
 ENDGAME_SECONDS = 30.0  # an endgame's time limit unless the request says
+REPLAY_ENDGAME_SECONDS = 10.0  # a replay's limit for each endgame search (the best move's, the played move's)
 MAX_ENDGAME_SECONDS = 86_400.0
 REFERENCE_BLOCK = 20_000  # games per block of the playability reference: its games done are a multiple of it
 PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
@@ -216,6 +217,15 @@ class ReplayRequest:
     move: int | None = option(kind=int, help="Show the board after move N (1 = the first).", lo=1, hi=MAX_MOVES)
     best: bool = option(kind=bool, help="The best move and its equity beside each play.", negatable=True, default=True)
     variant: str = option(VARIANT)
+    seconds: float = option(
+        kind=float,
+        help="Once the bag is empty: the time limit of each endgame search (default "
+        f"{REPLAY_ENDGAME_SECONDS:g}; the best move's and the played move's).",
+        metavar="S",
+        default=REPLAY_ENDGAME_SECONDS,
+        lo=0.001,
+        hi=MAX_ENDGAME_SECONDS,
+    )
 
 
 @dataclass(frozen=True)

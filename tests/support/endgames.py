@@ -32,12 +32,14 @@ def late_endgame(seed: int, variant, lexicon, tiles: int) -> tuple[Board, str, s
     """An endgame position played on greedily from `endgame_position` until the racks hold at most `tiles` tiles
     between them (each still holding one): the board and both racks, the player to move first."""
     board, mover, other = endgame_position(seed, variant, lexicon)
-    while len(mover) + len(other) > tiles:
+    passes = 0
+    while len(mover) + len(other) > tiles and passes < 2:  # two passes in a row: neither can play
         plays = best_plays(board, mover, variant, lexicon, 1)
         left = leave(mover, plays[0].tiles) if plays else mover
         if not left:
             break
         if plays:
             board.put(plays[0].tiles)
+        passes = 0 if plays else passes + 1
         mover, other = other, left
     return board, mover, other

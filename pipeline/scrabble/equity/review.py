@@ -1,5 +1,6 @@
 """A GCG game reviewed by equity: each move replayed and checked (records/gcg.py), with the best move and the equity
-it lost."""
+it lost; once the bag is empty, by the exact endgame (scrabble/endgame.py): its best line, and the spread each
+move lost against it."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ REPLAY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "best_equity": pl.Float64,
     "equity": pl.Float64,
     "equity_lost": pl.Float64,
+    "endgame_value": pl.Int32,
+    "endgame_lost": pl.Int32,
+    "endgame_line": pl.String,
     "problems": pl.List(pl.String),
 }
 
@@ -46,10 +50,17 @@ def _notation(step: Step) -> str:
 
 
 def replay_table(
-    game: GcgGame, variant: Variant, lexicon: Lexicon, store, best: bool = True, where: str = "game"
+    game: GcgGame,
+    variant: Variant,
+    lexicon: Lexicon,
+    store,
+    best: bool = True,
+    where: str = "game",
+    seconds: float = float("inf"),
 ) -> tuple[pl.DataFrame, list[Step]]:
     """One row per event: the record's and our scores, the total, phonies, discrepancies and (with `best`,
-    for moves whose rack is known) the best move by equity (by score when leaves.parquet is not built)."""
+    for moves whose rack is known) the best move by equity (by score when leaves.parquet is not built), or once
+    the bag is empty by the endgame (each search within `seconds`)."""
     steps = replay(game, variant, lexicon, where)
     leaves = None
     if best and store.exists("leaves"):
@@ -76,9 +87,14 @@ def replay_table(
             "best_equity": None,
             "equity": None,
             "equity_lost": None,
+            "endgame_value": None,
+            "endgame_lost": None,
+            "endgame_line": None,
             "problems": step.problems,
         }
-        if best and step.rack_known and ev.kind in (PLAY, EXCHANGE, PASS):
+        known = best and step.rack_known
+        ending = known and ev.kind in (PLAY, PASS) and endgame_of(step, variant, lexicon, row, seconds)
+        if best and step.rack_known and ev.kind in (PLAY, EXCHANGE, PASS) and not ending:
             counting = leaves is not None and uses_leaves(
                 unseen_bag(step.board_before, ev.rack, variant), variant.rack_size
             )  # near the end of the bag, moves are judged by score alone
@@ -101,6 +117,36 @@ def replay_table(
                     row["equity_lost"] = round(max(top.equity - mine, 0.0), 2)
         rows.append(row)
     return pl.DataFrame(rows, schema=REPLAY_SCHEMA), steps
+
+
+def endgame_of(step: Step, variant: Variant, lexicon: Lexicon, row: dict, seconds: float) -> bool:
+    """Fill the row's endgame columns when the bag was empty before the move (the opponent held every unseen tile):
+    the best line and its value, the best move, and the spread the move played lost against it. False when the
+    bag still held tiles."""
+    from pipeline.scrabble.endgame import rack_value, solve, unseen_tiles
+
+    rack, board = step.event.rack, step.board_before
+    other = unseen_tiles(board, rack, variant)
+    if not 0 < len(other) <= variant.rack_size:
+        return False
+    found = solve(board, rack, other, variant, lexicon, seconds)
+    if step.event.kind == PLAY and step.play is not None:
+        score, left = step.play.score, leave(rack, step.play.tiles)
+        after = board.copy()
+        after.put(step.play.tiles)
+    else:
+        score, left, after = 0, rack, board
+    if not left:
+        played = score + 2 * rack_value(other, variant)
+    else:  # a scoreless move begins a run of scoreless turns (those before it are not counted)
+        reply = solve(after, other, left, variant, lexicon, seconds, 0 if score else 1)
+        played = score - reply.value
+    best = found.best
+    row["best"], row["best_score"] = best.text, best.score
+    row["endgame_value"] = found.value
+    row["endgame_lost"] = max(found.value - played, 0)
+    row["endgame_line"] = "; ".join(t.text for t in found.line) + ("" if found.proven else " (not proven)")
+    return True
 
 
 def _minus(rack: str, tiles: str) -> str | None:
