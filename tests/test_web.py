@@ -485,7 +485,7 @@ def test_the_page_takes_every_choice_of_its_list_fields():
     assert len(PAGE_CHOICES) >= 60
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pick=st.sampled_from(PAGE_CHOICES))
 def test_the_page_answers_the_same_for_a_choice_in_any_case(server, pick):
     """A choice of the page's list fields in lower, upper and title case (a list page each): the same status and
