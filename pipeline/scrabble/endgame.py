@@ -6,6 +6,7 @@ the deepest search finished, and says it is not proven."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,12 +29,13 @@ MAX_MOVE_LISTS = 200_000  # move lists kept for positions seen again (a new sear
 class Move:
     """A turn of the endgame: a play (its generator record: where, which tiles, the score) or a pass."""
 
-    __slots__ = ("record", "score", "out")
+    __slots__ = ("record", "score", "out", "left")
 
     def __init__(self, record: tuple[int, ...] | None, score: int, out: bool):
         self.record = record  # None for a pass
         self.score = score
         self.out = out  # plays the mover's last tile
+        self.left: str | None = None  # the leave, once asked for (a move list belongs to one rack)
 
     @property
     def is_pass(self) -> bool:
@@ -47,7 +49,15 @@ class Move:
         return [] if self.record is None else record_tiles(self.record)[0]
 
     def leave(self, rack: str) -> str:
-        """The rack after the move."""
+        """The rack after the move (the move list's rack: a play is made for one rack; the pass, shared, for any)."""
+        if self.record is None:
+            return rack
+        if self.left is None:
+            self.left = self.rack_left(rack)
+        return self.left
+
+    def rack_left(self, rack: str) -> str:
+        """The rack after the move, worked out."""
         if self.record is None:
             return rack
         k, r, left = kernels(), self.record, list(rack)
@@ -157,8 +167,9 @@ def opponent_rack(board: Board, rack: str, opponent: str | None, variant: Varian
 
 
 def board_key(board: Board) -> bytes:
-    """The board's tiles and blanks as bytes: a position's key."""
-    return board.tiles.tobytes() + board.blanks.tobytes()
+    """A position's board as a key: a 128-bit digest of its tiles and blanks (a table of millions of positions
+    keeps 16 bytes of each board, not 450; two boards share a digest with odds of about 2^-128 a pair)."""
+    return hashlib.blake2b(board.tiles.tobytes() + board.blanks.tobytes(), digest_size=16).digest()
 
 
 @dataclass
