@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.scrabble.endgame import rack_value, solve
+from pipeline.scrabble.endgame import solve
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.board import Board, rack_value
 from tests.conftest import SMALL_CONFIG, build_lexicon
 from tests.reference.scrabble_endgame import brute_endgame
 from tests.support.endgames import endgame_position, late_endgame

@@ -11,8 +11,8 @@ from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import TILES, LeaveValues
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.strategy import GREEDY
-from pipeline.scrabble.play.turns import game_of, game_rng, rack_value
-from pipeline.scrabble.rules.board import Board, leave
+from pipeline.scrabble.play.turns import game_of, game_rng
+from pipeline.scrabble.rules.board import Board, leave, rack_value
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.sim import draw_orders, simulate_position, unseen_counts
 from tests.conftest import ENABLE, SMALL_CONFIG, build_lexicon, run_cli

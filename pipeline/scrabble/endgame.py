@@ -15,7 +15,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.engine import kernels
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.rules.board import Board, Tile
+from pipeline.scrabble.rules.board import Board, Tile, rack_value
 from pipeline.scrabble.rules.notation import position, step
 from pipeline.scrabble.rules.variant import MAX_SCORELESS, Variant
 
@@ -111,7 +111,6 @@ class Endgame:
     depth: int  # plies of the deepest search finished
     nodes: int
     seconds: float
-    final_spread: int = 0  # value plus the spread before the endgame (the request's)
 
     @property
     def best(self) -> Turn:
@@ -121,11 +120,6 @@ class Endgame:
 
 class OutOfTime(Exception):
     """The time limit passed during a search."""
-
-
-def rack_value(rack: str, variant: Variant) -> int:
-    """The face value of a rack's tiles (blanks 0)."""
-    return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
 
 
 def sorted_rack(rack: str) -> str:

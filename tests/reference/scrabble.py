@@ -16,8 +16,8 @@ from pipeline.scrabble.equity.strategy import Equity, uses_leaves
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import record_tiles
 from pipeline.scrabble.play.strategy import GREEDY, Strategy
-from pipeline.scrabble.play.turns import Game, Turn, rack_value
-from pipeline.scrabble.rules.board import Board, leave
+from pipeline.scrabble.play.turns import Game, Turn
+from pipeline.scrabble.rules.board import Board, leave, rack_value
 from pipeline.scrabble.rules.scoring import evaluate
 from pipeline.scrabble.rules.variant import Variant
 

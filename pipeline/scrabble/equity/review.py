@@ -123,7 +123,8 @@ def endgame_of(step: Step, variant: Variant, lexicon: Lexicon, row: dict, second
     """Fill the row's endgame columns when the bag was empty before the move (the opponent held every unseen tile):
     the best line and its value, the best move, and the spread the move played lost against it. False when the
     bag still held tiles."""
-    from pipeline.scrabble.endgame import rack_value, solve, unseen_tiles
+    from pipeline.scrabble.endgame import solve, unseen_tiles
+    from pipeline.scrabble.rules.board import rack_value
 
     rack, board = step.event.rack, step.board_before
     other = unseen_tiles(board, rack, variant)

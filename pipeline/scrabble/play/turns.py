@@ -48,11 +48,6 @@ class Game:
     final_racks: list[str] | None = None  # each player's rack at the end, when known
 
 
-def rack_value(rack: str, variant: Variant) -> int:
-    """The face value of the tiles on a rack (blanks 0)."""
-    return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
-
-
 def rack_text(counts: np.ndarray) -> str:
     """A rack's 27 counts as its sorted text (blanks first, as sorted() puts ? before A)."""
     return BLANK * int(counts[26]) + "".join(ch * int(n) for ch, n in zip(LETTERS, counts[:26]))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
-from pipeline.scrabble.play.turns import Game, rack_value
-from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.play.turns import Game
+from pipeline.scrabble.rules.board import Board, rack_value
 from pipeline.scrabble.rules.notation import IllegalPlay, parse_play
 from pipeline.scrabble.rules.scoring import Play, check_rack, evaluate
 from pipeline.scrabble.rules.variant import Variant

@@ -12,7 +12,7 @@ import numpy as np
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS, code
 from pipeline.letters.racks import rack_text
-from pipeline.scrabble.rules.variant import EMPTY, SIZE
+from pipeline.scrabble.rules.variant import EMPTY, SIZE, Variant
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,11 @@ def parse_rack(text: str, rack_size: int = 7, most_blanks: int | None = None) ->
     """A rack as typed (any case), in capitals: 1 to rack_size tiles, letters and ? for blanks (at most
     `most_blanks` of them, default any)."""
     return rack_text(text, most=rack_size, most_blanks=rack_size if most_blanks is None else most_blanks)
+
+
+def rack_value(rack: str, variant: Variant) -> int:
+    """The face value of the tiles on a rack (blanks 0): what they count at the end of a game."""
+    return sum(variant.tile_set.values.get(ch, 0) for ch in rack)
 
 
 def leave(rack: str, tiles: Iterable[Tile]) -> str:
