@@ -21,6 +21,7 @@ LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "toke
 CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before giving up
 HEAD_CHECK_SECONDS = 1.0  # while a job runs on Ray, how often the cluster's head is looked at
 HEAD_LOST_AFTER = 2  # looks in a row that find no head: the cluster is gone
+DYING_SECONDS = 2.0  # after an error of Ray's sockets, how long the head may take to stop listening as it dies
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -215,13 +216,19 @@ class HeadWatch:
                 raise self.lost() from None
 
     def gone(self) -> bool:
-        """Whether nothing listens at the head now (one look): what an error of Ray's sockets (a broken pipe)
-        means when the head went away between two checks."""
-        try:
-            with socket.create_connection((self.host, self.port), timeout=HEAD_CHECK_SECONDS / 2):
+        """Whether nothing listens at the head, looked at for up to DYING_SECONDS: what an error of Ray's sockets
+        (a broken pipe, a connection reset) means when the head went away between two checks; a head being killed
+        can reset its connections a moment before its port closes."""
+        until = time.monotonic() + DYING_SECONDS
+        while True:
+            try:
+                with socket.create_connection((self.host, self.port), timeout=HEAD_CHECK_SECONDS / 2):
+                    pass
+            except OSError:
+                return True
+            if time.monotonic() >= until:
                 return False
-        except OSError:
-            return True
+            time.sleep(HEAD_CHECK_SECONDS / 5)
 
     def lost(self) -> ClusterLost:
         """The one-line error of a head that is gone."""
