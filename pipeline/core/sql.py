@@ -82,7 +82,8 @@ def connect(
     every = _views(stores, tag)
     views = every
     if query is not None:
-        views = {name: parts for name, parts in every.items() if name in named_words(query)} or every
+        named = named_words(query)
+        views = {name: parts for name, parts in every.items() if name in named} or every
     if not views:
         stores[0].require("words")  # raises with the command that builds it
     con = duckdb.connect(
