@@ -54,20 +54,13 @@ def test_small_endgames_of_real_positions_equal_brute_force(positions, lexicon, 
 
 
 def move_values(board, mover: str, other: str, variant, lexicon) -> list[int]:
-    """Each move's value at the root, its reply position solved on its own (a fresh search, a full window):
-    the score, then the tiles left when it plays out, else minus the opponent's value after it."""
-    from pipeline.scrabble.endgame import Search, board_key, sorted_rack
+    """Each move's value at the root, its reply position solved on its own (a fresh search, a full window:
+    `played_value`)."""
+    from pipeline.scrabble.endgame import Search, board_key, played_value, sorted_rack
 
-    mover, values = sorted_rack(mover), []
-    for move in Search(variant, lexicon).moves(board, board_key(board), mover):
-        if move.out:
-            values.append(move.score + 2 * rack_value(other, variant))
-            continue
-        after = board.copy()
-        after.put(move.tiles())
-        reply = solve(after, other, move.leave(mover), variant, lexicon, scoreless=0 if move.score else 1)
-        values.append(move.score - reply.value)
-    return values
+    mover = sorted_rack(mover)
+    moves = Search(variant, lexicon).moves(board, board_key(board), mover)
+    return [played_value(board, mover, other, tuple(m.tiles()), m.score, variant, lexicon) for m in moves]
 
 
 @pytest.mark.parametrize("seed", [5, 10])

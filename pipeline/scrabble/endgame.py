@@ -15,7 +15,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.engine import kernels
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.rules.board import Board, Tile, rack_value
+from pipeline.scrabble.rules.board import Board, Tile, leave, rack_value
 from pipeline.scrabble.rules.notation import position, step
 from pipeline.scrabble.rules.variant import MAX_SCORELESS, Variant
 
@@ -129,8 +129,10 @@ def sorted_rack(rack: str) -> str:
 
 def unseen_tiles(board: Board, rack: str, variant: Variant) -> str:
     """The tiles of the set neither on the board nor on the rack (a blank as ?), as a sorted rack."""
+    from pipeline.scrabble.rules.scoring import tiles_on
+
     left = Counter(variant.tile_set.counts)
-    left.subtract(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
+    left.subtract(tiles_on(board))
     left.subtract(rack)
     return sorted_rack("".join(left.elements()))
 
@@ -158,6 +160,33 @@ def opponent_rack(board: Board, rack: str, opponent: str | None, variant: Varian
             "racks): an endgame starts when the bag is empty"
         )
     return sorted_rack(opponent)
+
+
+def played_value(
+    board: Board,
+    mover: str,
+    other: str,
+    tiles: tuple[Tile, ...],
+    score: int,
+    variant: Variant,
+    lexicon: Lexicon,
+    seconds: float = float("inf"),
+    scoreless: int = 0,
+) -> int:
+    """The spread the mover gains by placing `tiles` (none: a pass) for `score` after `scoreless` scoreless turns,
+    and best play by both after it: the tiles left when it plays out or ends a run of scoreless turns, else minus
+    the reply's value (each search within `seconds`)."""
+    left = leave(mover, tiles) if tiles else mover
+    if tiles and not left:
+        return score + 2 * rack_value(other, variant)
+    run = scoreless + 1 if score == 0 else 0
+    if run >= MAX_SCORELESS:
+        return score + rack_value(other, variant) - rack_value(left, variant)
+    after = board
+    if tiles:
+        after = board.copy()
+        after.put(tiles)
+    return score - solve(after, other, left, variant, lexicon, seconds, run).value
 
 
 def board_key(board: Board) -> bytes:

@@ -123,25 +123,17 @@ def endgame_of(step: Step, variant: Variant, lexicon: Lexicon, row: dict, second
     """Fill the row's endgame columns when the bag was empty before the move (the opponent held every unseen tile):
     the best line and its value, the best move, and the spread the move played lost against it. False when the
     bag still held tiles."""
-    from pipeline.scrabble.endgame import solve, unseen_tiles
-    from pipeline.scrabble.rules.board import rack_value
+    from pipeline.scrabble.endgame import played_value, solve, unseen_tiles
 
     rack, board = step.event.rack, step.board_before
     other = unseen_tiles(board, rack, variant)
     if not 0 < len(other) <= variant.rack_size:
         return False
     found = solve(board, rack, other, variant, lexicon, seconds)
-    if step.event.kind == PLAY and step.play is not None:
-        score, left = step.play.score, leave(rack, step.play.tiles)
-        after = board.copy()
-        after.put(step.play.tiles)
-    else:
-        score, left, after = 0, rack, board
-    if not left:
-        played = score + 2 * rack_value(other, variant)
-    else:  # a scoreless move begins a run of scoreless turns (those before it are not counted)
-        reply = solve(after, other, left, variant, lexicon, seconds, 0 if score else 1)
-        played = score - reply.value
+    play = step.play if step.event.kind == PLAY else None
+    tiles, score = (tuple(play.tiles), play.score) if play is not None else ((), 0)
+    # the scoreless turns before the move are not counted (a record's run of them is not carried)
+    played = played_value(board, rack, other, tiles, score, variant, lexicon, seconds)
     best = found.best
     row["best"], row["best_score"] = best.text, best.score
     row["endgame_value"] = found.value

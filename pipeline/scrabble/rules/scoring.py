@@ -189,10 +189,15 @@ def check_rack(tiles: Iterable[Tile], rack: str) -> None:
         left[need] -= 1
 
 
+def tiles_on(board: Board) -> Counter:
+    """The tiles on the board as the tile set counts them: each letter, and every blank as ?."""
+    return Counter(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
+
+
 def check_bag(board: Board, rack: str | None, tiles: Iterable[Tile], variant: Variant) -> None:
     """A one-line error when the board, the rack and the play's tiles (those not from the rack) hold more
     of a tile, or more blanks, than the tile set has."""
-    used = Counter(BLANK if ch.islower() else ch for ch in board.text() if ch.isalpha())
+    used = tiles_on(board)
     used.update(rack or "")
     if rack is None:
         used.update(BLANK if t.letter.islower() else t.letter for t in tiles)
