@@ -4,6 +4,7 @@ order and ties; identical self-play games; the stored structure."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import numpy as np
@@ -22,7 +23,7 @@ from pipeline.scrabble.movegen.kernels import layout as gk
 from pipeline.scrabble.play.game import play_game
 from pipeline.scrabble.play.summary import game_row, log_row
 from pipeline.scrabble.play.turns import game_of, game_rng
-from pipeline.scrabble.rules.board import Board
+from pipeline.scrabble.rules.board import Board, Tile
 from pipeline.scrabble.rules.variant import variants
 from tests.conftest import DEFAULT_CONFIG, ROOT, SMALL_CONFIG, corpus_words
 from tests.reference.scrabble import generate_reference, reference_game
@@ -122,6 +123,41 @@ def test_gaddag_holds_exactly_its_words(words, probes):
     for w in list(words) + probes:
         expected = w in words and 2 <= len(w) <= 15
         assert (g is not None and w in g) == expected, w
+
+
+def arcs_checked_slowly(arcs: list[int]) -> int:
+    """check_arcs, spelled out arc by arc: the nodes (arcs ending one, after the root pointer), or -(1 + index) of
+    the first arc whose child is outside the array or whose tile is past Z, or -1 for bad ends."""
+    n = len(arcs)
+    if n < 2 or not arcs[0] & lk.END or not arcs[-1] & lk.END or not arcs[0] & lk.CHILD_MASK:
+        return -1
+    for i, arc in enumerate(arcs):
+        if arc & lk.CHILD_MASK >= n or arc >> lk.TILE_SHIFT > 26:
+            return -(1 + i)
+    return sum(1 for arc in arcs[1:] if arc & lk.END)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_damaged_arcs_are_found_as_the_slow_check_finds_them(small, data):
+    arcs = [int(a) for a in small.gaddag.arcs[: data.draw(st.integers(0, 300))]]
+    for _ in range(data.draw(st.integers(0, 3))):
+        if arcs:
+            arcs[data.draw(st.integers(0, len(arcs) - 1))] = data.draw(st.integers(0, 2**32 - 1))
+    assert check_arcs(np.array(arcs, dtype=np.uint32)) == arcs_checked_slowly(arcs)
+
+
+def test_board_bytes_and_numpy_views_are_one_board():
+    board = Board()
+    board.tiles[7, 7] = 4  # E, written through the numpy view
+    board.put([Tile(7, 8, "x")])  # a blank X, written to the bytes
+    assert board.letter(7, 7) == "E" and board.blanks[7, 8] and board.tiles[7, 8] == 23 and not board.is_empty
+    tiles, blanks = board.views()
+    assert tiles[7, 7] == 4 and tiles[0, 0] == -1 and blanks[7, 8] and tiles.format == "b" and blanks.format == "?"
+    copied = pickle.loads(pickle.dumps(board))
+    assert copied == board == board.copy() and copied.text() == board.text()
+    copied.put([Tile(0, 0, "A")])
+    assert copied != board and board.letter(0, 0) == ""
 
 
 def test_gaddag_table_round_trip_and_damage(small):

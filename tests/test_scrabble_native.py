@@ -19,12 +19,12 @@ from pipeline.scrabble.engine import LAYOUT, kernels
 from pipeline.scrabble.lexicon import kernels as lk
 from pipeline.scrabble.lexicon.gaddag import LETTER_HASH, MIN_LETTERS, build_gaddag
 from pipeline.scrabble.lexicon.words import Lexicon
-from pipeline.scrabble.movegen.generate import record_tiles
+from pipeline.scrabble.movegen.generate import best_plays, mirrored_opening, play_rows, record_tiles
 from pipeline.scrabble.movegen.kernels import layout, search
-from pipeline.scrabble.movegen.tables import generation_order, tables
+from pipeline.scrabble.movegen.tables import engine_tables, generation_key, generation_order, read_only_tables, tables
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.variant import variants
-from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT
+from tests.conftest import DEFAULT_CONFIG, ENABLE, ROOT, SMALL_CONFIG, build_lexicon
 
 pytestmark = pytest.mark.numba_reference  # the numba kernels called directly, as the reference
 
@@ -103,6 +103,67 @@ def test_board_plays_are_the_numba_kernels_records(enable, bare, seed, moves, va
         if keep == 0:  # every play, in the order each search found them
             walked, ours = walked[generation_order(walked)], ours[generation_order(ours)]
         assert walked.shape == ours.shape and (walked == ours).all(), (board.text(), rack, keep)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 10),
+    variant=st.sampled_from(["scrabble", "wwf"]),
+    blanks=st.integers(0, 2),
+)
+def test_the_numpy_free_path_gives_the_same_plays(enable, bare, seed, moves, variant, blanks):
+    """What `scrabble best` runs without numpy (the engine on plain buffers: engine_tables, Board.views, play_rows,
+    generation_key) gives the numpy path's records, in the reference generator's order."""
+    lexicon, tabs = enable
+    game = variants(load_config(DEFAULT_CONFIG))[variant]
+    board = random_board(tabs[variant], seed, moves)
+    rack = random_rack(random.Random(seed), 7, blanks)
+    buffers = engine_tables(lexicon.gaddag, game)
+    assert all(isinstance(f, memoryview) for f in buffers[:9])
+    for made, expected in zip(read_only_tables(*buffers), bare[variant], strict=True):
+        assert np.array_equal(made, expected) and np.asarray(made).dtype == np.asarray(expected).dtype
+    for keep in (4, 0):
+        rows = play_rows(kernels(), buffers, board, rack, keep)
+        records, _ = plays(search.board_plays, bare[variant], board, rack, keep)
+        assert np.array_equal(np.array(rows, dtype=np.int32).reshape(-1, layout.RECORD), records)
+    k = kernels()  # rows, records: every play
+    ordered = sorted(rows, key=lambda row: generation_key(row, k))
+    assert np.array_equal(
+        np.array(ordered, dtype=np.int32).reshape(-1, layout.RECORD), records[generation_order(records)]
+    )
+    best = best_plays(board, rack, game, lexicon, top=5)
+    listed = [r for r in rows if r[k.PLAY_DIR] == 0] if mirrored_opening(board, game) else rows  # once each
+    assert [p.score for p in best] == sorted((r[k.PLAY_SCORE] for r in listed), reverse=True)[:5]
+
+
+def test_scrabble_best_imports_neither_numpy_nor_numba(tmp_path):
+    """A one-off `scrabble best` from a stored GADDAG, on a board, starts without numpy or numba, and prints what the
+    same command prints in a process that has them."""
+    words = ["QI", "QUIRES", "RETAINS", "CAT", "CATS", "CA", "AX", "AXE", "TA", "AT", "AXES", "TAXES"]
+    data = build_lexicon(tmp_path / "out", words, "ingest", "gaddag")
+    board = tmp_path / "board.txt"
+    board.write_text("\n".join(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7) + "\n")
+    args = ["scrabble", "best", "--board", str(board), "--rack", "XAES?", "--json"]
+    args += ["--lexicon", "t", "--data-dir", str(data), "--config", str(SMALL_CONFIG)]
+    shown = "import atexit, sys; atexit.register(lambda: print(sorted({'numpy', 'numba'} & set(sys.modules))))\n"
+    alone = subprocess.run(
+        [sys.executable, "-c", shown + "from pipeline.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert alone.returncode == 0, alone.stderr
+    *document, imported = alone.stdout.rstrip("\n").split("\n")
+    assert imported == "[]"
+    with_numpy = subprocess.run(
+        [sys.executable, "-c", "import numpy; from pipeline.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert with_numpy.returncode == 0, with_numpy.stderr
+    assert "\n".join(document) + "\n" == with_numpy.stdout and '"word": "' in with_numpy.stdout
 
 
 def test_every_play_outgrows_the_callers_rows(enable):

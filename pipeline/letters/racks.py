@@ -1,5 +1,5 @@
-"""Racks as typed: letters and ? for blanks, checked and in capitals (no numpy, so that look-ups start fast; a
-rack's counts are pipeline.letters.tiles')."""
+"""Racks as typed: letters and ? for blanks, checked and in capitals, and a rack's 27 counts as a list (no numpy,
+so that look-ups start fast; the counts as arrays, and bag arithmetic, are pipeline.letters.tiles')."""
 
 from __future__ import annotations
 
@@ -8,6 +8,19 @@ from pipeline.letters.alphabet import BLANK, LETTERS, upper_ascii
 
 MAX_RACK = 20
 MAX_BLANKS = 4
+RACK_SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}  # a rack tile's index in its counts
+
+
+def rack_slots(text: str) -> list[int]:
+    """The 27 counts of a rack written in capitals and ?: A–Z, then blanks (counted one tile at a time: cheaper
+    than array passes for the few tiles of a rack)."""
+    counts = [0] * len(RACK_SLOT)
+    try:
+        for ch in text:
+            counts[RACK_SLOT[ch]] += 1
+    except KeyError as exc:
+        raise ValueError(f"a rack holds capitals A-Z and ? only, not {exc.args[0]!r}") from None
+    return counts
 
 
 def rack_text(rack: str, what: str = "rack", most: int = MAX_RACK, most_blanks: int = MAX_BLANKS) -> str:

@@ -13,7 +13,7 @@ import polars as pl
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import A_CODE, BLANK, LETTERS
-from pipeline.letters.racks import rack_text
+from pipeline.letters.racks import rack_slots, rack_text
 from pipeline.letters.tilesets import TileSet
 
 BLANK_INDEX = 26
@@ -46,19 +46,9 @@ def letter_matrix(words: pl.Series) -> np.ndarray:
     return np.bincount(owner * 26 + codes, minlength=n * 26).reshape(n, 26)
 
 
-RACK_SLOT = {ch: k for k, ch in enumerate(LETTERS + BLANK)}  # a rack tile's index in its counts
-
-
 def rack_counts(text: str) -> np.ndarray:
-    """The 27 int64 counts of a rack written in capitals and ?: A–Z, then blanks (counted one tile at a time:
-    cheaper than array passes for the few tiles of a rack)."""
-    counts = [0] * len(RACK_SLOT)
-    try:
-        for ch in text:
-            counts[RACK_SLOT[ch]] += 1
-    except KeyError as exc:
-        raise ValueError(f"a rack holds capitals A-Z and ? only, not {exc.args[0]!r}") from None
-    return np.array(counts, dtype=np.int64)
+    """The 27 int64 counts of a rack written in capitals and ?: A–Z, then blanks (racks.rack_slots)."""
+    return np.array(rack_slots(text), dtype=np.int64)
 
 
 def parse_rack(rack: str, what: str = "rack") -> np.ndarray:

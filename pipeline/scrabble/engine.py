@@ -11,8 +11,6 @@ from __future__ import annotations
 from functools import cache
 from types import SimpleNamespace
 
-import numpy as np
-
 from pipeline.core import native
 
 PACKAGE = "pipeline.scrabble"
@@ -34,9 +32,12 @@ def _kernels() -> SimpleNamespace:
     c = native.load(PACKAGE)
     functions = {
         "board_plays": _board_plays(c),
+        "board_rows": c.board_plays,  # the same, its records left as the C side gives them (no numpy needed)
         "long_words": _long_words(c),
         "gaddag_contains": c.gaddag_contains,
         "arc_tilesets": _arc_tilesets(c),
+        "fill_tilesets": c.arc_tilesets,  # (arcs, out): arc_tilesets into a buffer, for callers without numpy
+        "check_arcs": c.check_arcs,
     }
     return SimpleNamespace(
         compiled=COMPILED,
@@ -52,6 +53,8 @@ def _board_plays(c):
     record = c.RECORD
 
     def board_plays(tab, tiles, blanks, rack, keep, out):
+        import numpy as np
+
         records, n, total = c.board_plays(tab, tiles, blanks, rack, keep, out)
         if not isinstance(records, np.ndarray):  # the C side's own rows: the n records in a bytearray
             records = np.frombuffer(records, dtype=np.int32).reshape(-1, record)
@@ -66,6 +69,8 @@ def _long_words(c):
     longest = c.LONGEST
 
     def long_words(arcs, shortest, letter_hash):
+        import numpy as np
+
         hashes, words, slots = c.long_words(arcs, shortest, letter_hash)
         return (
             np.frombuffer(hashes, dtype=np.uint64),
@@ -81,6 +86,8 @@ def _arc_tilesets(c):
     """arc_tilesets(arcs) -> int64 array, as the numba kernel."""
 
     def arc_tilesets(arcs):
+        import numpy as np
+
         out = np.empty(len(arcs), dtype=np.int64)
         c.arc_tilesets(arcs, out)
         return out

@@ -35,7 +35,8 @@ PICTURE_FORMATS = (".svg", ".png")
 
 def premium(variant: Variant, row: int, col: int) -> tuple[int, int]:
     """The (letter, word) multipliers the layout gives a square (the centre counts as plain here)."""
-    return int(variant.letter_mult[row, col]), 1 if (row, col) == variant.centre else int(variant.word_mult[row, col])
+    letter, word = variant.premiums[row][col]
+    return letter, 1 if (row, col) == variant.centre else word
 
 
 def square_text(board: Board, variant: Variant, row: int, col: int) -> str:

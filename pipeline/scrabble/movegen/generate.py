@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pipeline.letters.alphabet import LETTERS
-from pipeline.letters.tiles import rack_counts
+from pipeline.letters.racks import rack_slots
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.rules.board import Board, Tile
 from pipeline.scrabble.rules.notation import step
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import ACROSS, KEEP_MAX, Variant
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def generate(
@@ -36,6 +39,10 @@ def board_plays(k, tab, board: Board, rack: str, keep: int) -> tuple[np.ndarray,
     """The play records of `k.board_plays` (k: the engine's kernels, or a namespace of the numba kernels under
     the same names) for a position, in the kernel's order, and the count that goes with them (see generate).
     Every argument is built here or by movegen.tables with the kernel's types, so `unchecked` is called."""
+    import numpy as np
+
+    from pipeline.letters.tiles import rack_counts
+
     tiles = np.ascontiguousarray(board.tiles, dtype=np.int8)
     blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
     if tiles.shape != (k.N, k.N) or blanks.shape != (k.N, k.N):
@@ -70,22 +77,32 @@ def mirrored_opening(board: Board, variant: Variant) -> bool:
 
 
 def best_plays(board: Board, rack: str, variant: Variant, lexicon: Lexicon, top: int = 10) -> list[Play]:
-    """The `top` highest-scoring legal plays, best first; an opening on a symmetric board is listed once
-    (its down play mirrors an across play of the same score). One position: no word maps (generate)."""
+    """The `top` highest-scoring legal plays, best first (earlier in the reference generator's order on ties); an
+    opening on a symmetric board is listed once (its down play mirrors an across play of the same score). One
+    position: the compiled engine on plain buffers (movegen.tables.engine_tables), no word maps, no numpy."""
     from pipeline.scrabble.engine import kernels
+    from pipeline.scrabble.movegen.tables import generation_key, variant_buffers
 
     k = kernels()
-    if mirrored_opening(board, variant):
-        records, _ = generate(board, rack, variant, lexicon, word_maps=False)
-        records = records[records[:, k.PLAY_DIR] == ACROSS]
-        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
-    elif top <= KEEP_MAX:
-        records, _ = generate(board, rack, variant, lexicon, keep=top, word_maps=False)
-    else:  # the generator would make room for `top` plays: take every play, best first (earlier on ties)
-        records, _ = generate(board, rack, variant, lexicon, word_maps=False)
-        records = records[np.argsort(-records[:, k.PLAY_SCORE], kind="stable")[:top]]
+    mirrored = mirrored_opening(board, variant)
+    keep = 0 if mirrored or top > KEEP_MAX else top  # else the generator would make room for `top` plays
+    rows = play_rows(k, variant_buffers(lexicon, variant), board, rack, keep)
+    if keep == 0:
+        if mirrored:
+            rows = [row for row in rows if row[k.PLAY_DIR] == ACROSS]
+        rows = sorted(rows, key=lambda row: (-row[k.PLAY_SCORE], generation_key(row, k)))[:top]
     plays = []
-    for record in records:
-        tiles, direction = record_tiles(record)
+    for row in rows:
+        tiles, direction = record_tiles(row)
         plays.append(evaluate(board, tiles, variant, lexicon, direction))
     return plays
+
+
+def play_rows(k, tab, board: Board, rack: str, keep: int) -> list[tuple[int, ...]]:
+    """The play records of the compiled engine (k: its kernels; tab: engine_tables) for a position, in its order,
+    as tuples of ints: every legal play (keep = 0) or the `keep` best."""
+    tiles, blanks = board.views()
+    out = memoryview(bytearray(4 * k.RECORD * (keep or 256))).cast("i", (keep or 256, k.RECORD))
+    records, n, _ = k.board_rows(tab, tiles, blanks, array("q", rack_slots(rack)), keep, out)
+    flat: Any = (records if isinstance(records, memoryview) else memoryview(records)).cast("B").cast("i")
+    return [tuple(flat[i * k.RECORD : (i + 1) * k.RECORD]) for i in range(n)]

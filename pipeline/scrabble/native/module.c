@@ -265,6 +265,36 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(check_arcs_doc,
+             "check_arcs(arcs) -> int\n\n"
+             "The number of nodes of a GADDAG's arcs (uint32) that the generator can walk safely (arc 0 a root "
+             "pointer, the last arc ending a node, every child inside the array, every tile a letter or the separator), "
+             "or -(1 + index) of the first bad arc (-1 also for too few arcs or a bad first or last arc).");
+
+static PyObject *py_check_arcs(PyObject *self, PyObject *arcs_obj) {
+    (void)self;
+    Held held = {.n = 0};
+    PyObject *result = NULL;
+    const uint32_t *arcs = hold(&held, "check_arcs", "arcs", arcs_obj, &UINT32_1, false);
+    if (!arcs) goto done;
+    int64_t n = last(&held)->shape[0], found = -1;
+    if (n >= 2 && (arcs[0] & ARC_END) && (arcs[n - 1] & ARC_END) && (arcs[0] & CHILD_MASK)) {
+        int64_t nodes = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if ((int64_t)(arcs[i] & CHILD_MASK) >= n || (arcs[i] >> TILE_SHIFT) > LETTERS) {
+                nodes = -(1 + i);
+                break;
+            }
+            if (i > 0 && (arcs[i] & ARC_END)) nodes++;
+        }
+        found = nodes;
+    }
+    result = PyLong_FromLongLong((long long)found);
+done:
+    release(&held);
+    return result;
+}
+
 PyDoc_STRVAR(arc_tilesets_doc, "arc_tilesets(arcs, out) -> None\n\n"
                                "Write into out (int64, as many as arcs) each arc widened, with the tiles of its node as "
                                "bits from NODE_SHIFT on at the node's first arc.");
@@ -330,6 +360,7 @@ done:
 static PyMethodDef methods[] = {
     {"board_plays", py_board_plays, METH_VARARGS, board_plays_doc},
     {"gaddag_contains", py_gaddag_contains, METH_VARARGS, gaddag_contains_doc},
+    {"check_arcs", py_check_arcs, METH_O, check_arcs_doc},
     {"arc_tilesets", py_arc_tilesets, METH_VARARGS, arc_tilesets_doc},
     {"long_words", py_long_words, METH_VARARGS, long_words_doc},
     {NULL, NULL, 0, NULL},

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS, code
 from pipeline.letters.racks import rack_text
 from pipeline.scrabble.rules.variant import EMPTY, SIZE, Variant
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SQUARES = SIZE * SIZE
+EMPTY_CODE = 0xFF  # an empty square's byte: the letter code -1 as int8
+EMPTY_CELLS = bytes([EMPTY_CODE]) * SQUARES
 
 
 @dataclass(frozen=True)
@@ -24,38 +30,83 @@ class Tile:
     letter: str
 
 
-@dataclass
 class Board:
-    """The tiles on the board: letter codes (-1 empty) and which of them are blanks."""
+    """The tiles on the board, SIZE × SIZE squares row by row in two byte arrays: `cells` the letter codes (-1, byte
+    0xFF, for an empty square) and `blank_cells` which tiles are blanks. The compiled move generator reads them as
+    they are (`views`); `tiles` and `blanks` are numpy views of the same memory, for array code and the numba
+    kernels."""
 
-    tiles: np.ndarray = field(default_factory=lambda: np.full((SIZE, SIZE), -1, dtype=np.int8))
-    blanks: np.ndarray = field(default_factory=lambda: np.zeros((SIZE, SIZE), dtype=np.bool_))
+    __slots__ = ("cells", "blank_cells")
+
+    def __init__(self, tiles: Any = None, blanks: Any = None):
+        """An empty board, or one holding copies of the given int8 codes and bool flags (SIZE × SIZE each)."""
+        self.cells = bytearray(EMPTY_CELLS if tiles is None else memoryview(tiles).cast("B"))
+        self.blank_cells = bytearray(SQUARES if blanks is None else memoryview(blanks).cast("B"))
+        if len(self.cells) != SQUARES or len(self.blank_cells) != SQUARES:
+            raise ValueError(f"a board is {SIZE}x{SIZE} squares, not {len(self.cells)} and {len(self.blank_cells)}")
+
+    def __eq__(self, other: object) -> bool:
+        """The same tiles and blanks on the same squares."""
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.cells == other.cells and self.blank_cells == other.blank_cells
+
+    __hash__ = None  # type: ignore[assignment]  # a board changes as tiles are put on it
+
+    def __repr__(self) -> str:
+        """The board's text, one line per row."""
+        return f"Board({self.text()!r})"
+
+    @property
+    def tiles(self) -> np.ndarray:
+        """int8 (SIZE, SIZE): the letter codes, -1 empty (a writable numpy view of `cells`)."""
+        import numpy as np
+
+        return np.frombuffer(self.cells, dtype=np.int8).reshape(SIZE, SIZE)
+
+    @property
+    def blanks(self) -> np.ndarray:
+        """bool (SIZE, SIZE): which tiles are blanks (a writable numpy view of `blank_cells`)."""
+        import numpy as np
+
+        return np.frombuffer(self.blank_cells, dtype=np.bool_).reshape(SIZE, SIZE)
+
+    def views(self) -> tuple[memoryview[int], memoryview[bool]]:
+        """The tiles (int8) and blanks (bool) as (SIZE, SIZE) buffers, as the compiled move generator takes them."""
+        return (
+            memoryview(self.cells).cast("b", (SIZE, SIZE)),
+            memoryview(self.blank_cells).cast("?", (SIZE, SIZE)),
+        )
 
     @property
     def is_empty(self) -> bool:
         """No tile yet: the next play is an opening."""
-        return not (self.tiles >= 0).any()
+        return self.cells.count(EMPTY_CODE) == SQUARES
 
     def occupied(self, row: int, col: int) -> bool:
         """Whether the square holds a tile."""
-        return bool(self.tiles[row, col] >= 0)
+        return self.cells[row * SIZE + col] != EMPTY_CODE
 
     def letter(self, row: int, col: int) -> str:
         """The tile on a square as written (lower case for a blank), or '' when empty."""
-        tile = int(self.tiles[row, col])
-        if tile < 0:
+        tile = self.cells[row * SIZE + col]
+        if tile == EMPTY_CODE:
             return ""
-        return LETTERS[tile].lower() if self.blanks[row, col] else LETTERS[tile]
+        return LETTERS[tile].lower() if self.blank_cells[row * SIZE + col] else LETTERS[tile]
 
     def copy(self) -> Board:
         """An independent copy."""
-        return Board(self.tiles.copy(), self.blanks.copy())
+        return Board(self.cells, self.blank_cells)
+
+    def set(self, row: int, col: int, code: int, blank: bool) -> None:
+        """Put the tile of letter code `code` (a blank when `blank`) on a square (in place)."""
+        self.cells[row * SIZE + col] = code
+        self.blank_cells[row * SIZE + col] = blank
 
     def put(self, tiles: Iterable[Tile]) -> None:
         """Place tiles (in place)."""
         for t in tiles:
-            self.tiles[t.row, t.col] = LETTERS.index(t.letter.upper())
-            self.blanks[t.row, t.col] = t.letter.islower()
+            self.set(t.row, t.col, LETTERS.index(t.letter.upper()), t.letter.islower())
 
     def text(self) -> str:
         """The board file text: SIZE lines of SIZE characters."""
@@ -85,8 +136,7 @@ def parse_board(text: str, where: str = "board") -> Board:
                     f"{where}: line {r + 1}, column {c + 1}: {ch!r} is not a square "
                     f"(use . for empty, A-Z for tiles, a-z for blanks)"
                 )
-            board.tiles[r, c] = code(ch.upper())
-            board.blanks[r, c] = ch.islower()
+            board.set(r, c, code(ch.upper()), ch.islower())
         if len(line) < SIZE:
             raise WordstatsError(
                 f"{where}: line {r + 1}, column {len(line) + 1}: line has {len(line)} characters, expected {SIZE}"

@@ -87,7 +87,7 @@ def _word_score(board: Board, new: dict, squares: list, variant: Variant) -> Wor
     for r, c in squares:
         if (r, c) in new:
             letter = new[(r, c)]
-            lm, wm = int(variant.letter_mult[r, c]), int(variant.word_mult[r, c])
+            lm, wm = variant.premiums[r][c]
             value = variant.value(letter) * lm
             mult *= wm
             parts.append(f"{letter}{variant.value(letter)}" + (f"×{lm}" if lm > 1 else ""))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pipeline.core.config import Config, Section, TileSet
 from pipeline.core.errors import pick
-from pipeline.letters.tiles import letter_values as tl_letter_values
 from pipeline.letters.tilesets import tile_set as tl_tile_set
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
@@ -40,19 +41,34 @@ class Variant:
     @cached_property
     def letter_values(self) -> np.ndarray:
         """int32 (26,): the value of each letter tile."""
-        return tl_letter_values(self.tile_set).astype(np.int32)
+        import numpy as np
+
+        from pipeline.letters.tiles import letter_values
+
+        return letter_values(self.tile_set).astype(np.int32)
+
+    @cached_property
+    def premiums(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The (letter, word) multipliers of each square, row by row (the centre's word multiplier per
+        centre_doubles_word)."""
+        centre = 2 if self.centre_doubles_word else 1
+        return tuple(
+            tuple((PREMIUMS[ch][0], centre) if ch == "*" else PREMIUMS[ch] for ch in line) for line in self.layout
+        )
 
     @cached_property
     def letter_mult(self) -> np.ndarray:
-        """int32 (SIZE, SIZE): the letter multiplier of each square."""
-        return np.array([[PREMIUMS[ch][0] for ch in line] for line in self.layout], dtype=np.int32)
+        """int32 (SIZE, SIZE): the letter multiplier of each square (premiums as an array)."""
+        import numpy as np
+
+        return np.array([[lm for lm, _ in line] for line in self.premiums], dtype=np.int32)
 
     @cached_property
     def word_mult(self) -> np.ndarray:
-        """int32 (SIZE, SIZE): the word multiplier of each square (the centre's per centre_doubles_word)."""
-        mult = np.array([[PREMIUMS[ch][1] for ch in line] for line in self.layout], dtype=np.int32)
-        mult[self.centre] = 2 if self.centre_doubles_word else 1
-        return mult
+        """int32 (SIZE, SIZE): the word multiplier of each square (premiums as an array)."""
+        import numpy as np
+
+        return np.array([[wm for _, wm in line] for line in self.premiums], dtype=np.int32)
 
     def value(self, letter: str) -> int:
         """The value of a tile as written: 0 for a blank (lower case), else the letter's value."""
