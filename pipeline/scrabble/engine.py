@@ -1,10 +1,11 @@
 """Scrabble's engine for one-off commands (`scrabble best`, `play`, `replay`): the move generator and the GADDAG's
 look-ups in C (pipeline/scrabble/native/, built by the package's own build into pipeline.scrabble._native and
 loaded only when current, see pipeline.core.native), with the layouts callers read, so those commands start
-without importing numba. They return what the numba kernels return (pipeline/scrabble/movegen/kernels/search.py
-`board_plays`, pipeline/scrabble/lexicon/kernels.py `long_words`, `gaddag_contains`, `arc_tilesets`), byte for
-byte. Jobs (self-play, leave values) call the numba kernels themselves (numba's start-up cost is nothing to a
-job)."""
+without importing numba (and `scrabble best` without numpy: it hands the engine plain buffers,
+movegen.tables.engine_tables). They return what the numba kernels return (pipeline/scrabble/movegen/kernels/
+search.py `board_plays`, pipeline/scrabble/lexicon/kernels.py `long_words`, `gaddag_contains`, `arc_tilesets`),
+byte for byte. Jobs (self-play, leave values) call the numba kernels themselves (numba's start-up cost is nothing
+to a job)."""
 
 from __future__ import annotations
 
