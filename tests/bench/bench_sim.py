@@ -6,7 +6,9 @@ The position: MEGRIMS at 8D, rack HIKRTVZ, CANDIDATES candidates, two plies. MAG
 (its own `create klv`: its players then move by score), so ours is measured with zero leave values too, and
 again with the lexicon's leaves.parquet values (what the command uses). Our rate is the rollouts' CPU time in the
 process (simulate_position: the kernels compiled before it starts); MAGPIE's the marginal rate between two
-iteration counts of whole processes (their start-up, lexicon loading and move generation cancel). MAGPIE is
+iteration counts of whole processes (their start-up, lexicon loading and move generation cancel), counted from the
+iterations MAGPIE reports it ran (its sim stops itself after 60 s of wall time unless told otherwise: it runs here
+with `-tlim 0`, and the status it printed is kept). MAGPIE is
 the build of `../shared/anchors/magpie/build.sh` (MAGPIE_DIR, default /tmp/magpie-anchor), skipped when absent;
 a win-percentage table it reads (data/strategy/winpct.csv, not in the build) is written there when missing: a
 flat logistic one, which its sim only reports from."""
@@ -52,7 +54,7 @@ def magpie(iterations: int) -> tuple[float, str]:
         "set -mode sync -savesettings false\n"
         f"cgp {MEGRIMS_CGP} {RACK}/ 0/0 0 -lex TWLENABLE -leaves TWLENABLE -ld english\n"
         f"gsimulate -plies 2 -numplays {CANDIDATES} -iterations {iterations * CANDIDATES} "
-        f"-minplayiterations {iterations} -sr rr -scondition none -threads 1 -seed {SEED} -hr true\n"
+        f"-minplayiterations {iterations} -sr rr -scondition none -threads 1 -seed {SEED} -hr true -tlim 0\n"
     )
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
@@ -61,6 +63,16 @@ def magpie(iterations: int) -> tuple[float, str]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return cpu, out.stdout
+
+
+def magpie_ran(text: str) -> tuple[int, str]:
+    """The iterations per candidate MAGPIE's sim reports it ran (its `Iters:` counts every candidate's), and its
+    status line."""
+    iters = re.findall(r"Iters:\s+(\d+)", text)
+    status = re.findall(r"Status:\s+(.+?)\s*$", text, flags=re.M)
+    if not iters:
+        raise ValueError("MAGPIE printed no iteration count")
+    return int(iters[-1]) // CANDIDATES, status[-1] if status else "?"
 
 
 def magpie_rows(text: str) -> list[dict]:
@@ -115,14 +127,17 @@ def run() -> dict:
     rates: dict[str, list[float]] = {"ours_zero_leaves": [], "ours_leaves": [], "magpie": []}
     found = {}
     magpie_table: list[dict] = []
+    magpie_runs: list[dict] = []
     for r in range(ROUNDS):
         found["zero"], rate = ours(zero, SEED + r)
         rates["ours_zero_leaves"].append(rate)
         found["leaves"], rate = ours(leaves, SEED + r)
         rates["ours_leaves"].append(rate)
         if have_magpie:
-            (small, _), (large, text) = (magpie(n) for n in MAGPIE_ITERATIONS)
-            rates["magpie"].append((MAGPIE_ITERATIONS[1] - MAGPIE_ITERATIONS[0]) / (large - small))
+            (small, short_text), (large, text) = (magpie(n) for n in MAGPIE_ITERATIONS)
+            (ran_small, status_small), (ran_large, status_large) = magpie_ran(short_text), magpie_ran(text)
+            rates["magpie"].append((ran_large - ran_small) / (large - small))
+            magpie_runs.append({"iterations_ran": [ran_small, ran_large], "status": [status_small, status_large]})
             magpie_table = magpie_rows(text)
     median = {name: statistics.median(xs) for name, xs in rates.items() if xs}
 
@@ -147,6 +162,7 @@ def run() -> dict:
         "candidates": CANDIDATES,
         "iterations_a_round": ITERATIONS,
         "magpie_iterations": list(MAGPIE_ITERATIONS),
+        "magpie_runs": magpie_runs,
         "rounds": ROUNDS,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "ours_zero_leaves_iterations_per_cpu_second": round(median["ours_zero_leaves"], 1),
