@@ -338,6 +338,8 @@ def check_selfplay(request: SelfPlayRequest) -> None:
     check_games_memory(request.games, f"--games {request.games:,}", request.shard_size or SELFPLAY_SHARD, kept=True)
     if (request.ray is not None or request.shard_size is not None) and (request.compare or request.gcg_dir):
         raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
+    if request.endgame and request.compare:
+        raise WordstatsError("--endgame goes with games between --first and --second, not with --compare")
 
 
 def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGames:
@@ -360,6 +362,11 @@ def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGam
     strategies = tuple(
         equity_player(leaves) if name == "equity" else GREEDY for name in (request.first, request.second)
     )
+    if request.endgame:
+        from pipeline.scrabble.play.strategy import SolvesEndgame
+        from pipeline.scrabble.requests import SELFPLAY_ENDGAME_POSITIONS
+
+        strategies = tuple(SolvesEndgame(player, SELFPLAY_ENDGAME_POSITIONS) for player in strategies)
     params = {k: v for k, v in vars(request).items() if k not in ("gcg_dir", "force")}
     tables = ("gaddag", "leaves") if leaves is not None else ("gaddag",)
     origin = provenance(s, "selfplay", {**params, "variant": variant.name}, tables)

@@ -98,6 +98,7 @@ class Turn:
     tiles: tuple[Tile, ...]
     leave: str
     direction: int = 0  # of a play: ACROSS or DOWN
+    record: tuple[int, ...] | None = None  # of a play: the generator's record (None for a pass)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ class Endgame:
 
 
 class OutOfTime(Exception):
-    """The time limit passed during a search."""
+    """The time limit (or the budget of positions) passed during a search."""
 
 
 def sorted_rack(rack: str) -> str:
@@ -202,6 +203,7 @@ class Search:
     variant: Variant
     lexicon: Lexicon
     deadline: float = float("inf")
+    budget: float = float("inf")  # positions searched in all, past which a round stops (as the deadline does)
     nodes: int = 0
     horizon: int = 0  # positions valued by the estimate, not played to the end
     table: dict = field(default_factory=dict)
@@ -261,7 +263,7 @@ class Search:
         """The spread the mover gains from this position with best play by both, searched `depth` plies deep
         (exact when no line is cut short; else within the alpha-beta window's usual meaning)."""
         self.nodes += 1
-        if self.nodes % CHECK_CLOCK == 0 and time.monotonic() > self.deadline:
+        if self.nodes > self.budget or (self.nodes % CHECK_CLOCK == 0 and time.monotonic() > self.deadline):
             raise OutOfTime
         entry_key = (key, mover, other, run)
         entry = self.table.get(entry_key)
@@ -299,7 +301,7 @@ class Search:
         it), until the game ends; else (a depth-limited search: estimates) each position's best move in the
         table, for as many plies as the search looked."""
         turns: list[Turn] = []
-        self.deadline = float("inf")
+        self.deadline = self.budget = float("inf")
         while depth > 0:
             key = board_key(board)
             chosen = self.best_move(board, key, mover, other, run, value)
@@ -308,7 +310,8 @@ class Search:
             left = chosen.leave(mover)
             tiles = tuple(chosen.tiles())
             direction = 0 if chosen.record is None else chosen.record[kernels().PLAY_DIR]
-            turns.append(Turn(len(turns) % 2, chosen.text(board), chosen.score, tiles, left, direction))
+            turn = Turn(len(turns) % 2, chosen.text(board), chosen.score, tiles, left, direction, chosen.record)
+            turns.append(turn)
             run = run + 1 if chosen.score == 0 else 0
             if chosen.out or run >= MAX_SCORELESS:
                 break
@@ -338,10 +341,12 @@ def solve(
     lexicon: Lexicon,
     seconds: float = float("inf"),
     scoreless: int = 0,
+    positions: float = float("inf"),
 ) -> Endgame:
     """The endgame of `mover` (to move) against `other` on `board`: iterative deepening, one ply more each round,
-    until a round reaches the end of the game on every line it looks at (proven) or the time limit passes (the
-    deepest round finished gives the line; the first round always finishes)."""
+    until a round reaches the end of the game on every line it looks at (proven) or the time limit passes or the
+    search has looked at `positions` positions (the deepest round finished gives the line; the first round always
+    finishes). A budget of positions, unlike a time limit, gives the same line on every machine."""
     started = time.monotonic()
     mover, other = sorted_rack(mover), sorted_rack(other)
     search = Search(variant, lexicon)
@@ -352,6 +357,7 @@ def solve(
         depth += 1
         search.horizon = 0
         search.deadline = float("inf") if depth == 1 else started + seconds
+        search.budget = float("inf") if depth == 1 else positions
         try:
             value = search.negamax(board, key, mover, other, scoreless, depth, -INFINITY, INFINITY)
         except OutOfTime:

@@ -30,6 +30,8 @@ SIM_SEED = 0  # the simulation's draws' seed unless the request says
 ENDGAME_SECONDS = 30.0  # an endgame's time limit unless the request says
 REPLAY_ENDGAME_SECONDS = 10.0  # a replay's limit for each endgame search (the best move's, the played move's)
 MAX_ENDGAME_SECONDS = 86_400.0
+SELFPLAY_ENDGAME_POSITIONS = 20_000  # a self-play endgame move's search budget in positions (not seconds, so that a
+# game repeats on any machine)
 REFERENCE_BLOCK = 20_000  # games per block of the playability reference: its games done are a multiple of it
 PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
 
@@ -242,6 +244,12 @@ class SelfPlayRequest:
     compare: bool = option(
         kind=bool,
         help="Equity against score-only in seeded pairs, players swapped: mean scores, win rate.",
+        default=False,
+    )
+    endgame: bool = option(
+        kind=bool,
+        help="Once the bag is empty, both players play the exact endgame search's first move (both racks known; "
+        f"{SELFPLAY_ENDGAME_POSITIONS:,} positions a move).",
         default=False,
     )
     variant: str = option(VARIANT)

@@ -75,6 +75,32 @@ def deal(variant: Variant, rng: np.random.Generator, players: int) -> tuple[np.n
     return bag, bag_n, racks
 
 
+def endgame_move(variant: Variant, lexicon: Lexicon, pos, racks: np.ndarray, state, log, strategy) -> None:
+    """The move of a player who solves its endgame (play.strategy.SolvesEndgame), the bag empty: the exact search's
+    first move against the opponent's rack, within the strategy's budget of positions, written into the turn's
+    log row for the game kernel to play (S_CHOSEN)."""
+    from pipeline.scrabble.endgame import solve
+    from pipeline.scrabble.movegen.kernels import layout as ly
+    from pipeline.scrabble.rules.board import Board
+
+    p = int(state[ly.S_PLAYER])
+    if racks.shape[0] != 2:
+        raise ValueError("an endgame is solved between two players")
+    board = Board(np.ascontiguousarray(pos.tiles[0]), np.ascontiguousarray(pos.blanks[0]))
+    mover, other = (rack_letters(racks[q]) for q in (p, 1 - p))
+    scoreless = int(state[ly.S_SCORELESS])
+    best = solve(board, mover, other, variant, lexicon, scoreless=scoreless, positions=strategy.positions).best
+    row = log[int(state[ly.S_TURNS])]
+    row[ly.TURN_ACTION] = ly.PASS if best.record is None else ly.PLAY
+    row[ly.TURN_RECORD :] = 0 if best.record is None else best.record
+    state[ly.S_CHOSEN] = 1
+
+
+def rack_letters(counts: np.ndarray) -> str:
+    """A rack's 27 counts (A-Z, then blanks) as its letters, ? for a blank."""
+    return "".join(ch * int(n) for ch, n in zip(LETTERS + BLANK, counts, strict=True))
+
+
 def log_rows(variant: Variant, max_scoreless: int = MAX_SCORELESS) -> int:
     """The most turns a game can take: each play places a tile, at most max_scoreless - 1 turns between plays."""
     return max_scoreless * (variant.tile_set.size + 2)
@@ -107,6 +133,8 @@ def play_game(
     rack_log = np.zeros((rows, 27), dtype=np.int64)
     swapped = np.zeros((rows, 27), dtype=np.int64)
     players = players_of(tuple(strategies))
+    if max_scoreless != MAX_SCORELESS and (players.kinds & ly.SOLVES_ENDGAME).any():
+        raise ValueError(f"the endgame search ends a game after {MAX_SCORELESS} scoreless turns, not {max_scoreless}")
     if found is None:
         found = ly.Found(np.zeros(0, np.int64), np.zeros((0, ly.N), np.int8), np.zeros(0), np.zeros(1, np.int64))
     while True:
@@ -115,6 +143,8 @@ def play_game(
         )
         if status == ly.SHUFFLE:
             rng.shuffle(bag[: state[ly.S_BAG]])
+        elif status == ly.ENDGAME:
+            endgame_move(variant, lexicon, pos, racks, state, log, strategies[int(state[ly.S_PLAYER])])
         if state[ly.S_OVER]:
             break
     n = int(state[ly.S_TURNS])

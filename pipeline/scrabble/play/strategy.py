@@ -47,3 +47,28 @@ class Greedy:
 
 
 GREEDY = Greedy()
+
+
+@dataclass(frozen=True)
+class SolvesEndgame:
+    """A strategy that, once the bag is empty, plays the first move of the exact endgame search (scrabble/endgame.py)
+    against the opponent's known rack, within `positions` positions a move; before that, the inner strategy."""
+
+    inner: Strategy
+    positions: int  # the search's budget a move (scrabble/requests.py SELFPLAY_ENDGAME_POSITIONS)
+
+    @property
+    def name(self) -> str:
+        """The inner strategy's name, with the endgame."""
+        return f"{self.inner.name}+endgame"
+
+    def kernel(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """The inner strategy's kind with SOLVES_ENDGAME, and its leave values."""
+        from pipeline.scrabble.movegen.kernels.layout import SOLVES_ENDGAME
+
+        kind, keys, values = self.inner.kernel()
+        return kind | SOLVES_ENDGAME, keys, values
+
+    def digest(self) -> str:
+        """The inner strategy's digest and the endgame's budget."""
+        return f"{self.inner.digest()}+endgame{self.positions}"

@@ -1,6 +1,7 @@
 """A whole game in one kernel: each player moves by its strategy (greedy or by equity), tiles are drawn from the
 bag, and the kernel returns to its caller only to have the bag shuffled after an exchange (numpy's shuffle,
-so that games follow the random stream of the references) or at the end of the game."""
+so that games follow the random stream of the references), to be given the move of a player who solves its
+endgame (the bag empty: the exact search is the caller's), or at the end of the game."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from numba import njit
 
 from pipeline.scrabble.movegen.kernels.layout import (
     BLANK_SLOT,
+    ENDGAME,
     EQUITY,
     EVERY_PLAY,
     EXCHANGE,
     GAME_OVER,
+    KIND,
     LOSS_TOP,
     MAX_LEAVE,
     NO_PLAY,
@@ -21,12 +24,14 @@ from pipeline.scrabble.movegen.kernels.layout import (
     PLAY_SCORE,
     RECORD,
     S_BAG,
+    S_CHOSEN,
     S_OVER,
     S_PLAYER,
     S_SCORELESS,
     S_TURNS,
     S_WENT_OUT,
     SHUFFLE,
+    SOLVES_ENDGAME,
     TURN_ACTION,
     TURN_PLAYER,
     TURN_RECORD,
@@ -69,7 +74,8 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
     the bag, as greedy. `one` and `every` hold the plays (`every` may grow)."""
     gone[:] = 0
     # Counts are passed as np.int64(n), not as literals: numba compiles a callee once more for each literal argument.
-    if players.kinds[p] == EQUITY and bag_n >= tab.rack_size:
+    kind = players.kinds[p] & KIND
+    if kind == EQUITY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
         keeping = rack_keeping(
             rack, players.keys[first:stop], players.values[first:stop], tab.values, np.int64(1), kept
@@ -79,7 +85,7 @@ def choose_move(tab, pos, players, p, rack, bag_n, one, every, kept, gone):
             return PLAY, one[0].copy(), every
         gone[:] = rack - kept
         return EXCHANGE, one[0].copy(), every
-    if players.kinds[p] == EVERY_PLAY and bag_n >= tab.rack_size:
+    if kind == EVERY_PLAY and bag_n >= tab.rack_size:
         first, stop = players.starts[p], players.starts[p + 1]
         every, n, _ = generate_plays(tab, pos, rack, np.int64(0), every)
         keys, values = players.keys[first:stop], players.values[first:stop]
@@ -104,7 +110,9 @@ def game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log,
     an exchange needs the bag shuffled (SHUFFLE). A game ends when a player uses their last tile with the bag
     empty (they gain the others' rack values, which the others lose) or after max_scoreless scoreless turns in a
     row (each loses their rack value). Each turn appends a row to `log` (TURN_*), the rack before it to
-    `rack_log` and the tiles it exchanged to `swapped`."""
+    `rack_log` and the tiles it exchanged to `swapped`. With the bag empty, a player whose kind has SOLVES_ENDGAME
+    moves as its caller says: the kernel returns ENDGAME before the turn, and plays the turn's log row when called
+    again with S_CHOSEN set."""
     n_players = racks.shape[0]
     one = np.zeros((1, RECORD), dtype=np.int32)
     every = np.zeros((256, RECORD), dtype=np.int32)
@@ -118,7 +126,12 @@ def game_turns(tab, pos, players, max_scoreless, racks, bag, scores, state, log,
         row = log[turn]
         rack_log[turn, :] = rack
         row[TURN_PLAYER] = p
-        if measured:
+        if state[S_CHOSEN]:  # the caller's move (ENDGAME), written into this turn's row
+            state[S_CHOSEN] = 0
+            action, rec = row[TURN_ACTION], row[TURN_RECORD:].copy()
+        elif state[S_BAG] == 0 and players.kinds[p] & SOLVES_ENDGAME and not measured:
+            return ENDGAME
+        elif measured:
             first, stop = players.starts[p], players.starts[p + 1]
             keys, values = players.keys[first:stop], players.values[first:stop]
             action, rec = measured_move(

@@ -51,19 +51,23 @@ W_SQ, W_PHASE, W_NODE, W_NATURAL, W_BLANKED, W_USED, W_STAGE, W_CHILD, W_MAIN, W
 W_CROSS, W_PLACED, W_LEFT, W_WORD, W_BLANK, W_NEW = range(10, 16)
 WORK = 16
 
-# A game: the kernel stops for the caller to shuffle the bag (after an exchange) or at the end of the game.
-GAME_OVER, SHUFFLE = 0, 1
+# A game: the kernel stops for the caller to shuffle the bag (after an exchange), at the end of the game, or for
+# the caller to choose the move of a player who solves its endgame, once the bag is empty (ENDGAME: the caller
+# writes the move into the turn's log row, TURN_ACTION and TURN_RECORD, and sets S_CHOSEN).
+GAME_OVER, SHUFFLE, ENDGAME = 0, 1, 2
 # A turn of the move log: player, action, then the play record (zero unless a play).
 TURN_PLAYER, TURN_ACTION, TURN_RECORD = 0, 1, 2
 TURN = TURN_RECORD + RECORD
 PLAY, EXCHANGE, PASS = 0, 1, 2
 # A game's state between kernel calls.
-S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT = range(6)
-STATE = 6
+S_PLAYER, S_SCORELESS, S_TURNS, S_BAG, S_OVER, S_WENT_OUT, S_CHOSEN = range(7)
+STATE = 7
 # How a player chooses its move (the game's strategies): the highest score, or the highest equity (score plus
 # the value of the leave) while the bag holds a full rack; EVERY_PLAY is the equity player's move found from every
 # play rather than best first (the reference the best-first search is tested and measured against).
 GREEDY, EQUITY, EVERY_PLAY = 0, 1, 2
+SOLVES_ENDGAME = 8  # added to a kind: with the bag empty, the player's moves are the caller's (ENDGAME)
+KIND = 7  # the bits of a kind without SOLVES_ENDGAME
 
 # A leave is 27 tile counts (A-Z, then blanks); its key is the number whose base-RADIX digits are its tile
 # codes + 1 in ascending order, the first tile the lowest digit (the equity wing computes the same keys).
