@@ -39,7 +39,6 @@ STILL_CROSSING = {
     "report -> anagrams": ["pipeline.report.sections"],  # the stem lengths
     "report -> hangman": ["pipeline.report.plots", "pipeline.report.sections", "pipeline.report.stage"],  # gallows
     "wordlists -> hangman": ["pipeline.wordlists.pools"],  # the solver, for the children's Hangman pool
-    "wordlists -> phonics": ["pipeline.wordlists.filters"],  # the phases of --phase
 }
 
 

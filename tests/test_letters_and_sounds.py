@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.phonics.phases import load_phases
 from pipeline.phonics.stage import sound_rows
+from pipeline.words.phases import load_phases
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "tests" / "data" / "letters-and-sounds-examples.csv"

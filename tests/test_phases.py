@@ -8,9 +8,9 @@ import tomllib
 
 import pytest
 
-from pipeline.phonics.phases import load_phases
 from pipeline.phonics.sounds import all_pronunciations, british
 from pipeline.phonics.stage import inflection_base, sound_rows
+from pipeline.words.phases import load_phases
 from tests.conftest import ROOT
 
 PHASES = ROOT / "configs" / "phonics.toml"

@@ -224,8 +224,8 @@ def test_every_feature_agrees_with_the_hand_checked_sample():
     """At least 100 hand-checked words per feature (a labeller's reading of the rules of docs/phonics.md, word by
     word, with the CMU pronunciation), and the stage's features agree with every one."""
     from pipeline.phonics.grades import dolch
-    from pipeline.phonics.phases import load_phases
     from pipeline.phonics.stage import DEFAULT_DOLCH, phonics_table
+    from pipeline.words.phases import load_phases
 
     rows = hand_checked()
     counts: dict[str, int] = {}

@@ -7,6 +7,7 @@ from pipeline.core.errors import WordstatsError
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANK = "?"  # a blank tile, as racks and tile sets write it
+VOWEL_LETTERS = "aeiou"  # as the phonics rules and phases write letters: lower case
 A_CODE = ord("A")  # the ASCII byte of letter code 0: code = byte - A_CODE
 _UPPER_ASCII = str.maketrans(LETTERS.lower(), LETTERS)
 

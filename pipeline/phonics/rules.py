@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-VOWEL_LETTERS = "aeiou"
+from pipeline.letters.alphabet import VOWEL_LETTERS
+
 # Sounds (ARPAbet, stress removed) each vowel letter makes when short and when long.
 SHORT = {"a": ("AE",), "e": ("EH",), "i": ("IH",), "o": ("AA", "AO"), "u": ("AH",)}
 LONG = {"a": ("EY",), "e": ("IY",), "i": ("AY",), "o": ("OW",), "u": ("UW", "Y UW")}

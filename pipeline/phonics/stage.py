@@ -13,7 +13,7 @@ from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
 from pipeline.core.files import sha256_if_file
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
-from pipeline.phonics.phases import PHASES_FILE, Decoding, Phase, decode, load_phases, taught
+from pipeline.phonics.phases import Decoding, decode, taught
 from pipeline.phonics.rules import Features, base, features
 from pipeline.phonics.sounds import (
     BRITFONE_FILE,
@@ -26,6 +26,7 @@ from pipeline.phonics.sounds import (
     syllables,
 )
 from pipeline.phonics.spelling import variant
+from pipeline.words.phases import PHASES_FILE, Phase, load_phases
 
 DEFAULT_DOLCH = PROJECT_ROOT / "data" / "raw" / "dolch.csv"
 LIST_COLUMNS = ("blends", "digraphs", "vowel_teams", "r_controlled")

@@ -160,7 +160,7 @@ PHONICS_TESTS: dict[str, tuple[str, Callable[[], pl.Expr]]] = {
 
 def phase_step(key: str) -> tuple[str, pl.Expr]:
     """A --phase filter in plain words and its test: the words first decodable at that phase."""
-    from pipeline.phonics.phases import check_phase, load_phases
+    from pipeline.words.phases import check_phase, load_phases
 
     phase = check_phase(key, load_phases())
     column = "uk_phase" if phase.scheme == "uk" else "us_step"
