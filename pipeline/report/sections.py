@@ -9,7 +9,6 @@ from typing import cast
 
 import polars as pl
 
-from pipeline.anagrams.stems import STEM_LENGTHS
 from pipeline.hangman.settings import GALLOWS
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import (
@@ -143,7 +142,7 @@ def stems_section(t: Tables, p: dict) -> Section:
         FROM stems GROUP BY stem_length ORDER BY stem_length""",
         )
     )
-    for n in STEM_LENGTHS:
+    for n in sorted(set(t.frames["stems"]["stem_length"].to_list())):  # the lengths the stems stage made
         s.parts.append(
             t.part(
                 f"top{n}",
