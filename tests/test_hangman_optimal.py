@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections import defaultdict
 from functools import cache
 
@@ -275,6 +276,7 @@ def test_the_per_length_tool_refuses_bad_options_in_one_line(tmp_path, capsys):
         "no words of 40 to": ["--weighted", "--min-length", "40"],
         "--min-length 3 is more than --max-length 2": ["--weighted", "--min-length", "3", "--max-length", "2"],
         "--adversary-states is required unless --weighted": [],
+        "--processes 0: give 1 to": ["--adversary-states", "100", "--processes", "0"],
     }
     for message, args in refusals.items():
         assert main(common + args) == 2, args
@@ -283,3 +285,76 @@ def test_the_per_length_tool_refuses_bad_options_in_one_line(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t"] and sorted(
         p.name for p in (tmp_path / "t").iterdir()
     ) == ["words.parquet"]
+
+
+def test_the_committed_enable_table_is_bounded_by_the_fair_greedy_expectation(enable_words):
+    """docs/data/hangman_optimal_enable.csv against ENABLE itself: each length's word count, and the optimum (the
+    proved lower bound where not proved) never above the greedy solver's expectation over fair tie-breaks, nor the
+    lower bound above the optimum."""
+    from pipeline.hangman.expected import expected_misses
+    from tests.conftest import ROOT
+
+    table = pl.read_csv(ROOT / "docs" / "data" / "hangman_optimal_enable.csv")
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for word in enable_words:
+        by_length[len(word)].append(word)
+    assert table["length"].to_list() == sorted(n for n in by_length if n >= 2)
+    for row in table.iter_rows(named=True):
+        words = sorted(by_length[row["length"]])
+        fair = float(np.mean(expected_misses(words)))
+        assert row["words"] == len(words) and row["lower"] <= row["optimal"] <= row["greedy"] + 1e-6, row
+        assert row["lower"] <= fair + 1e-6 and (not row["proved"] or row["optimal"] <= fair + 1e-6), (row, fair)
+        assert row["proved"] == (row["gap"] == 0.0), row
+
+
+def table_rows(lexicon: str) -> list[str]:
+    """docs/hangman.md's table rows for a committed per-length table: expected misses (bold where proved, else the
+    proved lower bound and the best strategy found), the minimax (a range where not proved) and its first words,
+    and the CPU seconds of both searches (from the .cpu.json beside the table)."""
+    from tests.conftest import ROOT
+
+    table = pl.read_csv(
+        ROOT / "docs" / "data" / f"hangman_optimal_{lexicon}.csv", schema_overrides={"minimax_words": pl.String}
+    )
+    cpu = json.loads((ROOT / "docs" / "data" / f"hangman_optimal_{lexicon}.cpu.json").read_text())
+    seconds = {e["length"]: e["optimal_seconds"] + e["minimax_seconds"] for e in cpu["lengths"]}
+    rows = []
+    for r in table.iter_rows(named=True):
+        best = f"**{r['optimal']:.6f}**" if r["proved"] else f"{r['lower']:.3f}–{r['optimal']:.3f}"
+        minimax = str(r["minimax"]) if r["minimax_proved"] else f"{r['minimax']}–{r['minimax_upper']}"
+        words = (r["minimax_words"] or "").split() if r["minimax_proved"] else []
+        more = (r["minimax_count"] or 0) - 4
+        shown = " ".join(words[:4]) + (f" (+{more})" if more > 0 else "")
+        rows.append(
+            f"| {r['length']} | {r['words']:,} | {r['greedy']:.6f} | {best} | {minimax} | {shown} | "
+            f"{seconds[r['length']]:.1f} |"
+        )
+    return rows
+
+
+def test_the_docs_tables_are_the_committed_tables():
+    from tests.conftest import ROOT
+
+    page = (ROOT / "docs" / "hangman.md").read_text().splitlines()
+    for lexicon in ("enable", "web2"):
+        rows = table_rows(lexicon)
+        assert rows[0] in page, lexicon
+        start = page.index(rows[0])
+        assert page[start : start + len(rows)] == rows, lexicon
+
+
+def test_the_per_length_tool_writes_the_same_table_in_worker_processes(tmp_path):
+    from pipeline.hangman.lengths import main
+
+    words = ["AB", "AD", "BA", "ABC", "BCA", "CAB", "DAB", "ABCD", "BADE", "DEAD", "BEAD", "CEDE", "ACED", "DACE"]
+    (tmp_path / "t").mkdir()
+    pl.DataFrame({"word": words}).write_parquet(tmp_path / "t/words.parquet")
+    tables = []
+    for processes in ("1", "2"):
+        out = tmp_path / f"{processes}.csv"
+        common = ["--states", "1000", "--adversary-states", "1000", "--data-dir", str(tmp_path), "--out", str(out)]
+        assert main(["t", *common, "--processes", processes]) == 0
+        tables.append(out.read_bytes())
+        for job in (tmp_path / "t" / "jobs").iterdir():  # the second run computes again, in worker processes
+            shutil.rmtree(job)
+    assert tables[0] == tables[1] and tables[0].count(b"\n") == 4

@@ -254,6 +254,9 @@ def lengths_job(
     )
 
 
+MAX_PROCESSES = 256  # --processes: more worker processes than this is a mistyped number
+
+
 def pairs(given: list[str]) -> dict[int, int]:
     """LENGTH=N options as a mapping."""
     return {int(k): int(v) for k, _, v in (g.partition("=") for g in given)}
@@ -281,14 +284,19 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("--max-length", type=int, default=1 << 20, help="with --weighted: only lengths of at most this")
     ask.add_argument("--data-dir", type=Path, default=Path("data/out"))
     ask.add_argument("--out", type=Path, required=True, help="the per-length CSV")
+    ask.add_argument(
+        "--processes", type=int, default=1, help="lengths searched at once, each in a worker process (default 1)"
+    )
     a = ask.parse_args(argv)
+    if not 1 <= a.processes <= MAX_PROCESSES:
+        return fail(f"--processes {a.processes}: give 1 to {MAX_PROCESSES}")
     if a.weighted:
         return weighted_main(a)
     if a.adversary_states is None:
         return fail("--adversary-states is required unless --weighted")
     words = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word"])["word"].to_list()
     job = lengths_job(words, a.states, a.adversary_states, pairs(a.states_for), pairs(a.adversary_states_for))
-    result = run(job, a.data_dir, a.lexicon, LocalEngine())
+    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes if a.processes > 1 else None))
     tables = result.tables
     tables["lengths"].write_csv(a.out)
     cpu = tables["cpu"].to_dicts()
@@ -314,7 +322,7 @@ def weighted_main(a: argparse.Namespace) -> int:
         return fail(f"{source}: no words of {a.min_length} to {a.max_length} letters")
     weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
     job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
-    result = run(job, a.data_dir, a.lexicon, LocalEngine())
+    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes if a.processes > 1 else None))
     found = result.tables["weighted"].sort("length")
     found.drop("seconds").write_csv(a.out)
     cpu = found.select("length", "seconds").to_dicts()
