@@ -54,8 +54,8 @@ class Board:
     __hash__ = None  # type: ignore[assignment]  # a board changes as tiles are put on it
 
     def __repr__(self) -> str:
-        """The board's text, one line per row."""
-        return f"Board({self.text()!r})"
+        """The expression that makes this board again: parse_board of its text."""
+        return f"parse_board({self.text()!r})"
 
     @property
     def tiles(self) -> np.ndarray:
