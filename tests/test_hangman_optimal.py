@@ -358,3 +358,44 @@ def test_the_per_length_tool_writes_the_same_table_in_worker_processes(tmp_path)
         for job in (tmp_path / "t" / "jobs").iterdir():  # the second run computes again, in worker processes
             shutil.rmtree(job)
     assert tables[0] == tables[1] and tables[0].count(b"\n") == 4
+
+
+def hardest_rows(words: list[str]) -> list[str]:
+    """docs/hangman.md's hardest words of each proved length of ENABLE up to 17 letters (from 18 the greedy solver
+    is optimal): under the optimal strategy (the committed table), under the greedy solver with fair tie-breaks
+    (the highest expected misses) and with ties broken alphabetically; the first four words and how many more."""
+    from pipeline.hangman.expected import expected_misses
+    from tests.conftest import ROOT
+
+    def shown(found: list[str], count: int) -> str:
+        """The first four words, and how many more."""
+        return " ".join(found[:4]) + (f" (+{count - 4})" if count > 4 else "")
+
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for word in words:
+        by_length[len(word)].append(word)
+    table = pl.read_csv(
+        ROOT / "docs" / "data" / "hangman_optimal_enable.csv", schema_overrides={"hardest_words": pl.String}
+    )
+    rows = []
+    for r in table.filter(pl.col("proved") & (pl.col("length") <= 17)).iter_rows(named=True):
+        group = sorted(by_length[r["length"]])
+        fair, misses = np.array(expected_misses(group)), solve_length(group)[0]
+        fair_top = [w for w, x in zip(group, fair) if x >= fair.max() - 1e-9]
+        greedy_top = [w for w, m in zip(group, misses) if m == misses.max()]
+        rows.append(
+            f"| {r['length']} | {r['hardest_misses']} | {shown(r['hardest_words'].split(), r['hardest_count'])} | "
+            f"{fair.max():.3f} | {shown(fair_top, len(fair_top))} | {misses.max()} | "
+            f"{shown(greedy_top, len(greedy_top))} |"
+        )
+    return rows
+
+
+def test_the_docs_hardest_words_are_each_measures(enable_words):
+    from tests.conftest import ROOT
+
+    page = (ROOT / "docs" / "hangman.md").read_text().splitlines()
+    rows = hardest_rows(enable_words)
+    assert len(rows) >= 11 and rows[0] in page
+    start = page.index(rows[0])
+    assert page[start : start + len(rows)] == rows
