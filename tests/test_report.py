@@ -90,9 +90,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 @pytest.mark.slow
 def test_every_image_is_embedded_and_not_empty(page, built):
     html_text = (built / "r" / "report.html").read_text()
-    # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, Hangman misses and greedy against
-    # optimal, openings
-    assert len(page.images) == 9
+    # lengths, family sizes, 6- and 7-letter stems, Boggle scores, findable, Hangman misses, greedy against optimal
+    # and the hardest words by three measures, openings
+    assert len(page.images) == 10
     for img in page.images:
         assert img["src"].startswith("data:image/png;base64,")
         data = base64.b64decode(img["src"].split(",", 1)[1], validate=True)
@@ -183,6 +183,20 @@ def test_key_numbers_match_a_plain_python_count(page, built):
             n == len(optimal[length]) and proved == len(o) and math.isclose(greedy, round(sum(misses[length]) / n, 4))
         )
         assert (best is None and not o) or (len(o) == n and math.isclose(best, round(sum(o) / n, 4)) and best <= greedy)
+    words = defaultdict(list)
+    for r in t["hangman"].rows(named=True):
+        words[r["length"]].append(r)
+    for length, opt, opt_word, opt_n, fair, fair_word, fair_n, most, most_word, most_n in s["hangman"]["parts"][
+        "hardest_by_measure"
+    ]["rows"]:  # each measure's hardest word of the length, checked row by row
+        rows = words[length]
+        for key, top, first, count in (("optimal_misses", opt, opt_word, opt_n), ("misses", most, most_word, most_n)):
+            values = [r[key] for r in rows if r[key] is not None]
+            at_top = sorted(r["word"] for r in rows if values and r[key] == max(values))
+            assert (top, first, count) == ((max(values), at_top[0], len(at_top)) if values else (None, None, 0))
+        fair_top = max(r["expected_misses"] for r in rows)
+        at_fair = sorted(r["word"] for r in rows if r["expected_misses"] == fair_top)
+        assert math.isclose(fair, round(fair_top, 3)) and (fair_word, fair_n) == (at_fair[0], len(at_fair))
 
     scores = defaultdict(list)
     for r in t["boggle_boards"].rows(named=True):

@@ -137,6 +137,23 @@ def plot_optimal(df: pl.DataFrame):
     return fig
 
 
+def plot_hardest(df: pl.DataFrame):
+    """The hardest word's misses per word length by three measures: the optimal strategy (where proved), the greedy
+    solver with fair tie-breaks (expected misses), and with ties broken alphabetically."""
+    fig = new_figure(3.6)
+    ax = fig.subplots()
+    proved = df.filter(pl.col("optimal_most").is_not_null())
+    ax.plot(df["length"], df["greedy_most"], marker="o", color="#a23b3b", label="greedy, ties A-first")
+    ax.plot(df["length"], df["fair_most"], marker="^", color="#c98a1b", label="greedy, fair ties (expected)")
+    ax.plot(proved["length"], proved["optimal_most"], "s", color="#1f5f99", label="optimal strategy (proved)")
+    ax.set_ylabel("misses on the hardest word")
+    ax.set_xlabel("word length (letters); lengths without a square were not proved")
+    ax.set_title("The hardest word of each length, by three measures")
+    ax.legend(frameon=False)
+    integer_ticks(ax.xaxis)
+    return fig
+
+
 def plot_openings(df: pl.DataFrame):
     """Step lines: words per best opening score, one per game."""
     return step_lines(

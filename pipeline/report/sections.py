@@ -14,6 +14,7 @@ from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import (
     plot_family_sizes,
     plot_findable,
+    plot_hardest,
     plot_histogram,
     plot_lengths,
     plot_misses,
@@ -278,6 +279,32 @@ def hangman_section(t: Tables, p: dict) -> Section:
         FROM hangman GROUP BY length ORDER BY length""",
                 show="plot",
                 plot=plot_optimal,
+            )
+        )
+    if "optimal_misses" in t.frames["hangman"].columns:
+        s.parts.append(
+            t.part(
+                "hardest_by_measure",
+                "The hardest word of each length by the optimal strategy (where proved), the greedy solver with "
+                "fair tie-breaks and with ties broken alphabetically: its misses, the first such word, how many",
+                """
+        WITH peak AS (
+            SELECT length, max(optimal_misses) AS optimal_most, max(expected_misses) AS fair_most,
+                   max(misses) AS greedy_most
+            FROM hangman GROUP BY length)
+        SELECT peak.length, peak.optimal_most,
+               min(CASE WHEN h.optimal_misses = peak.optimal_most THEN h.word END) AS optimal_word,
+               sum(CASE WHEN h.optimal_misses = peak.optimal_most THEN 1 ELSE 0 END) AS optimal_words,
+               round(peak.fair_most, 3) AS fair_most,
+               min(CASE WHEN h.expected_misses = peak.fair_most THEN h.word END) AS fair_word,
+               sum(CASE WHEN h.expected_misses = peak.fair_most THEN 1 ELSE 0 END) AS fair_words,
+               peak.greedy_most,
+               min(CASE WHEN h.misses = peak.greedy_most THEN h.word END) AS greedy_word,
+               sum(CASE WHEN h.misses = peak.greedy_most THEN 1 ELSE 0 END) AS greedy_words
+        FROM hangman h JOIN peak ON h.length = peak.length
+        GROUP BY peak.length, peak.optimal_most, peak.fair_most, peak.greedy_most ORDER BY peak.length""",
+                show="plot",
+                plot=plot_hardest,
             )
         )
     s.parts.append(
