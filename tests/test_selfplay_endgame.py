@@ -13,7 +13,7 @@ import pytest
 from pipeline.scrabble.endgame import solve
 from pipeline.scrabble.movegen.generate import record_tiles
 from pipeline.scrabble.movegen.kernels import layout as ly
-from pipeline.scrabble.play.game import play_game, rack_letters
+from pipeline.scrabble.play.game import play_game, rack_text
 from pipeline.scrabble.play.strategy import GREEDY, SolvesEndgame
 from pipeline.scrabble.play.turns import game_rng
 from pipeline.scrabble.requests import SELFPLAY_ENDGAME_POSITIONS
@@ -56,7 +56,7 @@ def test_endgame_moves_are_the_searchs_and_proven_values_are_played_out(scrabble
             continue
         endgame_turns += 1
         p = int(solving.turns[t, ly.TURN_PLAYER])
-        mover, other = rack_letters(solving.racks[t]), rack_letters(solving.racks[t + 1])
+        mover, other = rack_text(solving.racks[t]), rack_text(solving.racks[t + 1])
         found = solve(board, mover, other, scrabble, lexicon, scoreless=run, positions=SELFPLAY_ENDGAME_POSITIONS)
         best = found.best.record
         played = solving.turns[t]

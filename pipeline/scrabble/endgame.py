@@ -193,7 +193,7 @@ def played_value(
 def board_key(board: Board) -> bytes:
     """A position's board as a key: a 128-bit digest of its tiles and blanks (a table of millions of positions
     keeps 16 bytes of each board, not 450; two boards share a digest with odds of about 2^-128 a pair)."""
-    return hashlib.blake2b(board.tiles.tobytes() + board.blanks.tobytes(), digest_size=16).digest()
+    return hashlib.blake2b(board.cells + board.blank_cells, digest_size=16).digest()
 
 
 @dataclass

@@ -87,7 +87,7 @@ def endgame_move(variant: Variant, lexicon: Lexicon, pos, racks: np.ndarray, sta
     if racks.shape[0] != 2:
         raise ValueError("an endgame is solved between two players")
     board = Board(np.ascontiguousarray(pos.tiles[0]), np.ascontiguousarray(pos.blanks[0]))
-    mover, other = (rack_letters(racks[q]) for q in (p, 1 - p))
+    mover, other = (rack_text(racks[q]) for q in (p, 1 - p))
     scoreless = int(state[ly.S_SCORELESS])
     best = solve(board, mover, other, variant, lexicon, scoreless=scoreless, positions=strategy.positions).best
     row = log[int(state[ly.S_TURNS])]
@@ -96,9 +96,9 @@ def endgame_move(variant: Variant, lexicon: Lexicon, pos, racks: np.ndarray, sta
     state[ly.S_CHOSEN] = 1
 
 
-def rack_letters(counts: np.ndarray) -> str:
-    """A rack's 27 counts (A-Z, then blanks) as its letters, ? for a blank."""
-    return "".join(ch * int(n) for ch, n in zip(LETTERS + BLANK, counts, strict=True))
+def rack_text(counts: np.ndarray) -> str:
+    """A rack's 27 counts as its sorted text (blanks first, as sorted() puts ? before A)."""
+    return BLANK * int(counts[26]) + "".join(ch * int(n) for ch, n in zip(LETTERS, counts[:26]))
 
 
 def log_rows(variant: Variant, max_scoreless: int = MAX_SCORELESS) -> int:

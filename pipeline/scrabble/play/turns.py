@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import record_tiles
-from pipeline.scrabble.play.game import GameLog, play_game
+from pipeline.scrabble.play.game import GameLog, play_game, rack_text
 from pipeline.scrabble.play.strategy import GREEDY, Strategy
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
@@ -46,11 +45,6 @@ class Game:
     scores: list[int]
     went_out: int | None  # the player who used their last tile, if any
     final_racks: list[str] | None = None  # each player's rack at the end, when known
-
-
-def rack_text(counts: np.ndarray) -> str:
-    """A rack's 27 counts as its sorted text (blanks first, as sorted() puts ? before A)."""
-    return BLANK * int(counts[26]) + "".join(ch * int(n) for ch, n in zip(LETTERS, counts[:26]))
 
 
 def game_of(log: GameLog, variant: Variant, lexicon: Lexicon) -> Game:

@@ -33,8 +33,7 @@ from pipeline.scrabble.equity.strategy import Equity, uses_leaves
 from pipeline.scrabble.equity.values import RADIX, TILES, LeaveValues, keys_of_texts, rack_leaves
 from pipeline.scrabble.lexicon.words import Lexicon
 from pipeline.scrabble.movegen.generate import generate, record_tiles
-from pipeline.scrabble.play.game import GameLog, log_rows, play_game
-from pipeline.scrabble.play.turns import rack_text
+from pipeline.scrabble.play.game import GameLog, log_rows, play_game, rack_text
 from pipeline.scrabble.rules.board import Board
 from pipeline.scrabble.rules.scoring import Play, evaluate
 from pipeline.scrabble.rules.variant import Variant
