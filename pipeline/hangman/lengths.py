@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail("--adversary-states is required unless --weighted")
     words = pl.read_parquet(a.data_dir / a.lexicon / "words.parquet", columns=["word"])["word"].to_list()
     job = lengths_job(words, a.states, a.adversary_states, pairs(a.states_for), pairs(a.adversary_states_for))
-    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes if a.processes > 1 else None))
+    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes))
     tables = result.tables
     tables["lengths"].write_csv(a.out)
     cpu = tables["cpu"].to_dicts()
@@ -322,7 +322,7 @@ def weighted_main(a: argparse.Namespace) -> int:
         return fail(f"{source}: no words of {a.min_length} to {a.max_length} letters")
     weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
     job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
-    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes if a.processes > 1 else None))
+    result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes))
     found = result.tables["weighted"].sort("length")
     found.drop("seconds").write_csv(a.out)
     cpu = found.select("length", "seconds").to_dicts()

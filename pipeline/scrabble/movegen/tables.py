@@ -115,13 +115,13 @@ def both_ways(variant, which: int) -> memoryview:
 
 def tables(gaddag: Gaddag, variant, word_maps: bool = True) -> Tables:
     """engine_tables as read-only numpy arrays, for the numba kernels; with `word_maps`, the long words too."""
-    tab = read_only_tables(*engine_tables(gaddag, variant))
-    if not word_maps:
-        return tab
-    from pipeline.scrabble.engine import kernels
+    tab = engine_tables(gaddag, variant)
+    if word_maps:
+        from pipeline.scrabble.engine import kernels
 
-    bingos, bingo_words, bingo_slots = kernels().long_words(gaddag.arcs, MIN_LETTERS, tab.letter_hash)
-    return read_only_tables(*tab._replace(bingos=bingos, bingo_words=bingo_words, bingo_slots=bingo_slots))
+        bingos, bingo_words, bingo_slots = kernels().long_words(gaddag.buffer, MIN_LETTERS, tab.letter_hash)
+        tab = tab._replace(bingos=bingos, bingo_words=bingo_words, bingo_slots=bingo_slots)
+    return read_only_tables(*tab)
 
 
 _TABLES: dict[tuple[int, int, bool | None], tuple[object, object, Tables]] = {}
