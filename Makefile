@@ -110,12 +110,11 @@ ENABLE_OUTPUTS = $(filter $(OUT)/enable/%,$(ALL_OUTPUTS))
 # The leaves reference, data/raw/leaves-enable.parquet: the observations of the last of LEAVES_ROUNDS rounds of
 # seeded self-play games on ENABLE (LEAVES_GAMES games in each round, LEAVES_LAST_GAMES in the last), which the
 # leaves stage fits its values from (docs/scrabble.md: about an hour on two busy cores). The same code and numbers give the same bytes; the rounds' shards are kept
-# under $(OUT)/enable/jobs, so an interrupted run resumes.
+# under $(OUT)/enable/jobs, so an interrupted run resumes. LEAVES_SEED and LEAVES_PRIOR_WEIGHT default to the config's
+# [scrabble.leaves] seed and prior_weight (the generated rules set them: `wordstats info --settings`).
 LEAVES_GAMES ?= 12000
 LEAVES_LAST_GAMES ?= 200000
 LEAVES_ROUNDS ?= 3
-LEAVES_SEED ?= 14
-LEAVES_PRIOR_WEIGHT ?= 1000
 LEAVES_REFERENCE ?= data/raw/leaves-enable.parquet
 
 leaves-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the long leaves run again: rewrites data/raw/leaves-enable.parquet
@@ -129,16 +128,16 @@ leaves-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the lon
 # PLAYABILITY_BLOCK games (all the rest: PLAYABILITY_BLOCKS=all) and adds a part per block (the block's own sums)
 # and rewrites none, so that it can be committed between runs; a table played with other leave values or words is
 # refused. The same blocks give the same bytes: the committed part 0 holds games 1 to 1,000,000 as one block
-# (PLAYABILITY_BLOCK=1000000 makes it again from nothing), and longer runs add parts of PLAYABILITY_BLOCK games.
+# (PLAYABILITY_BLOCK=1000000 makes it again from nothing), and longer runs add parts of PLAYABILITY_BLOCK games
+# (unset: the command's default, `wordstats scrabble playability --help`). PLAYABILITY_SEED defaults to the config's
+# [scrabble.playability] seed (the generated rules set it).
 PLAYABILITY_GAMES ?= 1000000
-PLAYABILITY_SEED ?= 27
-PLAYABILITY_BLOCK ?= 20000
 PLAYABILITY_BLOCKS ?= 1
 PLAYABILITY_REFERENCE ?= data/raw/playability-enable
 
 playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play the next block of the playability reference: adds a part to data/raw/playability-enable/
 	nice -n 10 $(VENV)/bin/wordstats scrabble playability --config $(CONFIG) --data-dir $(OUT) --lexicon enable \
-		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) --block $(PLAYABILITY_BLOCK) \
+		--games $(PLAYABILITY_GAMES) --seed $(PLAYABILITY_SEED) $(if $(PLAYABILITY_BLOCK),--block $(PLAYABILITY_BLOCK)) \
 		$(if $(filter all,$(PLAYABILITY_BLOCKS)),,--blocks $(PLAYABILITY_BLOCKS)) --reference $(PLAYABILITY_REFERENCE)
 
 # The Boggle proof table, data/raw/boggle-proof-enable2k-3x4-1500/: every canonical top-level class of PROOF_SIZE
@@ -147,11 +146,11 @@ playability-reference: $(INSTALLED) $(NATIVE_BUILT) $(ENABLE_OUTPUTS) ## play th
 # PROOF_BLOCKS blocks of PROOF_BLOCK classes (all the rest: PROOF_BLOCKS=all) in PROOF_WORKERS processes; the table
 # is a folder of Parquet parts, and each block adds one (part-NNNNN.parquet, its CPU seconds beside it in
 # part-NNNNN.cpu.json) and rewrites none, so that it can be committed between runs. The same blocks give the same
-# bytes; a table of another list, size or floor is refused (the command with --force removes its parts).
+# bytes; a table of another list, size or floor is refused (the command with --force removes its parts). PROOF_BLOCK
+# unset is the command's default (`wordstats boggle prove --help`).
 PROOF_LEXICON ?= enable2k
 PROOF_SIZE ?= 3x4
 PROOF_FLOOR ?= 1500
-PROOF_BLOCK ?= 128
 PROOF_BLOCKS ?= 1
 PROOF_WORKERS ?= 1
 PROOF_REFERENCE ?= data/raw/boggle-proof-$(PROOF_LEXICON)-$(PROOF_SIZE)-$(PROOF_FLOOR)
@@ -161,7 +160,7 @@ boggle-proof: $(INSTALLED) ## prove the next block of classes of the Boggle proo
 	test -d $(OUT)/$(PROOF_LEXICON) || nice -n 19 $(VENV)/bin/wordstats run --config $(CONFIG) --data-dir $(OUT) \
 		--source $(PROOF_SOURCE) --lexicon $(PROOF_LEXICON) -q
 	nice -n 19 $(VENV)/bin/wordstats boggle prove --config $(CONFIG) --data-dir $(OUT) --lexicon $(PROOF_LEXICON) \
-		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) --block $(PROOF_BLOCK) --workers $(PROOF_WORKERS) -q \
+		--size $(PROOF_SIZE) --floor $(PROOF_FLOOR) $(if $(PROOF_BLOCK),--block $(PROOF_BLOCK)) --workers $(PROOF_WORKERS) -q \
 		$(if $(filter all,$(PROOF_BLOCKS)),,--blocks $(PROOF_BLOCKS)) --reference $(PROOF_REFERENCE)
 
 # ---- checks -------------------------------------------------------------------------------------

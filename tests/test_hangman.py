@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from dataclasses import replace
 from string import ascii_uppercase
 
 import numpy as np
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from pipeline.core.errors import WordstatsError
 from pipeline.hangman.api import replay as trace
 from pipeline.hangman.difficulty import difficulty_table
-from pipeline.hangman.settings import Settings, setter_weights
+from pipeline.hangman.settings import defaults, setter_weights
 from pipeline.hangman.solver import solve_length, solve_lexicon, solve_plain
 from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
 from tests.reference.stats import spearman
@@ -235,7 +236,7 @@ def test_bands_by_config_thresholds():
         distinct_letters=pl.lit(0, pl.UInt8),
         zipf=pl.lit(0.0),
     )
-    table = difficulty_table(words, Settings(bands="misses", easy_max_misses=0, hard_min_misses=1))
+    table = difficulty_table(words, replace(defaults(), bands="misses", easy_max_misses=0, hard_min_misses=1))
     bands = dict(zip(table["word"], table["band"]))
     assert bands == {  # by expected misses: MERE 0; EVEN, EYES 1/2; HEEL 2/3; STAR 1; DEED, PEEP 7/6
         "MERE": "easy",

@@ -1,6 +1,13 @@
 """Anagram indexes, hooks and bingo stems, and the word-finding and study commands."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+SETTINGS = (
+    Setting("indexes", "tiles", "text", "scrabble",
+            "the tile set ([tiles.NAME]) whose bag gives draw probabilities and whose values give query scores"),
+    Setting("stems", "tiles", "text", None, "the tile set of the stems' draw probabilities (default: [indexes] tiles)"),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "anagrams",
@@ -81,4 +88,5 @@ MANIFEST = Manifest(
         "pipeline.cli.anagrams": ("anagram", "words", "hunt", "pattern", "hooks", "word", "lookup", "stems", "stem"),
         "pipeline.cli.study": ("judge", "study"),
     },
+    settings=SETTINGS,
 )

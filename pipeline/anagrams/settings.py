@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pipeline.anagrams.manifest import SETTINGS
+from pipeline.core.settings import read
 from pipeline.letters.tilesets import TileSet, tile_set
 
 if TYPE_CHECKING:
@@ -13,7 +15,5 @@ if TYPE_CHECKING:
 
 def index_tiles(config: Config) -> tuple[str, TileSet]:
     """The tile set named by [indexes] tiles (default "scrabble")."""
-    section = config.section("indexes")
-    section.allow("tiles")
-    name = section.text("tiles", "scrabble")
+    name = read(config.section("indexes"), SETTINGS)["tiles"]
     return name, tile_set(config, name, "indexes.tiles")

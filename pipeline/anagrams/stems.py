@@ -9,8 +9,10 @@ import polars as pl
 
 from pipeline.anagrams.indexes import within_group_rank
 from pipeline.anagrams.lookups import STEM_LENGTHS
+from pipeline.anagrams.manifest import SETTINGS
 from pipeline.anagrams.settings import index_tiles
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.settings import read
 from pipeline.core.stages import Output, StageContext
 from pipeline.letters.tiles import (
     BLANK_INDEX,
@@ -95,10 +97,7 @@ def _rank(name: str, length: np.ndarray, keys: tuple) -> pl.Series:
 
 def stem_tiles(config: Config) -> tuple[str, TileSet]:
     """The tile set named by [stems] tiles (default: the one of [indexes])."""
-    section = config.section("stems")
-    section.allow("tiles")
-    default, _ = index_tiles(config)
-    name = section.text("tiles", default)
+    name = read(config.section("stems"), SETTINGS)["tiles"] or index_tiles(config)[0]
     return name, tile_set(config, name, "stems.tiles")
 
 

@@ -1,6 +1,27 @@
 """Boggle: random boards and word findability, the best-board search, each variant's compiled dictionary."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+SETTINGS = (
+    Setting("boggle", "seed", "integer", 0, "seed of the random boards (mixed with each dice set's name)", lo=0),
+    Setting("boggle", "boards", "integer", 100_000, "random boards rolled per dice set", lo=1),
+    Setting("boggle", "dice_sets", "list", None, "the dice sets rolled (default: every declared dice set)"),
+    Setting("boggle", "percentiles", "list", (1, 5, 10, 25, 50, 75, 90, 95, 99),
+            "the percentiles of board scores the summary gives", lo=0, hi=100, of=object),
+    Setting("boggle", "variants", "table", None,
+            "[boggle.variants.NAME]: the shortest word and the points by word length"),
+    Setting("boggle", "dice", "table", None, "[boggle.dice.NAME]: a dice set: its size, variant and dice"),
+    Setting("boggle", "best", "table", None, "the stage's best-board search"),
+    Setting("boggle.best", "seed", "integer", 7, "seed of the searches", lo=0),
+    Setting("boggle.best", "runs", "integer", 4, "annealing runs per search", lo=1),
+    Setting("boggle.best", "steps", "integer", 4000, "steps per run", lo=1, hi=2**31 - 2),
+    Setting("boggle.best", "t_start", "number", 100.0, "the temperature at the first step", lo=1e-6),
+    Setting("boggle.best", "t_end", "number", 1.0, "the temperature at the last step (at most t_start)", lo=1e-6),
+    Setting("boggle.best", "free", "list", ("4x4",), "grid sizes searched with free letters"),
+    Setting("boggle.best", "dice_sets", "list", None,
+            "dice sets whose rollable boards are searched (default: the dice sets rolled)"),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "boggle",
@@ -82,4 +103,5 @@ MANIFEST = Manifest(
         ("boggle", "random", "--sample", "200", "--summary", "--json", "--quiet"),
         ("boggle", "best", "--runs", "2", "--steps", "20", "--json", "--quiet"),
     ),  # `boggle prove` runs no numba kernel (its kernels are C: pipeline.boggle.engine)
+    settings=SETTINGS,
 )

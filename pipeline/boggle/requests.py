@@ -30,7 +30,7 @@ MAX_SCORE = 10**9  # a floor or target score
 MAX_RUNS = 10**9
 MAX_WORKERS = 1024
 BEST_SIZE = (4, 4)  # the board a best-board search looks for unless the request or its dice say
-PROOF_BLOCK = 256  # classes per block of a proof table: its classes done are a multiple of it until the last block
+PROOF_BLOCK = 128  # classes per block of a proof table: its classes done are a multiple of it until the last block
 MAX_CLASSES = 10**8  # classes in a block, blocks in a run, classes verified
 
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from pipeline.boggle.best import SearchParams
 from pipeline.boggle.dictionary import MAX_POINT_VALUES
+from pipeline.boggle.manifest import SETTINGS
 from pipeline.boggle.rules import Dice, Rules, parse_size
 from pipeline.core.config import Config, Section
 from pipeline.core.errors import WordstatsError, pick
+from pipeline.core.settings import read
 
 
 @dataclass(frozen=True)
@@ -93,29 +95,23 @@ def boggle_variants(config: Config) -> dict[str, Rules]:
 def boggle_config(config: Config) -> BoggleConfig:
     """The validated [boggle] section of a config."""
     sec = config.section("boggle")
-    sec.allow("seed", "boards", "dice_sets", "percentiles", "variants", "dice", "best")
+    top = read(sec, SETTINGS)
     variants = boggle_variants(config)
     dice = {name: _dice(name, s, variants) for name, s in sec.sections("dice").items()}
-    dice_sets = tuple(sec.sequence("dice_sets", list(dice), of=str))
+    dice_sets = tuple(dice) if top["dice_sets"] is None else top["dice_sets"]
     for name in dice_sets:
         if name not in dice:
             sec.fail("dice_sets", f"unknown dice set {name!r} (dice sets: {', '.join(dice) or 'none'})")
-    percentiles = sec.sequence("percentiles", [1, 5, 10, 25, 50, 75, 90, 95, 99], of=object)
-    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100 for p in percentiles):
-        sec.fail("percentiles", "expected a list of numbers between 0 and 100")
     best_sec = sec.section("best", {})
-    best_sec.allow("seed", "runs", "steps", "t_start", "t_end", "free", "dice_sets")
-    t_start = best_sec.number("t_start", 100.0, lo=1e-6)
+    b = read(best_sec, SETTINGS)
+    if b["t_end"] > b["t_start"]:
+        best_sec.fail("t_end", f"must be at most t_start ({b['t_start']:g}), got {b['t_end']:g}")
     best = BestConfig(
-        seed=best_sec.integer("seed", 7, lo=0),
-        runs=best_sec.integer("runs", 4, lo=1),
-        params=SearchParams(
-            best_sec.integer("steps", 4000, lo=1, hi=2**31 - 2),
-            t_start,
-            best_sec.number("t_end", 1.0, lo=1e-6, hi=t_start),
-        ),
-        free=tuple(best_sec.sequence("free", ["4x4"], of=str)),
-        dice_sets=tuple(best_sec.sequence("dice_sets", list(dice_sets), of=str)),
+        seed=b["seed"],
+        runs=b["runs"],
+        params=SearchParams(b["steps"], b["t_start"], b["t_end"]),
+        free=b["free"],
+        dice_sets=dice_sets if b["dice_sets"] is None else b["dice_sets"],
     )
     for size in best.free:
         try:
@@ -126,11 +122,5 @@ def boggle_config(config: Config) -> BoggleConfig:
         if name not in dice:
             best_sec.fail("dice_sets", f"unknown dice set {name!r}")
     return BoggleConfig(
-        variants,
-        dice,
-        sec.integer("seed", 0, lo=0),
-        sec.integer("boards", 100_000, lo=1),
-        dice_sets,
-        tuple(float(p) for p in percentiles),
-        best,
+        variants, dice, top["seed"], top["boards"], dice_sets, tuple(float(p) for p in top["percentiles"]), best
     )

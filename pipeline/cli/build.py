@@ -38,12 +38,19 @@ def make_rules(q: api.MakeRules, flags: Flags):
     api.make_rules(flags.config, flags.data_dir, q)
 
 
-@command(app, None, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
-def info(_: None, flags: Flags):
-    """List lexicons and their tables: rows, size, when built."""
+@command(app, api.Info, LEXICON, CONFIG, DATA_DIR, JSON_LIST, CSV)
+def info(q: api.Info, flags: Flags):
+    """List lexicons and their tables: rows, size, when built (or with --settings, the config's settings)."""
     from pipeline.core.display import emit
 
     fmt = flags.format
+    if q.settings:
+        from pipeline.core.config import load_config
+
+        config = load_config(flags.config)
+        typer.echo(f"config: {config.path}", err=True)
+        emit(api.settings(config), fmt)
+        return
     with flags.session() as s:
         overview = api.info(s, s.lexicon if flags.lexicon is not None else None)
     typer.echo(

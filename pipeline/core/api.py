@@ -90,6 +90,18 @@ class MakeRules:
 
 
 @dataclass(frozen=True)
+class Info:
+    """What to list: the lexicons' tables, or the config's settings."""
+
+    settings: bool = option(
+        kind=bool,
+        default=False,
+        help="List every setting the config may set (table, name, type, default, allowed values, this config's "
+        "value, what it does) instead of the tables.",
+    )
+
+
+@dataclass(frozen=True)
 class Sql:
     """One read-only query over a lexicon's tables (or every lexicon's)."""
 
@@ -211,6 +223,29 @@ def info(s: Session, only: str | None) -> Overview:
     table = tables_overview(s.config, s.data_dir, [only] if only is not None else None)
     kernels = {package.rsplit(".", 1)[1]: native.status(package) for package in native.packages()}
     return Overview(table, s.data_dir, s.data_from, s.config.path, kernels)
+
+
+def settings(config: Config) -> pl.DataFrame:
+    """Every declared setting of the config: its table and name, type, default, allowed values, this config's
+    value and what it does (pipeline.core.settings)."""
+    import polars as pl
+
+    from pipeline.core.registry import settings as declared
+    from pipeline.core.registry import value
+    from pipeline.core.settings import shown
+
+    rows = [
+        {
+            "setting": s.key,
+            "type": s.kind,
+            "default": "" if s.default is None or s.kind == "table" else shown(s.default),
+            "allowed": s.domain(),
+            "value": "" if s.kind == "table" else shown(v) if (v := value(config, s.key)) is not None else "",
+            "help": s.help,
+        }
+        for s in declared()
+    ]
+    return pl.DataFrame(rows, schema={k: pl.String for k in ("setting", "type", "default", "allowed", "value", "help")})
 
 
 @contextlib.contextmanager

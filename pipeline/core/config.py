@@ -222,6 +222,7 @@ def load_config(path: Path | str | None = None) -> Config:
     if teacher not in lexicons:
         top.fail("teacher_lexicon", f"{teacher!r} is not a declared lexicon")
     tiles = {name: read_tile_set(name, sec) for name, sec in top.sections("tiles").items()}
+    check_settings(top)
     digest = hashlib.sha256(layers[0][1]) if len(layers) == 1 else hashlib.sha256(b"".join(d for _, d, _ in layers))
     return Config(
         path=path,
@@ -295,6 +296,23 @@ def folder_of(origins: dict[tuple[str, ...], Path], keys: tuple[str, ...], path:
         if keys[:end] in origins:
             return origins[keys[:end]]
     return path.parent
+
+
+def check_settings(top: Section) -> None:
+    """Check every declared setting the config sets (its type and range or choices) and refuse a field of a
+    declared table that no setting declares (a one-line error naming the file and the field)."""
+    from pipeline.core.registry import settings
+    from pipeline.core.settings import read, tables
+
+    declared = settings()
+    for table in tables(declared):
+        sec = top
+        for part in table.split("."):
+            if not sec.has(part):
+                break
+            sec = sec.section(part)
+        else:
+            read(sec, declared)
 
 
 def top_level() -> tuple[str, ...]:

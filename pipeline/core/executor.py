@@ -315,9 +315,11 @@ def run(job: Job, data_dir: Path | None, lexicon: str, engine: Engine | None = N
 
 def cluster_address(config, given: str | None = None) -> str:
     """Where jobs run: `given` (from --ray) if any, else the config's [cluster] address ("" = this machine)."""
+    from pipeline.core.declared import CORE_SETTINGS
+    from pipeline.core.settings import read
+
     sec = config.section("cluster")
-    sec.allow("address")
-    address = sec.text("address", "")
+    address = read(sec, CORE_SETTINGS)["address"]
     if address not in ("", "local", "auto"):
         try:
             split_address(address)

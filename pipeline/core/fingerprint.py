@@ -68,10 +68,15 @@ def tracked(config: Config, spec: LexiconSpec | None, reads: Reads) -> tuple[Con
 
 
 def settings(config: Config, spec: LexiconSpec | None, reads: Reads, params: dict[str, Any]) -> dict[str, Any]:
-    """The settings a stage depends on: the raw sections and tile sets it read, its lexicon's rules, its params."""
+    """The settings a stage depends on: the sections and tile sets it read (every declared setting at its value,
+    an absent one at its default: writing a default out changes nothing), its lexicon's rules, its params."""
+    from pipeline.core.registry import settings as declared
+    from pipeline.core.settings import resolved
+
+    raw = resolved(dict(config.raw), declared())
     tiles = {name: dataclasses.asdict(config.tiles[name]) for name in sorted(reads.tiles) if name in config.tiles}
     return {
-        "sections": {name: config.raw[name] for name in sorted(reads.sections) if name in config.raw},
+        "sections": {name: raw[name] for name in sorted(reads.sections) if name in raw},
         "tiles": tiles,
         "lexicon": _spec_dict(spec) if reads.lexicon and spec is not None else None,
         "params": params,

@@ -73,6 +73,16 @@ def relative(path: Path) -> str:
         return str(absolute)
 
 
+def make_defaults(config: Config) -> list[str]:
+    """The Makefile's defaults that are settings (a declared setting's `make` variable), at this config's values:
+    `make VAR=...` still overrides each."""
+    from pipeline.core.registry import settings, value
+    from pipeline.core.settings import shown
+
+    made = {s.make: value(config, s.key) for s in settings() if s.make is not None}
+    return [f"{name} ?= {v if isinstance(v, str) else shown(v)}" for name, v in made.items()]
+
+
 def rules(config: Config, config_arg: str) -> str:
     """The makefile text: variables, one pattern rule per stage, word list prerequisites, fingerprints."""
     lexicons = list(config.lexicons)
@@ -82,6 +92,7 @@ def rules(config: Config, config_arg: str) -> str:
         f"RULES_CONFIG := {config_arg}",
         f"CONFIG_LEXICONS := {' '.join(lexicons)}",
     ]
+    out += make_defaults(config)
     if len(config.layers) > 1:  # an overlay: the rules (and fingerprints) follow the configs it extends too
         out.append(f"$(RULES_MK): {' '.join(relative(p) for p in config.layers[1:])}")
     every = [name for s in STAGES for name in s.outputs]

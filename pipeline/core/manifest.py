@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from pipeline.core.config import Config, LexiconSpec
     from pipeline.core.fingerprint import Reads
+    from pipeline.core.settings import Setting
     from pipeline.core.stages import Output, StageContext
 
 Column = tuple[str, str]  # a column's type as docs/tables.md writes it (str, i32, list[str]) and what it holds
@@ -112,3 +113,6 @@ class Manifest:
     # package's stages, so that every numba kernel they reach is compiled before first use (pipeline.core.warm);
     # ("-m", MODULE, *args) runs a reference tool's main(args), {lexicon}, {data} and {tmp} filled in
     warmup: tuple[tuple[str, ...], ...] = ()
+    # the settings it reads from its sections (pipeline.core.settings): a table with a declared setting takes
+    # no other field
+    settings: tuple[Setting, ...] = ()

@@ -13,6 +13,7 @@ from pipeline import games
 
 if TYPE_CHECKING:
     from pipeline.core.manifest import Manifest, Stage, Table
+    from pipeline.core.settings import Setting
 
 # The config's own top-level fields and tables (every other one is a package's section).
 CORE_SECTIONS = ("default_lexicon", "teacher_lexicon", "lexicons", "tiles", "cluster")
@@ -51,6 +52,31 @@ def sections() -> tuple[str, ...]:
     return CORE_SECTIONS + tuple(s for m in manifests() for s in m.sections)
 
 
+def settings() -> tuple[Setting, ...]:
+    """Every declared setting of the config: the core's, then each package's, in the games' order."""
+    from pipeline.core.declared import CORE_SETTINGS
+
+    return CORE_SETTINGS + tuple(s for m in manifests() for s in m.settings)
+
+
+def setting(key: str) -> Setting:
+    """The declared setting `key` ("hangman.gallows")."""
+    found = [s for s in settings() if s.key == key]
+    if not found:
+        raise KeyError(f"no setting {key!r} is declared")
+    return found[0]
+
+
+def value(config, key: str):
+    """The value of the declared setting `key` in a config (its default when absent): how one package reads
+    another's setting without importing it."""
+    declared = setting(key)
+    sec = config.section(declared.table.split(".")[0])
+    for part in declared.table.split(".")[1:]:
+        sec = sec.section(part, {})
+    return declared.read(sec)
+
+
 def commands() -> dict[str, tuple[str, ...]]:
     """The command-line modules of every package, in the games' order, each with the names of the commands (and
     command groups) it registers."""
@@ -81,6 +107,13 @@ def check(found: list[Manifest]) -> None:
             if section in sections:
                 raise RuntimeError(f"{m.name}: config section {section!r} is declared twice")
             sections.add(section)
+        for setting in m.settings:
+            top = setting.table.split(".")[0]
+            if top not in m.sections:
+                raise RuntimeError(f"{m.name}: setting {setting.key!r} is outside its sections {m.sections}")
+        keys = [setting.key for setting in m.settings]
+        if len(set(keys)) != len(keys):
+            raise RuntimeError(f"{m.name}: a setting is declared twice")
         own = {t.name for t in m.tables}
         if own & schemas:
             raise RuntimeError(f"{m.name}: tables {sorted(own & schemas)} are declared twice")

@@ -311,7 +311,7 @@ def weighted_main(a: argparse.Namespace) -> int:
     """The weighted job: the words of --min-length to --max-length letters with their wordfreq weights (the
     default config's unknown_zipf, 0.0); the table, and its CPU seconds beside it."""
     from pipeline.core.executor import LocalEngine, run
-    from pipeline.hangman.settings import Settings, setter_weights
+    from pipeline.hangman.settings import defaults, setter_weights
 
     if a.min_length > a.max_length:
         return fail(f"--min-length {a.min_length} is more than --max-length {a.max_length}")
@@ -320,7 +320,7 @@ def weighted_main(a: argparse.Namespace) -> int:
     table = table.filter(pl.col("word").str.len_chars().is_between(a.min_length, a.max_length)).sort("word")
     if table.is_empty():
         return fail(f"{source}: no words of {a.min_length} to {a.max_length} letters")
-    weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", Settings().unknown_zipf).tolist()
+    weights = setter_weights(table["zipf"].to_numpy(), "wordfreq", defaults().unknown_zipf).tolist()
     job = weighted_job(table["word"].to_list(), weights, a.states, pairs(a.states_for))
     result = run(job, a.data_dir, a.lexicon, LocalEngine(a.processes))
     found = result.tables["weighted"].sort("length")

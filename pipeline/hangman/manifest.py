@@ -1,6 +1,36 @@
 """Hangman: every word's difficulty by two solvers, and the hangman command."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+GALLOWS = 6  # misses a classic gallows allows: head, body, two arms, two legs
+
+SETTINGS = (
+    Setting("hangman", "bands", "text", "tertiles",
+            'band within each length: "tertiles" (thirds by percentile_in_length) or "misses"',
+            choices=("tertiles", "misses")),
+    Setting("hangman", "easy_max_misses", "integer", 1, 'bands = "misses": at most this many misses is easy',
+            lo=0, hi=25),
+    Setting("hangman", "hard_min_misses", "integer", 4, 'bands = "misses": at least this many misses is hard',
+            lo=1, hi=26),
+    Setting("hangman", "prior", "text", "wordfreq",
+            'weighted solver\'s setter prior: "wordfreq" (weight ∝ 10^zipf) or "uniform"',
+            choices=("wordfreq", "uniform")),
+    Setting("hangman", "unknown_zipf", "number", 0.0,
+            "zipf given to words wordfreq does not know (zipf 0.0 in words.parquet)", lo=0.0, hi=9.0),
+    Setting("hangman", "gallows", "integer", GALLOWS,
+            "misses a classic gallows allows (hangman_summary.json: share solved within it; the report)",
+            lo=0, hi=26),
+    Setting("hangman", "summary_hardest", "integer", 10, "hardest words listed per length in hangman_summary.json",
+            lo=0, hi=1000),
+    Setting("hangman", "common_zipf", "number", 3.0, "`wordstats hangman --common`: words with zipf at least this",
+            lo=0.0, hi=9.0),
+    Setting("hangman", "optimal_states", "integer", 1000,
+            "the optimal search's budget of states per length (0: none); optimal_misses is null for a length it "
+            "does not prove (docs/data/hangman_optimal_*.csv: longer runs)", lo=0, hi=1 << 40),
+    Setting("hangman", "optimal_max_words", "integer", 6000,
+            "lengths with more words than this are not searched (they would not prove)", lo=0, hi=1 << 40),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "hangman",
@@ -41,6 +71,7 @@ MANIFEST = Manifest(
         ),
     ),
     commands={"pipeline.cli.hangman": ("hangman", "hangman-learn")},
+    settings=SETTINGS,
     warmup=(
         ("hangman", "CAT", "--json"),
         ("hangman-learn", "--games", "3", "--json"),

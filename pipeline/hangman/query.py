@@ -9,7 +9,11 @@ from pathlib import Path
 
 from pipeline.core.errors import WordstatsError, pick
 from pipeline.core.fields import LENGTH, SEED, option
+from pipeline.core.settings import default_of
+from pipeline.hangman.manifest import SETTINGS
 from pipeline.hangman.settings import BANDS, SETTERS
+
+COMMON_ZIPF = default_of(SETTINGS, "hangman.common_zipf")
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,9 @@ class HangmanQuery:
         kind=str, help="Only this band: easy, medium or hard (any case).", metavar="[easy|medium|hard]"
     )
     common: bool = option(
-        kind=bool, help="Only common words: zipf at least the config's hangman.common_zipf (3.0).", default=False
+        kind=bool,
+        help=f"Only common words: zipf at least the config's hangman.common_zipf (default {COMMON_ZIPF:g}).",
+        default=False,
     )
     weighted: bool = option(kind=bool, help="Trace the frequency-weighted solver.", default=False)
 

@@ -1,6 +1,14 @@
 """Phonics: pronunciations, syllables, phonics features, phases and grade levels for teachers' lists."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+SETTINGS = (
+    Setting("phonics", "dolch", "text", None,
+            "the Dolch list file (relative to this file; default data/raw/dolch.csv)"),
+    Setting("phonics", "phases", "text", None,
+            "the phonics phases file (relative to this file; default configs/phonics.toml)"),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "phonics",
@@ -55,4 +63,5 @@ MANIFEST = Manifest(
             },
         ),
     ),
+    settings=SETTINGS,
 )

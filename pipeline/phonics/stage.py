@@ -11,8 +11,10 @@ import polars as pl
 
 from pipeline.core.config import PROJECT_ROOT, Config, LexiconSpec
 from pipeline.core.files import sha256_if_file
+from pipeline.core.settings import read
 from pipeline.core.stages import Output, StageContext
 from pipeline.phonics.grades import dolch, familiar, grade_expr
+from pipeline.phonics.manifest import SETTINGS
 from pipeline.phonics.phases import Decoding, decode, taught
 from pipeline.phonics.rules import Features, base, features
 from pipeline.phonics.sounds import (
@@ -34,16 +36,14 @@ LIST_COLUMNS = ("blends", "digraphs", "vowel_teams", "r_controlled")
 
 def dolch_path(config: Config) -> Path:
     """The Dolch list file: [phonics] dolch, relative to the config that sets it (default data/raw/dolch.csv)."""
-    sec = config.section("phonics")
-    sec.allow("dolch", "phases")
-    return config.folder("phonics", "dolch") / sec.text("dolch") if sec.has("dolch") else DEFAULT_DOLCH
+    name = read(config.section("phonics"), SETTINGS)["dolch"]
+    return DEFAULT_DOLCH if name is None else config.folder("phonics", "dolch") / name
 
 
 def phases_path(config: Config) -> Path:
     """The phonics phases file: [phonics] phases, relative to the config that sets it (default configs/phonics.toml)."""
-    sec = config.section("phonics")
-    sec.allow("dolch", "phases")
-    return config.folder("phonics", "phases") / sec.text("phases") if sec.has("phases") else PHASES_FILE
+    name = read(config.section("phonics"), SETTINGS)["phases"]
+    return PHASES_FILE if name is None else config.folder("phonics", "phases") / name
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:

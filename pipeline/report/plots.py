@@ -6,8 +6,6 @@ import io
 
 import polars as pl
 
-from pipeline.hangman.settings import GALLOWS
-
 
 def new_figure(height: float = 3.4):
     """A matplotlib figure that belongs to no GUI (no pyplot state)."""
@@ -102,7 +100,7 @@ def plot_findable(df: pl.DataFrame):
     return fig
 
 
-def plot_misses(df: pl.DataFrame, gallows: int = GALLOWS):
+def plot_misses(df: pl.DataFrame, gallows: int):
     """Lines: mean and most misses per word length, and the gallows (the misses a game allows)."""
     fig = new_figure()
     ax = fig.subplots()

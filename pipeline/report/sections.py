@@ -9,7 +9,7 @@ from typing import cast
 
 import polars as pl
 
-from pipeline.hangman.settings import GALLOWS
+from pipeline.core.registry import setting
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import (
     plot_family_sizes,
@@ -236,14 +236,14 @@ def boggle_words_section(t: Tables, p: dict) -> Section:
 def hangman_section(t: Tables, p: dict) -> Section:
     """Hangman: how many misses the reference solver makes, by word length."""
     t.need("hangman", "word", "length", "misses", "guesses", "sequence", "expected_misses")
-    gallows = p.get("gallows", GALLOWS)  # the configured [hangman] gallows
+    gallows, classic = p["gallows"], setting("hangman.gallows").default  # the configured one, the default
     s = Section(
         "hangman",
         "Hangman difficulty",
         "hangman.parquet",
         "Misses the reference solver makes on each word (it knows the lexicon and guesses the letter "
         "least likely to miss). "
-        f"{gallows} misses complete the gallows ([hangman] gallows; a classic one allows {GALLOWS}).",
+        f"{gallows} misses complete the gallows ([hangman] gallows; a classic one allows {classic}).",
     )
     s.parts.append(
         t.part(

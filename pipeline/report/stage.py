@@ -7,8 +7,11 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.registry import value
+from pipeline.core.settings import read
 from pipeline.core.stages import Output, StageContext
 from pipeline.report.html import render
+from pipeline.report.manifest import SETTINGS
 from pipeline.report.model import Section, Skip, Tables
 from pipeline.report.plots import png
 from pipeline.report.sections import SECTIONS, overview_section
@@ -17,17 +20,7 @@ from pipeline.report.sections import SECTIONS, overview_section
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The [report] settings: image resolution, rows in top-N tables, the common-word threshold, bins; and the
     [hangman] gallows (misses a game allows), which the Hangman section measures against."""
-    from pipeline.hangman.settings import settings as hangman_settings
-
-    sec = config.section("report")
-    sec.allow("dpi", "top", "common_zipf", "bins")
-    return {
-        "dpi": sec.integer("dpi", 100, lo=50, hi=300),
-        "top": sec.integer("top", 15, lo=1, hi=100),
-        "common_zipf": sec.number("common_zipf", 3.0, lo=0, hi=8),
-        "bins": sec.integer("bins", 40, lo=5, hi=200),
-        "gallows": hangman_settings(config).gallows,
-    }
+    return {**read(config.section("report"), SETTINGS), "gallows": value(config, "hangman.gallows")}
 
 
 def sections(frames: dict[str, pl.DataFrame], p: dict) -> tuple[list[Section], dict[str, str]]:

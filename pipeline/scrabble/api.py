@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pipeline.scrabble.rules.variant import Variant
 
 from pipeline.core.results import Provenance, footer, provenance
+from pipeline.scrabble.manifest import STRATEGIES
 from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
 from pipeline.scrabble.requests import EndgameRequest as EndgameRequest
 from pipeline.scrabble.requests import LeaveRun as LeaveRun
@@ -37,8 +38,6 @@ from pipeline.scrabble.requests import SelfPlayRequest as SelfPlayRequest
 from pipeline.scrabble.requests import ShowRequest as ShowRequest
 from pipeline.scrabble.requests import Where as Where
 from pipeline.scrabble.requests import board_of, rack_of, variant_of
-
-STRATEGIES = ("score", "equity")
 
 
 def __getattr__(name: str) -> Any:

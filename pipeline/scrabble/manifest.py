@@ -1,6 +1,42 @@
 """Scrabble: the GADDAG, leave values, best openings and self-play, and the scrabble commands."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+STRATEGIES = ("score", "equity")  # the stage's self-play: greedy players, or players by score + leave value
+
+SETTINGS = (
+    Setting("scrabble", "variants", "table", None,
+            "[scrabble.variants.NAME]: a tile set, a 15x15 premium layout, the rack size and the bingo bonus"),
+    Setting("scrabble", "openings", "table", None, "openings.parquet's settings"),
+    Setting("scrabble", "selfplay", "table", None, "selfplay.parquet's settings"),
+    Setting("scrabble", "leaves", "table", None, "leaves.parquet's settings"),
+    Setting("scrabble", "playability", "table", None, "playability.parquet's settings"),
+    Setting("scrabble.openings", "variants", "list", None,
+            "the variants whose best first-move scores are computed (default: every declared variant)"),
+    Setting("scrabble.selfplay", "variants", "list", None,
+            "the variants played (default: every declared variant)"),
+    Setting("scrabble.selfplay", "games", "integer", 10, "games per variant", lo=0, hi=10_000_000),
+    Setting("scrabble.selfplay", "seed", "integer", 0, "seed of the games", lo=0),
+    Setting("scrabble.selfplay", "strategy", "text", "score",
+            '"score": both players play their highest-scoring move; "equity": score + leave value', choices=STRATEGIES),
+    Setting("scrabble.leaves", "variant", "text", "scrabble", "the variant whose leaves are valued"),
+    Setting("scrabble.leaves", "reference", "text", "",
+            "the observations the values are fitted from (relative to this file; empty: learnt here)"),
+    Setting("scrabble.leaves", "games", "integer", 300, "games per round, without a reference", lo=1, hi=10_000_000),
+    Setting("scrabble.leaves", "rounds", "integer", 3,
+            "rounds without a reference: a greedy round, then equity rounds with the values before", lo=1, hi=20),
+    Setting("scrabble.leaves", "seed", "integer", 0, "of the rounds, and of the games kept as GCG", lo=0,
+            make="LEAVES_SEED"),
+    Setting("scrabble.leaves", "prior_weight", "integer", 1000,
+            "observations a leave needs before its own mean outweighs the additive model", lo=0, hi=1_000_000,
+            make="LEAVES_PRIOR_WEIGHT"),
+    Setting("scrabble.playability", "games", "integer", 20, "games played here, without a reference",
+            lo=1, hi=10_000_000),
+    Setting("scrabble.playability", "seed", "integer", 27, "seed of the games", lo=0, make="PLAYABILITY_SEED"),
+    Setting("playability", "reference", "text", "",
+            "the playability reference: a folder of Parquet parts (relative to this file; empty: none)"),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "scrabble",
@@ -111,4 +147,5 @@ MANIFEST = Manifest(
         ("scrabble", "playability", "--games", "2", "--quiet"),
         ("scrabble", "leaves", "--games", "2", "--rounds", "2", "--quiet"),
     ),
+    settings=SETTINGS,
 )

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import FORCE, LIMIT, MAX_LIMIT, OUT, RAY, SEED, SHARD_SIZE, Field, option
+from pipeline.core.settings import default_of
+from pipeline.scrabble.manifest import SETTINGS
 
 if TYPE_CHECKING:
     from pipeline.core.config import Config
@@ -33,7 +35,9 @@ MAX_ENDGAME_SECONDS = 86_400.0
 SELFPLAY_ENDGAME_POSITIONS = 20_000  # a self-play endgame move's search budget in positions (not seconds, so that a
 # game repeats on any machine)
 REFERENCE_BLOCK = 20_000  # games per block of the playability reference: its games done are a multiple of it
-PLAYABILITY_SEED = 27  # the playability games' seed when neither the command line nor the config names one
+PLAYABILITY_SEED = default_of(
+    SETTINGS, "scrabble.playability.seed"
+)  # when neither the command line nor the config names one
 
 # Where a request plays, shared by its requests.
 BOARD = Field("board", Path, "Board file: 15 lines of 15 characters (. empty, A-Z tiles, a-z blanks).")

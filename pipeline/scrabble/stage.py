@@ -9,17 +9,17 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec, Section
 from pipeline.core.errors import WordstatsError
+from pipeline.core.settings import read
 from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.manifest import SETTINGS
 from pipeline.scrabble.play.strategy import GREEDY, Strategy
 from pipeline.scrabble.play.summary import SELFPLAY_SCHEMA, selfplay_summary
 from pipeline.scrabble.rules.openings import openings
 from pipeline.scrabble.rules.variant import Variant, variant_params, variants
-
-STRATEGIES = ("score", "equity")
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
@@ -27,21 +27,17 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     known = variants(config)
     sec = config.section("scrabble")
 
-    def chosen(sub: Section) -> list[str]:
+    def chosen(sub: Section, names: tuple[str, ...] | None) -> list[str]:
         """The variants a sub-section lists (default all), each a declared one."""
-        names = sub.sequence("variants", list(known))
-        for name in names:
+        for name in names or ():
             if name not in known:
                 sub.fail("variants", f"unknown variant {name!r} (declared: {', '.join(known)})")
-        return names
+        return list(known) if names is None else list(names)
 
     opening_sec, selfplay_sec = sec.section("openings", {}), sec.section("selfplay", {})
-    opening_sec.allow("variants")
-    selfplay_sec.allow("variants", "games", "seed", "strategy")
-    strategy = selfplay_sec.text("strategy", "score")
-    if strategy not in STRATEGIES:
-        selfplay_sec.fail("strategy", f"unknown strategy {strategy!r} (score or equity)")
-    played = chosen(selfplay_sec)
+    opening, selfplay = read(opening_sec, SETTINGS), read(selfplay_sec, SETTINGS)
+    strategy = selfplay["strategy"]
+    played = chosen(selfplay_sec, selfplay["variants"])
     if strategy == "equity":
         leaves_variant = sec.section("leaves", {}).text("variant", "scrabble")
         others = [name for name in played if name != leaves_variant]
@@ -53,13 +49,8 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
             )
     return {
         "variants": {name: {k: x for k, x in variant_params(v).items() if k != "name"} for name, v in known.items()},
-        "openings": {"variants": chosen(opening_sec)},
-        "selfplay": {
-            "variants": played,
-            "games": selfplay_sec.integer("games", 10, lo=0),
-            "seed": selfplay_sec.integer("seed", 0, lo=0),
-            "strategy": strategy,
-        },
+        "openings": {"variants": chosen(opening_sec, opening["variants"])},
+        "selfplay": {"variants": played, "games": selfplay["games"], "seed": selfplay["seed"], "strategy": strategy},
     }
 
 

@@ -1,6 +1,13 @@
 """Teachers' word lists and sheets, and the teacher's page; the gallery stage makes the page's previews."""
 
 from pipeline.core.manifest import Manifest, Stage, Table
+from pipeline.core.settings import Setting
+
+SETTINGS = (
+    Setting("wordlists", "file", "text", None,
+            "presets and the block list of `wordstats wordlist` (relative to this file; default "
+            "configs/wordlists.toml)"),
+)  # fmt: skip
 
 MANIFEST = Manifest(
     "wordlists",
@@ -26,4 +33,5 @@ MANIFEST = Manifest(
         ),
     ),
     commands={"pipeline.cli.wordlists": ("wordlist",), "pipeline.cli.serve": ("serve",)},
+    settings=SETTINGS,
 )

@@ -16,6 +16,7 @@ from pathlib import Path
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import write_text
+from pipeline.core.registry import value
 from pipeline.words.safety import Exclusions, build_exclusions
 from pipeline.words.vocabulary import Vocabulary, check_decision, vocabulary
 
@@ -45,9 +46,8 @@ class Classroom:
 
 def settings_path(config: Config) -> Path:
     """The word-list settings file the config's [wordlists] file names (default: configs/wordlists.toml)."""
-    sec = config.section("wordlists")
-    sec.allow("file")
-    return config.folder("wordlists", "file") / sec.text("file") if sec.has("file") else SETTINGS_FILE
+    name = value(config, "wordlists.file")
+    return SETTINGS_FILE if name is None else config.folder("wordlists", "file") / name
 
 
 def settings_file(config: Config) -> Section:

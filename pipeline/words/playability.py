@@ -14,6 +14,7 @@ from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.fields import Field
 from pipeline.core.jobs import words_digest
+from pipeline.core.registry import value
 
 MILLI = 1000  # losses are summed as integer thousandths of a point
 REFERENCE_STAGE = "playability-reference"  # the stage a reference table's footer names
@@ -45,14 +46,12 @@ def reference_params(config: Config) -> dict:
     bytes) of [playability] reference, a folder of parts, so that the stages that read it are stale when it
     changes; nothing when the config names none. A top-level table of its own, so that the ingest stage, which
     reads it, is not stale whenever a Scrabble setting changes."""
-    sec = config.section("playability")
-    sec.allow("reference")
-    name = sec.text("reference", "")
+    name = value(config, "playability.reference")
     if not name:
         return {}
     path = config.folder("playability", "reference") / name
     if not path.is_dir():
-        sec.fail("reference", f"no such folder of parts: {path}")
+        config.section("playability").fail("reference", f"no such folder of parts: {path}")
     return {"reference": str(path), "reference_sha256": parts.digest(path)}
 
 

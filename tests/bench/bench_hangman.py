@@ -18,7 +18,7 @@ from pipeline.core.progress import SILENT
 from pipeline.core.stages import run as run_stages
 from pipeline.core.store import Store
 from pipeline.hangman.difficulty import difficulty_table, summary
-from pipeline.hangman.settings import Settings
+from pipeline.hangman.settings import defaults
 from pipeline.hangman.solver import solve_lexicon, solve_plain
 from pipeline.ingest.sources import read_source
 from pipeline.ingest.stage import scrabble_tiles
@@ -49,7 +49,7 @@ def stage_with_files(name: str, words) -> float:
 def measure(name: str, words) -> dict:
     """Times (medians) of the kernel solver, the whole stage and the plain solver on one words table."""
     names = words["word"].to_list()
-    s = Settings()
+    s = defaults()
     started = time.perf_counter()
     kernel = solve_lexicon(names)  # first call: loads (or compiles) the numba kernel
     first_call = time.perf_counter() - started

@@ -36,15 +36,19 @@ import numpy as np
 import polars as pl
 
 from pipeline.core.blas import one_thread
+from pipeline.core.settings import default_of
 from pipeline.scrabble.equity.strategy import uses_leaves
 from pipeline.scrabble.equity.values import MAX_LEAVE, RADIX, TILES, LeaveValues, keys_of, texts_of_codes
+from pipeline.scrabble.manifest import SETTINGS
 from pipeline.scrabble.play.game import GameLog
 from pipeline.scrabble.rules.variant import Variant
 
 Z95 = 1.959963984540054
 SCALE = 256  # targets are summed as integers in 1/SCALE points: merged sums are exact in any order
 RIDGE = 25.0  # the additive model's penalty: a coefficient is pulled to 0 like this many observations
-PRIOR_WEIGHT = 1000  # observations a leave needs before its own mean outweighs the additive model
+PRIOR_WEIGHT = default_of(
+    SETTINGS, "scrabble.leaves.prior_weight"
+)  # observations before its own mean outweighs the model
 FIT_CHUNK = 20_000  # leaves per block of the least-squares sums
 VALUE_GRID = 1024  # published values are whole 1/1024 points: BLAS kernels differ by CPU in the last bits
 

@@ -13,16 +13,18 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipeline.core.jobs import Job, Parts, Shard, words_digest
+from pipeline.core.settings import default_of
 from pipeline.scrabble.equity.fit import leave_values, log_observations, merge_summaries, rounds_rng, summarise
 from pipeline.scrabble.equity.strategy import Equity
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.manifest import SETTINGS
 from pipeline.scrabble.play.game import GameLog, play_game
 from pipeline.scrabble.play.strategy import GREEDY
 from pipeline.scrabble.rules.variant import Variant, variant_params
 
 LEAVES_SHARD = 25  # games per shard (a few seconds on one core)
-ROUNDS = 3  # a greedy round, then equity rounds with the previous round's values
+ROUNDS = default_of(SETTINGS, "scrabble.leaves.rounds")  # a greedy round, then equity rounds with the values before
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,14 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
-from pipeline.scrabble.equity.fit import PRIOR_WEIGHT, leave_values, published
-from pipeline.scrabble.equity.job import ROUNDS, Learning, learn, round_game
+from pipeline.core.settings import read
+from pipeline.scrabble.equity.fit import leave_values, published
+from pipeline.scrabble.equity.job import Learning, learn, round_game
 from pipeline.scrabble.equity.reference import read_reference
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.manifest import SETTINGS
 from pipeline.scrabble.play.jobs import local_processes
 from pipeline.scrabble.play.turns import game_of
 from pipeline.scrabble.records.gcg import game_gcg
@@ -32,19 +34,16 @@ def params(config: Config, spec: LexiconSpec | None) -> dict:
     """The variant, games per round, rounds, seed and prior weight of [scrabble.leaves] (validated), and the
     reference table's path and sha256 (empty when the values are learnt here)."""
     sec = config.section("scrabble").section("leaves", {})
-    sec.allow("variant", "games", "rounds", "seed", "prior_weight", "reference")
-    name = sec.text("variant", "scrabble")
+    leaves = read(sec, SETTINGS)
+    name = leaves["variant"]
     declared = config.section("scrabble").sections("variants")
     if name not in declared:
         sec.fail("variant", f"unknown variant {name!r} (declared: {', '.join(declared)})")
     declared_variant(config, name)  # validated; only this variant's tile set is read
     return {
         "variant": name,
-        "games": sec.integer("games", 300, lo=1, hi=10_000_000),
-        "rounds": sec.integer("rounds", ROUNDS, lo=1, hi=20),
-        "seed": sec.integer("seed", 0, lo=0),
-        "prior_weight": sec.integer("prior_weight", PRIOR_WEIGHT, lo=0, hi=1_000_000),
-        **reference_params(config, sec.text("reference", "")),
+        **{key: leaves[key] for key in ("games", "rounds", "seed", "prior_weight")},
+        **reference_params(config, leaves["reference"]),
     }
 
 

@@ -9,30 +9,24 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.registry import value
+from pipeline.core.settings import read
 from pipeline.scrabble.equity.values import LeaveValues
 from pipeline.scrabble.lexicon.gaddag import from_table
 from pipeline.scrabble.lexicon.words import Lexicon
+from pipeline.scrabble.manifest import SETTINGS
 from pipeline.scrabble.play.jobs import local_processes
-from pipeline.scrabble.requests import PLAYABILITY_SEED
 from pipeline.scrabble.rules.variant import declared_variant
 from pipeline.words.playability import reference_params
-
-DEFAULT_GAMES = 20
 
 
 def params(config: Config, spec: LexiconSpec | None) -> dict:
     """The games and seed of [scrabble.playability] (validated) and [playability] reference (path, sha256); the
     variant is that of the leave values."""
-    sec = config.section("scrabble").section("playability", {})
-    sec.allow("games", "seed")
-    variant = config.section("scrabble").section("leaves", {}).text("variant", "scrabble")
+    own = read(config.section("scrabble").section("playability", {}), SETTINGS)
+    variant = value(config, "scrabble.leaves.variant")
     declared_variant(config, variant)
-    return {
-        "variant": variant,
-        "games": sec.integer("games", DEFAULT_GAMES, lo=1, hi=10_000_000),
-        "seed": sec.integer("seed", PLAYABILITY_SEED, lo=0),
-        **reference_params(config),
-    }
+    return {"variant": variant, "games": own["games"], "seed": own["seed"], **reference_params(config)}
 
 
 def build(inputs: dict[str, pl.DataFrame], ctx) -> dict[str, object]:

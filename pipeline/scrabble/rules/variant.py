@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 from pipeline.core.config import Config, Section, TileSet
 from pipeline.core.errors import pick
+from pipeline.core.settings import read
 from pipeline.letters.tilesets import tile_set as tl_tile_set
+from pipeline.scrabble.manifest import SETTINGS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -91,7 +93,7 @@ def variant_params(v: Variant) -> dict:
 def variants(config: Config) -> dict[str, Variant]:
     """Every variant declared under [scrabble.variants], validated."""
     sec = config.section("scrabble")
-    sec.allow("variants", "openings", "selfplay", "leaves", "playability")
+    read(sec, SETTINGS)
     found = {name: _variant(name, v, config) for name, v in sec.sections("variants").items()}
     if not found:
         sec.fail("variants", "declare at least one variant, e.g. [scrabble.variants.scrabble]")
