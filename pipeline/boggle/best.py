@@ -51,7 +51,7 @@ def anneal(
     setting stop[0] from another thread ends them early, each with the best board it found so far."""
     import numpy as np
 
-    from pipeline.boggle.kernels.anneal import boggle_anneal
+    from pipeline.boggle.kernels.anneal import Cubes, Grid, Schedule, Trie, boggle_anneal
 
     check_size(rows, cols, "search")
     if dice is not None:
@@ -66,16 +66,10 @@ def anneal(
         seed,
         first_run,
         n_runs,
-        dice is None,
-        dictionary.letter_weights,
-        faces,
-        n_faces,
-        rows * cols,
-        params.steps,
-        params.t_start,
-        params.t_end,
-        *neighbours(rows, cols),
-        *dictionary.arrays,
+        Cubes(dice is None, dictionary.letter_weights, faces, n_faces),
+        Grid(rows * cols, *neighbours(rows, cols)),
+        Trie(*dictionary.arrays),
+        Schedule(params.steps, params.t_start, params.t_end),
         np.zeros(1, dtype=np.int8) if stop is None else stop,
     )
     return [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -9,6 +11,39 @@ from pipeline.boggle.kernels.rolls import below, roll_into, stream, uniform
 from pipeline.boggle.kernels.solve import board_dfs, board_scratch
 
 STOP_CHECK = 256  # an annealing run reads its stop flag once every this many steps (a few milliseconds)
+
+
+class Cubes(NamedTuple):
+    """What a cell may show: any letter, drawn with the dictionary's weights (free), or a face of one of the dice."""
+
+    free: bool  # free letters (cumulative is read) or dice (faces and n_faces are read)
+    cumulative: np.ndarray  # float64 (26,): cumulative letter weights (Dictionary.letter_weights)
+    faces: np.ndarray  # int8 (dice, longest die): each die's faces as letter codes, padded (Dice.arrays)
+    n_faces: np.ndarray  # int32 (dice,): each die's number of faces
+
+
+class Grid(NamedTuple):
+    """The board's cells and each one's neighbours (rules.neighbours)."""
+
+    n_cells: int
+    nbrs: np.ndarray  # int32 (cells, 8): each cell's 8-connected neighbours, -1 padded
+    ncount: np.ndarray  # int32 (cells,): how many each cell has
+
+
+class Trie(NamedTuple):
+    """The dictionary as the board walk reads it (Dictionary.arrays): packed nodes, class points, word ranks."""
+
+    nodes: np.ndarray  # uint64 (nodes,): child letters, points class, first child
+    values: np.ndarray  # int32 (classes,): the points of each points class
+    rank: np.ndarray  # int32 (nodes,): the place of the word ending at each node, longest first
+
+
+class Schedule(NamedTuple):
+    """How long a run anneals: its steps, and the temperature falling geometrically from t_start to t_end."""
+
+    steps: int
+    t_start: float
+    t_end: float
 
 
 @njit(cache=True, inline="always")
@@ -23,28 +58,14 @@ def _pick_letter(state, cumulative):
 
 
 @njit(cache=True)
-def _anneal_one(
-    state,
-    free,
-    cumulative,
-    faces,
-    n_faces,
-    n_cells,
-    steps,
-    t_start,
-    t_end,
-    nbrs,
-    ncount,
-    nodes,
-    values,
-    rank,
-    mark,
-    scratch,
-    best,
-    stop,
-):
+def _anneal_one(state, cubes, grid, trie, schedule, mark, scratch, best, stop):
     """One simulated-annealing run from a random start; writes the best board into `best`, returns its score and
-    the steps it made (fewer than `steps` when `stop[0]` was set meanwhile: it is read every STOP_CHECK steps)."""
+    the steps it made (fewer than the schedule's when `stop[0]` was set meanwhile: it is read every STOP_CHECK
+    steps)."""
+    free, cumulative, faces, n_faces = cubes
+    n_cells, nbrs, ncount = grid
+    nodes, values, rank = trie
+    steps, t_start, t_end = schedule
     none = np.empty(0, dtype=np.int32)
     board = np.empty(n_cells, dtype=np.int8)
     n_dice = faces.shape[0]
@@ -149,51 +170,17 @@ def _anneal_one(
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def boggle_anneal(
-    seed,
-    first_run,
-    n_runs,
-    free,
-    cumulative,
-    faces,
-    n_faces,
-    n_cells,
-    steps,
-    t_start,
-    t_end,
-    nbrs,
-    ncount,
-    nodes,
-    values,
-    rank,
-    stop,
-):
+def boggle_anneal(seed, first_run, n_runs, cubes, grid, trie, schedule, stop):
     """Runs first_run .. first_run+n_runs-1 of seeded simulated annealing, on all threads: best boards, scores
     and steps made. Another thread may set stop[0] (the GIL is released) to end every run within STOP_CHECK
     steps."""
-    boards = np.empty((n_runs, n_cells), dtype=np.int8)
+    boards = np.empty((n_runs, grid.n_cells), dtype=np.int8)
     scores = np.zeros(n_runs, dtype=np.int32)
     made = np.zeros(n_runs, dtype=np.int64)
     for r in prange(n_runs):
-        mark = np.zeros(nodes.shape[0], dtype=np.int32)
+        mark = np.zeros(trie.nodes.shape[0], dtype=np.int32)
+        scratch = board_scratch(grid.n_cells, trie.nodes, trie.values)
         scores[r], made[r] = _anneal_one(
-            stream(seed, first_run + r),
-            free,
-            cumulative,
-            faces,
-            n_faces,
-            n_cells,
-            steps,
-            t_start,
-            t_end,
-            nbrs,
-            ncount,
-            nodes,
-            values,
-            rank,
-            mark,
-            board_scratch(n_cells, nodes, values),
-            boards[r],
-            stop,
+            stream(seed, first_run + r), cubes, grid, trie, schedule, mark, scratch, boards[r], stop
         )
     return boards, scores, made
