@@ -6,9 +6,9 @@ GAMES = (
     "pipeline.ingest",
     "pipeline.anagrams",
     "pipeline.boggle",
+    "pipeline.phonics",
     "pipeline.hangman",
     "pipeline.scrabble",
-    "pipeline.phonics",
     "pipeline.wordlists",
     "pipeline.report",
 )

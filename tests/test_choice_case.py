@@ -81,7 +81,9 @@ RUNS = field_runs() + config_names()
 @pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
     """The default config's data folder with the teacher lexicon's words, indexes, Hangman and phonics."""
-    return default_data(tmp_path_factory, {"scowl": ("ingest", "indexes", "hangman", "phonics", "stems")})
+    return default_data(
+        tmp_path_factory, {"scowl": ("ingest", "indexes", "phonics", "hangman", "hangman_children", "stems")}
+    )
 
 
 def outcome(data: Path, args: tuple[str, ...], out: Path) -> tuple:

@@ -45,7 +45,7 @@ def settings(config):
     return load_settings(config)
 
 
-CLASSROOM_STAGES = ("ingest", "phonics")
+CLASSROOM_STAGES = ("ingest", "phonics", "hangman_children")
 
 
 @pytest.fixture(scope="module")

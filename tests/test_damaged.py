@@ -24,7 +24,7 @@ MOBY = Path(__file__).resolve().parents[1] / "data" / "raw" / "moby-words.txt"
 EXTRA = tuple("RETAINS STAINER SATIRE STONE NOTES QUA QI ZA CAT ACT THE AND".split())
 LEXICON = "t"
 FAST_STAGES = ("ingest", "indexes", "stems")
-SLOW_STAGES = ("boggle", "dictionary", "hangman", "gaddag", "scrabble", "phonics", "gallery")
+SLOW_STAGES = ("boggle", "dictionary", "phonics", "hangman", "hangman_children", "gaddag", "scrabble", "gallery")
 
 # the queries that read each table (every one exits 0 on the whole tables)
 READERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -38,6 +38,7 @@ READERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("hangman", "--length", "5"),
         ("wordlist", "--length", "5", "--sort", "difficulty"),
     ),
+    "hangman_children": (("wordlist", "--children", "--hangman", "easy"),),
     "boggle_boards": (("sql", "SELECT * FROM boggle_boards"),),
     "boggle_words": (("word", "STONE"), ("wordlist", "--length", "5", "--boggle-findable")),
     "boggle_best": (("sql", "SELECT * FROM boggle_best"),),

@@ -175,7 +175,7 @@ def built(tmp_path_factory) -> Path:
 # The stages the examples read, per lexicon of the default config (built once for the examples' test).
 EXAMPLE_STAGES = {
     "enable": ["ingest", "indexes", "stems", "hangman", "gaddag", "leaves", "playability"],
-    "scowl": ["ingest", "hangman", "phonics"],
+    "scowl": ["ingest", "phonics", "hangman", "hangman_children"],
     "web2": ["ingest", "hangman"],
 }
 

@@ -17,7 +17,7 @@ from pipeline.wordlists.settings import load_settings
 from tests.conftest import DEFAULT_CONFIG, run_cli
 from tests.support.datasets import default_data, private_copy
 
-STAGES = ("ingest", "indexes", "hangman", "phonics", "gallery")
+STAGES = ("ingest", "indexes", "phonics", "hangman", "hangman_children", "gallery")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ import json
 import random
 import shutil
 from dataclasses import replace
-from string import ascii_uppercase
 
 import numpy as np
 import polars as pl
@@ -20,6 +19,7 @@ from pipeline.hangman.difficulty import difficulty_table
 from pipeline.hangman.settings import defaults, setter_weights
 from pipeline.hangman.solver import solve_length, solve_lexicon, solve_plain
 from tests.conftest import SMALL_CONFIG, build_lexicon, config_with, corpus
+from tests.reference.hangman import replay
 from tests.reference.stats import spearman
 
 SEVEN = ["deed", "even", "eyes", "heel", "mere", "peep", "star"]
@@ -32,23 +32,6 @@ SEVEN_SOLVED = [
     (1, 3, "HEEL", "EDH"),
     (2, 3, "PEEP", "EDH"),
 ]
-
-
-def replay(secret: str, lexicon: list[str], weight=lambda word: 1) -> tuple[int, int, str]:
-    """One game played the slow, obvious way: count each letter's miss weight, guess, filter the candidates."""
-    candidates = [w for w in lexicon if len(w) == len(secret)]
-    guessed, sequence, misses = set(), "", 0
-    while len(candidates) > 1:
-
-        def miss_weight(letter):
-            return sum(weight(w) for w in candidates if letter not in w)  # noqa: B023 (called at once)
-
-        guess = min((c for c in ascii_uppercase if c not in guessed), key=lambda c: (miss_weight(c), c))
-        guessed.add(guess)
-        sequence += guess
-        misses += guess not in secret
-        candidates = [w for w in candidates if all((a == guess) == (b == guess) for a, b in zip(w, secret))]
-    return misses, len(sequence), sequence
 
 
 def heuristic(word: str, vowels="AEIOU", order="ETAOINSHRDLCUMWFGYPBVKJXQZ") -> int:

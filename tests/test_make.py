@@ -371,10 +371,16 @@ def test_make_reruns_a_touched_stage_and_those_downstream_for_real(copy):
     module.touch()
     res = make("all", config=config, out=out)
     assert res.returncode == 0, res.stderr
-    # the gallery's lists solve Hangman pools with the same solver
-    assert planned(subprocess.CompletedProcess([], 0, res.stdout, "")) == {"hangman", "gallery", "report"}
+    # the children's pool is solved by the same solver, and the gallery's lists read both Hangman tables
+    assert planned(subprocess.CompletedProcess([], 0, res.stdout, "")) == {
+        "hangman",
+        "hangman_children",
+        "gallery",
+        "report",
+    }
     changed = {p.name for p in (out / "tiny").iterdir() if p.is_file() and p.stat().st_mtime_ns != times[p.name]}
-    assert changed - {"manifest.json"} == {"hangman.parquet", "hangman_summary.json", "gallery.parquet", "report.html"}
+    rebuilt = {"hangman.parquet", "hangman_summary.json", "hangman_children.parquet", "gallery.parquet", "report.html"}
+    assert changed - {"manifest.json"} == rebuilt
     assert make("-q", "all", config=config, out=out).returncode == 0
 
 

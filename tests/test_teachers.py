@@ -11,12 +11,16 @@ import pytest
 from pipeline.core.config import load_config
 from pipeline.core.errors import NotFound
 from pipeline.core.store import Store
+from pipeline.hangman.children import BANDS, classroom
 from pipeline.phonics.grades import dolch
 from pipeline.phonics.stage import DEFAULT_DOLCH
 from pipeline.wordlists.select import word_list
 from pipeline.wordlists.settings import load_settings
+from pipeline.words.children import children_pool
 from pipeline.words.classroom import listed_entries, load_classroom
 from tests.conftest import DEFAULT_CONFIG, ROOT, build_lexicon, run_cli, sample_words
+from tests.reference.hangman import replay
+from tests.reference.hangman_expected import expected_misses
 
 MOBY = ROOT / "data" / "raw" / "moby-words.txt"
 # Words the issue found on children's lists, and their neighbours: none may appear without --allow-all.
@@ -33,7 +37,9 @@ def lex(tmp_path_factory):
     """A quarter of the Moby list, the Dolch words, and the unsafe words above, with the phonics table."""
     dolch_words = [w.lower() for w in dolch(DEFAULT_DOLCH)["word"].to_list() if w.isalpha()]
     words = sample_words(MOBY, 4, tuple(UNSAFE) + tuple(dolch_words))
-    return build_lexicon(tmp_path_factory.mktemp("teachers") / "out", words, "phonics", config=DEFAULT_CONFIG)
+    return build_lexicon(
+        tmp_path_factory.mktemp("teachers") / "out", words, "phonics", "hangman_children", config=DEFAULT_CONFIG
+    )
 
 
 @pytest.fixture(scope="module")
@@ -199,6 +205,24 @@ def test_children_hangman_bands_against_the_pool(lex, config):
     assert easy["expected_misses"].max() <= hard["expected_misses"].min()
     grades = phonics_rows(lex).filter(pl.col("word").is_in(easy["word"].str.to_uppercase().to_list()))["grade"]
     assert grades.max() <= 4
+
+
+@pytest.mark.slow
+def test_the_children_hangman_table_is_the_pool_solved_against_itself(lex, config):
+    """hangman_children.parquet holds exactly the children's pool; a sample of its words' misses and guesses are
+    the slow solver's against the pool and their expected misses the exact expectation over fair tie-breaks;
+    the bands are the pool's thirds in order of expected misses."""
+    store = Store(lex, "t")
+    table = store.read("hangman_children")
+    pool = children_pool(store.scan("words", ["word"]), store.scan("phonics", ["word", "grade"]), classroom(config))
+    assert table["word"].to_list() == pool and len(pool) > 100
+    for word in random.Random(5).sample(pool, 6):
+        row = table.row(by_predicate=pl.col("word") == word, named=True)
+        assert (row["misses"], row["guesses"]) == replay(word, pool)[:2], word
+        assert row["expected_misses"] == pytest.approx(float(expected_misses(word, pool)), abs=1e-9), word
+    order = table.sort(["expected_misses", "misses", "guesses", "word"])["band"].to_list()
+    thirds = [BANDS[min(2, 3 * i // len(order))] for i in range(len(order))]
+    assert order == thirds
 
 
 @pytest.mark.slow

@@ -44,6 +44,14 @@ MANIFEST = Manifest(
             description="Hangman difficulty of every word (two solvers)",
             word_list=True,
         ),
+        Stage(
+            "hangman_children",
+            "pipeline.hangman.children",
+            ("words", "phonics"),
+            ("hangman_children.parquet",),
+            description="Hangman difficulty within the children's pool (the children's Hangman lists)",
+            word_list=True,
+        ),
     ),
     tables=(
         Table(
@@ -66,6 +74,17 @@ MANIFEST = Manifest(
                 "optimal_misses": ("i32", "wrong guesses under the optimal strategy (null unless proved)"),
                 "optimal_guesses": ("i32", "guesses under the optimal strategy (null unless proved)"),
                 "optimal_sequence": ("str", "the optimal strategy's guesses (null unless proved)"),
+            },
+            sorted_by=("word",),
+        ),
+        Table(
+            "hangman_children",
+            {
+                "word": ("str", "a word of the children's pool (grade K to 4, kept by the classroom review)"),
+                "band": ("str", "easy, medium or hard: the pool's thirds by expected_misses, misses, guesses"),
+                "expected_misses": ("f64", "expected wrong guesses against the pool, ties broken at random"),
+                "misses": ("i32", "wrong guesses of the reference solver against the pool"),
+                "guesses": ("i32", "guesses of the reference solver against the pool"),
             },
             sorted_by=("word",),
         ),

@@ -113,7 +113,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
     if "hangman" in options:
         band = options["hangman"]
         if options.get("children"):
-            table = children_hangman(store, settings).lazy()
+            table = children_hangman(store).lazy()
         else:
             table = need_table(store, "hangman", "--hangman").select(
                 "word", "band", "expected_misses", "misses", "guesses"

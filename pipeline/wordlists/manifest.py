@@ -18,7 +18,7 @@ MANIFEST = Manifest(
             "pipeline.wordlists.gallery",
             ("words", "phonics"),
             ("gallery.parquet",),
-            optional_inputs=("hangman", "boggle_words", "playability"),
+            optional_inputs=("hangman", "hangman_children", "boggle_words", "playability"),
             description="each preset's words as the teacher's page previews them (the teacher lexicon)",
         ),
     ),

@@ -3,7 +3,6 @@ the words that make fair scramble and Hangman puzzles, and the classroom review'
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 
@@ -13,9 +12,9 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
 from pipeline.wordlists.puzzles import Banned, misleading, other_answers, scramble
 from pipeline.wordlists.settings import Settings
-from pipeline.words.classroom import classroom_vocabulary, exclusions, offensive_words
-
-CHILDREN_GRADE = 4  # the children's pool: grade K to 4, the words familiar to fourth graders
+from pipeline.words.children import CHILDREN_GRADE as CHILDREN_GRADE  # the lists' filters name it
+from pipeline.words.children import children_pool as children_words
+from pipeline.words.classroom import classroom_vocabulary, offensive_words
 
 COLUMNS = {
     "words": ["word", "length", "zipf"],
@@ -43,6 +42,7 @@ COLUMNS = {
         "graphemes",
     ],
     "hangman": ["word", "band", "expected_misses", "misses", "guesses"],
+    "hangman_children": ["word", "band", "expected_misses", "misses", "guesses"],
     "boggle_words": ["word", "find_rate"],
 }  # what the filters read of each table
 
@@ -60,14 +60,9 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
 
 
 def children_pool(store: Store, settings: Settings) -> list[str]:
-    """The children's word pool: words of grade K to 4 (Dolch and Dale-Chall familiar words) that pass the
-    block list and the topics and that the classroom review keeps."""
-    keep = exclusions(settings.classroom).keep()
-    grades = need_table(store, "phonics", "--children").filter(pl.col("grade").is_between(0, CHILDREN_GRADE))
-    grades = grades.select("word")
-    kept = sorted(classroom_vocabulary(settings.classroom).kept)
-    words = store.scan("words", ["word"]).join(grades, on="word", how="semi").filter(keep)
-    return words.filter(pl.col("word").is_in(kept)).collect()["word"].to_list()
+    """The children's pool of the store's lexicon (pipeline/words/children.py)."""
+    phonics = need_table(store, "phonics", "--children")
+    return children_words(store.scan("words", ["word"]), phonics, settings.classroom)
 
 
 def scramble_pool(
@@ -113,35 +108,9 @@ def common_words(store: Store, settings: Settings) -> list[str]:
     return words.select("word").collect()["word"].to_list()
 
 
-_SOLVED: dict[str, pl.DataFrame] = {}  # the children's pool solved, by the pool's digest (the bands of 3 presets)
-SOLVED_KEPT = 4
-
-
-def children_hangman(store: Store, settings: Settings) -> pl.DataFrame:
-    """Hangman difficulty against the children's pool: the solver guesses among the words a child knows;
-    easy, medium and hard are the thirds of the pool's words by expected misses over fair tie-breaks, then the
-    deterministic misses and guesses."""
-    from pipeline.hangman.expected import expected_misses
-    from pipeline.hangman.solver import solve_lexicon
-
-    pool = sorted(children_pool(store, settings))
-    key = hashlib.sha256("\n".join(pool).encode()).hexdigest()
-    if key not in _SOLVED:
-        if len(_SOLVED) >= SOLVED_KEPT:
-            _SOLVED.clear()
-        fair = pl.Series("expected_misses", expected_misses(pool), pl.Float64)
-        _SOLVED[key] = solve_lexicon(pool).select("word", "misses", "guesses").with_columns(fair)
-    solved = _SOLVED[key]
-    ranked = solved.sort(["expected_misses", "misses", "guesses", "word"]).with_row_index("rank")
-    n = max(ranked.height, 1)
-    band = (
-        pl.when(pl.col("rank") * 3 < n)
-        .then(pl.lit("easy"))
-        .when(pl.col("rank") * 3 < 2 * n)
-        .then(pl.lit("medium"))
-        .otherwise(pl.lit("hard"))
-    )
-    return ranked.with_columns(band=band).select("word", "band", "expected_misses", "misses", "guesses")
+def children_hangman(store: Store) -> pl.DataFrame:
+    """Hangman difficulty against the children's pool (the hangman_children stage's table)."""
+    return need_table(store, "hangman_children", "--children with Hangman").collect()
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def word_list(
     lf = apply(base, [s for s in chosen if s not in safe])
     if sort == "difficulty" and "hangman" not in options:
         if options.get("children"):
-            hang = children_hangman(store, settings).lazy().select("word", *HANGMAN_COLUMNS)
+            hang = children_hangman(store).lazy().select("word", *HANGMAN_COLUMNS)
         else:
             hang = need_table(store, "hangman", "--sort difficulty").select("word", *HANGMAN_COLUMNS)
         lf = lf.join(hang, on="word", how="left")

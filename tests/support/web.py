@@ -23,7 +23,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]  # fmt: skip
 WIDTHS = {"laptop": (1280, 900), "phone": (390, 844)}
-TEACHER_STAGES = {"scowl": ("ingest", "indexes", "hangman", "phonics")}  # the teacher lexicon as make all builds it
+TEACHER_STAGES = {
+    "scowl": ("ingest", "indexes", "phonics", "hangman", "hangman_children")
+}  # the teacher lexicon as make all builds it
 SERVER_SECONDS = 900  # a test server stops by itself after this, whatever happens to the tests
 
 
