@@ -1,9 +1,12 @@
 """The house rules: no file of the package over 600 lines, no import circle among its modules (module-level
 imports; an import inside a function runs only when it is called), no game package importing another but
-the pairs listed, and clients (the command line, the page) that import only what the games and the core show
-them. The figures: tests/bench/bench_house.py."""
+the pairs listed, clients (the command line, the page) that import only what the games and the core show
+them, and use cases whose errors name request fields, not options. The figures: tests/bench/bench_house.py."""
 
 from __future__ import annotations
+
+import ast
+import re
 
 import pytest
 
@@ -115,3 +118,25 @@ def test_a_longer_circle_is_one_circle(tmp_path):
     files = {"pkg/__init__.py": "", "pkg/d.py": "import pkg.a\n"}
     files |= {f"pkg/{x}.py": f"from pkg import {y}\n" for x, y in (("a", "b"), ("b", "c"), ("c", "a"))}
     assert import_circles(import_graph(write(tmp_path, files))) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def options_spoken(path) -> list[str]:
+    """The error messages of a module that name a command-line option (a text starting with --, or with -- after
+    a space), with their lines; a command to run, in backquotes, may name its options."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("WordstatsError", "FieldError", "NotFound"):
+            strings = (n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+            for text in (re.sub(r"`[^`]*`?", "", s) for s in strings):
+                if text.startswith("--") or " --" in text:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text}")
+    return found
+
+
+def test_use_cases_name_fields_not_options():
+    """No use case (each game's api.py) speaks the command line's language in an error: a request field's error
+    is a FieldError naming the field in braces, which the command line tells as --flag and the page by the
+    field's label (pipeline/core/errors.py)."""
+    use_cases = sorted(PACKAGE.glob("*/api.py")) + sorted(PACKAGE.glob("*/*/api.py"))
+    assert len(use_cases) >= 6
+    assert [line for path in use_cases for line in options_spoken(path)] == []

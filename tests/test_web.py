@@ -5,6 +5,7 @@ and, in real Chromium, a teacher's walk through it with an accessibility check o
 from __future__ import annotations
 
 import concurrent.futures
+import html
 import json
 import os
 import re
@@ -449,6 +450,23 @@ def test_the_page_speaks_a_teachers_words(server, path):
     assert status in (200, 400, 404), (path, status)
     found = CLI_WORDS.findall(shown_text(body))
     assert found == [], (path, found)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path, label",
+    [
+        ("/list?grade=9", "“Grade” '9'"),
+        ("/list?contains=q1", "“Contains” 'q1'"),
+        ("/list?vowel=y", "“Vowel sound” 'y'"),
+    ],
+)
+def test_a_refused_value_names_its_field_by_its_label(server, path, label):
+    """A value the word-list use case refuses (a FieldError, which names the field) is told with the field's label
+    on the form, where the command line tells it with the option."""
+    status, _, body = get(server, path)
+    text = html.unescape(" ".join(shown_text(body).split()))
+    assert status == 400 and label in text, (path, text[:400])
 
 
 @pytest.mark.slow

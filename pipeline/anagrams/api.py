@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.fields import LENGTH, Field, option, parse_range
 from pipeline.core.results import Listing, Provenance, provenance
 from pipeline.words.playability import ORDER, PLAYABILITY, ordered
@@ -65,15 +65,17 @@ def patterns(values: tuple[str, ...]) -> tuple[str, ...]:
 
 def stem_length(text: str) -> int | None:
     """--length of stems: 6, 7, or 6-7 (both: None)."""
-    lo, hi = parse_range(text, "--length", 6, 7, "stem lengths")
+    lo, hi = parse_range(text, "length", 6, 7, "stem lengths")
     return lo if lo == hi else None
 
 
 def deck_length(text: str) -> int:
     """--length of a study deck: one length from 2 to 15."""
-    lo, hi = parse_range(text, "--length", *DECK_LENGTHS, "lengths")
+    lo, hi = parse_range(text, "length", *DECK_LENGTHS, "lengths")
     if lo != hi:
-        raise WordstatsError(f"--length {text!r}: give one length from {DECK_LENGTHS[0]} to {DECK_LENGTHS[1]}")
+        raise FieldError(
+            "{length} {text!r}: give one length from {lo} to {hi}", text=text, lo=DECK_LENGTHS[0], hi=DECK_LENGTHS[1]
+        )
     return lo
 
 
@@ -485,7 +487,7 @@ def study(s: Session, q: Study) -> Deck:
     from pipeline.anagrams.study import alphagram_cards, hook_cards
 
     if q.last < q.first:
-        raise WordstatsError(f"--to {q.last} is before --from {q.first}")
+        raise FieldError("{last} {to} is before {first} {start}", to=q.last, start=q.first)
     order = q.order.lower()
     alphas = alphagram_cards(s.store, q.length, q.first, q.last, order)
     if alphas.is_empty():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.core.errors import NotFound, WordstatsError, pick
+from pipeline.core.errors import FieldError, NotFound, WordstatsError, pick
 from pipeline.core.store import MAX_ROWS
 from pipeline.letters.alphabet import BLANK, LETTERS, parse_letters
 from pipeline.letters.racks import rack_text
@@ -171,7 +171,7 @@ def top_stems(
     """The best stems by `order` (letters, bingos or usefulness), numbered from 1 (rank) in that order."""
     order = pick(order, STEM_ORDERS, "--order")
     if length is not None and length not in STEM_LENGTHS:
-        raise WordstatsError(f"--length {length}: stems are 6 or 7 letters")
+        raise FieldError("{length} {got}: stems are 6 or 7 letters", got=length)
     stems = store.scan("stems", STEM_COLUMNS + ["bingos"])
     if length is not None:
         stems = stems.filter(pl.col("stem_length") == length)
@@ -188,7 +188,7 @@ STUDY_FORMATS = (".csv", ".md")
 def check_export(path: Path) -> Path:
     """The study-list file, if its extension is one we write (.csv or .md)."""
     if Path(path).suffix.lower() not in STUDY_FORMATS:
-        raise WordstatsError(f"--out {path}: give a .csv or .md file")
+        raise FieldError("{out} {path}: give a .csv or .md file", path=path)
     return Path(path)
 
 

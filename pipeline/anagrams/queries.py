@@ -17,7 +17,7 @@ from pipeline.anagrams.lookups import (  # noqa: F401  (the lookups, also import
     top_stems,
     word_facts,
 )
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.letters.alphabet import LETTERS, parse_letters
 from pipeline.letters.patterns import pattern_regex, pattern_tokens
 from pipeline.letters.tiles import BLANK_INDEX, letter_matrix, parse_rack
@@ -181,7 +181,7 @@ def hunt(index: WordIndex, letters: str, center: str | None = None, min_length: 
     if center is not None:
         middle = parse_letters(center, "--center letter")
         if len(middle) != 1 or middle not in allowed:
-            raise WordstatsError(f"--center {center!r} must be one letter among {allowed}")
+            raise FieldError("{center} {got!r} must be one letter among {allowed}", got=center, allowed=allowed)
         keep &= alphagram.str.contains(middle, literal=True)
     rows = (
         pl.DataFrame({"alphagram": index.alphagrams, "length": index.length})

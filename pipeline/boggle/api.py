@@ -25,7 +25,7 @@ from pipeline.boggle.requests import ProveRequest as ProveRequest
 from pipeline.boggle.requests import RandomRequest as RandomRequest
 from pipeline.boggle.requests import ScoreRequest as ScoreRequest
 from pipeline.boggle.requests import SolveRequest as SolveRequest
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.results import Provenance, provenance
 
 if TYPE_CHECKING:
@@ -157,15 +157,17 @@ def random_boards(place: Place, req: RandomRequest, progress=None) -> RandomBoar
     from pipeline.boggle.settings import boggle_config, dice_seed
 
     if not req.summary and req.sample > MAX_LISTED_BOARDS:
-        raise WordstatsError(
-            f"--sample {req.sample:,}: at most {MAX_LISTED_BOARDS:,} boards are listed (add --summary for statistics)"
+        raise FieldError(
+            "{sample} {n:,}: at most {most:,} boards are listed (add {summary} for statistics)",
+            n=req.sample,
+            most=MAX_LISTED_BOARDS,
         )
     bc = boggle_config(place.config)
     dice_set = bc.dice_set(req.dice)
     dice = next(name for name, d in bc.dice.items() if d is dice_set)
     seed = dice_seed(bc.seed, dice) if req.seed is None else req.seed
     if (req.ray is not None or req.shard_size is not None) and not req.summary:
-        raise WordstatsError("--ray and --shard-size apply to the --summary job (listing boards runs here)")
+        raise FieldError("{ray} and {shard_size} apply to the {summary} job (listing boards runs here)")
     check_random_memory(req.sample, req.shard_size, dice_set.rows * dice_set.cols, req.summary)
     dictionary = store_dictionary(place.store, bc.rules(dice_set.variant, req.min_length))
     min_length = dictionary.rules.min_length
@@ -247,7 +249,7 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
 
     check_minutes(req.minutes)
     if req.minutes <= 0:
-        raise WordstatsError(f"--minutes {req.minutes:g}: give a time budget above 0")
+        raise FieldError("{minutes} {got:g}: give a time budget above 0", got=req.minutes)
     bc = boggle_config(place.config)
     dice_set = bc.dice_set(req.dice) if req.dice else None
     if dice_set is not None:
@@ -261,10 +263,10 @@ def best_boards(place: Place, req: BestRequest, progress=None, on_round: Optiona
     params = SearchParams(req.steps, bc.best.params.t_start, bc.best.params.t_end)
     asked = {"size": f"{rows}x{cols}", "seed": req.seed, "steps": req.steps, "dice": req.dice, "runs": req.runs}
     if req.runs is None and (req.ray is not None or req.shard_size is not None):
-        raise WordstatsError("--ray and --shard-size apply to a job of --runs N (a time budget runs here)")
+        raise FieldError("{ray} and {shard_size} apply to a job of {runs} N (a time budget runs here)")
     if req.runs is not None:
         if req.target is not None:
-            raise WordstatsError("--target applies to a time budget, not to --runs N")
+            raise FieldError("{target} applies to a time budget, not to {runs} N")
         return _best_job(place, req, dictionary, (rows, cols), params, dice_set, progress, asked)
     found = search(dictionary, rows, cols, req.seed, req.minutes, params, dice_set, req.target, on_round=on_round)
     best = found.pop("best")
@@ -346,13 +348,13 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     from pipeline.core.outputs import check_out
 
     if req.reference is None and (req.block, req.blocks, req.verify) != (None, None, None):
-        raise WordstatsError("--block, --blocks and --verify go with --reference DIR")
+        raise FieldError("{block}, {blocks} and {verify} go with {reference} DIR")
     if req.out is not None and req.out.suffix.lower() != ".parquet":
-        raise WordstatsError(f"{req.out}: --out writes Parquet (name it .parquet); use --json or --csv to print")
+        raise FieldError("{path}: {out} writes Parquet (name it .parquet); use {json} or {csv} to print", path=req.out)
     rows, cols = req.size
     partition = parse_partition(req.classes) if req.classes is not None else default_partition(rows, cols)
     if req.floor < 1:
-        raise WordstatsError(f"--floor must be at least 1, got {req.floor}")
+        raise FieldError("{floor} must be at least 1, got {got}", got=req.floor)
     if req.workers is not None:
         from pipeline.core.memory import WORKER_BYTES, check_memory
 
@@ -360,7 +362,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     check_out(req.out, req.force, (".parquet",), place.data_dir)
     address = executor.cluster_address(place.config, req.ray)
     if address and req.workers is not None:
-        raise WordstatsError("--workers sets local worker processes; on Ray the cluster's CPUs run the shards")
+        raise FieldError("{workers} sets local worker processes; on Ray the cluster's CPUs run the shards")
     dictionary = store_dictionary(place.store, rules_of(place, req.variant, req.min_length), trie=True)
     problem = Problem(rows, cols, dictionary, partition, req.floor)
     only = None if req.one_class is None else [chosen_class(problem, req.one_class)]
@@ -397,9 +399,9 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
     check_out_folder(path, place.data_dir, "--reference")  # never a data, lexicon or system folder
     for name in ("one_class", "out"):
         if getattr(req, name) is not None:
-            raise WordstatsError(f"--{name.replace('one_', '')} and --reference: give one of them")
+            raise FieldError("{" + name + "} and {reference}: give one of them")
     if req.verify is not None and not path.exists():
-        raise WordstatsError(f"--reference {path}: no such table to verify")
+        raise FieldError("{reference} {path}: no such table to verify", path=path)
     if path.exists() and not req.force:
         pt.read_table(path)  # a folder that is not a proof table is an error before any work
     rows, cols = req.size
@@ -412,7 +414,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
         table = pt.read_table(path)
         reason = pt.mismatch(table, wanted)
         if reason is not None:
-            raise WordstatsError(f"--reference {path}: {reason}")
+            raise FieldError("{reference} {path}: {reason}", path=path, reason=reason)
         pt.check_order(path, table, pt.class_order(problem.space.canonical_ids(), table.seed))
         checked = pt.verify(table, problem, req.verify)
         summary = {"reference": str(path), "verified": checked.tolist(), "state": table.state(), "same_rows": True}

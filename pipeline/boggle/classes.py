@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.boggle.rules import neighbours
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.letters.alphabet import A_CODE
 
 KINDS = ("corner", "edge", "center")
@@ -83,9 +83,9 @@ def _groups(text: str) -> tuple[str, ...]:
     for g in groups:
         for ch in g:
             if not ("A" <= ch <= "Z"):
-                raise WordstatsError(f"--classes: {ch!r} in group {g!r} is not a letter A-Z (Q stands for Qu)")
+                raise FieldError("{classes}: {ch!r} in group {g!r} is not a letter A-Z (Q stands for Qu)", ch=ch, g=g)
             if ch in seen:
-                raise WordstatsError(f"--classes: letter {ch} is in more than one group")
+                raise FieldError("{classes}: letter {ch} is in more than one group", ch=ch)
             seen.add(ch)
     return tuple("".join(sorted(g)) for g in groups)
 
@@ -106,16 +106,16 @@ def parse_partition(text: str) -> Partition:
             kind, _, rest = (part.strip() for part in clause.partition(":"))
             kind = {"centre": "center"}.get(kind.lower(), kind.lower())
             if kind not in KINDS:
-                raise WordstatsError(f"--classes: {kind!r} is not a kind of cell (corner, edge or center)")
+                raise FieldError("{classes}: {kind!r} is not a kind of cell (corner, edge or center)", kind=kind)
             named[kind] = _groups(rest)
         else:
             plain_groups = _groups(clause)
     if plain_groups is None and len(named) < len(KINDS):
-        raise WordstatsError("--classes: give the groups of every kind of cell, or plain groups for the others")
+        raise FieldError("{classes}: give the groups of every kind of cell, or plain groups for the others")
     kinds = tuple(named.get(kind, plain_groups or ()) for kind in KINDS)
     alphabets = {"".join(sorted("".join(g))) for g in kinds}
     if len(alphabets) > 1:
-        raise WordstatsError("--classes: every kind of cell must cover the same letters")
+        raise FieldError("{classes}: every kind of cell must cover the same letters")
     return Partition((kinds[0], kinds[1], kinds[2]))
 
 
@@ -215,7 +215,12 @@ class ClassSpace:
         for cell, (ch, groups) in enumerate(zip(board, self.cell_groups)):
             found = [i for i, g in enumerate(groups) if ch in g]
             if not found:
-                raise WordstatsError(f"--class {board}: letter {ch} of cell {cell} is in no group of the partition")
+                raise FieldError(
+                    "{one_class} {board}: letter {ch} of cell {cell} is in no group of the partition",
+                    board=board,
+                    ch=ch,
+                    cell=cell,
+                )
             digits.append(found[0])
         return int(self.ids(np.array([digits]))[0])
 

@@ -38,7 +38,7 @@ from pipeline.boggle.classes import (
 )
 from pipeline.boggle.dictionary import Dictionary
 from pipeline.boggle.rules import check_size, neighbours
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.executor import Engine, JobResult, LocalEngine, run_job
 from pipeline.core.jobs import Job, Shard
 from pipeline.letters.alphabet import A_CODE
@@ -107,7 +107,7 @@ def check_problem(problem: Problem) -> None:
             f"{problem.key_bits}-bit word keys (at most 64): use smaller groups in --classes"
         )
     if problem.floor < 1:
-        raise WordstatsError(f"--floor must be at least 1, got {problem.floor}")
+        raise FieldError("{floor} must be at least 1, got {got}", got=problem.floor)
 
 
 # The kernels' view of a class (the C functions read its fields by position, as pipeline/boggle/native/layout.c
@@ -411,7 +411,9 @@ def chosen_class(problem: Problem, text: str) -> int:
     if text.strip().isascii() and text.strip().isdigit():  # 0-9 only (isdigit alone takes ¹²)
         class_id = int(text)
         if class_id >= space.total:
-            raise WordstatsError(f"--class {text}: ids of this partition run from 0 to {space.total - 1:,}")
+            raise FieldError(
+                "{one_class} {text}: ids of this partition run from 0 to {last:,}", text=text, last=space.total - 1
+            )
     else:
         cubes = split_cubes(text.strip().upper(), f"--class {text}")
         if len(cubes) != problem.n_cells:

@@ -36,7 +36,7 @@ MAX_CLASSES = 10**8  # classes in a block, blocks in a run, classes verified
 
 def check_minutes(minutes: float) -> float:
     """A time budget from 0 to MAX_MINUTES minutes (nan and infinities refused)."""
-    check_number(minutes, "--minutes", 0.0, MAX_MINUTES)
+    check_number(minutes, "minutes", 0.0, MAX_MINUTES)
     return minutes
 
 

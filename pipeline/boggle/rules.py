@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.letters.alphabet import A_CODE, code
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class Rules:
         if min_length is None or min_length == self.min_length:
             return self
         if min_length < 1:
-            raise WordstatsError(f"--min-length must be at least 1, got {min_length}")
+            raise FieldError("{min_length} must be at least 1, got {got}", got=min_length)
         return Rules(self.name, min_length, self.points)
 
 

@@ -20,7 +20,7 @@ import typer
 
 from pipeline.core import fields as vocabulary
 from pipeline.core.display import plural  # noqa: F401  (the CLI's summaries)
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError, default_flag
 from pipeline.core.fields import Field, choose_format, fields_of, limit_for
 from pipeline.core.outputs import check_out  # noqa: F401  (the guard of every file a command writes)
 
@@ -141,6 +141,17 @@ def command(
 
         @functools.wraps(fn)
         def run(**values_given: Any) -> Any:
+            """Build the request and the flags from what typer parsed, then call the command; a request field's
+            error names the field by its option."""
+            try:
+                return call(**values_given)
+            except FieldError as exc:
+                flags = {f.name: f.flag for f in taken}
+                raise WordstatsError(
+                    exc.told(lambda name: flags.get(name) or default_flag(name)), exc.exit_code
+                ) from None
+
+        def call(**values_given: Any) -> Any:
             """Build the request and the flags from what typer parsed, then call the command."""
             values: dict[str, Any] = {}
             for f in own:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.core.config import MAX_WORD_LENGTH
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError
 from pipeline.core.fields import check_number, option
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def timeout_seconds(value: float) -> float:
     """--timeout: a number of seconds from a millisecond to the longest a query may run."""
     from pipeline.core.sql import MAX_TIMEOUT_SECONDS
 
-    check_number(value, "--timeout", 0.001, MAX_TIMEOUT_SECONDS)
+    check_number(value, "timeout", 0.001, MAX_TIMEOUT_SECONDS)
     return value
 
 
@@ -163,10 +163,10 @@ def adhoc_spec(q: Build):
 
     if q.sources:
         if len(q.lexicons) != 1:
-            raise WordstatsError("--source needs exactly one --lexicon NAME for the ad hoc list")
+            raise FieldError("{sources} needs exactly one {lexicons} NAME for the ad hoc list")
         return adhoc_lexicon(q.lexicons[0], list(q.sources), q.min_length, q.max_length)
     if q.min_length is not None or q.max_length is not None:
-        raise WordstatsError("--min-length / --max-length apply to an ad hoc list given with --source")
+        raise FieldError("{min_length} / {max_length} apply to an ad hoc list given with {sources}")
     return None
 
 
@@ -182,7 +182,7 @@ def build(config: Config, data_dir: Path, q: Build, progress: Progress) -> Itera
         from pipeline.core.stages import run_lexicons
 
         if spec is not None:
-            raise WordstatsError("--ray runs lexicons of the config, not an ad hoc --source list")
+            raise FieldError("{ray} runs lexicons of the config, not an ad hoc {sources} list")
         for name in names:
             config.lexicon(name)  # an unknown name fails here, before the cluster starts
         done = run_lexicons(config, data_dir.resolve(), names, list(q.stages), cluster_address(config, q.ray))

@@ -2,8 +2,9 @@
 for people on standard error that are not errors."""
 
 import difflib
+import string
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 def note(text: str) -> None:
@@ -21,6 +22,48 @@ class WordstatsError(Exception):
         super().__init__(" ".join(str(message).split()))
         if exit_code is not None:
             self.exit_code = exit_code
+
+
+class FieldError(WordstatsError):
+    """A problem with fields of a request: each field named by its request name in braces, other values given by
+    keyword (FieldError("{floor} must be at least 1, got {got}", got=0)); each client names the fields its own way
+    (the command line by option, --floor; the page by the field's label). Told as it stands, it names them as
+    the command line does by default."""
+
+    def __init__(self, template: str, exit_code: int | None = None, flags: dict[str, str] | None = None, **values):
+        self.template, self.values, self.flags = template, values, flags or {}
+        super().__init__(self.told(lambda name: self.flags.get(name) or default_flag(name)), exit_code)
+
+    def told(self, name: Callable[[str], str]) -> str:
+        """The problem with each field called `name(field)`."""
+        return string.Formatter().vformat(self.template, (), _Names(name, self.values))
+
+
+class _Names(dict):
+    """The values of a FieldError's template; any other name in braces is a field, named by a client's naming."""
+
+    def __init__(self, name: Callable[[str], str], values: dict):
+        super().__init__(values)
+        self.name = name
+
+    def __missing__(self, key: str) -> str:
+        return self.name(key)
+
+
+def default_flag(name: str) -> str:
+    """A request field's command-line option when it declares no other: --min-zipf for min_zipf."""
+    return "--" + name.replace("_", "-")
+
+
+def escaped(text: str) -> str:
+    """Text as it stands in a FieldError's template (its braces doubled)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def about(name: str, problem: str, flag: str = "") -> FieldError:
+    """The error of one field: its name, then `problem` (text, braces and all) as it stands; `flag`, its option
+    when it is not --name."""
+    return FieldError("{" + name + "}" + escaped(problem), flags={name: flag} if flag else None)
 
 
 class NotFound(WordstatsError):

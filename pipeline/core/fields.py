@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import WordstatsError, about
 
 TERMINAL_LIMIT = 50  # rows a listing prints to the terminal unless --limit says otherwise
 MAX_LIMIT = 10_000_000
@@ -70,21 +70,21 @@ class Field:
         """The value, checked: its type, one of its choices, within its range, and its own check."""
         if self.kind is bool:
             if not isinstance(value, bool):
-                raise WordstatsError(f"{self.flag}: expected true or false, got {value!r}")
+                raise about(self.name, f": expected true or false, got {value!r}", self.flag)
             return value
         if self.kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise WordstatsError(f"{self.flag} {value!r}: expected a number")
+            raise about(self.name, f" {value!r}: expected a number", self.flag)
         if self.kind is float and not math.isfinite(value):
-            raise WordstatsError(f"{self.flag} {value!r}: expected a finite number")
+            raise about(self.name, f" {value!r}: expected a finite number", self.flag)
         if self.kind is int and not float(value).is_integer():
-            raise WordstatsError(f"{self.flag} {value!r}: expected a whole number")
+            raise about(self.name, f" {value!r}: expected a whole number", self.flag)
         if self.choices:  # a choice's name in any case, as its canonical spelling
             canonical = {c.lower(): c for c in self.choices}
             if str(value).lower() not in canonical:
-                raise WordstatsError(f"{self.flag} {value!r}: choose {either(self.choices)}")
+                raise about(self.name, f" {value!r}: choose {either(self.choices)}", self.flag)
             value = type(value)(canonical[str(value).lower()]) if isinstance(value, str) else value
         if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
-            raise WordstatsError(f"{self.flag} {value}: {self.range_words()}")
+            raise about(self.name, f" {value}: {self.range_words()}", self.flag)
         if self.check is not None:
             self.check(value)
         return value
@@ -152,41 +152,41 @@ def request_of(request: type, given: dict[str, Any]) -> Any:
     return request(**{f.name: f.value(given[f.name]) for f in fields_of(request) if given.get(f.name) is not None})
 
 
-def parse_range(text: str, option: str, lo: int = 1, hi: int | None = None, what: str = "numbers") -> tuple[int, int]:
-    """A whole number "5" or a range "4-6" from `lo` to `hi` as (low, high); a one-line error naming the option
-    for anything else."""
+def parse_range(text: str, field: str, lo: int = 1, hi: int | None = None, what: str = "numbers") -> tuple[int, int]:
+    """A whole number "5" or a range "4-6" from `lo` to `hi` as (low, high); a one-line error naming the request's
+    field for anything else."""
     match = RANGE_RE.fullmatch(str(text))
     if not match:
-        raise WordstatsError(f'{option} {text!r}: give a number such as "{lo + 1}" or a range such as "{lo}-{lo + 2}"')
+        raise about(field, f' {text!r}: give a number such as "{lo + 1}" or a range such as "{lo}-{lo + 2}"')
     low = int(match.group(1))
     high = int(match.group(2)) if match.group(2) else low
     if low > high:
-        raise WordstatsError(f"{option} {text!r}: the range is backwards (the smaller number first: {high}-{low})")
+        raise about(field, f" {text!r}: the range is backwards (the smaller number first: {high}-{low})")
     if low < lo or (hi is not None and high > hi):
         upto = f" to {hi}" if hi is not None else " up"
-        raise WordstatsError(f"{option} {text!r}: {what} run from {lo}{upto}")
+        raise about(field, f" {text!r}: {what} run from {lo}{upto}")
     return low, high
 
 
 @overload
-def parse_length(text: str, option: str = ...) -> tuple[int, int]: ...
+def parse_length(text: str, field: str = ...) -> tuple[int, int]: ...
 @overload
-def parse_length(text: None, option: str = ...) -> None: ...
+def parse_length(text: None, field: str = ...) -> None: ...
 @overload
-def parse_length(text: str | None, option: str = ...) -> tuple[int, int] | None: ...
-def parse_length(text: str | None, option: str = "--length") -> tuple[int, int] | None:
-    """--length "5" or "4-6" as (shortest, longest), from 1 to MAX_LENGTH letters; None when not given."""
+def parse_length(text: str | None, field: str = ...) -> tuple[int, int] | None: ...
+def parse_length(text: str | None, field: str = "length") -> tuple[int, int] | None:
+    """A length "5" or "4-6" as (shortest, longest), from 1 to MAX_LENGTH letters; None when not given."""
     if text is None:
         return None
-    return parse_range(text, option, 1, MAX_LENGTH, "lengths")
+    return parse_range(text, field, 1, MAX_LENGTH, "lengths")
 
 
-def check_number(value: float | None, what: str, lo: float, hi: float) -> float | None:
-    """A number option within [lo, hi]; nan and infinities refused."""
+def check_number(value: float | None, field: str, lo: float, hi: float) -> float | None:
+    """A number field within [lo, hi]; nan and infinities refused."""
     if value is None:
         return None
     if not math.isfinite(value) or not lo <= value <= hi:
-        raise WordstatsError(f"{what} {value!r}: expected a number from {lo:g} to {hi:g}")
+        raise about(field, f" {value!r}: expected a number from {lo:g} to {hi:g}")
     return value
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.core.errors import WordstatsError, pick
+from pipeline.core.errors import FieldError, WordstatsError, pick
 from pipeline.core.fields import LENGTH, SEED, option
 from pipeline.core.settings import default_of
 from pipeline.hangman.manifest import SETTINGS
@@ -70,7 +70,7 @@ class HangmanQuery:
         --limit as given: it lists, so it goes with no word)."""
         if self.word is None:
             if self.weighted:
-                raise WordstatsError("--weighted applies to a traced WORD")
+                raise FieldError("{weighted} applies to a traced WORD")
             hardest, easiest = (None, rows) if self.easiest else (rows, None)
             return RankingRequest(self.length, hardest, easiest, self.band, self.common)
         if any(v is not None for v in (self.length, limit, self.band)) or self.common or self.easiest:
@@ -103,4 +103,4 @@ class LearningRequest:
     def __post_init__(self):
         object.__setattr__(self, "setters", tuple(dict.fromkeys(x.lower() for x in self.setters)))
         if "list" in self.setters and self.word_list is None:
-            raise WordstatsError("--setter list needs --list FILE (the list setter's words)")
+            raise FieldError("{setters} list needs {word_list} FILE (the list setter's words)")

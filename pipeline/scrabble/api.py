@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pipeline.scrabble.rules.scoring import Play
     from pipeline.scrabble.rules.variant import Variant
 
+from pipeline.core.errors import FieldError
 from pipeline.core.results import Provenance, footer, provenance
 from pipeline.scrabble.manifest import STRATEGIES
 from pipeline.scrabble.requests import BestRequest as BestRequest  # the requests, as clients find them here
@@ -275,9 +276,7 @@ def replay(s: Session, request: ReplayRequest) -> Replay:
     words = load_lexicon(s.store)
     table, steps = replay_table(record, variant, words, s.store, request.best, str(request.game), request.seconds)
     if request.move is not None and request.move > len(steps):
-        from pipeline.core.errors import WordstatsError
-
-        raise WordstatsError(f"--move {request.move}: the game has {len(steps)} moves")
+        raise FieldError("{move} {got}: the game has {moves} moves", got=request.move, moves=len(steps))
     params = {"game": str(request.game), "best": request.best, "variant": variant.name, "seconds": request.seconds}
     return Replay(variant, record, table, tuple(steps), provenance(s, "replay", params, ("gaddag", "leaves")))
 
@@ -311,12 +310,11 @@ def gcg_path(folder: Path, number: int) -> Path:
 def check_gcg_dir(folder: Path | None, games: int, force: bool, data_dir: Path) -> None:
     """Refuse a GCG folder that is no folder or lies in the data folder, or whose game files exist (without
     `force`), before any game is played."""
-    from pipeline.core.errors import WordstatsError
     from pipeline.core.outputs import check_out, check_out_folder
 
     if folder is None:
         if force:
-            raise WordstatsError("--force applies to --gcg-dir DIR")
+            raise FieldError("{force} applies to {gcg_dir} DIR")
         return
     check_out_folder(folder, data_dir, option="--gcg-dir")
     names = {gcg_path(folder, number).name for number in range(1, games + 1)}
@@ -336,9 +334,9 @@ def check_selfplay(request: SelfPlayRequest) -> None:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
     check_games_memory(request.games, f"--games {request.games:,}", request.shard_size or SELFPLAY_SHARD, kept=True)
     if (request.ray is not None or request.shard_size is not None) and (request.compare or request.gcg_dir):
-        raise WordstatsError("--ray and --shard-size give a row of averages: no --gcg-dir or --compare")
+        raise FieldError("{ray} and {shard_size} give a row of averages: no {gcg_dir} or {compare}")
     if request.endgame and request.compare:
-        raise WordstatsError("--endgame goes with games between --first and --second, not with --compare")
+        raise FieldError("{endgame} goes with games between {first} and {second}, not with {compare}")
 
 
 def selfplay(s: Session, request: SelfPlayRequest, progress=None) -> SelfPlayGames:
@@ -499,9 +497,7 @@ def learn_leaves(
         force_reference = run.force and run.reference is not None
         check_out(run.reference, force_reference, (".parquet",), s.data_dir, option="--reference")
         if run.force and run.out is None and run.reference is None:
-            from pipeline.core.errors import WordstatsError
-
-            raise WordstatsError("--force applies to --out FILE or --reference FILE")
+            raise FieldError("{force} applies to {out} FILE or {reference} FILE")
         words = load_lexicon(s.store)
         started = time.perf_counter()
         address = executor.cluster_address(s.config, run.ray)

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
 from pipeline.scrabble.engine import kernels
 from pipeline.scrabble.lexicon.words import Lexicon
@@ -152,7 +152,7 @@ def opponent_rack(board: Board, rack: str, opponent: str | None, variant: Varian
                 "the bag is not empty yet (an endgame starts when it is)"
             )
         if not unseen:
-            raise WordstatsError("--opponent: every tile is on the board or your rack: the game is over")
+            raise FieldError("{opponent}: every tile is on the board or your rack: the game is over")
         return unseen
     bag = sum((Counter(unseen) - Counter(opponent)).values())
     if bag:

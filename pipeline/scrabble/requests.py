@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.fields import FORCE, LIMIT, MAX_LIMIT, OUT, RAY, SEED, SHARD_SIZE, Field, option
 from pipeline.core.settings import default_of
 from pipeline.scrabble.manifest import SETTINGS
@@ -89,7 +89,6 @@ def rack_of(text: str, variant: Variant) -> str:
 
 def board_of(where: Where) -> Board:
     """The board of a board file, or the empty board (exactly one of them)."""
-    from pipeline.core.errors import WordstatsError
     from pipeline.scrabble.rules.board import read_board
 
     if where.board is None and not where.empty:
@@ -146,7 +145,7 @@ class BestRequest(Placed):
     def __post_init__(self):
         for name in ("candidates", "seed"):  # they go with a simulation
             if self.sim is None and getattr(self, name) is not None:
-                raise WordstatsError(f"--{name} goes with --sim N (a simulation)")
+                raise FieldError("{" + name + "} goes with {sim} N (a simulation)")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pipeline.core.errors import NotFound, WordstatsError
+from pipeline.core.errors import FieldError, NotFound, WordstatsError
 from pipeline.core.results import Provenance, provenance
 from pipeline.core.session import Session
 from pipeline.letters.tiles import rack_counts
@@ -167,7 +167,7 @@ def simulate(s: Session, request: BestRequest) -> Simulation:
     from pipeline.scrabble.rules.scoring import check_bag
 
     if request.sim is None:
-        raise WordstatsError("--sim N: give the number of iterations")
+        raise FieldError("{sim} N: give the number of iterations")
     variant = variant_of(s.config, request.where.variant)
     rack = rack_of(request.rack, variant)
     board = board_of(request.where)

@@ -65,7 +65,7 @@ class Pages:
             try:
                 return fn(request)
             except WordstatsError as exc:
-                return self.sorry(status_of(exc), views.teacher_words(str(exc)))
+                return self.sorry(status_of(exc), views.teacher_sentence(exc))
 
         return endpoint
 
@@ -128,7 +128,7 @@ class Pages:
             if download:
                 raise
             # the list page's preview frame: the sentence alone, not a page inside the page
-            sentence = views.teacher_words(str(exc))
+            sentence = views.teacher_sentence(exc)
             return self.page("sheet_error.html", status_of(exc), status=status_of(exc), sentence=sentence)
         headers = {}
         if download:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.fields import Field
 from pipeline.wordlists.api import BY_NAME
 
@@ -18,6 +18,12 @@ PAGE_PARAMS = ("preset", "lexicon", "download")  # what the page adds to the voc
 PAGE_COUNT = 20  # words a list of one's own starts with, before the teacher says how many
 PAGE_SET = 1  # and the set it starts with
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no", "")
+
+
+def field_label(name: str) -> str:
+    """A request field as the form names it: its label in quotes (its name in words when it has none)."""
+    found = BY_NAME.get(name)
+    return f"“{found.label}”" if found is not None and found.label else name.replace("_", " ")
 
 
 class BadRequest(WordstatsError):
@@ -55,6 +61,8 @@ def parse_value(f: Field, text: str) -> Any:
         raise BadRequest(f"{f.label}: {text[:40]!r} is not a number") from None
     try:
         return f.validate(value)
+    except FieldError as exc:
+        raise BadRequest(exc.told(field_label)) from None
     except WordstatsError as exc:
         raise BadRequest(f"{f.label}: {exc}") from None
 

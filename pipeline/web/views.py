@@ -8,10 +8,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.core.errors import NotFound, WordstatsError, pick
+from pipeline.core.errors import FieldError, NotFound, WordstatsError, pick
 from pipeline.core.fields import Field, request_of
 from pipeline.core.session import Session
-from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest
+from pipeline.web.requests import MAX_WORDS, BadRequest, ListRequest, field_label
 from pipeline.wordlists import api
 
 PREVIEW_WORDS = 8  # words a gallery card shows
@@ -130,6 +130,12 @@ class FormField:
         if self.value is not None and str(self.value) not in offered and offered:
             offered.append(str(self.value))
         return [(c, self.field.choice_words.get(c, c)) for c in offered]
+
+
+def teacher_sentence(exc: WordstatsError) -> str:
+    """A refusal in the page's words: a request field's error names each field by its label on the form; another
+    sentence has the options it names replaced by their labels (teacher_words)."""
+    return exc.told(field_label) if isinstance(exc, FieldError) else teacher_words(str(exc))
 
 
 def teacher_words(sentence: str) -> str:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError, about, escaped
 from pipeline.core.fields import SAMPLE, SEED, Field, parse_length, parse_range
 from pipeline.letters.alphabet import upper_ascii
 
@@ -64,24 +64,26 @@ def parse_grade(text: str) -> tuple[int, int]:
     """A grade option, "K", "1", "2-3" or "K-2", as (lowest, highest) with kindergarten 0."""
     cleaned = re.sub(r"\b[kK]\b", "0", str(text))
     try:
-        lo, hi = parse_range(cleaned, "--grade", 0)
+        lo, hi = parse_range(cleaned, "grade", 0)
     except WordstatsError:
-        raise WordstatsError(f"--grade {text!r}: give a grade K to 5 (K, 1, 2-3, K-2)") from None
+        raise about("grade", f" {text!r}: give a grade K to 5 (K, 1, 2-3, K-2)") from None
     if hi > MAX_GRADE:
-        raise WordstatsError(
-            f"--grade {text!r}: grades run from K to 5 (the reviewed classroom words; for older readers use --common)"
+        raise FieldError(
+            "{grade} "
+            + escaped(repr(text))
+            + ": grades run from K to 5 (the reviewed classroom words; for older readers use {common})"
         )
     return lo, hi
 
 
-def letters(text: str, option: str) -> str:
-    """Upper-case letters of an option such as --contains, or an error naming the bad character."""
+def letters(text: str, field: str) -> str:
+    """Upper-case letters of a field such as contains, or an error naming the bad character."""
     word = upper_ascii(text.strip())
     if not word:
-        raise WordstatsError(f"{option}: give at least one letter")
+        raise about(field, ": give at least one letter")
     for ch in word:
         if not ("A" <= ch <= "Z"):
-            raise WordstatsError(f"{option} {text!r}: letters only (bad character {ch!r})")
+            raise about(field, f" {text!r}: letters only (bad character {ch!r})")
     return word
 
 
@@ -91,9 +93,11 @@ def pattern_for_list(pattern: str) -> str:
 
     regex = pattern_regex(pattern)
     if not re.search(r"[A-Za-z]", pattern):
-        raise WordstatsError(
-            f"--pattern {pattern!r} has no letters: a word-list pattern needs at least one letter "
-            f"(*IGHT, ?A?E); for a word length use --length"
+        raise FieldError(
+            "{pattern} "
+            + escaped(repr(pattern))
+            + " has no letters: a word-list pattern needs at least one letter (*IGHT, ?A?E); for a word length use "
+            "{length}"
         )
     return regex
 
@@ -123,32 +127,32 @@ MAX_SYLLABLES = 12  # more than any English word has (CMU's longest are 10)
 
 def _syllables(text: str) -> None:
     """A syllables option's check."""
-    parse_range(text, "--syllables", hi=MAX_SYLLABLES, what="syllables")
+    parse_range(text, "syllables", hi=MAX_SYLLABLES, what="syllables")
 
 
 def _phase(text: str) -> None:
     """A phase option's check: scheme and number."""
     if not re.fullmatch(r"(uk|us)-\d", str(text)):
-        raise WordstatsError(f"--phase {text!r}: give a scheme and phase, uk-2 ... uk-5 or us-1 ... us-7")
+        raise about("phase", f" {text!r}: give a scheme and phase, uk-2 ... uk-5 or us-1 ... us-7")
 
 
 def _grapheme(text: str) -> None:
     """A grapheme option's check."""
     if not re.fullmatch(r"[a-z]{1,4}|[aeiou]_e", str(text)):
-        raise WordstatsError(f"--grapheme {text!r}: give a spelling of a sound (ai, sh, igh, a_e)")
+        raise about("grapheme", f" {text!r}: give a spelling of a sound (ai, sh, igh, a_e)")
 
 
 def _vowel(text: str) -> None:
     """A vowel option's check."""
     if len(str(text)) != 1 or str(text).lower() not in "aeiou":
-        raise WordstatsError(f"--vowel {text!r}: give one vowel letter (a, e, i, o or u)")
+        raise about("vowel", f" {text!r}: give one vowel letter (a, e, i, o or u)")
 
 
 def _swap(text: str) -> None:
     """A swap option's check: words of letters, comma-separated, at most a hundred."""
     words = [w.strip() for w in str(text).split(",") if w.strip()]
     if len(words) > 100 or not all(w.isascii() and w.isalpha() for w in words):
-        raise WordstatsError(f"--swap {str(text)[:40]!r}: give up to 100 words of letters, comma-separated")
+        raise about("swap", f" {str(text)[:40]!r}: give up to 100 words of letters, comma-separated")
 
 
 PHONICS_WORDS = {
@@ -229,7 +233,7 @@ FIELDS: tuple[Field, ...] = (
         "Contains",
         "words",
         "LETTERS",
-        check=_letters("--contains"),
+        check=_letters("contains"),
     ),
     Field(
         "starts_with",
@@ -238,10 +242,10 @@ FIELDS: tuple[Field, ...] = (
         "Starts with",
         "words",
         "LETTERS",
-        check=_letters("--starts-with"),
+        check=_letters("starts_with"),
     ),
     Field(
-        "ends_with", str, "Letters the word ends with.", "Ends with", "words", "LETTERS", check=_letters("--ends-with")
+        "ends_with", str, "Letters the word ends with.", "Ends with", "words", "LETTERS", check=_letters("ends_with")
     ),
     Field(
         "pattern",

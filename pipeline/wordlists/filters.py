@@ -93,7 +93,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
         ("contains", "containing", "contains"),
     ):
         if name in options:
-            part = letters(options[name], flag(name))
+            part = letters(options[name], name)
             expr = (
                 getattr(pl.col("word").str, fn)(part, literal=True)
                 if fn == "contains"
@@ -214,7 +214,7 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
         kind = "long" if column == "long_vowels" else "short"
         add("--vowel", f"with a {kind} {v} sound", pl.col(column).list.contains(v))
     if "syllables" in options:
-        lo, hi = parse_range(options["syllables"], "--syllables", what="syllables")
+        lo, hi = parse_range(options["syllables"], "syllables", what="syllables")
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
         words += " (counted in the CMU Pronouncing Dictionary)"
         add("--syllables", words, pl.col("in_cmu") & pl.col("syllables").is_between(lo, hi))

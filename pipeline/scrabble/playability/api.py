@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from pipeline.core.config import Config
+from pipeline.core.errors import FieldError
 from pipeline.scrabble.requests import REFERENCE_BLOCK, PlayabilityRun
 
 
@@ -172,7 +173,6 @@ def current_reference(path: Path, wanted, games: int):
     from dataclasses import replace
 
     from pipeline.core import parts
-    from pipeline.core.errors import WordstatsError
     from pipeline.scrabble.playability import reference as rf
 
     if not parts.part_files(path):
@@ -180,14 +180,18 @@ def current_reference(path: Path, wanted, games: int):
     found = rf.read_reference(path)
     reason = rf.mismatch(found, wanted)
     if reason is not None:
-        raise WordstatsError(
-            f"{parts.part_path(path, 0)}: {reason}; give another folder, or --force to play the table again "
-            "from game 1 (its parts removed)"
+        raise FieldError(
+            "{part}: {reason}; give another folder, or {force} to play the table again from game 1 (its parts removed)",
+            part=parts.part_path(path, 0),
+            reason=reason,
         )
     if found.games > games:
-        raise WordstatsError(
-            f"{path} holds {found.games:,} games, more than --games {games:,}: give at least that many "
-            "(--force plays the table again from game 1)"
+        raise FieldError(
+            "{path} holds {found:,} games, more than {games} {asked:,}: give at least that many ({force} plays the "
+            "table again from game 1)",
+            path=path,
+            found=found.games,
+            asked=games,
         )
     return replace(wanted, losses=found.losses, games=found.games, stops=found.stops)
 
@@ -224,7 +228,7 @@ def verify_reference(
     assert run.reference is not None and run.verify is not None
     path = run.reference
     if not path.is_dir():
-        raise WordstatsError(f"--reference {path}: no such table to verify")
+        raise FieldError("{reference} {path}: no such table to verify", path=path)
     with open_session(config, data_dir, lexicon) as s:
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
@@ -234,7 +238,7 @@ def verify_reference(
         address = executor.cluster_address(s.config, run.ray)
     reason = rf.mismatch(ref, wanted) or (None if variant.name == ref.variant else f"variant {ref.variant}")
     if reason is not None:
-        raise WordstatsError(f"--reference {path}: cannot be played again here ({reason})")
+        raise FieldError("{reference} {path}: cannot be played again here ({reason})", path=path, reason=reason)
     starts = (0, *ref.stops[:-1])
     picked = sorted(random.Random(ref.seed).sample(range(len(ref.stops)), min(run.verify, len(ref.stops))))
     blocks = rf.reference_blocks(path)
