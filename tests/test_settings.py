@@ -20,6 +20,8 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.registry import settings
 from pipeline.core.settings import Setting, shown, tables
 from pipeline.core.stages import STAGES
+from pipeline.wordlists.manifest import FILE_SETTINGS
+from pipeline.wordlists.settings import load_settings
 from tests.conftest import DEFAULT_CONFIG, ROOT, project_copy, run_make
 
 DECLARED = settings()
@@ -88,7 +90,7 @@ def commented(path: Path) -> dict[str, tuple[str, str]]:
         head = re.match(r"^\[([^\]]+)\]", line)
         table = head.group(1) if head else table
         m = KEY.match(line)
-        if not m or not table:
+        if not m:
             continue
         parts = [m.group(3)[1:].strip()] if m.group(3) else []
         column = line.find("#")
@@ -96,7 +98,7 @@ def commented(path: Path) -> dict[str, tuple[str, str]]:
             if not (more.lstrip().startswith("#") and more.find("#") == column and more[:column].strip() == ""):
                 break
             parts.append(more[column + 1 :].strip())
-        found[f"{table}.{m.group(1)}"] = (m.group(2), " ".join(parts))
+        found[f"{table}.{m.group(1)}" if table else m.group(1)] = (m.group(2), " ".join(parts))
     return found
 
 
@@ -178,3 +180,19 @@ def test_the_makefiles_defaults_that_are_settings_come_from_the_config(tmp_path)
     assert re.search(r"--seed 5\b", playability.stdout), playability.stdout
     makefile = (ROOT / "Makefile").read_text()
     assert not [s.make for s in DECLARED if s.make and re.search(rf"^{s.make}\s*\??=", makefile, re.M)]
+
+
+def test_the_word_list_settings_file_writes_its_settings_with_their_help():
+    """configs/wordlists.toml's own settings (pipeline/wordlists/manifest.py FILE_SETTINGS) are each written with
+    their help as the comment; a value outside its choices is one line naming the file and the field."""
+    written = commented(ROOT / "configs" / "wordlists.toml")
+    for s in (s for s in FILE_SETTINGS if s.kind != "table"):
+        assert written[s.key][1] == s.help, (s.key, written[s.key][1], s.help)
+
+
+def test_a_bad_value_of_the_word_list_settings_file_is_one_line(tmp_path):
+    settings = tmp_path / "lists.toml"
+    settings.write_text((ROOT / "configs" / "wordlists.toml").read_text().replace('paper = "A4"', 'paper = "B5"', 1))
+    config = overlay(tmp_path, f'[wordlists]\nfile = "{settings}"\n')
+    with pytest.raises(WordstatsError, match=rf"^{re.escape(str(settings))}: field paper: expected one of"):
+        load_settings(load_config(config))

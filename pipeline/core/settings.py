@@ -52,8 +52,8 @@ class Setting:
 
     @property
     def key(self) -> str:
-        """Its full name: table and name, dotted."""
-        return f"{self.table}.{self.name}"
+        """Its full name: table and name, dotted (the name alone in a file's top table)."""
+        return f"{self.table}.{self.name}" if self.table else self.name
 
     def read(self, sec: Section) -> Any:
         """Its value in `sec` (its table), checked, or its default when absent."""

@@ -10,7 +10,9 @@ from dataclasses import replace
 
 from pipeline.core.errors import FieldError, WordstatsError, about, escaped
 from pipeline.core.fields import SAMPLE, SEED, Field, parse_length, parse_range
+from pipeline.core.settings import default_of
 from pipeline.letters.alphabet import upper_ascii
+from pipeline.wordlists.manifest import FILE_SETTINGS
 
 BANDS = ("easy", "medium", "hard")
 SORTS = ("alpha", "frequency", "difficulty", "playability")
@@ -183,7 +185,7 @@ PHASE_WORDS = {
     "us-6": "Step 6: vowel teams",
     "us-7": "Step 7: diphthongs, soft c and g",
 }
-MIN_FIND_RATE = 0.01  # how often a --boggle-findable word must turn up on random Boggle boards, unless set
+MIN_FIND_RATE = default_of(FILE_SETTINGS, "min_find_rate")  # a Boggle-findable word's share of boards, unless set
 
 SHEET_WORDS = {
     "list": "word list",

@@ -7,8 +7,9 @@ from typing import Any
 
 from pipeline.core.errors import WordstatsError, pick
 from pipeline.wordlists.fields import BY_NAME, field_named
+from pipeline.wordlists.manifest import FILE_SETTINGS
 
-PAPERS = ("A4", "Letter")
+PAPERS = next(s.choices for s in FILE_SETTINGS if s.name == "paper") or ()  # the PDF paper sizes
 # Options that replace each other: giving one on the command line drops the others from the preset.
 GROUPS = ({"common", "min_zipf"},)
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from pipeline.core.config import Config, Section
 from pipeline.core.errors import WordstatsError
-from pipeline.wordlists.fields import BY_NAME, MIN_FIND_RATE
+from pipeline.core.settings import read
+from pipeline.wordlists.fields import BY_NAME
+from pipeline.wordlists.manifest import FILE_SETTINGS
 from pipeline.wordlists.options import (
-    PAPERS,
     check_option,
 )
 from pipeline.wordlists.puzzles import Banned
@@ -71,18 +72,7 @@ def _read_settings(config: Config) -> Settings:
     """The settings file, read and checked."""
     top = settings_file(config)
     path = top.file
-    top.allow(
-        "common_zipf",
-        "min_find_rate",
-        "boggle_dice",
-        "paper",
-        "presets",
-        "blocklist",
-        "classroom",
-        "review",
-        "puzzles",
-        "gallery",
-    )
+    own = read(top, FILE_SETTINGS)
     classroom = classroom_of(top)
     presets = MappingProxyType({name: MappingProxyType(_preset(sec)) for name, sec in top.sections("presets").items()})
     gallery_sec = top.section("gallery", {})
@@ -99,10 +89,10 @@ def _read_settings(config: Config) -> Settings:
             fill.fail(letter, "fill letters are capitals A-Z")
     return Settings(
         path=path,
-        common_zipf=top.number("common_zipf", 3.0, lo=0, hi=8),
-        min_find_rate=top.number("min_find_rate", MIN_FIND_RATE, lo=0, hi=1),
-        boggle_dice=top.text("boggle_dice", "new"),
-        paper=top.text("paper", "A4", choices=PAPERS),
+        common_zipf=own["common_zipf"],
+        min_find_rate=own["min_find_rate"],
+        boggle_dice=own["boggle_dice"],
+        paper=own["paper"],
         presets=presets,
         classroom=classroom,
         puzzle_strings=tuple(w.upper() for w in word_field(puzzles, "strings")),
