@@ -118,7 +118,10 @@ def test_the_default_config_writes_every_setting_of_its_tables_with_its_help():
 SCALAR_TABLES = [
     t
     for t in tables(DECLARED)
-    if "." not in t and t not in tables(CORE_SETTINGS) and all(s.kind != "table" for s in DECLARED if s.table == t)
+    if "." not in t
+    and t not in tables(CORE_SETTINGS)
+    and all(s.kind != "table" for s in DECLARED if s.table == t)
+    and any(s.default is not None for s in DECLARED if s.table == t)  # a table of derived defaults has nothing to write
 ]
 
 
@@ -127,8 +130,6 @@ def test_a_setting_written_at_its_default_changes_no_fingerprint(tmp_path, table
     """A table left empty and the same table with each setting written at its default are the same settings to
     every stage; a changed value is not."""
     given = [s for s in VALUES if s.table == table and s.default is not None]
-    if not given:
-        pytest.skip(f"[{table}]: every default is derived")
     empty = overlay(tmp_path, f'replace = ["{table}"]\n[{table}]\n', "empty.toml")
     spelled = "".join(f"{s.name} = {shown(s.default)}\n" for s in given)
     written = overlay(tmp_path, f'replace = ["{table}"]\n[{table}]\n{spelled}', "written.toml")
