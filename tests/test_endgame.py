@@ -63,6 +63,7 @@ def move_values(board, mover: str, other: str, variant, lexicon) -> list[int]:
     return [played_value(board, mover, other, tuple(m.tiles()), m.score, variant, lexicon) for m in moves]
 
 
+@pytest.mark.slow  # real ENABLE endgames, each reply solved again on its own
 @pytest.mark.parametrize("seed", [5, 10])
 def test_the_value_is_the_best_moves_score_less_the_reply_solved_on_its_own(positions_late, seed):
     """Real endgames of 9 tiles: the value is the best over the moves of score minus the reply's value, each reply
@@ -151,6 +152,7 @@ def endgame_cli(tmp_path_factory, enable_words):
     return data, path, mover, other, (tmp / "late.txt", late, late_other)
 
 
+@pytest.mark.slow  # real endgames of ENABLE through the CLI
 def test_cli_solves_an_endgame(cli, endgame_cli):
     data, board, mover, other, _ = endgame_cli
     common = ["--board", board, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
@@ -166,6 +168,7 @@ def test_cli_solves_an_endgame(cli, endgame_cli):
     assert table.stdout.startswith(("best: ", "best found: "))
 
 
+@pytest.mark.slow  # real endgames of ENABLE through the CLI
 def test_best_with_the_bag_empty_puts_the_endgames_play_first(cli, endgame_cli):
     data, *_, (board, mover, other) = endgame_cli
     common = ["--board", board, "--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
@@ -183,6 +186,7 @@ def test_best_with_the_bag_empty_puts_the_endgames_play_first(cli, endgame_cli):
         assert shown == solved["line"][0]["move"]
 
 
+@pytest.mark.slow  # real endgames of ENABLE through the CLI
 def test_replay_gives_each_endgame_move_the_best_line_and_the_spread_it_lost(cli, endgame_cli, tmp_path):
     data, *_ = endgame_cli
     common = ["--lexicon", "t", "--data-dir", data, "--config", SMALL_CONFIG]
@@ -213,6 +217,7 @@ def test_replay_gives_each_endgame_move_the_best_line_and_the_spread_it_lost(cli
         (["--rack", "A!"], ["rack"]),
     ],
 )
+@pytest.mark.slow  # real endgames of ENABLE through the CLI
 def test_cli_refuses_what_is_no_endgame_in_one_line(cli, endgame_cli, args, words):
     data, board, mover, other, _ = endgame_cli
     where = [] if "--empty" in args else ["--board", board]

@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -287,6 +288,7 @@ def test_the_per_length_tool_refuses_bad_options_in_one_line(tmp_path, capsys):
     ) == ["words.parquet"]
 
 
+@pytest.mark.slow  # every ENABLE word solved
 def test_the_committed_enable_table_is_bounded_by_the_fair_greedy_expectation(enable_words):
     """docs/data/hangman_optimal_enable.csv against ENABLE itself: each length's word count, and the optimum (the
     proved lower bound where not proved) never above the greedy solver's expectation over fair tie-breaks, nor the
@@ -391,6 +393,7 @@ def hardest_rows(words: list[str]) -> list[str]:
     return rows
 
 
+@pytest.mark.slow  # every ENABLE word solved
 def test_the_docs_hardest_words_are_each_measures(enable_words):
     from tests.conftest import ROOT
 

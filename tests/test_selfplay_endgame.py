@@ -42,6 +42,7 @@ def positions_before(log, size: int):
         run = run + 1 if row[ly.TURN_ACTION] != ly.PLAY or row[ly.TURN_RECORD + ly.PLAY_SCORE] == 0 else 0
 
 
+@pytest.mark.slow  # whole ENABLE games, their endgames searched
 @pytest.mark.parametrize("number", [1, 3, 4])
 def test_endgame_moves_are_the_searchs_and_proven_values_are_played_out(scrabble, lexicon, number):
     plain = play_game(scrabble, lexicon, game_rng(1, scrabble.name, number))
@@ -69,6 +70,7 @@ def test_endgame_moves_are_the_searchs_and_proven_values_are_played_out(scrabble
     assert not np.array_equal(solving.turns, plain.turns) or number == 3  # the search changed the ending
 
 
+@pytest.mark.slow  # whole ENABLE games, their endgames searched
 def test_selfplay_cli_plays_endgames_the_same_each_time_and_refuses_them_with_compare(cli, tmp_path_factory):
     data = default_data(tmp_path_factory, {"enable": ("ingest", "gaddag")})
     common = ["--lexicon", "enable", "--data-dir", data, "--config", DEFAULT_CONFIG]
