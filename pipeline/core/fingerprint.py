@@ -73,7 +73,7 @@ def settings(config: Config, spec: LexiconSpec | None, reads: Reads, params: dic
     from pipeline.core.registry import settings as declared
     from pipeline.core.settings import resolved
 
-    raw = resolved(dict(config.raw), declared())
+    raw = resolved(config.raw, declared())
     tiles = {name: dataclasses.asdict(config.tiles[name]) for name in sorted(reads.tiles) if name in config.tiles}
     return {
         "sections": {name: raw[name] for name in sorted(reads.sections) if name in raw},

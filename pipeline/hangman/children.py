@@ -10,15 +10,13 @@ from typing import Any
 import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
-from pipeline.core.files import sha256_if_file
+from pipeline.core.schemas import declared
 from pipeline.core.stages import Output, StageContext
 from pipeline.hangman.expected import expected_misses
+from pipeline.hangman.settings import BANDS  # easiest first: the pool's thirds
 from pipeline.hangman.solver import solve_lexicon
 from pipeline.words.children import CHILDREN_GRADE, children_pool
-from pipeline.words.classroom import Classroom, classroom_of, settings_file
-
-BANDS = ("easy", "medium", "hard")  # thirds of the pool, easiest first
-SCHEMA = {"word": pl.String, "band": pl.String, "expected_misses": pl.Float64, "misses": pl.Int32, "guesses": pl.Int32}
+from pipeline.words.classroom import Classroom, classroom_files, classroom_of, settings_file
 
 
 def classroom(config: Config) -> Classroom:
@@ -29,12 +27,7 @@ def classroom(config: Config) -> Classroom:
 def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
     """The files the pool is chosen by (the word-list settings, their block list and classroom review) and the
     highest grade it takes."""
-    c = classroom(config)
-    files = {"settings": c.path, "blocklist": c.blocklist, "review": c.review}
-    return {
-        "grade": CHILDREN_GRADE,
-        "files": {name: {"file": path.name, "sha256": sha256_if_file(path)} for name, path in files.items()},
-    }
+    return {"grade": CHILDREN_GRADE, "files": classroom_files(classroom(config))}
 
 
 def banded(pool: list[str]) -> pl.DataFrame:
@@ -58,4 +51,4 @@ def banded(pool: list[str]) -> pl.DataFrame:
 def build(inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
     """words.parquet and phonics.parquet → hangman_children.parquet."""
     pool = children_pool(inputs["words"].lazy(), inputs["phonics"].lazy(), classroom(ctx.config))
-    return ctx.result(hangman_children=banded(pool) if pool else pl.DataFrame(schema=SCHEMA))
+    return ctx.result(hangman_children=banded(pool) if pool else pl.DataFrame(schema=declared("hangman_children", {})))

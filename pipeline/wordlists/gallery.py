@@ -13,9 +13,9 @@ import polars as pl
 
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
-from pipeline.core.files import sha256_if_file
 from pipeline.core.stages import Output, StageContext
 from pipeline.wordlists.manifest import MANIFEST
+from pipeline.words.classroom import classroom_files
 
 TABLE = "gallery"
 OPTIONAL = MANIFEST.stages[0].optional_inputs  # tables a list reads when they exist
@@ -34,11 +34,9 @@ def params(config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
 
     from pipeline.wordlists.settings import load_settings
 
-    settings = load_settings(config)
-    files = {"settings": settings.path, "blocklist": settings.classroom.blocklist, "review": settings.classroom.review}
     return {
         "teacher": spec is not None and spec.name == config.teacher_lexicon,
-        "files": {name: {"file": path.name, "sha256": sha256_if_file(path)} for name, path in files.items()},
+        "files": classroom_files(load_settings(config).classroom),
         "code": code_digest(),
         "lemminflect": version("lemminflect"),
     }

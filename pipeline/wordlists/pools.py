@@ -13,7 +13,6 @@ from pipeline.core.store import Store
 from pipeline.wordlists.puzzles import Banned, misleading, other_answers, scramble
 from pipeline.wordlists.settings import Settings
 from pipeline.words.children import CHILDREN_GRADE as CHILDREN_GRADE  # the lists' filters name it
-from pipeline.words.children import children_pool as children_words
 from pipeline.words.classroom import classroom_vocabulary, offensive_words
 
 COLUMNS = {
@@ -57,12 +56,6 @@ def need_table(store: Store, table: str, option: str) -> pl.LazyFrame:
             f"run `wordstats run {producer(table).name} --lexicon {store.lexicon}` (or `make all`)"
         )
     return store.scan(table, COLUMNS.get(table, ()))
-
-
-def children_pool(store: Store, settings: Settings) -> list[str]:
-    """The children's pool of the store's lexicon (pipeline/words/children.py)."""
-    phonics = need_table(store, "phonics", "--children")
-    return children_words(store.scan("words", ["word"]), phonics, settings.classroom)
 
 
 def scramble_pool(

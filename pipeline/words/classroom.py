@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
 from pipeline.core.errors import WordstatsError
-from pipeline.core.files import write_text
+from pipeline.core.files import sha256_if_file, write_text
 from pipeline.core.registry import value
 from pipeline.words.safety import Exclusions, build_exclusions
 from pipeline.words.vocabulary import Vocabulary, check_decision, vocabulary
@@ -57,6 +57,13 @@ def settings_file(config: Config) -> Section:
     if not path.is_file():
         raise WordstatsError(f"{path}: word-list settings file not found (field wordlists.file of {config.path})")
     return Section(parse_toml(path.read_bytes(), path, "word-list settings file"), "", path)
+
+
+def classroom_files(classroom: Classroom) -> dict[str, dict[str, str | None]]:
+    """The files a classroom is read from (the settings file, its block list and its review), each with its
+    sha256: what a stage that chooses children's words depends on."""
+    files = {"settings": classroom.path, "blocklist": classroom.blocklist, "review": classroom.review}
+    return {name: {"file": path.name, "sha256": sha256_if_file(path)} for name, path in files.items()}
 
 
 def classroom_of(top: Section) -> Classroom:
