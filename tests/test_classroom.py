@@ -18,6 +18,7 @@ from pipeline.core.errors import WordstatsError
 from pipeline.core.store import Store
 from pipeline.phonics.grades import SCHOOL_ZIPF, UNSEEN_ZIPF, dolch
 from pipeline.phonics.stage import DEFAULT_DOLCH, dolch_path, phonics_table
+from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.pools import common_words, review
 from pipeline.wordlists.puzzles import Banned, fits, other_answers, shared_letters, state
 from pipeline.wordlists.select import pick, word_list
@@ -171,7 +172,7 @@ def test_children_lists_print_only_kept_words(teacher, config, settings):
         opts = {**options, "count": 10**6, "sheet": "list"}
         if preset and settings.presets[preset].get("hangman"):
             continue  # the Hangman presets read the hangman stage; checked below
-        wl = word_list(store, config, preset, opts)
+        wl = word_list(store, config, preset, Choices.of(opts))
         assert wl.reviewed and wl.unreviewed == 0, (preset, options)
         assert set(w.upper() for w in wl.words) <= vocab.kept, (preset, options)
 
@@ -183,7 +184,7 @@ def test_teacher_lexicon_presets_print_only_kept_words(teacher, config, settings
     store = Store(teacher, config.teacher_lexicon)
     sizes = {}
     for name in settings.presets:
-        wl = word_list(store, config, name, {"count": 10**6})
+        wl = word_list(store, config, name, Choices.of({"count": 10**6}))
         assert wl.unreviewed == 0 and set(w.upper() for w in wl.words) <= vocab.kept, name
         sizes[name] = wl.pool
     assert all(n >= 10 for n in sizes.values()), sizes
@@ -279,7 +280,7 @@ def searches(teacher, config, settings) -> tuple[list[tuple[str, pl.DataFrame, i
     presets = []
     for name, preset in settings.presets.items():
         if preset.get("sheet") == "word-search":
-            wl = word_list(store, config, name, {"count": 10**6})
+            wl = word_list(store, config, name, Choices.of({"count": 10**6}))
             presets.append(
                 (name, pl.DataFrame({"word": [w.upper() for w in wl.words]}), preset["count"], wl.difficulty)
             )
@@ -309,7 +310,7 @@ def every_preset_as_a_search(teacher, config, settings) -> list[tuple[str, pl.Da
     store = Store(teacher, config.teacher_lexicon)
     out = []
     for name, preset in settings.presets.items():
-        wl = word_list(store, config, name, {"count": 10**6, "sheet": "word-search"}, printed=True)
+        wl = word_list(store, config, name, Choices.of({"count": 10**6, "sheet": "word-search"}), printed=True)
         words = pl.DataFrame({"word": [w.upper() for w in wl.words]})
         out.append((name, words, preset.get("count", words.height), wl.difficulty))
     return out
@@ -338,7 +339,7 @@ def test_word_search_from_the_cli_matches_the_library(teacher, config, tmp_path)
     from pipeline.wordlists.sheets import puzzles
 
     store = Store(teacher, config.teacher_lexicon)
-    wl = word_list(store, config, "word-search", {"seed": 12}, printed=True)
+    wl = word_list(store, config, "word-search", Choices.of({"seed": 12}), printed=True)
     out = tmp_path / "ws.md"
     res = run_cli("wordlist", "--preset", "word-search", "--seed", "12", "--out", out, "--data-dir", teacher)
     assert res.exit_code == 0, res
@@ -358,7 +359,7 @@ def test_scrambles_are_never_words_and_the_key_gives_every_answer(teacher, confi
     known = frozenset(vocab.decisions) | frozenset(common_words(store, settings))
     banned = puzzle_banned(settings)
     for seed in range(30):
-        wl = word_list(store, config, "scramble", {"seed": seed}, printed=True)
+        wl = word_list(store, config, "scramble", Choices.of({"seed": seed}), printed=True)
         words = [w.upper() for w in wl.words]
         assert len(wl.scrambled) == len(words)
         for word, letters in zip(words, wl.scrambled):
@@ -407,7 +408,7 @@ def test_hangman_words_have_no_misleading_reveal_state(teacher, config, settings
     assert {"CUNTS", "TURDS", "FUCKS", "DICKS", "JAPS"} <= unsafe
     rng = random.Random(3)
     for name in ("hangman-easy", "hangman-medium", "hangman-hard"):
-        wl = word_list(store, config, name, {"count": 10**6}, printed=True)
+        wl = word_list(store, config, name, Choices.of({"count": 10**6}), printed=True)
         assert not {"beggars", "cents", "aunts"} & set(wl.words), name
         for word in rng.sample(wl.words, min(25, len(wl.words))):
             assert not misleading_by_brute_force(word.upper(), unsafe, known), (name, word)

@@ -11,6 +11,7 @@ from pipeline.core.config import load_config
 from pipeline.core.session import open_session
 from pipeline.core.store import Store
 from pipeline.web import views
+from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.gallery import current_previews
 from pipeline.wordlists.select import word_list
 from pipeline.wordlists.settings import load_settings
@@ -40,7 +41,7 @@ def test_the_table_holds_each_presets_printed_words(data, config):
     stored = current_previews(store, config)
     assert stored is not None and set(stored) == set(load_settings(config).presets)
     for name, words in stored.items():
-        assert words == tuple(word_list(store, config, name, {}, printed=True).words), name
+        assert words == tuple(word_list(store, config, name, Choices(), printed=True).words), name
     with open_session(config, data, None, teacher=True) as s:
         assert views.stored_previews(s) == stored
         assert views.preview(s, "hangman-easy") == list(stored["hangman-easy"])
@@ -64,7 +65,7 @@ def test_a_table_made_from_other_tables_or_settings_is_not_used(data, config, tm
     assert current_previews(Store(copy, config.teacher_lexicon), load_config(other)) is None
     with open_session(load_config(other), copy, None, teacher=True) as s:  # the page makes its own previews
         assert views.stored_previews(s) == {}
-        made = word_list(s.store, s.config, "phase-2", {}, printed=True).words
+        made = word_list(s.store, s.config, "phase-2", Choices(), printed=True).words
         assert views.preview(s, "phase-2") == list(made)
     phases = (configs / "phonics.toml").read_text().replace('"into"]', '"into", "was"]', 1)
     (tmp_path / "phonics.toml").write_text(phases)
@@ -104,4 +105,4 @@ def test_a_damaged_table_is_not_used_and_the_page_still_previews(data, config, t
         path.write_bytes(b"")
     assert current_previews(Store(copy, config.teacher_lexicon), config) is None
     with open_session(config, copy, None, teacher=True) as s:
-        assert views.preview(s, "phase-2") == list(word_list(s.store, config, "phase-2", {}, printed=True).words)
+        assert views.preview(s, "phase-2") == list(word_list(s.store, config, "phase-2", Choices(), printed=True).words)

@@ -14,6 +14,7 @@ from pipeline.core.store import Store
 from pipeline.hangman.children import BANDS, classroom
 from pipeline.phonics.grades import dolch
 from pipeline.phonics.stage import DEFAULT_DOLCH
+from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.select import word_list
 from pipeline.wordlists.settings import load_settings
 from pipeline.words.children import children_pool
@@ -82,7 +83,7 @@ def test_every_preset_and_seed_is_safe(lex, config):
     seen: set[str] = set()
     unsafe: dict[str, bool] = {}  # each word checked once, whatever the pools it is in
     for name in names:
-        pool = word_list(store, config, name, {"count": 10**6}).words  # the whole pool, no random pick
+        pool = word_list(store, config, name, Choices.of({"count": 10**6})).words  # the whole pool, no random pick
         assert pool, name
         seen |= set(pool)
         for w in set(pool) - unsafe.keys():
@@ -91,7 +92,7 @@ def test_every_preset_and_seed_is_safe(lex, config):
         assert bad == [], (name, bad)
         for seed in range(3):  # a pick is drawn from the pool: any seed's words are checked above
             try:
-                picked = word_list(store, config, name, {"seed": seed}).words
+                picked = word_list(store, config, name, Choices.of({"seed": seed})).words
             except NotFound:
                 continue
             assert set(picked) <= set(pool), (name, seed)
@@ -137,7 +138,7 @@ def test_dolch_words_are_never_blocked(config):
 @pytest.mark.slow
 def test_dolch_preset_lists_the_level(lex, config):
     """--dolch primer lists the 52 primer words (every one is in the test lexicon)."""
-    got = word_list(Store(lex, "t"), config, None, {"dolch": "primer"}).words
+    got = word_list(Store(lex, "t"), config, None, Choices.of({"dolch": "primer"})).words
     primer = dolch(DEFAULT_DOLCH).filter(pl.col("level") == "primer")["word"].to_list()
     assert sorted(got) == sorted(primer) and len(got) == 52
 
@@ -160,7 +161,7 @@ def test_grade_filter_matches_table(lex, config):
         for w, g in table.select("word", "grade").iter_rows()
         if g in (2, 3) and not excl.excluded(w) and w in kept
     )
-    got = word_list(Store(lex, "t"), config, None, {"grade": "2-3"}).words
+    got = word_list(Store(lex, "t"), config, None, Choices.of({"grade": "2-3"})).words
     assert got == expected and len(got) > 100
 
 
@@ -168,13 +169,13 @@ def test_grade_filter_matches_table(lex, config):
 def test_phonics_cvc_vowel_and_sound_filters(lex, config):
     """--phonics cvc --vowel a: three letters, consonant-a-consonant, a said /AE/; --sound CH has /CH/."""
     store = Store(lex, "t")
-    cvc = word_list(store, config, None, {"phonics": "cvc", "vowel": "a", "grade": "K-2"}).words
+    cvc = word_list(store, config, None, Choices.of({"phonics": "cvc", "vowel": "a", "grade": "K-2"})).words
     assert cvc and all(len(w) == 3 and w[1] == "a" and w[0] not in "aeiou" and w[2] not in "aeiou" for w in cvc)
     assert "cat" in cvc and "car" not in cvc and "saw" not in cvc
-    ch = word_list(store, config, None, {"sound": "ch", "grade": "1-3"}).words
+    ch = word_list(store, config, None, Choices.of({"sound": "ch", "grade": "1-3"})).words
     table = phonics_rows(lex).filter(pl.col("word").is_in([w.upper() for w in ch]))
     assert ch and all("CH" in p for p in table["phonemes"].to_list())
-    two = word_list(store, config, None, {"syllables": "2", "children": True}).words
+    two = word_list(store, config, None, Choices.of({"syllables": "2", "children": True})).words
     table = phonics_rows(lex).filter(pl.col("word").is_in([w.upper() for w in two]))
     assert two and set(table["syllables"].to_list()) == {2}
 
@@ -187,11 +188,11 @@ def test_spelling_us_leaves_out_uk_spellings(lex, config):
     uk_only = set(table.filter(pl.col("spelling") == "uk")["word"].str.to_lowercase())
     us_only = set(table.filter(pl.col("spelling") == "us")["word"].str.to_lowercase())
     assert uk_only and us_only
-    us = set(word_list(store, config, None, {"spelling": "us", "length": "2-15"}).words)
-    uk = set(word_list(store, config, None, {"spelling": "uk", "length": "2-15"}).words)
+    us = set(word_list(store, config, None, Choices.of({"spelling": "us", "length": "2-15"})).words)
+    uk = set(word_list(store, config, None, Choices.of({"spelling": "uk", "length": "2-15"})).words)
     assert not us & uk_only and not uk & us_only
     assert us_only - us == set() or (us_only - us) <= (
-        us_only - set(word_list(store, config, None, {"length": "2-15"}).words)
+        us_only - set(word_list(store, config, None, Choices.of({"length": "2-15"})).words)
     )
 
 
@@ -200,8 +201,8 @@ def test_children_hangman_bands_against_the_pool(lex, config):
     """hangman-easy words miss less than hangman-hard words (expected misses over fair tie-breaks), both from the
     children's pool."""
     store = Store(lex, "t")
-    easy = word_list(store, config, None, {"children": True, "hangman": "easy", "sort": "difficulty"}).table
-    hard = word_list(store, config, None, {"children": True, "hangman": "hard", "sort": "difficulty"}).table
+    easy = word_list(store, config, None, Choices.of({"children": True, "hangman": "easy", "sort": "difficulty"})).table
+    hard = word_list(store, config, None, Choices.of({"children": True, "hangman": "hard", "sort": "difficulty"})).table
     assert easy["expected_misses"].max() <= hard["expected_misses"].min()
     grades = phonics_rows(lex).filter(pl.col("word").is_in(easy["word"].str.to_uppercase().to_list()))["grade"]
     assert grades.max() <= 4
@@ -245,9 +246,9 @@ def test_bad_new_options_are_one_line(lex):
 def test_seeds_differ_and_repeat(lex, config):
     """The same seed gives the same words; another seed another pick."""
     store = Store(lex, "t")
-    a = word_list(store, config, "spelling-2", {"seed": 3}).words
-    assert a == word_list(store, config, "spelling-2", {"seed": 3}).words
-    assert a != word_list(store, config, "spelling-2", {"seed": 4}).words
+    a = word_list(store, config, "spelling-2", Choices.of({"seed": 3})).words
+    assert a == word_list(store, config, "spelling-2", Choices.of({"seed": 3})).words
+    assert a != word_list(store, config, "spelling-2", Choices.of({"seed": 4})).words
     assert len(a) == 15 and random  # the preset's count
 
 
@@ -258,7 +259,7 @@ def test_preset_spelling_k2_and_command_line_override(lex, config):
     grade = dict(phonics_rows(lex).select("word", "grade").iter_rows())
     words = word_list(store, config, "spelling-k2").words
     assert len(words) == 20 and all(grade[w.upper()] <= 2 for w in words)
-    five = word_list(store, config, "spelling-k2", {"length": "5"}).words
+    five = word_list(store, config, "spelling-k2", Choices.of({"length": "5"})).words
     assert len(five) == 20 and all(len(w) == 5 and grade[w.upper()] <= 2 for w in five)
 
 

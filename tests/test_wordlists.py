@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.errors import NotFound, WordstatsError
 from pipeline.core.store import Store
+from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.select import presets_table, word_list
 from pipeline.words.classroom import blocked_words, excluded_words, exclusions, load_classroom
 from pipeline.words.safety import Exclusions
@@ -191,7 +192,7 @@ def test_filters_match_slow_reference(store, config, rows, opts, allow_all):
     blocked = exclusions(load_classroom(config))
     expected = reference(rows, opts, blocked, allow_all)
     try:
-        got = word_list(store, config, None, dict(opts), allow_all=allow_all, upper=True).words
+        got = word_list(store, config, None, Choices.of(opts), allow_all=allow_all, upper=True).words
     except NotFound:
         got = []
     assert got == expected
@@ -199,7 +200,7 @@ def test_filters_match_slow_reference(store, config, rows, opts, allow_all):
 
 @pytest.mark.slow
 def test_common_flag_is_zipf_3(store, config, rows):
-    got = word_list(store, config, None, {"common": True, "length": "5-5"}, upper=True).words
+    got = word_list(store, config, None, Choices.of({"common": True, "length": "5-5"}), upper=True).words
     assert got == reference(rows, {"common": True, "length": "5-5"}, exclusions(load_classroom(config)), False)
     assert got
 
@@ -207,7 +208,7 @@ def test_common_flag_is_zipf_3(store, config, rows):
 @pytest.mark.slow
 def test_top_frequent_beyond_polars_head_limit(store, config, rows):
     opts = {"top_frequent": 10**12, "length": "4-4"}  # more than head() takes: every word with a frequency
-    got = word_list(store, config, None, dict(opts), upper=True).words
+    got = word_list(store, config, None, Choices.of(opts), upper=True).words
     assert got == reference(rows, opts, exclusions(load_classroom(config)), False) and got
 
 
@@ -464,7 +465,7 @@ def test_screen_output_names_filters(lex):
 
 def test_word_list_rejects_unknown_option(store, config):
     with pytest.raises(WordstatsError, match="unknown word-list option 'colour'"):
-        word_list(store, config, None, {"colour": "red"})
+        word_list(store, config, None, Choices.of({"colour": "red"}))
 
 
 def test_settings_are_parsed_once_per_version_of_the_file(tmp_path):

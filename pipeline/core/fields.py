@@ -44,6 +44,7 @@ class Field:
     short: str = ""  # a one-letter form: -n
     check: Callable[[Any], Any] | None = None  # raises a one-line WordstatsError for a bad value
     parse: Callable[[Any], Any] | None = None  # the value given → the request's value (raising a one-line error)
+    show: Callable[[Any], str] = str  # the request's value → the text that gives it again (a form's, a query's)
     negatable: bool = False  # a flag with a --no- form (--blanks/--no-blanks)
     suggest: tuple[str, ...] = ()  # values a form offers for a free-text field (its check allows others too)
     argument: bool = False  # a positional argument, named by its metavar

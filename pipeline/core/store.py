@@ -55,6 +55,7 @@ class Store:
         self.data_dir, self.lexicon = Path(data_dir), check_lexicon_name(lexicon)
         self.root = self.data_dir / lexicon
         self.pending: dict[str, Path] = {}  # a commit no one could finish: its files not yet renamed, by name
+        self.required: list[str] = []  # every table asked for, in order: what a result was computed from
 
     def path(self, name: str) -> Path:
         """The file of table `name` ('words' → words.parquet; names with an extension are kept): the file a
@@ -70,6 +71,7 @@ class Store:
         """The path of table `name`, or an error that says how to build it; a Parquet table must be readable,
         match its declared schema (pipeline/core/schemas.py) and have `columns`."""
         path = self.path(name)
+        self.required.append(name)
         if not path.is_file():
             if not self.root.is_dir():
                 raise WordstatsError(

@@ -95,8 +95,8 @@ class Pages:
         if wl is None:
             pick = req.query(count=PAGE_COUNT) if shown.matched else None
             return self.page("list.html", wl=None, title=title, shown=shown, req=req, fields=fields, pick=pick)
-        seed = int(req.given.get("seed", wl.seed))
-        swapped = [w for w in req.given.get("swap", "").split(",") if w]
+        seed = req.given.get("seed", wl.seed)
+        swapped = [w.lower() for w in req.given.get("swap", ())]
         return self.page(
             "list.html",
             wl=wl,

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from pipeline.core.errors import FieldError, WordstatsError
 from pipeline.core.fields import Field
-from pipeline.wordlists.api import BY_NAME
+from pipeline.wordlists.api import BY_NAME, Choices
 
 MAX_QUERY = 4096  # bytes of a query string
 MAX_VALUE = 200  # characters of one value
@@ -34,21 +34,21 @@ class BadRequest(WordstatsError):
 
 @dataclass(frozen=True)
 class ListRequest:
-    """A word list asked of the page: the preset, the lexicon, and the fields given (typed and checked)."""
+    """A word list asked of the page: the preset, the lexicon, and the fields given (each parsed by its field)."""
 
     preset: str | None
     lexicon: str | None
-    given: dict[str, Any]
+    given: Choices
 
     def query(self, **changes: Any) -> str:
-        """This request's query string, with `changes` (None drops a field)."""
-        values: dict[str, Any] = {"preset": self.preset, "lexicon": self.lexicon, **self.given, **changes}
+        """This request's query string, with `changes` (text; None drops a field)."""
+        values: dict[str, Any] = {"preset": self.preset, "lexicon": self.lexicon, **self.given.texts(), **changes}
         pairs = {k: ("1" if v is True else "0" if v is False else v) for k, v in values.items() if v is not None}
         return urlencode(pairs)
 
 
-def parse_value(f: Field, text: str) -> Any:
-    """A query-string value as its field's type, checked."""
+def typed(f: Field, text: str) -> Any:
+    """A query-string value as its field's type (a number, yes or no, text), for its field to parse."""
     if len(text) > MAX_VALUE:
         raise BadRequest(f"{f.label}: at most {MAX_VALUE} characters")
     if f.kind is bool:
@@ -56,15 +56,9 @@ def parse_value(f: Field, text: str) -> Any:
             raise BadRequest(f"{f.label}: choose yes or no")
         return text.lower() in TRUE
     try:
-        value: Any = f.kind(text) if f.kind is not str else text
+        return f.kind(text) if f.kind is not str else text
     except ValueError:
         raise BadRequest(f"{f.label}: {text[:40]!r} is not a number") from None
-    try:
-        return f.validate(value)
-    except FieldError as exc:
-        raise BadRequest(exc.told(field_label)) from None
-    except WordstatsError as exc:
-        raise BadRequest(f"{f.label}: {exc}") from None
 
 
 def plain_name(name: str) -> bool:
@@ -90,7 +84,7 @@ def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
             raise BadRequest(f"unknown field {name[:40]!r}")
         if text == "":
             continue  # a form's empty field: as the preset says
-        given[name] = parse_value(BY_NAME[name], text)
+        given[name] = typed(BY_NAME[name], text)
     if given.get("count", 0) > MAX_WORDS:
         raise BadRequest(f"How many words: at most {MAX_WORDS} on a page")
     preset = params.get("preset") or None
@@ -101,4 +95,7 @@ def list_request(params: dict[str, str], raw_length: int) -> ListRequest:
     for name, value in (("preset", preset), ("lexicon", lexicon)):
         if value is not None and not plain_name(value):
             raise BadRequest(f"unknown {name} {value[:40]!r}")
-    return ListRequest(preset, lexicon, given)
+    try:
+        return ListRequest(preset, lexicon, Choices.of(given))
+    except FieldError as exc:
+        raise BadRequest(exc.told(field_label)) from None

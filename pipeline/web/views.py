@@ -149,8 +149,8 @@ def teacher_words(sentence: str) -> str:
 
 def form(session: Session, request: ListRequest) -> list[tuple[str, list[FormField]]]:
     """The list form's fields by group, with the values in force."""
-    values = api.preset_values(session, request.preset) if request.preset else {}
-    values.update(request.given)
+    chosen = api.preset_values(session, request.preset) if request.preset else api.Choices()
+    values = {**chosen.texts(), **request.given.texts()}
     out = []
     missing = {table for table in CHOICE_TABLES.values() if not session.store.exists(table)}
     for group, title in GROUPS.items():
@@ -213,7 +213,7 @@ def the_list(session: Session, request: ListRequest) -> api.WordList:
             preset = pick(request.preset, settings_of(session).presets, "preset")  # any case, as on the command line
         except WordstatsError as exc:
             raise BadRequest(str(exc)) from None
-    wl = api.word_list(session, api.WordListRequest(preset=preset, given=dict(request.given)), printed=True)
+    wl = api.word_list(session, api.WordListRequest(preset=preset, given=request.given), printed=True)
     if wl.table.height > MAX_WORDS:
         raise TooMany(wl.table.height)
     return wl

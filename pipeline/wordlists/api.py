@@ -4,11 +4,13 @@ teacher's page; and the presets as a listing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from pipeline.core.fields import option
 from pipeline.core.results import Listing, provenance
+from pipeline.wordlists.choices import NO_CHOICES, merge
+from pipeline.wordlists.choices import Choices as Choices  # the fields given, parsed: clients build them here
 from pipeline.wordlists.fields import BY_NAME as BY_NAME  # the vocabulary of a list, as clients find it here
 from pipeline.wordlists.fields import FIELDS as FIELDS
 from pipeline.wordlists.fields import SHEET_WORDS as SHEET_WORDS
@@ -38,14 +40,23 @@ class WordListRequest:
     )
     upper: bool = option(kind=bool, default=False, help="Words in capitals (default: lower case).")
     presets: bool = option(kind=bool, default=False, help="List the presets and their filters.")
-    given: dict[str, Any] = field(default_factory=dict)
+    given: Choices = field(default_factory=Choices)
+
+    def __post_init__(self):
+        if not isinstance(self.given, Choices):  # the values given as text or plain values: parsed here, once
+            object.__setattr__(self, "given", Choices.of(self.given))
 
 
 def word_list(s: Session, q: WordListRequest, printed: bool = False) -> WordList:
-    """The list the request asks of the session's lexicon (a printed sheet holds reviewed words only)."""
+    """The list the request asks of the session's lexicon (a printed sheet holds reviewed words only), with its
+    provenance."""
     from pipeline.wordlists.select import word_list as select
 
-    return select(s.store, s.config, q.preset, q.given, allow_all=q.allow_all, upper=q.upper, printed=printed)
+    mark = len(s.store.required)
+    wl = select(s.store, s.config, q.preset, q.given, allow_all=q.allow_all, upper=q.upper, printed=printed)
+    tables = sorted(set(s.store.required[mark:]))
+    asked = {"preset": q.preset, "allow_all": q.allow_all, "upper": q.upper, "printed": printed, **q.given.texts()}
+    return replace(wl, provenance=provenance(s, "wordlist", asked, tables))
 
 
 def presets(s: Session) -> Listing:
@@ -62,11 +73,9 @@ def settings(s: Session) -> Settings:
     return load_settings(s.config)
 
 
-def preset_values(s: Session, preset: str) -> dict[str, Any]:
-    """The values of the vocabulary's fields a preset sets (a name in any case)."""
-    from pipeline.wordlists.options import merge
-
-    return merge(settings(s).presets, preset, {})
+def preset_values(s: Session, preset: str) -> Choices:
+    """The choices a preset makes (a name in any case)."""
+    return merge(settings(s).presets, preset, NO_CHOICES)
 
 
 def stored_previews(s: Session) -> dict[str, tuple[str, ...]]:

@@ -7,12 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from pipeline.core.errors import FieldError, WordstatsError, about, escaped
 from pipeline.core.fields import SAMPLE, SEED, Field, parse_length, parse_range
 from pipeline.core.settings import default_of
 from pipeline.letters.alphabet import upper_ascii
 from pipeline.wordlists.manifest import FILE_SETTINGS
+from pipeline.wordlists.values import Grades, ListPattern, Span, Swaps
+
+if TYPE_CHECKING:
+    from pipeline.words.phases import Phase
 
 BANDS = ("easy", "medium", "hard")
 SORTS = ("alpha", "frequency", "difficulty", "playability")
@@ -57,13 +62,13 @@ VOWELS = ("a", "e", "i", "o", "u")
 MAX_GRADE = 5  # the highest grade a children's list reaches: the classroom review covers grades K to 5
 
 
-def _length(text: str) -> None:
-    """A length option's check (the parser raises)."""
-    parse_length(text)
+def _length(text: str) -> Span:
+    """A length: "5" or "4-6" letters."""
+    return Span(*parse_length(text))
 
 
-def parse_grade(text: str) -> tuple[int, int]:
-    """A grade option, "K", "1", "2-3" or "K-2", as (lowest, highest) with kindergarten 0."""
+def parse_grade(text: str) -> Grades:
+    """A grade, "K", "1", "2-3" or "K-2", as a range with kindergarten 0."""
     cleaned = re.sub(r"\b[kK]\b", "0", str(text))
     try:
         lo, hi = parse_range(cleaned, "grade", 0)
@@ -75,7 +80,7 @@ def parse_grade(text: str) -> tuple[int, int]:
             + escaped(repr(text))
             + ": grades run from K to 5 (the reviewed classroom words; for older readers use {common})"
         )
-    return lo, hi
+    return Grades(lo, hi)
 
 
 def letters(text: str, field: str) -> str:
@@ -89,8 +94,8 @@ def letters(text: str, field: str) -> str:
     return word
 
 
-def pattern_for_list(pattern: str) -> str:
-    """The anchored regex of a word-list pattern (the pattern query's syntax; it must name a letter)."""
+def pattern_for_list(pattern: str) -> ListPattern:
+    """A word-list pattern (the pattern query's syntax; it must name a letter) and its anchored regex."""
     from pipeline.letters.patterns import pattern_regex
 
     regex = pattern_regex(pattern)
@@ -101,60 +106,54 @@ def pattern_for_list(pattern: str) -> str:
             + " has no letters: a word-list pattern needs at least one letter (*IGHT, ?A?E); for a word length use "
             "{length}"
         )
-    return regex
+    return ListPattern(pattern.strip().upper(), regex)
 
 
-def _letters(option: str) -> Callable[[str], None]:
-    """A check that a value is letters only."""
+def _letters(option: str) -> Callable[[str], str]:
+    """The parser of a field of letters: capitals A-Z only."""
 
-    def check(text: str) -> None:
-        """Letters A-Z only."""
-        letters(text, option)
+    def parse(text: str) -> str:
+        """Letters A-Z, in capitals."""
+        return letters(text, option)
 
-    return check
-
-
-def _pattern(text: str) -> None:
-    """A pattern option's check."""
-    pattern_for_list(text)
-
-
-def _grade(text: str) -> None:
-    """A grade option's check."""
-    parse_grade(text)
+    return parse
 
 
 MAX_SYLLABLES = 12  # more than any English word has (CMU's longest are 10)
 
 
-def _syllables(text: str) -> None:
-    """A syllables option's check."""
-    parse_range(text, "syllables", hi=MAX_SYLLABLES, what="syllables")
+def _syllables(text: str) -> Span:
+    """A syllables range: "2" or "1-2"."""
+    return Span(*parse_range(text, "syllables", hi=MAX_SYLLABLES, what="syllables"))
 
 
-def _phase(text: str) -> None:
-    """A phase option's check: scheme and number."""
-    if not re.fullmatch(r"(uk|us)-\d", str(text)):
-        raise about("phase", f" {text!r}: give a scheme and phase, uk-2 ... uk-5 or us-1 ... us-7")
+def _phase(text: str) -> Phase:
+    """A phonics phase by its key: scheme and number (uk-2 ... uk-5, us-1 ... us-7)."""
+    from pipeline.words.phases import load_phases
+
+    phases = load_phases()
+    for phase in phases:
+        if phase.key == str(text).lower():
+            return phase
+    raise about("phase", f" {text!r}: give a scheme and phase, {', '.join(p.key for p in phases)}")
 
 
-def _grapheme(text: str) -> None:
-    """A grapheme option's check."""
+def _grapheme(text: str) -> str:
+    """A spelling of a sound: ai, sh, igh, a_e."""
     if not re.fullmatch(r"[a-z]{1,4}|[aeiou]_e", str(text)):
         raise about("grapheme", f" {text!r}: give a spelling of a sound (ai, sh, igh, a_e)")
+    return str(text)
 
 
-def _vowel(text: str) -> None:
-    """A vowel option's check."""
-    if len(str(text)) != 1 or str(text).lower() not in "aeiou":
-        raise about("vowel", f" {text!r}: give one vowel letter (a, e, i, o or u)")
+MAX_SWAPS = 100  # words a teacher may swap out of one set
 
 
-def _swap(text: str) -> None:
-    """A swap option's check: words of letters, comma-separated, at most a hundred."""
+def _swap(text: str) -> Swaps:
+    """Words to swap out: words of letters, comma-separated, at most MAX_SWAPS."""
     words = [w.strip() for w in str(text).split(",") if w.strip()]
-    if len(words) > 100 or not all(w.isascii() and w.isalpha() for w in words):
-        raise about("swap", f" {str(text)[:40]!r}: give up to 100 words of letters, comma-separated")
+    if len(words) > MAX_SWAPS or not all(w.isascii() and w.isalpha() for w in words):
+        raise about("swap", f" {str(text)[:40]!r}: give up to {MAX_SWAPS} words of letters, comma-separated")
+    return Swaps(tuple(w.upper() for w in words))
 
 
 PHONICS_WORDS = {
@@ -199,7 +198,7 @@ SHEET_WORDS = {
 
 FIELDS: tuple[Field, ...] = (
     Field("title", str, "Title of the sheet.", "Title", "sheet", "TEXT"),
-    Field("length", str, 'Letters: "5" or a range "4-6".', "Letters", "words", "N|A-B", check=_length),
+    Field("length", str, 'Letters: "5" or a range "4-6".', "Letters", "words", "N|A-B", parse=_length),
     Field(
         "common",
         bool,
@@ -235,7 +234,8 @@ FIELDS: tuple[Field, ...] = (
         "Contains",
         "words",
         "LETTERS",
-        check=_letters("contains"),
+        parse=_letters("contains"),
+        show=str.lower,
     ),
     Field(
         "starts_with",
@@ -244,10 +244,18 @@ FIELDS: tuple[Field, ...] = (
         "Starts with",
         "words",
         "LETTERS",
-        check=_letters("starts_with"),
+        parse=_letters("starts_with"),
+        show=str.lower,
     ),
     Field(
-        "ends_with", str, "Letters the word ends with.", "Ends with", "words", "LETTERS", check=_letters("ends_with")
+        "ends_with",
+        str,
+        "Letters the word ends with.",
+        "Ends with",
+        "words",
+        "LETTERS",
+        parse=_letters("ends_with"),
+        show=str.lower,
     ),
     Field(
         "pattern",
@@ -256,7 +264,7 @@ FIELDS: tuple[Field, ...] = (
         "Pattern (? one letter, * any letters)",
         "words",
         "PATTERN",
-        check=_pattern,
+        parse=pattern_for_list,
     ),
     Field(
         "hangman",
@@ -301,7 +309,7 @@ FIELDS: tuple[Field, ...] = (
         "Swap out",
         "pick",
         "WORD,WORD",
-        check=_swap,
+        parse=_swap,
     ),
     Field(
         "sort",
@@ -349,7 +357,7 @@ FIELDS: tuple[Field, ...] = (
         "Grade",
         "school",
         "GRADE",
-        check=_grade,
+        parse=parse_grade,
         suggest=("K", "1", "2", "3", "4", "5", "K-1", "K-2", "1-2", "1-3", "2-3", "3-4", "3-5", "K-5"),
         choice_words={"K": "kindergarten", **{g: f"grade {g}" for g in "12345"}},
     ),
@@ -380,7 +388,6 @@ FIELDS: tuple[Field, ...] = (
         "phonics",
         "LETTER",
         choices=VOWELS,
-        check=_vowel,
     ),
     Field(
         "syllables",
@@ -389,7 +396,7 @@ FIELDS: tuple[Field, ...] = (
         "Syllables",
         "phonics",
         "N|A-B",
-        check=_syllables,
+        parse=_syllables,
     ),
     Field(
         "sound",
@@ -409,7 +416,8 @@ FIELDS: tuple[Field, ...] = (
         "phonics",
         "PHASE",
         choice_words=PHASE_WORDS,
-        check=_phase,
+        parse=_phase,
+        show=lambda phase: phase.key,
         suggest=PHASES,
     ),
     Field(
@@ -419,7 +427,7 @@ FIELDS: tuple[Field, ...] = (
         "Spelling of a sound (ai, sh, a_e)",
         "phonics",
         "SPELLING",
-        check=_grapheme,
+        parse=_grapheme,
     ),
     Field(
         "spelling",

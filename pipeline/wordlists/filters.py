@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from pipeline.core.fields import parse_length, parse_range
 from pipeline.core.store import MAX_ROWS, Store
-from pipeline.wordlists.fields import LONG_PHONICS, letters, parse_grade, pattern_for_list
-from pipeline.wordlists.options import flag
+from pipeline.wordlists.choices import Choices, flag
+from pipeline.wordlists.fields import LONG_PHONICS
 from pipeline.wordlists.pools import CHILDREN_GRADE, COLUMNS, children_hangman, need_table
 from pipeline.wordlists.settings import Settings
 from pipeline.words.classroom import exclusions
+
+if TYPE_CHECKING:
+    from pipeline.words.phases import Phase
 
 SAFE = "offensive words and topics not for the classroom left out"
 CHILDREN_WORDS = "words a primary-school child knows (Dolch and Dale-Chall words, grade K to 4)"
@@ -45,8 +47,8 @@ def per_million(zipf: float) -> str:
     return f"at least {times} times per million words"
 
 
-def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: bool) -> list[Step]:
-    """The filters of `options`, in the order they are applied."""
+def steps(store: Store, settings: Settings, options: Choices, allow_all: bool) -> list[Step]:
+    """The filters of the choices in force, in the order they are applied."""
     out: list[Step] = []
     if not allow_all:
         keep = exclusions(settings.classroom).keep()
@@ -77,7 +79,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
             )
         )
     if "length" in options:
-        lo, hi = parse_length(options["length"])
+        lo, hi = options["length"].lo, options["length"].hi
         words = f"{lo} letters" if lo == hi else f"{lo} to {hi} letters"
         out.append(Step("--length", words, lambda lf: lf.filter(pl.col("length").is_between(lo, hi))))
     if options.get("common") or "min_zipf" in options:
@@ -93,7 +95,7 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
         ("contains", "containing", "contains"),
     ):
         if name in options:
-            part = letters(options[name], name)
+            part = options[name]
             expr = (
                 getattr(pl.col("word").str, fn)(part, literal=True)
                 if fn == "contains"
@@ -101,12 +103,12 @@ def steps(store: Store, settings: Settings, options: dict[str, Any], allow_all: 
             )
             out.append(Step(flag(name), f"{how} {part.lower()}", _keep(expr)))
     if "pattern" in options:
-        regex = pattern_for_list(options["pattern"])
+        pattern = options["pattern"]
         out.append(
             Step(
                 "--pattern",
-                f"matching the pattern {options['pattern'].strip().upper()} (? one letter, * any letters)",
-                lambda lf: lf.filter(pl.col("word").str.contains(regex)),
+                f"matching the pattern {pattern.text} (? one letter, * any letters)",
+                lambda lf: lf.filter(pl.col("word").str.contains(pattern.regex)),
             )
         )
     out += phonics_steps(store, options)
@@ -158,11 +160,8 @@ PHONICS_TESTS: dict[str, tuple[str, Callable[[], pl.Expr]]] = {
 }
 
 
-def phase_step(key: str) -> tuple[str, pl.Expr]:
+def phase_step(phase: Phase) -> tuple[str, pl.Expr]:
     """A --phase filter in plain words and its test: the words first decodable at that phase."""
-    from pipeline.words.phases import check_phase, load_phases
-
-    phase = check_phase(key, load_phases())
     column = "uk_phase" if phase.scheme == "uk" else "us_step"
     words = f"decodable at {phase.name} (its graphemes and tricky words, and those taught before; docs/phonics.md)"
     return words, pl.col(column) == phase.number
@@ -175,7 +174,7 @@ def grade_words(lo: int, hi: int) -> str:
     return f"grade {a}" if lo == hi else f"grades {a} to {b}"
 
 
-def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
+def phonics_steps(store: Store, options: Choices) -> list[Step]:
     """The filters that read phonics.parquet: children's pool, grade, Dolch, phonics, vowel, syllables,
     sound, spelling."""
     keys = ("children", "grade", "dolch", "phonics", "vowel", "syllables", "sound", "spelling", "phase", "grapheme")
@@ -198,7 +197,7 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
     if options.get("children") and "grade" not in options:
         add("--children", CHILDREN_WORDS, pl.col("grade").is_between(0, CHILDREN_GRADE))
     if "grade" in options:
-        lo, hi = parse_grade(options["grade"])
+        lo, hi = options["grade"].lo, options["grade"].hi
         add("--grade", f"{grade_words(lo, hi)} (estimated; see docs/phonics.md)", pl.col("grade").is_between(lo, hi))
     if "dolch" in options:
         level = options["dolch"]
@@ -209,17 +208,17 @@ def phonics_steps(store: Store, options: dict[str, Any]) -> list[Step]:
         words, expr = PHONICS_TESTS[phonics]
         add("--phonics", words, expr())
     if "vowel" in options:
-        v = options["vowel"].lower()
+        v = options["vowel"]
         column = "long_vowels" if phonics in LONG_PHONICS else "short_vowels"
         kind = "long" if column == "long_vowels" else "short"
         add("--vowel", f"with a {kind} {v} sound", pl.col(column).list.contains(v))
     if "syllables" in options:
-        lo, hi = parse_range(options["syllables"], "syllables", what="syllables")
+        lo, hi = options["syllables"].lo, options["syllables"].hi
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
         words += " (counted in the CMU Pronouncing Dictionary)"
         add("--syllables", words, pl.col("in_cmu") & pl.col("syllables").is_between(lo, hi))
     if "sound" in options:
-        sound = options["sound"].upper()
+        sound = options["sound"]
         add("--sound", f"with the sound /{sound}/ however spelled", pl.col("phonemes").list.contains(sound))
     if "phase" in options:
         add("--phase", *phase_step(options["phase"]))

@@ -60,7 +60,7 @@ def gallery_table(store, config: Config) -> pl.DataFrame:
     rows = []
     for name in load_settings(config).presets:
         try:
-            words, note = list(word_list(store, config, name, {}, printed=True).words), None
+            words, note = list(word_list(store, config, name, printed=True).words), None
         except WordstatsError as exc:
             words, note = [], str(exc)
         rows.append({"preset": name, "words": words, "note": note})

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 import polars as pl
 
 from pipeline.core.config import Config
 from pipeline.core.errors import NotFound
+from pipeline.core.results import Provenance
 from pipeline.core.store import Store
+from pipeline.wordlists.choices import NO_CHOICES, Choices, flag, merge
 from pipeline.wordlists.fields import CHILDREN_FIELDS, PAPER_NAMES
 from pipeline.wordlists.filters import SAFE, apply, loosen_hint, steps
-from pipeline.wordlists.options import flag, merge
 from pipeline.wordlists.pools import (
     COLUMNS,
     children_hangman,
@@ -72,6 +72,7 @@ class WordList:
     lowercase: bool = False  # grids, scrambles and cards in lower case too
     font: str = "dejavu"  # the sheet's font (wordlists.fonts)
     fill: dict[str, float] = field(default_factory=dict)  # word-search fill letters and weights (default English)
+    provenance: Provenance | None = None  # what asked for it and the tables it read (set by the use case)
 
     @property
     def words(self) -> list[str]:
@@ -85,7 +86,7 @@ class WordList:
         return wanted and self.sheet in ("list", "spelling-test")
 
 
-def for_children(options: dict[str, Any], printed: bool) -> bool:
+def for_children(options: Choices, printed: bool) -> bool:
     """Whether a list is for children: a children's filter or preset, or a sheet printed for a class."""
     return printed or any(options.get(k) for k in CHILDREN_FIELDS)
 
@@ -110,7 +111,7 @@ def word_list(
     store: Store,
     config: Config,
     preset: str | None = None,
-    given: dict[str, Any] | None = None,
+    given: Choices = NO_CHOICES,
     allow_all: bool = False,
     upper: bool = False,
     printed: bool = False,
@@ -118,7 +119,7 @@ def word_list(
     """Select a teacher's word list from the lexicon's tables; a children's list or a printed sheet holds only
     words the classroom review keeps, and its puzzles only words that play safely."""
     settings = load_settings(config)
-    options = merge(settings.presets, preset, given or {})
+    options = merge(settings.presets, preset, given)
     base = store.scan("words", COLUMNS["words"]).select("word", "length", "zipf")
     chosen = steps(store, settings, options, allow_all)
     sort = options.get("sort", "alpha")
@@ -171,7 +172,7 @@ def word_list(
         df = df.filter(pl.col("length") >= MIN_TARGET)
     if df.height == 0:
         raise NotFound(f"no words of this list make a safe {sheet} puzzle: {'; '.join(described)}")
-    swapped = frozenset(w.strip().upper() for w in options.get("swap", "").split(",") if w.strip())
+    swapped = frozenset(options.get("swap", ()))
     if swapped and "count" not in options:
         df = df.filter(~pl.col("word").is_in(sorted(swapped)))
     left_note = left_out_words(left_out, upper) if left_out else None
@@ -209,7 +210,7 @@ def word_list(
         blanks=options.get("blanks"),
         hangman="hangman" in options,
         note="; ".join(notes) or None,
-        paper=PAPER_NAMES[options["paper"].lower()] if "paper" in options else settings.paper,
+        paper=PAPER_NAMES[options["paper"]] if "paper" in options else settings.paper,
         sheet=sheet,
         seed=options.get("seed", 0),
         children=reviewed,
@@ -251,7 +252,7 @@ def left_out_words(left_out: dict[str, str], upper: bool) -> str:
     return f"{n:,} matching word{'s' if n != 1 else ''} left out: {shown}{tail}"
 
 
-def default_sheet(options: dict[str, Any]) -> str:
+def default_sheet(options: Choices) -> str:
     """The sheet when none is named: Hangman puzzles for a Hangman list, a spelling test with --blanks."""
     if "hangman" in options:
         return "hangman"
@@ -278,7 +279,7 @@ def presets_table(config: Config) -> pl.DataFrame:
     rows = []
     for name, fields in settings.presets.items():
         opts = []
-        for key, value in fields.items():
+        for key, value in fields.texts().items():
             if key == "title":
                 continue
             if isinstance(value, bool):

@@ -14,11 +14,9 @@ from typing import Any
 from pipeline.core.config import Config, Section
 from pipeline.core.errors import WordstatsError
 from pipeline.core.settings import read
+from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.fields import BY_NAME
 from pipeline.wordlists.manifest import FILE_SETTINGS
-from pipeline.wordlists.options import (
-    check_option,
-)
 from pipeline.wordlists.puzzles import Banned
 from pipeline.words.classroom import (
     Classroom,
@@ -40,7 +38,7 @@ class Settings:
     min_find_rate: float
     boggle_dice: str
     paper: str
-    presets: Mapping[str, Mapping[str, Any]]  # read-only: one Settings serves every caller (load_settings)
+    presets: Mapping[str, Choices]  # read-only: one Settings serves every caller (load_settings)
     classroom: Classroom  # the block list, the classroom topics and the review (pipeline/words/classroom.py)
     puzzle_strings: tuple[str, ...] = ()  # letter strings no puzzle may spell (word searches, scrambles)
     fill: tuple[tuple[str, float], ...] = ()  # word-search fill letters and their weights
@@ -74,7 +72,7 @@ def _read_settings(config: Config) -> Settings:
     path = top.file
     own = read(top, FILE_SETTINGS)
     classroom = classroom_of(top)
-    presets = MappingProxyType({name: MappingProxyType(_preset(sec)) for name, sec in top.sections("presets").items()})
+    presets = MappingProxyType({name: _preset(sec) for name, sec in top.sections("presets").items()})
     gallery_sec = top.section("gallery", {})
     gallery = tuple((title, tuple(gallery_sec.sequence(title))) for title in gallery_sec.keys())
     for title, names in gallery:
@@ -101,18 +99,19 @@ def _read_settings(config: Config) -> Settings:
     )
 
 
-def _preset(sec: Section) -> dict[str, Any]:
-    """One preset's fields, type-checked and each value validated as the command line would."""
+def _preset(sec: Section) -> Choices:
+    """One preset's choices, each parsed by its field as the command line's are; a one-line error naming the
+    preset's field."""
     sec.allow(*BY_NAME)
     out: dict[str, Any] = {}
     for key in sec.keys():
         kind = BY_NAME[key].kind
         value = {str: sec.text, bool: sec.flag, int: sec.integer, float: sec.number}[kind](key)
         try:
-            out[key] = check_option(key, value)
+            out.update(Choices.of({key: value}))
         except WordstatsError as exc:
             sec.fail(key, str(exc))
-    return out
+    return Choices(out)
 
 
 _BANNED: dict[tuple, Banned] = {}

@@ -14,6 +14,7 @@ from pipeline.core.config import load_config
 from pipeline.core.progress import SILENT
 from pipeline.core.stages import run as run_stages
 from pipeline.core.store import Store
+from pipeline.wordlists.choices import Choices
 from tests.bench.timing import process_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,9 +34,9 @@ def pools(data: Path, lexicon: str) -> dict[str, dict[str, int]]:
     reviewed = select.for_children
     for name in load_settings(config).presets:
         select.for_children = lambda options, printed: False
-        before = select.word_list(store, config, name, {"count": 10**6}).pool
+        before = select.word_list(store, config, name, Choices.of({"count": 10**6})).pool
         select.for_children = reviewed
-        after = select.word_list(store, config, name, {"count": 10**6}, printed=True).pool
+        after = select.word_list(store, config, name, Choices.of({"count": 10**6}), printed=True).pool
         out[name] = {"block_list_only": before, "reviewed": after}
     return out
 
