@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pipeline.core.config import load_config
 from pipeline.core.declared import CORE_SETTINGS
 from pipeline.core.errors import WordstatsError
+from pipeline.core.fingerprint import stage_fingerprint
 from pipeline.core.registry import settings
 from pipeline.core.settings import Setting, shown, tables
 from pipeline.core.stages import STAGES
@@ -138,7 +139,7 @@ def test_a_setting_written_at_its_default_changes_no_fingerprint(tmp_path, table
     changed = overlay(tmp_path, f'replace = ["{table}"]\n[{table}]\n{first.name} = {shown(other)}\n', "changed.toml")
     configs = {name: load_config(path) for name, path in (("e", empty), ("w", written), ("c", changed))}
     spec = configs["e"].lexicon("enable")
-    prints = {name: [s.fingerprint(c, spec) for s in STAGES] for name, c in configs.items()}
+    prints = {name: [stage_fingerprint(s, c, spec) for s in STAGES] for name, c in configs.items()}
     assert prints["e"] == prints["w"]
     assert prints["e"] != prints["c"]
 

@@ -9,8 +9,9 @@ from pipeline.boggle.best import SearchParams
 from pipeline.boggle.dictionary import MAX_POINT_VALUES
 from pipeline.boggle.manifest import SETTINGS
 from pipeline.boggle.rules import Dice, Rules, parse_size
-from pipeline.core.config import Config, Section
+from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError, pick
+from pipeline.core.sections import Section
 from pipeline.core.settings import read
 
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.core.config import Config, LexiconSpec
+from pipeline.core.errors import WordstatsError
+
+if TYPE_CHECKING:
+    from pipeline.core.manifest import Stage
 
 
 class Reads:
@@ -94,3 +99,19 @@ def _spec_dict(spec: LexiconSpec) -> dict[str, Any]:
 def text(settings: dict[str, Any]) -> str:
     """The fingerprint file's content: the settings as stable JSON."""
     return json.dumps(settings, indent=1, sort_keys=True, ensure_ascii=False, default=str) + "\n"
+
+
+def stage_settings(stage: Stage, config: Config, spec: LexiconSpec | None) -> tuple[dict[str, Any], Reads]:
+    """A stage's parameters (recorded in provenance), and what they read from the config."""
+    reads = Reads()
+    watched, watched_spec = tracked(config, spec, reads)
+    return importlib.import_module(stage.module).params(watched, watched_spec), reads
+
+
+def stage_fingerprint(stage: Stage, config: Config, spec: LexiconSpec | None) -> str:
+    """The settings a stage depends on for one lexicon, as text (a config error becomes part of it)."""
+    try:
+        params, reads = stage_settings(stage, config, spec)
+    except WordstatsError as exc:
+        return text({"error": str(exc)})
+    return text(settings(config, spec, reads, params))

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from pipeline.core import native_sources, registry
 from pipeline.core.config import PROJECT_ROOT, Config
+from pipeline.core.fingerprint import stage_fingerprint
 from pipeline.core.manifest import Manifest
 from pipeline.core.modules import PACKAGE_DIR, closure
-from pipeline.core.stages import STAGES, SourceStage, Stage, lexicon_stages, producer
+from pipeline.core.stages import STAGES, Stage, lexicon_stages, producer
 from pipeline.core.store import fingerprint_path
 
 RULES_FILE = ".rules.mk"  # the Makefile's generated rules, in the data folder ($(OUT)/.rules.mk)
@@ -123,7 +124,7 @@ def rules(config: Config, config_arg: str) -> str:
                 out.append(f"$(OUT)/{lex}/{s.outputs[0]}: {' '.join(f'$(OUT)/{lex}/{f}' for f in extra)}")
     out.append("")
     out.append("# the word list files each lexicon's ingest reads")
-    readers = [s for s in STAGES if isinstance(s.load(), SourceStage)]
+    readers = [s for s in STAGES if s.reads_sources]
     for name, spec in config.lexicons.items():
         files = " ".join(relative(src.path) for src in spec.sources if src.path is not None)
         for s in readers:
@@ -229,7 +230,7 @@ def write_fingerprints(config: Config, data_dir: Path) -> list[Path]:
     for name, spec in config.lexicons.items():
         for s in lexicon_stages(spec):
             path = fingerprint_path(data_dir, name, s.name)
-            if write_if_changed(path, s.fingerprint(config, spec)):
+            if write_if_changed(path, stage_fingerprint(s, config, spec)):
                 changed.append(path)
     return changed
 

@@ -7,17 +7,11 @@ This module imports nothing heavy: the config loader reads the manifests at ever
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import polars as pl
-
-    from pipeline.core.config import Config, LexiconSpec
-    from pipeline.core.fingerprint import Reads
     from pipeline.core.settings import Setting
-    from pipeline.core.stages import Output, StageContext
 
 Column = tuple[str, str]  # a column's type as docs/tables.md writes it (str, i32, list[str]) and what it holds
 
@@ -33,55 +27,8 @@ class Stage:
     optional_inputs: tuple[str, ...] = ()  # tables read when they exist
     description: str = ""
     word_list: bool = False  # built for a plain word list by `run --source` (the game stages opt in)
+    reads_sources: bool = False  # reads the lexicon's word list files rather than tables (ingest)
     manifest: str = ""  # the manifest that declares it (filled in by the registry)
-
-    def load(self) -> StageModule:
-        """The stage's module."""
-        module = importlib.import_module(self.module)
-        if not isinstance(module, StageModule):
-            raise TypeError(f"{self.module} lacks params() or build()")
-        return module
-
-    def settings(self, config: Config, spec: LexiconSpec | None) -> tuple[dict[str, Any], Reads]:
-        """The stage's parameters (recorded in provenance), and what they read from the config."""
-        from pipeline.core import fingerprint
-
-        reads = fingerprint.Reads()
-        watched, watched_spec = fingerprint.tracked(config, spec, reads)
-        return self.load().params(watched, watched_spec), reads
-
-    def fingerprint(self, config: Config, spec: LexiconSpec | None) -> str:
-        """The settings this stage depends on for one lexicon, as text (a config error becomes part of it)."""
-        from pipeline.core import fingerprint
-        from pipeline.core.errors import WordstatsError
-
-        try:
-            params, reads = self.settings(config, spec)
-        except WordstatsError as exc:
-            return fingerprint.text({"error": str(exc)})
-        return fingerprint.text(fingerprint.settings(config, spec, reads, params))
-
-
-@runtime_checkable
-class StageModule(Protocol):
-    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
-
-    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
-        """The stage's settings, validated (recorded in each output's provenance)."""
-        ...
-
-    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
-        """The stage's outputs (ctx.result(...)) from its input tables."""
-        ...
-
-
-@runtime_checkable
-class SourceStage(StageModule, Protocol):
-    """A stage that reads word list files rather than tables (ingest)."""
-
-    def read_sources(self, ctx: StageContext) -> dict[str, str]:
-        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,12 @@ in dependency order."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Protocol, Union, runtime_checkable
 
 import polars as pl
 
@@ -16,12 +17,44 @@ from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import sha256_file, write_json
-from pipeline.core.manifest import SourceStage, Stage, StageModule  # noqa: F401  (the stages' Protocols)
+from pipeline.core.manifest import Stage
 from pipeline.core.progress import Progress
 from pipeline.core.results import footer
 from pipeline.core.store import MANIFEST, SOURCE_RECORD, Store, adhoc_sources, fingerprint_path
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
+
+
+@runtime_checkable
+class StageModule(Protocol):
+    """A stage's module: its parameters from the config, and the build from input tables to outputs."""
+
+    def params(self, config: Config, spec: LexiconSpec | None) -> dict[str, Any]:
+        """The stage's settings, validated (recorded in each output's provenance)."""
+        ...
+
+    def build(self, inputs: dict[str, pl.DataFrame], ctx: StageContext) -> dict[str, Output]:
+        """The stage's outputs (ctx.result(...)) from its input tables."""
+        ...
+
+
+@runtime_checkable
+class SourceStage(StageModule, Protocol):
+    """A stage that reads word list files rather than tables (ingest)."""
+
+    def read_sources(self, ctx: StageContext) -> dict[str, str]:
+        """Read the lexicon's sources into ctx.sources; their sha256 by label (for provenance)."""
+        ...
+
+
+def stage_module(s: Stage) -> StageModule:
+    """The stage's module: a StageModule, and a SourceStage exactly when its manifest says it reads sources."""
+    module = importlib.import_module(s.module)
+    if not isinstance(module, StageModule):
+        raise TypeError(f"{s.module} lacks params() or build()")
+    if isinstance(module, SourceStage) != s.reads_sources:
+        raise TypeError(f"{s.module}: read_sources() and the manifest's reads_sources={s.reads_sources} disagree")
+    return module
 
 
 # Every stage of the packages pipeline/games.py lists, in dependency order: a stage appears after every stage
@@ -129,8 +162,8 @@ def run_stage(
 ) -> dict:
     """Run one stage: read its inputs, call it, commit its outputs together with provenance (and, for an ad hoc
     word list, the files it came from); its sharded jobs run on `cluster` (default: the config's)."""
-    module = s.load()
-    params, reads = s.settings(config, spec)
+    module = stage_module(s)
+    params, reads = fingerprint.stage_settings(s, config, spec)
     build_reads = fingerprint.Reads()
     watched, watched_spec = fingerprint.tracked(config, spec, build_reads)
     ctx = StageContext(
@@ -145,7 +178,7 @@ def run_stage(
     )
     inputs: dict[str, pl.DataFrame] = {}
     input_hashes: dict[str, str] = {}
-    if isinstance(module, SourceStage):
+    if isinstance(module, SourceStage):  # its manifest says so (stage_module)
         if spec is None:
             raise WordstatsError(
                 f"lexicon {store.lexicon!r} is not in {config.path}; give its word list with --source PATH"
@@ -164,7 +197,7 @@ def run_stage(
         raise RuntimeError(f"stage {s.name} returned {sorted(outputs)}, not {sorted(s.outputs)}")
     provenance = footer(s.name, store.lexicon, config.sha256, dict(sorted(input_hashes.items())), ctx.params)
     files: dict[str, Any] = {name: outputs[name] for name in s.outputs}
-    reads_sources = isinstance(module, SourceStage)
+    reads_sources = s.reads_sources
     if reads_sources and adhoc and spec is not None:
         files[SOURCE_RECORD] = source_record(spec)
     entries = store.commit(files, provenance)
@@ -253,7 +286,7 @@ def run(
         else:  # an ad hoc lexicon built earlier with --source: its words table is its only source
             if not store.exists("words"):
                 config.lexicon(lexicon)  # raises: unknown lexicon
-            names = names or [n for n in WORD_LIST_STAGES if not isinstance(stage(n).load(), SourceStage)]
+            names = names or [n for n in WORD_LIST_STAGES if not stage(n).reads_sources]
         progress = progress or Progress()
         return [run_stage(s, config, store, spec, progress, adhoc, cluster) for s in plan(names, store, spec)]
 

@@ -106,13 +106,12 @@ class Store:
     def rebuild_command(self, name: str) -> str:
         """The command that builds table `name` again: its stage, for this lexicon (with the word list files an
         ad hoc lexicon was built from, when the stage reads word lists)."""
-        from pipeline.core.manifest import SourceStage
         from pipeline.core.registry import producer
 
         stage = producer(name if "." in name else f"{name}.parquet")
         if stage is None:
             return f"wordstats run --lexicon {self.lexicon}"
-        sources = adhoc_sources(self) if isinstance(stage.load(), SourceStage) else None
+        sources = adhoc_sources(self) if stage.reads_sources else None
         given = "".join(f" --source {shlex.quote(source)}" for source in sources or [])
         return f"wordstats run {stage.name}{given} --lexicon {self.lexicon}"
 
@@ -234,7 +233,7 @@ class Store:
     def journal_plan(self) -> dict[str, Any] | None:
         """The renames and manifest entries of the commit journal, or None when it is damaged: not a regular
         file, too large, not JSON, or not renames of this folder's temporary files to plain file names."""
-        from pipeline.core.config import read_regular_file
+        from pipeline.core.sections import read_regular_file
 
         try:
             plan = json.loads(read_regular_file(self.root / JOURNAL, "commit journal", MAX_JOURNAL_BYTES))

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.config import read_regular_file
 from pipeline.core.errors import WordstatsError
+from pipeline.core.sections import read_regular_file
 
 HARD_PERCENT = 10.0  # the hard setter's share of each length: the hardest words by the reference solver
 MAX_LIST_BYTES = 64 << 20  # a word-list file larger than this is refused

@@ -12,6 +12,7 @@ MANIFEST = Manifest(
             ("words.parquet", "ingest_report.json"),
             description="read and normalise the word list",
             word_list=True,
+            reads_sources=True,
         ),
     ),
     tables=(

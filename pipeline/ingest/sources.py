@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from pipeline.core.config import MAX_SOURCE_BYTES, PACKAGE_RE, Source, read_regular_file
+from pipeline.core.config import MAX_SOURCE_BYTES, PACKAGE_RE, Source
 from pipeline.core.errors import WordstatsError, first_line
+from pipeline.core.sections import read_regular_file
 
 VOWELS = "AEIOU"
 REASONS = ("undecodable", "non_letter", "accented", "capitalised", "too_short", "too_long")

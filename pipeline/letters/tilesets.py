@@ -3,14 +3,16 @@ what each scores. The bag arithmetic on them is pipeline.letters.tiles."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from pipeline.core.errors import WordstatsError
 from pipeline.letters.alphabet import BLANK, LETTERS
 
 if TYPE_CHECKING:
-    from pipeline.core.config import Config, Section
+    from pipeline.core.sections import Section
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,19 @@ def read_tile_set(name: str, sec: Section) -> TileSet:
     return TileSet(name=name, counts=counts, values=values)
 
 
-def tile_set(config: Config, name: str, where: str = "tiles") -> TileSet:
+class Declared(Protocol):
+    """What declares tile sets: a config's [tiles.NAME] tables, and the file it was read from."""
+
+    @property
+    def path(self) -> Path:
+        """The config file."""
+
+    @property
+    def tiles(self) -> Mapping[str, TileSet]:
+        """The tile sets by name."""
+
+
+def tile_set(config: Declared, name: str, where: str = "tiles") -> TileSet:
     """The tile set `name` of the config ([tiles.NAME]), or an error naming the field that asked for it."""
     if name not in config.tiles:
         known = ", ".join(sorted(config.tiles)) or "none"

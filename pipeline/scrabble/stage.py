@@ -7,8 +7,9 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.core.config import Config, LexiconSpec, Section
+from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
+from pipeline.core.sections import Section
 from pipeline.core.settings import read
 from pipeline.core.stages import Output, StageContext
 from pipeline.scrabble.equity.strategy import Equity

@@ -11,8 +11,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pipeline.core.config import Config, Section
+from pipeline.core.config import Config
 from pipeline.core.errors import WordstatsError
+from pipeline.core.sections import Section
 from pipeline.core.settings import read
 from pipeline.wordlists.choices import Choices
 from pipeline.wordlists.fields import BY_NAME

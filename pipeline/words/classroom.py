@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.core.config import PROJECT_ROOT, Config, Section, parse_toml
+from pipeline.core.config import PROJECT_ROOT, Config
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import sha256_if_file, write_text
 from pipeline.core.registry import value
+from pipeline.core.sections import Section, parse_toml
 from pipeline.words.safety import Exclusions, build_exclusions
 from pipeline.words.vocabulary import Vocabulary, check_decision, vocabulary
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.core.config import PROJECT_ROOT, Section, parse_toml, read_regular_file
+from pipeline.core.config import PROJECT_ROOT
 from pipeline.core.errors import WordstatsError
+from pipeline.core.sections import Section, parse_toml, read_regular_file
 from pipeline.letters.alphabet import VOWEL_LETTERS
 
 PHASES_FILE = PROJECT_ROOT / "configs" / "phonics.toml"

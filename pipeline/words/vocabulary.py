@@ -104,7 +104,7 @@ def check_decision(decision: str, category: str, where: str) -> None:
 @functools.lru_cache(maxsize=4)
 def read_review(path: Path, sha256: str | None) -> dict[str, Decision]:
     """The shipped review file's decisions (checked against its pinned sha256)."""
-    from pipeline.core.config import read_regular_file
+    from pipeline.core.sections import read_regular_file
 
     data = read_regular_file(path, "review file", MAX_REVIEW_BYTES)
     if sha256 and hashlib.sha256(data).hexdigest() != sha256:

@@ -209,7 +209,7 @@ def _points(token: str, what: str, number: int, where: str) -> int:
 
 def read_gcg(path: Path | str) -> GcgGame:
     """The GCG record in a file: a regular file of at most MAX_GCG_BYTES, in its stated encoding."""
-    from pipeline.core.config import read_regular_file
+    from pipeline.core.sections import read_regular_file
 
     path = Path(path)
     data = read_regular_file(path, "GCG file", MAX_GCG_BYTES)

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from pipeline.core.config import Config, Section, TileSet
+from pipeline.core.config import Config
 from pipeline.core.errors import pick
+from pipeline.core.sections import Section
 from pipeline.core.settings import read
+from pipeline.letters.tilesets import TileSet
 from pipeline.letters.tilesets import tile_set as tl_tile_set
 from pipeline.scrabble.manifest import SETTINGS
 
