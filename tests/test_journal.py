@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.core.store import DAMAGED_JOURNAL, JOURNAL
+from pipeline.core.layout import DAMAGED_JOURNAL, JOURNAL
 from tests.conftest import ROOT, SMALL_CONFIG, run_cli
 from tests.support.store import (
     KILL_BETWEEN_RENAMES,

@@ -291,7 +291,7 @@ def test_leaves_cli_commits_through_the_store(cli, data, tmp_path):
     import shutil
 
     from pipeline.core.files import read_provenance
-    from pipeline.core.store import JOURNAL, MANIFEST
+    from pipeline.core.layout import JOURNAL, MANIFEST
 
     shutil.copytree(data, tmp_path / "out")
     folder = tmp_path / "out" / "t"

@@ -18,11 +18,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipeline.core import store as store_module
+from pipeline.core import commits
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import read_provenance
+from pipeline.core.layout import JOURNAL, MANIFEST
 from pipeline.core.locks import release_read_locks
-from pipeline.core.store import JOURNAL, MANIFEST, Store
+from pipeline.core.store import Store
 from tests.conftest import ROOT, SMALL_CONFIG
 from tests.support.store import (
     KILL_BETWEEN_RENAMES,
@@ -60,14 +61,14 @@ def test_a_failure_while_writing_leaves_the_previous_set(tmp_path, monkeypatch):
     store = Store(tmp_path, "lex")
     store.write({"a.parquet": pl.DataFrame({"w": ["A"]}), "b.json": {"k": 1}}, {"stage": "demo"})
     before = snapshot(store.root)
-    real = store_module._write_output
+    real = commits._write_output
 
-    def fail_on_json(path, name, obj, provenance):
+    def fail_on_json(path, name, obj, provenance, tables):
         if name.endswith(".json"):
             raise OSError(28, "No space left on device")
-        return real(path, name, obj, provenance)
+        return real(path, name, obj, provenance, tables)
 
-    monkeypatch.setattr(store_module, "_write_output", fail_on_json)
+    monkeypatch.setattr(commits, "_write_output", fail_on_json)
     with pytest.raises(WordstatsError, match=r"b.json: cannot write \(No space left on device\)"):
         store.write({"a.parquet": pl.DataFrame({"w": ["B"]}), "b.json": {"k": 2}}, {"stage": "demo"})
     assert snapshot(store.root) == before
@@ -86,10 +87,10 @@ def test_an_interrupted_commit_is_finished_by_the_next_writer(tmp_path, monkeypa
             raise KeyboardInterrupt  # as if killed between two renames
         real(src, dst)
 
-    monkeypatch.setattr(store_module.os, "replace", die_after_first)
+    monkeypatch.setattr(commits.os, "replace", die_after_first)
     with pytest.raises(KeyboardInterrupt):
         store.write({"a.parquet": pl.DataFrame({"w": ["B"]}), "b.json": {"k": 2}}, {"stage": "demo"})
-    monkeypatch.setattr(store_module.os, "replace", real)
+    monkeypatch.setattr(commits.os, "replace", real)
     assert (store.root / JOURNAL).exists()  # half done: a.parquet new, b.json old
     with store.writer():
         pass
@@ -351,3 +352,46 @@ def test_full_disk_is_a_one_line_error_and_changes_nothing(cli, tmp_path):
         res = cli("run", "ingest", "indexes", *base)
         assert res.exit_code == 0, res
         assert_consistent(data / "t")
+
+
+# -- what a store is handed ----------------------------------------------------------------------
+
+
+class OneTable:
+    """A catalog that declares one table, `toy`, with one column `n` of i32, written by no stage."""
+
+    @staticmethod
+    def mismatch(table, schema):
+        if table != "toy":
+            return None
+        found = schema.get("n")
+        return None if found == pl.Int32 else ("n", "Int32", None if found is None else str(found))
+
+    @staticmethod
+    def conform(table, df):
+        return df.with_columns(pl.col("n").cast(pl.Int32)) if table == "toy" else df
+
+    @staticmethod
+    def footer(table, df):
+        return {"columns": {"n": "a number"}} if table == "toy" else {}
+
+    @staticmethod
+    def row_group_rows(table):
+        return None
+
+    @staticmethod
+    def producer(file):
+        return None
+
+
+def test_a_store_checks_tables_against_the_catalog_it_is_handed(tmp_path):
+    """A Store reads and writes by the declarations it was made with, not the packages' (none declares `toy`)."""
+    store = Store(tmp_path, "lex", OneTable())
+    store.write({"toy.parquet": pl.DataFrame({"n": [1, 2]})}, {"stage": "toy"})  # conformed to Int32 on write
+    assert store.read("toy")["n"].dtype == pl.Int32
+    assert read_provenance(store.path("toy"))["columns"] == {"n": "a number"}
+    pl.DataFrame({"n": ["x"]}).write_parquet(store.path("toy"))
+    with pytest.raises(WordstatsError, match=r"toy.parquet: damaged table: column 'n' is String, not Int32"):
+        store.read("toy")
+    assert "wordstats run --lexicon lex" in str(pytest.raises(WordstatsError, store.read, "toy").value)
+    assert Store(tmp_path, "lex").tables is not store.tables  # the packages' declarations unless handed others

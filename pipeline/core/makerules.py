@@ -15,10 +15,10 @@ from pathlib import Path
 from pipeline.core import native_sources, registry
 from pipeline.core.config import PROJECT_ROOT, Config
 from pipeline.core.fingerprint import stage_fingerprint
+from pipeline.core.layout import fingerprint_path
 from pipeline.core.manifest import Manifest
 from pipeline.core.modules import PACKAGE_DIR, closure
 from pipeline.core.stages import STAGES, Stage, lexicon_stages, producer
-from pipeline.core.store import fingerprint_path
 
 RULES_FILE = ".rules.mk"  # the Makefile's generated rules, in the data folder ($(OUT)/.rules.mk)
 RUNNER = "pipeline.core.stages"  # the module that reads inputs, runs a stage and commits its outputs

@@ -9,11 +9,14 @@ line with the command that rebuilds it. Columns a table does not declare are all
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from pipeline.core import registry
+
+if TYPE_CHECKING:
+    from pipeline.core.manifest import Stage
 
 Column = tuple[pl.DataType, str]  # the declared type and a one-line description
 SCALARS: dict[str, pl.DataType] = {
@@ -158,3 +161,24 @@ def footer(table: str, df: pl.DataFrame) -> dict[str, Any]:
     if keys and df.height and df[keys[0]].is_sorted():
         out["sorted_by"] = keys
     return out
+
+
+class Declared:
+    """The declared tables as a store needs them (pipeline.core.store.Tables)."""
+
+    mismatch = staticmethod(mismatch)
+    conform = staticmethod(conform)
+    footer = staticmethod(footer)
+
+    @staticmethod
+    def row_group_rows(table: str) -> int | None:
+        """Rows per row group of a table read a row at a time (None: the default)."""
+        return ROW_GROUP_ROWS.get(table)
+
+    @staticmethod
+    def producer(file: str) -> Stage | None:
+        """The stage that writes `file`."""
+        return registry.producer(file)
+
+
+DECLARED = Declared()

@@ -6,7 +6,6 @@ store only when a session opens (a command that reads no table starts without po
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,9 +74,6 @@ def end_reads() -> None:
     from pipeline.core.locks import release_read_locks
 
     release_read_locks()
-    store = sys.modules.get("pipeline.core.store")  # a command that read no table never imported it
-    if store is not None:
-        store.READERS.clear()
 
 
 def damaged(exc: BaseException) -> WordstatsError:

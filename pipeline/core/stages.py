@@ -17,10 +17,11 @@ from pipeline.core import fingerprint, registry
 from pipeline.core.config import Config, LexiconSpec
 from pipeline.core.errors import WordstatsError
 from pipeline.core.files import sha256_file, write_json
+from pipeline.core.layout import MANIFEST, SOURCE_RECORD, fingerprint_path
 from pipeline.core.manifest import Stage
 from pipeline.core.progress import Progress
 from pipeline.core.results import footer
-from pipeline.core.store import MANIFEST, SOURCE_RECORD, Store, adhoc_sources, fingerprint_path
+from pipeline.core.store import Store, adhoc_sources
 
 Output = Union[pl.DataFrame, dict, list, str, bytes]  # Parquet, JSON, or text (HTML)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.files import read_provenance
-from pipeline.core.store import MANIFEST
+from pipeline.core.layout import MANIFEST
 from tests.conftest import SMALL_CONFIG
 
 WORDS_A = ["stare", "tears", "rates", "aster", "cat", "act", "retains", "nastier", "stainer", "tiles", "islet"]
