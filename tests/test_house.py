@@ -125,14 +125,36 @@ def test_a_longer_circle_is_one_circle(tmp_path):
     assert import_circles(import_graph(write(tmp_path, files))) == [["pkg.a", "pkg.b", "pkg.c"]]
 
 
+DECLARING = ("option", "Field", "replace")  # calls that declare an option: their help may name options
+
+
+def texts_given(call: ast.Call) -> list[str]:
+    """The text a call is handed directly: its string arguments, the literal parts of its f-strings and of the
+    strings it adds together."""
+    out = []
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        parts = [arg]
+        while parts:
+            part = parts.pop()
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                out.append(part.value)
+            elif isinstance(part, ast.JoinedStr):
+                parts.extend(part.values)
+            elif isinstance(part, ast.BinOp):
+                parts.extend((part.left, part.right))
+    return out
+
+
 def options_spoken(path) -> list[str]:
-    """The error messages of a module that name a command-line option (a text starting with --, or with -- after
-    a space), with their lines; a command to run, in backquotes, may name its options."""
+    """The texts a module hands to a call (an error, a memory or output check) that name a command-line option (a
+    text starting with --, or with -- after a space), with their lines; a command to run, in backquotes, may name
+    its options, and an option's declaration its neighbours."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("WordstatsError", "FieldError", "NotFound"):
-            strings = (n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
-            for text in (re.sub(r"`[^`]*`?", "", s) for s in strings):
+        name = getattr(node, "func", None)
+        name = getattr(name, "id", None) or getattr(name, "attr", "")
+        if isinstance(node, ast.Call) and name not in DECLARING:
+            for text in (re.sub(r"`[^`]*`?", "", s) for s in texts_given(node)):
                 if text.startswith("--") or " --" in text:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text}")
     return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.core.errors import FieldError, WordstatsError
+from pipeline.core.errors import FieldError, WordstatsError, escaped
 from pipeline.core.fields import LENGTH, Field, option, parse_range
 from pipeline.core.results import Listing, Provenance, provenance
 from pipeline.words.playability import ORDER, PLAYABILITY, ordered
@@ -45,14 +45,21 @@ def hand(text: str) -> str:
     return text
 
 
-def letters_of(what: str):
-    """A check that a value is letters A-Z (any case), naming the value as `what`."""
+def letters_of(what: str, field: str | None = None):
+    """A check that a value is letters A-Z (any case), naming the value as `what` (after the request's `field`,
+    when given: "{through} letters")."""
 
     def check(text: str) -> str:
         """The letters as typed, checked."""
         from pipeline.letters.alphabet import parse_letters
 
-        parse_letters(text, what)
+        try:
+            parse_letters(text, what)
+        except WordstatsError as exc:
+            if field is None:
+                raise
+            told = escaped(str(exc))
+            raise FieldError(told.replace(escaped(what), "{" + field + "} " + escaped(what), 1)) from None
         return text
 
     return check
@@ -102,7 +109,7 @@ class Anagram:
     through: str | None = option(
         kind=str,
         metavar="LETTERS",
-        parse=letters_of("--through letters"),
+        parse=letters_of("letters", "through"),
         help="With --plus, only these board letters (implies --plus).",
     )
     hooks: bool = option(HOOKS, default=False)

@@ -220,9 +220,9 @@ def check_random_memory(count: int, shard_size: Optional[int], cells: int, summa
     if summary:
         shard = shard_size or RANDOM_SHARD
         needed = job_bytes(count, shard, shard_item_bytes=cells + BOARD_WORK_BYTES)
-        check_memory(needed, f"--sample {count:,} with --shard-size {shard:,}")
+        check_memory(needed, "{sample} " + f"{count:,}" + " with {shard_size} " + f"{shard:,}")
     else:
-        check_memory(count * (2 * cells + BOARD_WORK_BYTES + ROW_BYTES), f"--sample {count:,}")
+        check_memory(count * (2 * cells + BOARD_WORK_BYTES + ROW_BYTES), "{sample} " + f"{count:,}")
 
 
 # ---- the best board ------------------------------------------------------------------------------------
@@ -294,7 +294,9 @@ def _best_job(place: Place, req: BestRequest, dictionary, grid, params, dice_set
     rows, cols = grid
     runs = req.runs or 0
     size = req.shard_size or BEST_SHARD
-    check_memory(job_bytes(runs, size, kept_item_bytes=rows * cols + ROW_BYTES), f"--runs {runs:,} of {size:,} a shard")
+    check_memory(
+        job_bytes(runs, size, kept_item_bytes=rows * cols + ROW_BYTES), "{runs} " + f"{runs:,} of {size:,} a shard"
+    )
     job = best_job(dictionary, rows, cols, req.seed, runs, params, dice_set, size)
     result, ran = run_job(place, job, req.ray, progress)
     best = best_run(result.tables["runs"])
@@ -358,7 +360,7 @@ def prove_boards(place: Place, req: ProveRequest, progress=None) -> Proof:
     if req.workers is not None:
         from pipeline.core.memory import WORKER_BYTES, check_memory
 
-        check_memory(req.workers * WORKER_BYTES, f"--workers {req.workers}")
+        check_memory(req.workers * WORKER_BYTES, "{workers} " + f"{req.workers}")
     check_out(req.out, req.force, (".parquet",), place.data_dir)
     address = executor.cluster_address(place.config, req.ray)
     if address and req.workers is not None:
@@ -396,7 +398,7 @@ def grow_proof(place: Place, req: ProveRequest, progress=None) -> Proof:
     path = req.reference
     assert path is not None
     pt.check_folder(path)
-    check_out_folder(path, place.data_dir, "--reference")  # never a data, lexicon or system folder
+    check_out_folder(path, place.data_dir, "reference")  # never a data, lexicon or system folder
     for name in ("one_class", "out"):
         if getattr(req, name) is not None:
             raise FieldError("{" + name + "} and {reference}: give one of them")

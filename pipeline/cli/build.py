@@ -71,7 +71,7 @@ def sql(q: api.Sql, flags: Flags):
     with open_session(flags.config, flags.data_dir, None if q.every else q.lexicon) as s:
         check_out(flags.out, flags.force, (".parquet", ".csv", ".json", ".md"), s.data_dir)
         if flags.out is not None and flags.out.suffix.lower() != ".parquet":
-            check_out(provenance_path(flags.out), flags.force, None, s.data_dir, option="--out (its provenance file)")
+            check_out(provenance_path(flags.out), flags.force, None, s.data_dir, about=" (its provenance file)")
         result = api.sql(s, q)
     if flags.out:
         save(result.table, flags.out, result.provenance())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from pipeline.core.errors import WordstatsError
+from pipeline.core.errors import FieldError, escaped
 
 SHARE = 0.8  # the share of the available memory a command may plan to use
 SHARD_BYTES = 4096  # one shard of a job held in memory while it runs: its description, file names, results
@@ -38,12 +38,16 @@ def human(n: float) -> str:
 
 
 def check_memory(needed: float, what: str, available: int | None = None) -> None:
-    """Refuse, in one line naming the option, a plan that needs more than SHARE of the memory available."""
+    """Refuse, in one line naming the request's fields, a plan that needs more than SHARE of the memory available;
+    `what` is a FieldError template ("{sample} 1,000,000")."""
     available = available_bytes() if available is None else available
     if available is not None and needed > SHARE * available:
-        raise WordstatsError(
-            f"{what} needs about {human(needed)} of memory, more than the {human(SHARE * available)} this machine "
-            f"can give now: ask for less"
+        raise FieldError(
+            what
+            + escaped(
+                f" needs about {human(needed)} of memory, more than the {human(SHARE * available)} this machine "
+                f"can give now: ask for less"
+            )
         )
 
 

@@ -316,11 +316,11 @@ def check_gcg_dir(folder: Path | None, games: int, force: bool, data_dir: Path) 
         if force:
             raise FieldError("{force} applies to {gcg_dir} DIR")
         return
-    check_out_folder(folder, data_dir, option="--gcg-dir")
+    check_out_folder(folder, data_dir, field="gcg_dir")
     names = {gcg_path(folder, number).name for number in range(1, games + 1)}
     for path in sorted(folder.glob("game-*.gcg")) if folder.is_dir() else []:
         if path.name in names:
-            check_out(path, force, None, data_dir, option="--gcg-dir")
+            check_out(path, force, None, data_dir, field="gcg_dir")
 
 
 def check_selfplay(request: SelfPlayRequest) -> None:
@@ -332,7 +332,9 @@ def check_selfplay(request: SelfPlayRequest) -> None:
     for name, value in (("--first", request.first), ("--second", request.second)):
         if value not in STRATEGIES:
             raise WordstatsError(f"{name}: unknown strategy {value!r} (score or equity)")
-    check_games_memory(request.games, f"--games {request.games:,}", request.shard_size or SELFPLAY_SHARD, kept=True)
+    check_games_memory(
+        request.games, "{games} " + f"{request.games:,}", request.shard_size or SELFPLAY_SHARD, kept=True
+    )
     if (request.ray is not None or request.shard_size is not None) and (request.compare or request.gcg_dir):
         raise FieldError("{ray} and {shard_size} give a row of averages: no {gcg_dir} or {compare}")
     if request.endgame and request.compare:
@@ -488,14 +490,14 @@ def learn_leaves(
     from pipeline.scrabble.play.jobs import local_processes
 
     shard = run.shard_size or LEAVES_SHARD
-    check_games_memory(run.games, f"--games {run.games:,}", shard, kept=False)
+    check_games_memory(run.games, "{games} " + f"{run.games:,}", shard, kept=False)
     if run.last_games is not None:
-        check_games_memory(run.last_games, f"--last-games {run.last_games:,}", shard, kept=False)
+        check_games_memory(run.last_games, "{last_games} " + f"{run.last_games:,}", shard, kept=False)
     with open_session(config, data_dir, lexicon) as s:
         variant = variant_of(s.config, run.variant)
         check_out(run.out, run.force and run.out is not None, (".parquet",), s.data_dir)
         force_reference = run.force and run.reference is not None
-        check_out(run.reference, force_reference, (".parquet",), s.data_dir, option="--reference")
+        check_out(run.reference, force_reference, (".parquet",), s.data_dir, field="reference")
         if run.force and run.out is None and run.reference is None:
             raise FieldError("{force} applies to {out} FILE or {reference} FILE")
         words = load_lexicon(s.store)

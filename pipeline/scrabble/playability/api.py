@@ -125,7 +125,7 @@ def grow_reference(
     path, block = run.reference, run.block or REFERENCE_BLOCK
     rf.check_folder(path)
     with open_session(config, data_dir, lexicon) as s:
-        check_out_folder(path, s.data_dir, "--reference")  # never a data, lexicon or system folder
+        check_out_folder(path, s.data_dir, "reference")  # never a data, lexicon or system folder
         variant = declared_variant(s.config, stage_params(s.config, None)["variant"])
         words, leaves = load_lexicon(s.store), load_leaves(s.store, variant)
         every = s.store.read("words", columns=["word"])["word"].to_list()
