@@ -90,7 +90,6 @@ def test_the_filters_never_parse_text():
         "letters",
         "pattern_for_list",
         "check_option",
-        "check_phase",
     }
     for module in ("filters", "select"):
         tree = ast.parse((ROOT / "pipeline" / "wordlists" / f"{module}.py").read_text())
@@ -139,3 +138,15 @@ def test_a_bad_preset_value_names_the_settings_file_and_field(tmp_path):
     with pytest.raises(Exception) as refused:
         load_settings(load_config(config))
     assert str(settings_file) in str(refused.value) and "presets.broken.length" in str(refused.value)
+
+
+def test_a_yes_or_no_field_takes_only_yes_or_no():
+    with pytest.raises(FieldError, match="--blanks: expected true or false, got 'no'"):
+        WordListRequest(given={"blanks": "no"})
+    assert WordListRequest(given={"blanks": False}).given["blanks"] is False  # --no-blanks: a choice, kept
+
+
+def test_parsed_values_given_again_are_the_same_choices():
+    """A program may build a request from a preset's choices and more: the parsed values read as their text."""
+    chosen = Choices.of({"pattern": "*ight", "phase": "uk-3", "swap": "cat", "length": "4-6", "grade": "K"})
+    assert WordListRequest(given={**chosen, "count": 5}).given == Choices.of({**chosen.texts(), "count": 5})

@@ -101,11 +101,12 @@ class Field:
         parsed by the Field's parser."""
         if given is None:
             return None
-        if self.kind is not bool:  # checked, a choice in its canonical spelling
-            if isinstance(given, (list, tuple)):
-                given = type(given)(self.validate(item) for item in given)
-            else:
-                given = self.validate(given)
+        if self.kind is bool:
+            return self.validate(given)
+        if isinstance(given, (list, tuple)):  # checked, a choice in its canonical spelling
+            given = type(given)(self.validate(item) for item in given)
+        else:
+            given = self.validate(given)
         return self.parse(given) if self.parse is not None else given
 
     def named(self, name: str) -> Field:

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pipeline.core.errors import FieldError, WordstatsError, escaped
+from pipeline.core.layout import COMMIT_LOCK, MANIFEST_LOCK
 
 SYSTEM_FOLDERS = (Path("/dev"), Path("/proc"), Path("/sys"))  # kernel interfaces: never a command's output
-LEXICON_MARKERS = (".commit.lock", ".manifest.lock")  # the store's lock files: only a lexicon's folder holds them
+LEXICON_MARKERS = (COMMIT_LOCK, MANIFEST_LOCK)  # the store's lock files: only a lexicon's folder holds them
 
 
 def check_out(

@@ -164,7 +164,7 @@ def footer(table: str, df: pl.DataFrame) -> dict[str, Any]:
 
 
 class Declared:
-    """The declared tables as a store needs them (pipeline.core.store.Tables)."""
+    """The declared tables as a store needs them (pipeline.core.catalog.Tables)."""
 
     mismatch = staticmethod(mismatch)
     conform = staticmethod(conform)

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 
 class Section(Protocol):
-    """What a setting reads its value from: a table of the config (pipeline.core.config.Section)."""
+    """What a setting reads its value from: a table of the config (pipeline.core.sections.Section)."""
 
     where: str
 

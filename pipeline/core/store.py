@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +35,23 @@ class Store(Commits, ReadLocks):
         self.tables = tables if tables is not None else declared_tables()
         self.root = self.data_dir / lexicon
         self.pending: dict[str, Path] = {}  # a commit no one could finish: its files not yet renamed, by name
-        self.required: list[str] = []  # every table asked for, in order: what a result was computed from
+        self._noting: list[set[str]] = []  # the tables asked for within each noting_reads block
 
     def path(self, name: str) -> Path:
         """The file of table `name` ('words' → words.parquet; names with an extension are kept): the file a
         commit that could not be finished is putting in its place, if any (see read_lock)."""
         file = name if "." in name else f"{name}.parquet"
         return self.pending.get(file, self.root / file)
+
+    @contextlib.contextmanager
+    def noting_reads(self) -> Iterator[set[str]]:
+        """The tables asked for within the block (what a result is computed from), filled in as they are read."""
+        asked: set[str] = set()
+        self._noting.append(asked)
+        try:
+            yield asked
+        finally:
+            self._noting.remove(asked)
 
     def exists(self, name: str) -> bool:
         """Whether table `name` has been built."""
@@ -51,7 +61,8 @@ class Store(Commits, ReadLocks):
         """The path of table `name`, or an error that says how to build it; a Parquet table must be readable,
         match its declared schema (pipeline/core/schemas.py) and have `columns`."""
         path = self.path(name)
-        self.required.append(name)
+        for asked in self._noting:
+            asked.add(name)
         if not path.is_file():
             if not self.root.is_dir():
                 raise WordstatsError(

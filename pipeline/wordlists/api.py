@@ -52,9 +52,9 @@ def word_list(s: Session, q: WordListRequest, printed: bool = False) -> WordList
     provenance."""
     from pipeline.wordlists.select import word_list as select
 
-    mark = len(s.store.required)
-    wl = select(s.store, s.config, q.preset, q.given, allow_all=q.allow_all, upper=q.upper, printed=printed)
-    tables = sorted(set(s.store.required[mark:]))
+    with s.store.noting_reads() as read:
+        wl = select(s.store, s.config, q.preset, q.given, allow_all=q.allow_all, upper=q.upper, printed=printed)
+    tables = sorted(read)
     asked = {"preset": q.preset, "allow_all": q.allow_all, "upper": q.upper, "printed": printed, **q.given.texts()}
     return replace(wl, provenance=provenance(s, "wordlist", asked, tables))
 

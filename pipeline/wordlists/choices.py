@@ -30,12 +30,15 @@ class Choices(Mapping[str, Any]):
     @classmethod
     def of(cls, given: Mapping[str, Any]) -> Choices:
         """The choices given as text or plain values (a form's, a preset's, the command line's), each checked and
-        parsed by its field; None and an unset switch (a bare flag left off) are not given."""
+        parsed by its field; None and an unset switch (a bare flag left off) are not given. A value already parsed
+        (another Choices' value) is read as the text that gives it."""
         out: dict[str, Any] = {}
         for name, value in given.items():
             f = field_named(name)
             if value is None or (f.switch and value is False):
                 continue
+            if not isinstance(value, (str, bool, int, float)):
+                value = f.show(value)
             try:
                 out[name] = f.value(value)
             except FieldError:
@@ -64,11 +67,6 @@ class Choices(Mapping[str, Any]):
     def texts(self) -> dict[str, Any]:
         """Every value as the text that gives it: a query string's, a form's, a provenance's."""
         return {name: self.text(name) for name in self._values}
-
-    def with_(self, **changes: Any) -> Choices:
-        """These choices with `changes` (parsed values; None drops a field)."""
-        values = {**self._values, **changes}
-        return Choices({k: v for k, v in values.items() if v is not None})
 
 
 NO_CHOICES = Choices()

@@ -51,8 +51,8 @@ _READ: dict[tuple, Settings] = {}  # the settings of each version of a config an
 
 def load_settings(config: Config) -> Settings:
     """The settings file named by the config's [wordlists] file (default: configs/wordlists.toml), parsed once per
-    version of the config and of the file's bytes (the page asks for them several times a request, the gallery
-    stage once a preset)."""
+    version of the config, of the file's bytes and of the phonics phases file (the page asks for them several
+    times a request, the gallery stage once a preset)."""
     path = settings_path(config)
     if not path.is_file():
         return _read_settings(config)  # the one-line error naming the file (never a read of a special file)
@@ -60,11 +60,22 @@ def load_settings(config: Config) -> Settings:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return _read_settings(config)
-    key = (str(config.path), config.sha256, str(path), digest)
+    key = (str(config.path), config.sha256, str(path), digest, _phases_digest())
     if key not in _READ:
         _READ.clear()  # one version kept: an edited file's old settings are never read again
         _READ[key] = _read_settings(config)
     return _READ[key]
+
+
+def _phases_digest() -> str:
+    """The sha256 of the phonics phases file, which the presets' phases are parsed by ("" when unreadable: the
+    parse says why)."""
+    from pipeline.words.phases import PHASES_FILE
+
+    try:
+        return hashlib.sha256(PHASES_FILE.read_bytes()).hexdigest()
+    except OSError:
+        return ""
 
 
 def _read_settings(config: Config) -> Settings:

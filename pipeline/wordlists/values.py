@@ -60,7 +60,3 @@ class Swaps:
 
     def __len__(self) -> int:
         return len(self.words)
-
-    def plus(self, word: str) -> Swaps:
-        """These swaps and one more word."""
-        return Swaps((*self.words, word.upper()))

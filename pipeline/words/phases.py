@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.config import PROJECT_ROOT
-from pipeline.core.errors import WordstatsError
 from pipeline.core.sections import Section, parse_toml, read_regular_file
 from pipeline.letters.alphabet import VOWEL_LETTERS
 
@@ -78,11 +77,3 @@ def load_phases(path: Path = PHASES_FILE) -> tuple[Phase, ...]:
 def scheme_phases(phases: tuple[Phase, ...], scheme: str) -> list[Phase]:
     """The phases of one scheme, in teaching order."""
     return [p for p in phases if p.scheme == scheme]
-
-
-def check_phase(key: str, phases: tuple[Phase, ...]) -> Phase:
-    """The phase called `key`, or a one-line error listing them."""
-    for p in phases:
-        if p.key == key:
-            return p
-    raise WordstatsError(f"--phase {key!r}: choose {', '.join(p.key for p in phases)}")
