@@ -79,7 +79,7 @@ def steps(store: Store, settings: Settings, options: Choices, allow_all: bool) -
             )
         )
     if "length" in options:
-        lo, hi = options["length"].lo, options["length"].hi
+        lo, hi = options["length"]
         words = f"{lo} letters" if lo == hi else f"{lo} to {hi} letters"
         out.append(Step("--length", words, lambda lf: lf.filter(pl.col("length").is_between(lo, hi))))
     if options.get("common") or "min_zipf" in options:
@@ -197,7 +197,7 @@ def phonics_steps(store: Store, options: Choices) -> list[Step]:
     if options.get("children") and "grade" not in options:
         add("--children", CHILDREN_WORDS, pl.col("grade").is_between(0, CHILDREN_GRADE))
     if "grade" in options:
-        lo, hi = options["grade"].lo, options["grade"].hi
+        lo, hi = options["grade"]
         add("--grade", f"{grade_words(lo, hi)} (estimated; see docs/phonics.md)", pl.col("grade").is_between(lo, hi))
     if "dolch" in options:
         level = options["dolch"]
@@ -213,7 +213,7 @@ def phonics_steps(store: Store, options: Choices) -> list[Step]:
         kind = "long" if column == "long_vowels" else "short"
         add("--vowel", f"with a {kind} {v} sound", pl.col(column).list.contains(v))
     if "syllables" in options:
-        lo, hi = options["syllables"].lo, options["syllables"].hi
+        lo, hi = options["syllables"]
         words = f"{lo} syllable{'s' * (lo > 1)}" if lo == hi else f"{lo} to {hi} syllables"
         words += " (counted in the CMU Pronouncing Dictionary)"
         add("--syllables", words, pl.col("in_cmu") & pl.col("syllables").is_between(lo, hi))

@@ -3,6 +3,7 @@ the command line gives (pipeline/wordlists/fields.py), and how each reads back a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -15,6 +16,9 @@ class Span:
 
     def __str__(self) -> str:
         return self.name(self.lo) if self.lo == self.hi else f"{self.name(self.lo)}-{self.name(self.hi)}"
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.lo, self.hi))
 
     @staticmethod
     def name(n: int) -> str:
@@ -52,11 +56,5 @@ class Swaps:
     def __str__(self) -> str:
         return ",".join(w.lower() for w in self.words)
 
-    def __contains__(self, word: object) -> bool:
-        return word in self.words
-
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.words)
-
-    def __len__(self) -> int:
-        return len(self.words)
