@@ -76,12 +76,26 @@ def candidates_pool(data: Path, lexicon: str, config) -> list[str]:
     """The same pool from the phonics of the lexicon's candidate words alone: the Dolch words and those at least
     as common as a graded word must be (a word's grade reads its own letters, sounds and frequency only, never
     the rest of its lexicon: test_the_pool_needs_only_the_candidate_words checks it on a whole lexicon)."""
-    words = pl.read_parquet(data / lexicon / "words.parquet", columns=["word", "zipf"])
+    return candidates_pools(data, (lexicon,), config)[lexicon]
+
+
+def candidates_pools(data: Path, lexicons: tuple[str, ...], config) -> dict[str, list[str]]:
+    """candidates_pool of each lexicon, from one phonics table of their candidates: a word's phonics reads its
+    own row alone (its letters and frequency, the same in every lexicon), so a word the lexicons share is read
+    once."""
     levels = dolch(dolch_path(config))
     listed = levels["word"].str.to_uppercase()
     floor = min(UNSEEN_ZIPF, SCHOOL_ZIPF)
-    candidates = words.filter((pl.col("zipf") >= floor) | pl.col("word").is_in(listed.implode()))
-    return pool_of(phonics_table(candidates, levels))
+    candidates = {
+        name: pl.read_parquet(data / name / "words.parquet", columns=["word", "zipf"]).filter(
+            (pl.col("zipf") >= floor) | pl.col("word").is_in(listed.implode())
+        )
+        for name in lexicons
+    }
+    distinct = pl.concat(candidates.values()).unique(maintain_order=True)
+    assert distinct["word"].is_unique().all(), "a word of two frequencies: its phonics differ by lexicon"
+    table = phonics_table(distinct, levels)
+    return {name: pool_of(table.join(rows, on="word", how="semi")) for name, rows in candidates.items()}
 
 
 # ---- the review file -------------------------------------------------------------------------------------
@@ -147,8 +161,7 @@ def test_every_pool_of_every_bundled_lexicon_is_reviewed(every, config, settings
     lexicon, preset or filter cannot bring words in silently."""
     vocab = classroom_vocabulary(settings.classroom)
     missing = {}
-    for name in config.lexicons:
-        words = candidates_pool(every, name, config)
+    for name, words in candidates_pools(every, tuple(config.lexicons), config).items():
         assert len(words) > 5_000, name
         missing[name] = sorted(set(words) - set(vocab.decisions))
     assert missing == {name: [] for name in config.lexicons}

@@ -4,6 +4,7 @@ themselves are configs/phonics.toml's, read by pipeline.words.phases."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pipeline.letters.alphabet import VOWEL_LETTERS
@@ -170,6 +171,7 @@ def before_r(word: str, i: int) -> bool:
     )
 
 
+@functools.cache  # a few hundred distinct parts, read millions of times
 def consonant(part: tuple[str, tuple[str, ...]]) -> bool:
     """Whether an aligned grapheme is a consonant: no vowel letter (the u of qu aside), consonant sounds only."""
     g, seq = part

@@ -124,7 +124,7 @@ def sound_rows(words: list[str], phases: tuple[Phase, ...] = ()) -> pl.DataFrame
                 "graphemes": list(decoded.graphemes) if (decoded := in_uk or in_us) else None,
             }
         )
-    return pl.DataFrame(rows, schema=SOUND_SCHEMA)
+    return pl.DataFrame({name: [row[name] for row in rows] for name in SOUND_SCHEMA}, schema=SOUND_SCHEMA)
 
 
 def endings(base: str) -> set[str]:
