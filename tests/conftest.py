@@ -287,23 +287,40 @@ def ray_files() -> frozenset[str]:
 # first so that neither worker is left alone with a long file at the end of a run.
 LONGEST_FIRST = (
     "tests/test_web.py",
-    "tests/test_classroom.py",
     "tests/test_make.py",
+    "tests/test_classroom.py",
     "tests/test_docs.py",
     "tests/test_boggle_prove.py",
     "tests/test_teachers.py",
+    "tests/test_sheets.py",
+    "tests/test_playability.py",
+    "tests/test_playability_reference.py",
+    "tests/test_boggle_proof_table.py",
+    "tests/test_leaves_reference.py",
+    "tests/test_endgame.py",
+    "tests/test_growing_tables.py",
+    "tests/test_leaves.py",
+    "tests/test_gallery.py",
+    "tests/test_selfplay_endgame.py",
+    "tests/test_report.py",
+    "tests/test_hangman_optimal.py",
+    "tests/test_print_layout.py",
 )
 
 
 def pytest_collection_modifyitems(config, items):
-    """The Ray files' tests first, then the longest files', then the others in their order (a file's tests stay
-    together and in order: pytest-xdist hands out files in this order, longest first)."""
+    """The Ray files' tests first, then the longest files', then the others, those with more tests first (a file's
+    tests stay together and in order: pytest-xdist hands out files in this order, pytest_xdist_make_scheduler)."""
     together, rank = ray_files(), {name: i for i, name in enumerate(LONGEST_FIRST)}
+    counts: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        counts[path] = counts.get(path, 0) + 1
 
     def first(item) -> tuple[int, int]:
-        """Where the item's file goes: the Ray unit, a long file by its rank, or the rest."""
+        """Where the item's file goes: the Ray unit, a long file by its rank, or the rest by its number of tests."""
         path = item.nodeid.split("::", 1)[0]
-        return (0, -1) if path in together else (0, rank[path]) if path in rank else (1, 0)
+        return (0, -1) if path in together else (0, rank[path]) if path in rank else (1, -counts[path])
 
     items.sort(key=first)
 
@@ -311,10 +328,12 @@ def pytest_collection_modifyitems(config, items):
 def pytest_xdist_make_scheduler(config, log):
     """pytest-xdist's `--dist loadfile` (a file's tests in one worker: its module fixtures built once), save that
     the files with tests that start Ray are one unit: one worker runs them one after another, and the other never
-    waits for the Ray lock."""
+    waits for the Ray lock; the units go out in the collection's order, not re-sorted by their number of tests."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
+
+    config.option.loadscopereorder = False  # hand files out in the collection's order (pytest_collection_modifyitems)
 
     together = ray_files()
 

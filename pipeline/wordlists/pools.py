@@ -3,6 +3,7 @@ the words that make fair scramble and Hangman puzzles, and the classroom review'
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from pipeline.core.store import Store
 from pipeline.wordlists.puzzles import Banned, misleading, other_answers, scramble
 from pipeline.wordlists.settings import Settings
 from pipeline.words.children import CHILDREN_GRADE as CHILDREN_GRADE  # the lists' filters name it
-from pipeline.words.classroom import classroom_vocabulary, offensive_words
+from pipeline.words.classroom import Classroom, classroom_vocabulary, offensive_words
 
 COLUMNS = {
     "words": ["word", "length", "zipf"],
@@ -121,10 +122,17 @@ UNREVIEWED = "no classroom review decision yet"
 
 def review(df: pl.DataFrame, settings: Settings) -> Review:
     """The rows of `df` whose word has a keep decision, and how many others are excluded or unreviewed."""
-    vocab = classroom_vocabulary(settings.classroom)
-    decided = df["word"].is_in(sorted(vocab.decisions))
-    kept = df["word"].is_in(sorted(vocab.kept))
+    reviewed, keep = reviewed_words(settings.classroom)
+    decided = df["word"].is_in(reviewed.implode())
+    kept = df["word"].is_in(keep.implode())
     return Review(df.filter(kept), int((decided & ~kept).sum()), int((~decided).sum()), df.filter(~kept))
+
+
+@functools.lru_cache(maxsize=4)
+def reviewed_words(classroom: Classroom) -> tuple[pl.Series, pl.Series]:
+    """The words the classroom review decides on, and those it keeps, as columns (made once per review)."""
+    vocab = classroom_vocabulary(classroom)
+    return pl.Series(sorted(vocab.decisions), dtype=pl.String), pl.Series(sorted(vocab.kept), dtype=pl.String)
 
 
 def review_reasons(words: list[str], settings: Settings) -> dict[str, str]:

@@ -206,8 +206,10 @@ def excluded_words(classroom: Classroom) -> frozenset[str]:
     return exclusions(classroom).words
 
 
+@functools.lru_cache(maxsize=4)  # a page reads it on every list: made once per review file and teacher decisions
 def classroom_vocabulary(classroom: Classroom) -> Vocabulary:
-    """The reviewed classroom vocabulary with the teacher's decisions of [review] applied."""
+    """The reviewed classroom vocabulary with the teacher's decisions of [review] applied (shared: never change
+    it)."""
     return vocabulary(classroom.review, classroom.review_sha256, classroom.review_keep, classroom.review_exclude)
 
 
