@@ -92,8 +92,15 @@ def hangman_pool(df: pl.DataFrame, store: Store, settings: Settings) -> pl.DataF
     offensive words a reader would recognise, the known words the reviewed ones and the lexicon's common words."""
     known = frozenset(classroom_vocabulary(settings.classroom).decisions) | frozenset(common_words(store, settings))
     lexicon = frozenset(store.scan("words", ["word"]).collect()["word"].to_list())
-    bad = misleading(df["word"].to_list(), offensive_words(settings.classroom, lexicon | known), known)
+    bad = misleading_words(tuple(df["word"].to_list()), offensive_words(settings.classroom, lexicon | known), known)
     return df.filter(~pl.col("word").is_in(sorted(bad)))
+
+
+@functools.lru_cache(maxsize=16)  # the page asks for one pool again and again: each seed, each preview, each case
+def misleading_words(words: tuple[str, ...], unsafe: frozenset[str], known: frozenset[str]) -> frozenset[str]:
+    """The words of a Hangman pool with a misleading reveal state (puzzles.misleading), worked out once per pool,
+    unsafe and known words."""
+    return frozenset(misleading(list(words), unsafe, known))
 
 
 def common_words(store: Store, settings: Settings) -> list[str]:
